@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+import Foundation
+
+// Pixel loops are ~2× faster with AVX2. Swift has no runtime CPU dispatch, so the
+// kernels are built for the CPU that builds them (like `-march=native`) when it has
+// AVX2, and for the portable x86-64 baseline otherwise.
+let hostHasAVX2: Bool = {
+    #if arch(x86_64) && os(Linux)
+    guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return false }
+    return cpuinfo.contains(" avx2")
+    #else
+    return false
+    #endif
+}()
+let cpuFlags: [SwiftSetting] = hostHasAVX2
+    ? [.unsafeFlags(["-Xcc", "-march=haswell"])]
+    : []
+
+let package = Package(
+    name: "FilterCam",
+    products: [
+        .executable(name: "filtercam", targets: ["filtercam"]),
+        .library(name: "FilterCore", targets: ["FilterCore"]),
+        .library(name: "FilterCamHost", targets: ["FilterCamHost"]),
+        // Loadable GStreamer plugin: libgstfiltercam.so, found through GST_PLUGIN_PATH.
+        .library(name: "gstfiltercam", type: .dynamic, targets: ["FilterCamPlugin"]),
+    ],
+    targets: [
+        // Pure Swift: frames, filters, geometry. No GStreamer import.
+        .target(name: "FilterCore", swiftSettings: cpuFlags),
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        // The GObject boilerplate and the macros Swift cannot call.
+        .target(name: "CFilterCamShim", dependencies: ["CGStreamer"]),
+        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim"]),
+        .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost"]),
+        .executableTarget(name: "filtercam", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+        .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),
+        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,161 @@
+/// A parsed `filter` property value: one or more filters with parameters, applied in order.
+///
+/// Syntax (documented by `filtercam filters`): filters separated by commas, each an id
+/// followed by `name=value` pairs separated by spaces, like a gst-launch element:
+///
+///     sepia intensity=0.8, vignette radius=0.7 intensity=1
+///     channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>
+///
+/// Lists are written in angle brackets as in GStreamer caps; `none` (or an empty
+/// string) is the unfiltered picture.
+public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
+    public struct Step: Sendable, Equatable {
+        public let id: String
+        public var values: FilterValues
+        /// Parameter names the user wrote explicitly (the `intensity` shortcut never overrides them).
+        public var explicit: Set<String>
+    }
+
+    public private(set) var steps: [Step]
+
+    public static let none = FilterChain(steps: [])
+
+    init(steps: [Step]) { self.steps = steps }
+
+    /// True when the chain changes no pixel (`none`).
+    public var isIdentity: Bool { steps.isEmpty }
+
+    public static func parse(_ text: String, registry: FilterRegistry = .shared) throws(FilterError) -> FilterChain {
+        var steps: [Step] = []
+        for part in try splitTopLevel(text, on: ",") {
+            let words = try splitTopLevel(part, on: " ").filter { !$0.isEmpty }
+            guard let id = words.first else {
+                if text.trimmingSpaces.isEmpty { break }
+                throw FilterError("empty filter in chain '\(text)'; write filters as 'id name=value, id …'")
+            }
+            if id.contains("=") {
+                throw FilterError("'\(id)' is not a filter id; each filter starts with its id, e.g. 'sepia intensity=0.8'; valid filters: \(registry.ids.joined(separator: ", "))")
+            }
+            let descriptor = try registry.lookup(id: id)
+            var values = descriptor.defaultValues
+            var explicit = Set<String>()
+            for word in words.dropFirst() {
+                guard let eq = word.firstIndex(of: "=") else {
+                    throw FilterError("'\(word)' after '\(id)' is not name=value; parameters of \(id): \(parameterList(descriptor))")
+                }
+                let name = String(word[..<eq])
+                let raw = String(word[word.index(after: eq)...])
+                guard let parameter = descriptor.parameter(named: name) else {
+                    throw FilterError("filter '\(id)' has no parameter '\(name)'; its parameters: \(parameterList(descriptor))")
+                }
+                values[name] = try parameter.validate(try parseValue(raw, for: parameter))
+                explicit.insert(name)
+            }
+            if id == "none" && words.count == 1 { continue }
+            steps.append(Step(id: id, values: values, explicit: explicit))
+        }
+        return FilterChain(steps: steps)
+    }
+
+    /// The chain with the first filter's strength parameter set to `strength` (clamped to
+    /// its range), unless the chain text set that parameter explicitly.
+    public func withStrength(_ strength: Double, registry: FilterRegistry = .shared) -> FilterChain {
+        guard var first = steps.first,
+              let descriptor = registry.descriptor(id: first.id),
+              let name = descriptor.strengthParameter,
+              !first.explicit.contains(name),
+              let parameter = descriptor.parameter(named: name),
+              case .double(let range, _) = parameter.kind
+        else { return self }
+        first.values[name] = .double(min(max(strength, range.lowerBound), range.upperBound))
+        var copy = self
+        copy.steps[0] = first
+        return copy
+    }
+
+    /// Configured filter instances, in chain order.
+    public func makeFilters(registry: FilterRegistry = .shared) -> [any FrameFilter] {
+        steps.compactMap { step in registry.descriptor(id: step.id)?.make(step.values) }
+    }
+
+    public var description: String {
+        if steps.isEmpty { return "none" }
+        return steps.map { step in
+            ([step.id] + step.values.values.keys.sorted().map { "\($0)=\(step.values.values[$0]!)" })
+                .joined(separator: " ")
+        }.joined(separator: ", ")
+    }
+
+    private static func parameterList(_ d: FilterDescriptor) -> String {
+        d.parameters.isEmpty ? "(none)" : d.parameters.map { "\($0.name) (\($0.rangeDescription))" }.joined(separator: "; ")
+    }
+
+    static func parseValue(_ raw: String, for p: FilterParameter) throws(FilterError) -> FilterValue {
+        func bad() -> FilterError {
+            FilterError("parameter '\(p.name)' cannot take '\(raw)'; it takes a \(p.rangeDescription)")
+        }
+        switch p.kind {
+        case .double:
+            guard let v = Double(raw) else { throw bad() }
+            return .double(v)
+        case .int:
+            guard let v = Int(raw) else { throw bad() }
+            return .int(v)
+        case .bool:
+            switch raw.lowercased() {
+            case "true", "yes", "1", "on": return .bool(true)
+            case "false", "no", "0", "off": return .bool(false)
+            default: throw bad()
+            }
+        case .color:
+            var hex = Substring(raw)
+            if hex.hasPrefix("0x") || hex.hasPrefix("0X") { hex = hex.dropFirst(2) } else if hex.hasPrefix("#") { hex = hex.dropFirst() }
+            guard !hex.isEmpty, hex.count <= 8, var v = UInt32(hex, radix: 16) else { throw bad() }
+            if hex.count <= 6 { v |= 0xFF00_0000 }   // RRGGBB means opaque
+            return .color(v)
+        case .doubleList:
+            guard raw.hasPrefix("<"), raw.hasSuffix(">") else { throw bad() }
+            let inner = raw.dropFirst().dropLast()
+            var list: [Double] = []
+            for item in inner.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let v = Double(String(item).trimmingSpaces) else { throw bad() }
+                list.append(v)
+            }
+            return .doubleList(list)
+        }
+    }
+
+    /// Splits on `separator` outside `<…>`; for spaces, runs of spaces count once.
+    static func splitTopLevel(_ text: String, on separator: Character) throws(FilterError) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        for ch in text {
+            if ch == "<" { depth += 1 }
+            if ch == ">" {
+                depth -= 1
+                if depth < 0 { throw FilterError("unbalanced '>' in '\(text)'") }
+            }
+            if ch == separator && depth == 0 {
+                parts.append(current.trimmingSpaces)
+                current = ""
+            } else if separator == " " && depth > 0 && ch == " " {
+                continue  // spaces inside a list are layout
+            } else {
+                current.append(ch)
+            }
+        }
+        if depth != 0 { throw FilterError("unbalanced '<' in '\(text)'") }
+        parts.append(current.trimmingSpaces)
+        return parts
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\n" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\n" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// The filters known to this process, in the order of the filter table.
+/// The built-in catalog registers itself first; programs add their own.
+public final class FilterRegistry: Sendable {
+    public static let shared = FilterRegistry(registeringBuiltIns: true)
+
+    private let entries: Mutex<[FilterDescriptor]>
+
+    public init(registeringBuiltIns: Bool) {
+        entries = Mutex(registeringBuiltIns ? BuiltInFilters.all : [])
+    }
+
+    /// Adds a filter; a filter with the same id replaces the earlier one.
+    public func register(_ descriptor: FilterDescriptor) {
+        entries.withLock { list in
+            if let i = list.firstIndex(where: { $0.id == descriptor.id }) {
+                list[i] = descriptor
+            } else {
+                list.append(descriptor)
+            }
+        }
+    }
+
+    public var all: [FilterDescriptor] { entries.withLock { $0 } }
+
+    public var ids: [String] { all.map(\.id) }
+
+    public func descriptor(id: String) -> FilterDescriptor? {
+        entries.withLock { list in list.first { $0.id == id } }
+    }
+
+    public func lookup(id: String) throws(FilterError) -> FilterDescriptor {
+        guard let d = descriptor(id: id) else {
+            throw FilterError("unknown filter '\(id)'; valid filters: \(ids.joined(separator: ", "))")
+        }
+        return d
+    }
+}

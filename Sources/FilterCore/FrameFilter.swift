@@ -1,0 +1,83 @@
+/// A filter's per-frame work: configured once from its parameter values, then applied
+/// to frame after frame. Implementations work in place on the view they are given
+/// (a filter that needs neighbouring pixels keeps its own scratch rows).
+///
+/// `apply` may be called from a streaming thread; a filter must not keep the view.
+public protocol FrameFilter: AnyObject {
+    func apply(to frame: FrameView)
+}
+
+/// Everything FilterCam knows about one filter: how it is named and documented, the
+/// parameters it takes, and how to make a configured instance.
+///
+/// This is the public API for writing a filter: declare a `FilterDescriptor` and
+/// register it (`FilterRegistry.shared.register(...)`); the chain syntax, the
+/// `filtercam filters` listing, and the filter's own GStreamer element follow from it.
+public struct FilterDescriptor: Sendable {
+    /// Lower-case id used in the chain syntax, e.g. `sepia`, `color-controls`.
+    public let id: String
+    /// Title shown in the filter table, e.g. `Sepia Tone`.
+    public let title: String
+    /// One line describing what it does.
+    public let summary: String
+    public let parameters: [FilterParameter]
+    /// The parameter that the element's `intensity` shortcut sets, if any.
+    public let strengthParameter: String?
+    /// Makes a configured filter. `values` holds every parameter, validated.
+    public let make: @Sendable (FilterValues) -> any FrameFilter
+
+    public init(id: String, title: String, summary: String, parameters: [FilterParameter] = [],
+                strengthParameter: String? = nil,
+                make: @escaping @Sendable (FilterValues) -> any FrameFilter) {
+        self.id = id
+        self.title = title
+        self.summary = summary
+        self.parameters = parameters
+        self.strengthParameter = strengthParameter
+        self.make = make
+    }
+
+    public func parameter(named name: String) -> FilterParameter? {
+        parameters.first { $0.name == name }
+    }
+
+    /// Every parameter at its default.
+    public var defaultValues: FilterValues {
+        FilterValues(Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.defaultValue) }))
+    }
+}
+
+/// The values of one filter's parameters, by name, already validated.
+public struct FilterValues: Sendable, Equatable {
+    public private(set) var values: [String: FilterValue]
+    public init(_ values: [String: FilterValue]) { self.values = values }
+
+    public subscript(name: String) -> FilterValue? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+
+    public func double(_ name: String) -> Double {
+        switch values[name] {
+        case .double(let v): return v
+        case .int(let v): return Double(v)
+        default: preconditionFailure("no double parameter '\(name)'")
+        }
+    }
+    public func int(_ name: String) -> Int {
+        guard case .int(let v) = values[name] else { preconditionFailure("no int parameter '\(name)'") }
+        return v
+    }
+    public func bool(_ name: String) -> Bool {
+        guard case .bool(let v) = values[name] else { preconditionFailure("no bool parameter '\(name)'") }
+        return v
+    }
+    public func color(_ name: String) -> UInt32 {
+        guard case .color(let v) = values[name] else { preconditionFailure("no colour parameter '\(name)'") }
+        return v
+    }
+    public func doubleList(_ name: String) -> [Double] {
+        guard case .doubleList(let v) = values[name] else { preconditionFailure("no list parameter '\(name)'") }
+        return v
+    }
+}
