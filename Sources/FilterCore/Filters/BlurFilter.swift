@@ -1,0 +1,90 @@
+/// `blur`: box blur over a (2·radius + 1)² square, edge pixels repeated outside the frame.
+///
+///     blur radius=4
+///
+/// Separable: a horizontal pass from the frame into scratch memory, then a vertical pass
+/// from there back into the frame; both keep running sums, so the cost does not grow
+/// with the radius. Each pass rounds its mean to nearest (`(Σ · ⌊65536/n⌉ + 32768) >> 16`,
+/// n = 2·radius + 1), so the result is within ±1 of the exact 2-D mean rounded.
+/// Bytes 0 and 2 are summed together in 16-bit lanes (65 × 255 fits), so the same code
+/// serves every channel order. Alpha is kept.
+final class BlurFilter: FrameFilter {
+    static let descriptor = FilterDescriptor(
+        id: "blur", title: "Box Blur",
+        summary: "Box blur: the mean of a square around each pixel",
+        parameters: [FilterParameter("radius", .int(range: 0...32, defaultValue: 2),
+                                     "pixels on each side of the centre; 0 = original picture")],
+        make: { BlurFilter(radius: $0.int("radius")) })
+
+    let radius: Int
+    /// The horizontal pass's result, `width × height`.
+    private let horizontal = Scratch<UInt32>()
+    /// Running column sums of each band (bytes 0 and 2 in lanes; byte 1), 2 × width per band.
+    private let columnSums = [Scratch<UInt32>(), Scratch<UInt32>()]
+
+    init(radius: Int) { self.radius = radius }
+
+    func apply(to frame: FrameView) {
+        if radius == 0 { return }
+        let width = frame.width, height = frame.height, r = radius
+        let n = UInt32(2 * r + 1)
+        let reciprocal = (65536 + n / 2) / n
+        let tmp = horizontal.reserve(width * height)
+
+        RowSplitter.shared.run(rows: height, columns: width) { rows in
+            for y in rows {
+                let source = frame.row(y)
+                let target = tmp + y * width
+                var outer: UInt32 = 0, middle: UInt32 = 0
+                for i in -r...r {
+                    let p = source[min(max(i, 0), width - 1)]
+                    outer &+= p & outerLanesMask
+                    middle &+= (p &>> 8) & 0xFF
+                }
+                for x in 0..<width {
+                    target[x] = mean(outer, middle, reciprocal)
+                    // Add before subtracting: each lane stays a true (non-negative) sum.
+                    let entering = source[min(x + r + 1, width - 1)]
+                    let leaving = source[max(x - r, 0)]
+                    outer = outer &+ (entering & outerLanesMask) &- (leaving & outerLanesMask)
+                    middle = middle &+ ((entering &>> 8) & 0xFF) &- ((leaving &>> 8) & 0xFF)
+                }
+            }
+        }
+
+        let bandSums = columnSums.map { $0.reserve(2 * width) }
+        frame.splitIntoBands { band, rows in
+            let outer = bandSums[band], middle = bandSums[band] + width
+            for x in 0..<width {
+                outer[x] = 0
+                middle[x] = 0
+            }
+            for i in (rows.lowerBound - r)...(rows.lowerBound + r) {
+                let source = tmp + min(max(i, 0), height - 1) * width
+                for x in 0..<width {
+                    outer[x] &+= source[x] & outerLanesMask
+                    middle[x] &+= (source[x] &>> 8) & 0xFF
+                }
+            }
+            for y in rows {
+                let row = frame.row(y)
+                let entering = tmp + min(y + r + 1, height - 1) * width
+                let leaving = tmp + max(y - r, 0) * width
+                for x in 0..<width {
+                    row[x] = (row[x] & alphaMask) | mean(outer[x], middle[x], reciprocal)
+                    outer[x] = outer[x] &+ (entering[x] & outerLanesMask) &- (leaving[x] & outerLanesMask)
+                    middle[x] = middle[x] &+ ((entering[x] &>> 8) & 0xFF) &- ((leaving[x] &>> 8) & 0xFF)
+                }
+            }
+        }
+    }
+}
+
+/// The rounded means of lane sums, packed as a pixel without alpha.
+@inline(__always)
+private func mean(_ outer: UInt32, _ middle: UInt32, _ reciprocal: UInt32) -> UInt32 {
+    let low = ((outer & 0xFFFF) &* reciprocal &+ 32768) &>> 16
+    let high = ((outer &>> 16) &* reciprocal &+ 32768) &>> 16
+    let mid = (middle &* reciprocal &+ 32768) &>> 16
+    return low | mid &<< 8 | high &<< 16
+}

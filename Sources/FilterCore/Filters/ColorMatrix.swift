@@ -1,0 +1,114 @@
+/// An affine colour transform on 0…255 channels, in real arithmetic:
+///
+///     r' = m[0] r + m[1] g + m[2]  b + m[3]  · 255
+///     g' = m[4] r + m[5] g + m[6]  b + m[7]  · 255
+///     b' = m[8] r + m[9] g + m[10] b + m[11] · 255
+///
+/// then clamped to 0…255. The filters that are affine (mono at partial intensity,
+/// invert, color-controls, white-balance, channel-mix) build one of these and run it
+/// through `MatrixKernel`, so any combination of their settings costs one multiply.
+struct ColorMatrix: Equatable {
+    var m: [Double]
+
+    init(_ m: [Double]) {
+        precondition(m.count == 12, "a colour matrix has 3 rows of 4")
+        self.m = m
+    }
+
+    static let identity = ColorMatrix([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0])
+
+    /// Rec.601 luma in every channel.
+    static let luma = ColorMatrix([0.299, 0.587, 0.114, 0, 0.299, 0.587, 0.114, 0, 0.299, 0.587, 0.114, 0])
+
+    /// `self` applied after `first`.
+    func after(_ first: ColorMatrix) -> ColorMatrix {
+        var out = [Double](repeating: 0, count: 12)
+        for row in 0..<3 {
+            for col in 0..<4 {
+                var v = 0.0
+                for k in 0..<3 { v += m[row * 4 + k] * first.m[k * 4 + col] }
+                if col == 3 { v += m[row * 4 + 3] }
+                out[row * 4 + col] = v
+            }
+        }
+        return ColorMatrix(out)
+    }
+
+    /// `(1 - k)·identity + k·self`: the same as mixing the result with the original by `k`.
+    func mixed(_ k: Double) -> ColorMatrix {
+        ColorMatrix((0..<12).map { i in k * m[i] + (1 - k) * ColorMatrix.identity.m[i] })
+    }
+
+    /// The matrix in the 10-bit fixed point of `MatrixKernel`.
+    var fixedPoint: [Int32] {
+        (0..<12).map { i in
+            let scale = i % 4 == 3 ? 1024.0 * 255 : 1024.0
+            return Int32((m[i] * scale).rounded())
+        }
+    }
+
+    /// True when the fixed-point kernel would leave every pixel as it is.
+    var isIdentity: Bool { fixedPoint == ColorMatrix.identity.fixedPoint }
+
+    /// Runs the matrix over `frame` (nothing to do for the identity).
+    func apply(to frame: FrameView) {
+        if isIdentity { return }
+        if frame.format.isRGBOrder {
+            MatrixKernel<RedFirst>(self).run(on: frame)
+        } else {
+            MatrixKernel<BlueFirst>(self).run(on: frame)
+        }
+    }
+}
+
+/// A `ColorMatrix` in fixed point: coefficients × 1024 rounded to the nearest integer,
+/// offsets × 1024·255; each channel is `(Σ + 512) >> 10` (round half up), then clamped.
+/// Coefficients up to ±16 times 255 stay far inside 32 bits.
+struct MatrixKernel<Order: ChannelOrder>: PixelKernel {
+    let rr, rg, rb, ro, gr, gg, gb, go, br, bg, bb, bo: Int32
+
+    init(_ matrix: ColorMatrix) {
+        let f = matrix.fixedPoint
+        rr = f[0]; rg = f[1]; rb = f[2]; ro = f[3] &+ 512
+        gr = f[4]; gg = f[5]; gb = f[6]; go = f[7] &+ 512
+        br = f[8]; bg = f[9]; bb = f[10]; bo = f[11] &+ 512
+    }
+
+    @inline(__always)
+    func map(_ p: UInt32) -> UInt32 {
+        let r = Order.red(p), g = Order.green(p), b = Order.blue(p)
+        let nr = (rr &* r &+ rg &* g &+ rb &* b &+ ro) &>> 10
+        let ng = (gr &* r &+ gg &* g &+ gb &* b &+ go) &>> 10
+        let nb = (br &* r &+ bg &* g &+ bb &* b &+ bo) &>> 10
+        return Order.pack(clampChannel(nr), clampChannel(ng), clampChannel(nb), keeping: p)
+    }
+}
+
+/// A 256-entry table applied to R, G and B alike (exposure, posterize, …): the same
+/// for every channel order.
+final class ChannelTable {
+    let table: UnsafeMutablePointer<UInt8>
+
+    init(_ f: (Int) -> UInt8) {
+        table = .allocate(capacity: 256)
+        for v in 0..<256 { table[v] = f(v) }
+    }
+
+    deinit { table.deallocate() }
+
+    func apply(to frame: FrameView) {
+        TableKernel(table: table).run(on: frame)
+    }
+}
+
+struct TableKernel: PixelKernel {
+    let table: UnsafeMutablePointer<UInt8>
+
+    @inline(__always)
+    func map(_ p: UInt32) -> UInt32 {
+        let c0 = UInt32(table[Int(p & 0xFF)])
+        let c1 = UInt32(table[Int((p &>> 8) & 0xFF)])
+        let c2 = UInt32(table[Int((p &>> 16) & 0xFF)])
+        return (p & alphaMask) | c0 | c1 &<< 8 | c2 &<< 16
+    }
+}
