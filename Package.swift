@@ -37,7 +37,7 @@ let package = Package(
         // The GObject boilerplate and the macros Swift cannot call.
         .target(name: "CFilterCamShim", dependencies: ["CGStreamer"]),
         .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim"]),
-        .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost"]),
+        .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
         .executableTarget(name: "filtercam", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),
         .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),

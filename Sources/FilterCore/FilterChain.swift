@@ -20,6 +20,17 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 
     public static let none = FilterChain(steps: [])
 
+    /// How to write a chain, for `filtercam filters` and error messages.
+    public static let syntaxHelp = """
+        Filter chains (the `filter` property of filtercam):
+          ID [NAME=VALUE ...] [, ID [NAME=VALUE ...]] ...
+        filters run left to right; lists are written in angle brackets; colours as 0xAARRGGBB or #RRGGBB.
+          filter=sepia
+          filter="sepia intensity=0.8, vignette radius=0.7"
+          filter="channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>"
+        `intensity` on the element sets the first filter's strength unless the chain sets it.
+        """
+
     init(steps: [Step]) { self.steps = steps }
 
     /// True when the chain changes no pixel (`none`).

@@ -1,1 +1,30 @@
-print("filtercam")
+import FilterCamHost
+import Foundation
+
+/// `filtercam`: launches pipelines with FilterCam's elements, describes them, and
+/// measures them against GStreamer's own.
+let usage = """
+    usage: filtercam COMMAND [ARGS]
+      launch [--messages[=FILE]] FILE|DESCRIPTION   run a pipeline file or a gst-launch description
+      inspect [ELEMENT]                            properties of filtercam (or another element)
+      filters [--preview DIR]                      the filter catalog and the chain syntax
+      bench [--json FILE] [--sizes WxH,…] [--only NAME…]   speed against native GStreamer elements
+      help                                         this text
+    """
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+let status: Int32
+switch command {
+case "launch": status = LaunchCommand.run(arguments)
+case "inspect": status = InspectCommand.run(arguments)
+case "filters": status = FiltersCommand.run(arguments)
+case "bench": status = BenchCommand.run(arguments)
+case "help", "--help", "-h":
+    print(usage)
+    status = 0
+default:
+    FileHandle.standardError.write("filtercam: unknown command '\(command)'\n\(usage)\n")
+    status = 2
+}
+exit(status)

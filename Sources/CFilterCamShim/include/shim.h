@@ -1,2 +1,110 @@
+// The few things Swift cannot express against GStreamer: GObject type registration
+// with class/instance structs, vfunc overrides, action signals, variadic calls and
+// function-like macros. Each function is a thin wrapper; the behaviour lives in Swift.
 #pragma once
 #include <gst/gst.h>
+#include <gst/app/app.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+/// Callbacks from a Swift-backed element into Swift. `ctx` is the Swift state object
+/// made by `instance_init` for that element instance.
+typedef struct {
+  void *(*instance_init)(GstElement *element, void *class_ctx);
+  void (*finalize)(void *ctx);
+  void (*set_property)(void *ctx, guint prop_id, const GValue *value);
+  void (*get_property)(void *ctx, guint prop_id, GValue *value);
+  /// Called before the bin changes state (`after` = 0) and after (`after` = 1, with
+  /// the chained-up result). A return of GST_STATE_CHANGE_FAILURE before stops it.
+  GstStateChangeReturn (*change_state)(void *ctx, GstStateChange transition, int after,
+                                       GstStateChangeReturn result);
+  /// Return TRUE to swallow a message posted inside the bin.
+  gboolean (*filter_message)(void *ctx, GstMessage *message);
+  /// An action signal was emitted (index into `action_signals`).
+  void (*action)(void *ctx, guint index);
+} FcElementCallbacks;
+
+/// Everything needed to register one element type (a GstBin subclass).
+typedef struct {
+  const char *type_name;        // GType name, e.g. "GstFilterCam"
+  const char *long_name, *klass, *description, *author;
+  const char *sink_caps, *src_caps;  // pad template caps
+  GParamSpec **properties;      // property ids are index + 1
+  guint n_properties;
+  const char **action_signals;  // names of no-argument action signals
+  guint n_action_signals;
+  FcElementCallbacks callbacks;
+  void *class_ctx;              // handed to instance_init
+} FcElementSpec;
+
+/// Registers the type (once) and the element factory `factory_name` in `plugin`.
+/// `spec` is copied.
+gboolean fc_element_register(GstPlugin *plugin, const char *factory_name, guint rank,
+                             const FcElementSpec *spec);
+
+/// The Swift context of an element made by `fc_element_register`, or NULL.
+void *fc_element_get_ctx(GstElement *element);
+
+/// Registers a GEnum type from `n` nicks (values 0..n-1); names equal nicks.
+GType fc_register_enum(const char *type_name, const char *const *nicks, guint n);
+
+/// Param-spec flags as Swift cannot read them from the macros.
+GParamFlags fc_param_flags_readwrite_playing(void);
+GParamFlags fc_param_flags_readonly(void);
+
+/// GType constants (macros in C).
+GType fc_type_boolean(void);
+GType fc_type_int(void);
+GType fc_type_uint(void);
+GType fc_type_uint64(void);
+GType fc_type_double(void);
+GType fc_type_string(void);
+GType fc_type_enum(void);
+GType fc_type_structure(void);
+GType fc_type_list(void);
+
+/// Casts and small macro wrappers.
+GstElement *fc_element_cast(gpointer p);
+GstBin *fc_bin_cast(GstElement *e);
+gboolean fc_is_element_message_named(GstMessage *m, const char *name);
+GstEvent *fc_probe_info_event(GstPadProbeInfo *info);
+GstQuery *fc_probe_info_query(GstPadProbeInfo *info);
+GstBuffer *fc_probe_info_buffer(GstPadProbeInfo *info);
+GstClockTime fc_buffer_pts(GstBuffer *b);
+GstClockTime fc_buffer_duration(GstBuffer *b);
+gboolean fc_object_is_sample(GstMiniObject *o);
+gboolean fc_object_is_event(GstMiniObject *o);
+gboolean fc_buffer_is_writable(GstBuffer *b);
+GstBuffer *fc_buffer_make_writable(GstBuffer *b);
+guint8 *fc_video_frame_plane_data(GstVideoFrame *f);
+gint fc_video_frame_stride(GstVideoFrame *f);
+GstVideoFormat fc_video_frame_format(GstVideoFrame *f);
+
+/// `caps` with its first structure's width and height replaced (new reference).
+GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height);
+
+/// Posts an element message with the given structure (takes it).
+gboolean fc_post_element_message(GstElement *element, GstStructure *s);
+
+/// Posts a WARNING/ERROR on the bus from `element` (GST_ELEMENT_WARNING/ERROR macros).
+void fc_post_warning(GstElement *element, const char *text, const char *debug);
+void fc_post_error(GstElement *element, const char *text, const char *debug);
+
+/// g_signal_emit_by_name for a no-argument, no-return signal.
+void fc_emit_action(GstElement *element, const char *signal);
+
+/// g_signal_connect with a pointer to the handler's data, for "deep-notify"-like
+/// signals whose handler signature the caller knows.
+gulong fc_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data);
+
+/// GST_STATE_CHANGE_* transitions as plain numbers for Swift switch statements.
+int fc_transition_current(GstStateChange t);
+int fc_transition_next(GstStateChange t);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+/// Whether a property is flagged GST_PARAM_MUTABLE_PLAYING.
+gboolean fc_param_is_mutable_playing(GParamSpec *spec);
+G_END_DECLS

@@ -1,0 +1,104 @@
+import CGStreamer
+import CFilterCamShim
+
+/// The declaration of one GObject property of a Swift-backed element: what
+/// `gst-inspect-1.0` and `filtercam inspect` show, and how values travel as GValues.
+public struct ElementProperty: Sendable {
+    public enum Kind: Sendable {
+        case double(min: Double, max: Double, defaultValue: Double)
+        case int(min: Int32, max: Int32, defaultValue: Int32)
+        case uint(min: UInt32, max: UInt32, defaultValue: UInt32)
+        case bool(defaultValue: Bool)
+        case string(defaultValue: String?)
+        /// An enum registered by FilterCam, values 0..<nicks.count.
+        case enumeration(typeName: String, nicks: [String], defaultIndex: Int)
+        /// An enum type GStreamer already has (e.g. GstVideoOrientationMethod).
+        case gstEnum(getType: @Sendable () -> GType, defaultValue: Int32)
+        /// Read-only 64-bit counter.
+        case counter
+    }
+
+    public let name: String
+    public let nick: String
+    public let blurb: String
+    public let kind: Kind
+
+    public init(_ name: String, nick: String, blurb: String, _ kind: Kind) {
+        self.name = name
+        self.nick = nick
+        self.blurb = blurb
+        self.kind = kind
+    }
+
+    var isReadOnly: Bool {
+        if case .counter = kind { return true }
+        return false
+    }
+
+    /// A new GParamSpec (floating) for class registration.
+    func makeParamSpec() -> UnsafeMutablePointer<GParamSpec> {
+        let flags = isReadOnly ? fc_param_flags_readonly() : fc_param_flags_readwrite_playing()
+        switch kind {
+        case .double(let lo, let hi, let d):
+            return g_param_spec_double(name, nick, blurb, lo, hi, d, flags)
+        case .int(let lo, let hi, let d):
+            return g_param_spec_int(name, nick, blurb, lo, hi, d, flags)
+        case .uint(let lo, let hi, let d):
+            return g_param_spec_uint(name, nick, blurb, lo, hi, d, flags)
+        case .bool(let d):
+            return g_param_spec_boolean(name, nick, blurb, d ? 1 : 0, flags)
+        case .string(let d):
+            return g_param_spec_string(name, nick, blurb, d, flags)
+        case .enumeration(let typeName, let nicks, let d):
+            return g_param_spec_enum(name, nick, blurb, Self.enumType(typeName, nicks), Int32(d), flags)
+        case .gstEnum(let getType, let d):
+            return g_param_spec_enum(name, nick, blurb, getType(), d, flags)
+        case .counter:
+            return g_param_spec_uint64(name, nick, blurb, 0, guint64.max, 0, flags)
+        }
+    }
+
+    static func enumType(_ typeName: String, _ nicks: [String]) -> GType {
+        var cStrings = nicks.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        return cStrings.withUnsafeMutableBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buf.count) {
+                fc_register_enum(typeName, $0, guint(nicks.count))
+            }
+        }
+    }
+}
+
+/// A property value in Swift terms.
+public enum PropertyValue: Equatable, Sendable {
+    case double(Double)
+    case int(Int)
+    case bool(Bool)
+    case string(String?)
+    case uint64(UInt64)
+
+    init(reading value: UnsafePointer<GValue>, as kind: ElementProperty.Kind) {
+        switch kind {
+        case .double: self = .double(g_value_get_double(value))
+        case .int: self = .int(Int(g_value_get_int(value)))
+        case .uint: self = .int(Int(g_value_get_uint(value)))
+        case .bool: self = .bool(g_value_get_boolean(value) != 0)
+        case .string: self = .string(GValueReader.string(value))
+        case .enumeration, .gstEnum: self = .int(Int(g_value_get_enum(value)))
+        case .counter: self = .uint64(UInt64(g_value_get_uint64(value)))
+        }
+    }
+
+    func write(to value: UnsafeMutablePointer<GValue>, as kind: ElementProperty.Kind) {
+        switch (kind, self) {
+        case (.double, .double(let v)): g_value_set_double(value, v)
+        case (.int, .int(let v)): g_value_set_int(value, Int32(clamping: v))
+        case (.uint, .int(let v)): g_value_set_uint(value, UInt32(clamping: v))
+        case (.bool, .bool(let v)): g_value_set_boolean(value, v ? 1 : 0)
+        case (.string, .string(let v)): g_value_set_string(value, v)
+        case (.enumeration, .int(let v)), (.gstEnum, .int(let v)): g_value_set_enum(value, Int32(v))
+        case (.counter, .uint64(let v)): g_value_set_uint64(value, guint64(v))
+        default: break
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CGStreamer
+import CFilterCamShim
+
+/// FilterCam's elements, registered either statically (inside the `filtercam` program
+/// and any program that links FilterCamHost) or by the loadable `libgstfiltercam.so`.
+public enum FilterCamPlugin {
+    static let version = "0.1.0"
+
+    /// Every element class the plugin provides.
+    static var elementClasses: [ElementClass] {
+        [FilterCamElement.elementClass]
+    }
+
+    /// Registers the elements in `plugin`.
+    static func register(in plugin: OpaquePointer?) -> Bool {
+        elementClasses.allSatisfy { $0.register(in: plugin) }
+    }
+
+    /// Registers the plugin statically in this process (after gst_init).
+    static func registerStatic() {
+        _ = gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "filtercam",
+            "FilterCam: camera filters written in Swift", { plugin in FilterCamPlugin.register(in: plugin) ? 1 : 0 },
+            version, "LGPL", "filtercam", "FilterCam", "https://example.invalid/filtercam")
+    }
+
+    /// The plugin descriptor for the loadable plugin (`gst_plugin_filtercam_get_desc`).
+    public static let descriptor: UnsafeMutablePointer<GstPluginDesc> = {
+        let desc = UnsafeMutablePointer<GstPluginDesc>.allocate(capacity: 1)
+        desc.initialize(to: GstPluginDesc())
+        desc.pointee.major_version = GST_VERSION_MAJOR
+        desc.pointee.minor_version = GST_VERSION_MINOR
+        desc.pointee.name = UnsafePointer(strdup("filtercam"))
+        desc.pointee.description = UnsafePointer(strdup("FilterCam: camera filters written in Swift"))
+        desc.pointee.plugin_init = { plugin in FilterCamPlugin.register(in: plugin) ? 1 : 0 }
+        desc.pointee.version = UnsafePointer(strdup(version))
+        desc.pointee.license = UnsafePointer(strdup("LGPL"))
+        desc.pointee.source = UnsafePointer(strdup("filtercam"))
+        desc.pointee.package = UnsafePointer(strdup("FilterCam"))
+        desc.pointee.origin = UnsafePointer(strdup("https://example.invalid/filtercam"))
+        desc.pointee.release_datetime = nil
+        return desc
+    }()
+}

@@ -1,0 +1,395 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+import Synchronization
+
+/// The inside of every FilterCam element: `appsink → Swift worker → appsrc` in a GstBin
+/// with ghost pads, behaving towards its neighbours like an ordinary filter element.
+///
+/// What crosses the gap, and how (each fix was needed; see the design notes in the README):
+/// - frames: the appsink's new-sample callback hands each sample to a `FrameMailbox`;
+///   the worker thread takes the newest, asks the `FrameStage` for a `FrameJob`, and
+///   pushes the result with `gst_app_src_push_sample` (caps and segment travel with it);
+/// - preroll: the appsink is kept out of the bin's state changes (locked state) and set
+///   to PLAYING with `async=false`, so it never holds the preroll frame; downstream
+///   prerolls on the first frame the worker pushes;
+/// - live or not: decided from a latency query upstream on the first frame. Live: a new
+///   frame replaces a waiting one (dropped, counted). Not live: back-pressure, no loss;
+/// - serialized events (tags, custom) go through the mailbox in stream order and are
+///   sent into the appsrc; EOS ends the appsrc after the last frame;
+/// - flushes: FLUSH_START/STOP seen on the appsink pad are sent to the appsrc and empty
+///   the mailbox; a frame in flight during a flush is not pushed after it;
+/// - upstream events (seek, navigation) reaching the appsrc pad are pushed upstream from
+///   the appsink pad; latency queries are answered with upstream's latency plus ours.
+final class FrameWorkerBin: @unchecked Sendable {
+    static let formats = "{ BGRA, BGRx, RGBA, RGBx }"
+    static let caps = "video/x-raw, format=(string)\(formats), width=(int)[ 1, 32767 ], height=(int)[ 1, 32767 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
+
+    let element: UnsafeMutablePointer<GstElement>
+    private let appsink: UnsafeMutablePointer<GstElement>
+    private let appsrc: UnsafeMutablePointer<GstElement>
+    private let sinkPad: UnsafeMutablePointer<GstPad>    // the appsink's
+    private let srcPad: UnsafeMutablePointer<GstPad>     // the appsrc's
+    private let mailbox = FrameMailbox()
+    private weak var stage: FrameStage?
+
+    /// Called on the worker for each TAG event before it goes on (auto orientation).
+    var onTags: ((UnsafeMutablePointer<GstTagList>) -> Void)?
+    /// Maps a pointer position on the output back to the input (navigation events).
+    var mapPointer: ((Double, Double) -> (Double, Double))?
+
+    private let processedCount = Atomic<UInt64>(0)
+    private let liveState = Atomic<Int>(0)          // 0 unknown, 1 live, 2 not live
+    /// Latency we add, in ns; grows when processing turns out slower.
+    private let addedLatency = Atomic<UInt64>(0)
+    private var thread: Thread?
+    private var workerDone = DispatchSemaphore(value: 0)
+
+    // Worker-thread state: the input caps and what was derived from them.
+    private var inputCaps: UnsafeMutablePointer<GstCaps>?
+    private var inputInfo = GstVideoInfo()
+    private var inputShape: FrameShape?
+    private var outputCaps: UnsafeMutablePointer<GstCaps>?
+    private var outputSize = (0, 0)
+
+    var framesProcessed: UInt64 { processedCount.load(ordering: .relaxed) }
+    var framesDropped: UInt64 { mailbox.dropped }
+    var isLive: Bool { liveState.load(ordering: .relaxed) == 1 }
+
+    init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage) {
+        self.element = element
+        self.stage = stage
+        let name = GStreamer.name(of: element)
+        appsink = GStreamer.make("appsink", name: "\(name)-in")!
+        appsrc = GStreamer.make("appsrc", name: "\(name)-out")!
+        for (k, v) in [("caps", Self.caps), ("sync", "false"), ("max-buffers", "1"), ("drop", "false"),
+                       ("enable-last-sample", "false"), ("qos", "false"), ("async", "false"),
+                       ("emit-signals", "false"), ("wait-on-eos", "false")] {
+            GStreamer.set(UnsafeMutableRawPointer(appsink), k, v)
+        }
+        for (k, v) in [("format", "time"), ("is-live", "false"), ("block", "true"), ("max-buffers", "1"),
+                       ("handle-segment-change", "true"), ("do-timestamp", "false"), ("emit-signals", "false")] {
+            GStreamer.set(UnsafeMutableRawPointer(appsrc), k, v)
+        }
+        gst_element_set_locked_state(appsink, 1)
+        gst_bin_add(element.asBin, appsink)
+        gst_bin_add(element.asBin, appsrc)
+        sinkPad = gst_element_get_static_pad(appsink, "sink")!
+        srcPad = gst_element_get_static_pad(appsrc, "src")!
+        gst_object_unref(sinkPad)   // the element keeps them alive
+        gst_object_unref(srcPad)
+        let sinkGhost = gst_ghost_pad_new_from_template("sink", sinkPad, gst_element_get_pad_template(element, "sink"))!
+        let srcGhost = gst_ghost_pad_new_from_template("src", srcPad, gst_element_get_pad_template(element, "src"))!
+        gst_element_add_pad(element, sinkGhost)
+        gst_element_add_pad(element, srcGhost)
+        installCallbacks()
+    }
+
+    // MARK: State
+
+    /// Called by the element around the bin's own state change.
+    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
+        let from = fc_transition_current(transition), to = fc_transition_next(transition)
+        if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
+            processedCount.store(0, ordering: .relaxed)
+            liveState.store(0, ordering: .relaxed)
+            mailbox.start()
+            startWorker()
+            if gst_element_set_state(appsink, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+                return GST_STATE_CHANGE_FAILURE
+            }
+        }
+        if !after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
+            mailbox.stop()
+            gst_element_set_state(appsink, GST_STATE_READY)
+        }
+        if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
+            stopWorker()
+            resetNegotiation()
+        }
+        if after && to == Int32(GST_STATE_NULL.rawValue) {
+            gst_element_set_state(appsink, GST_STATE_NULL)
+        }
+        return result
+    }
+
+    /// The inner appsink's EOS is ours, not the pipeline's.
+    func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        guard message.pointee.type == GST_MESSAGE_EOS else { return false }
+        return UnsafeMutableRawPointer(message.pointee.src) == UnsafeMutableRawPointer(appsink)
+    }
+
+    // MARK: Worker
+
+    private func startWorker() {
+        workerDone = DispatchSemaphore(value: 0)
+        let t = Thread { [unowned self] in
+            self.workerLoop()
+            self.workerDone.signal()
+        }
+        t.name = "\(GStreamer.name(of: element))-worker"
+        t.start()
+        thread = t
+    }
+
+    private func stopWorker() {
+        guard thread != nil else { return }
+        mailbox.stop()
+        workerDone.wait()
+        thread = nil
+    }
+
+    private func workerLoop() {
+        while let (item, generation) = mailbox.next() {
+            switch item {
+            case .sample(let sample):
+                process(sample, generation: generation)
+            case .event(let event):
+                if event.pointee.type == GST_EVENT_TAG, let onTags {
+                    var list: UnsafeMutablePointer<GstTagList>?
+                    gst_event_parse_tag(event, &list)
+                    if let list { onTags(list) }
+                }
+                gst_element_send_event(appsrc, event)
+            case .endOfStream:
+                gst_app_src_end_of_stream(appsrc.asAppSrc)
+            }
+        }
+    }
+
+    private func resetNegotiation() {
+        if let c = inputCaps { gst_caps_unref(c) }
+        if let c = outputCaps { gst_caps_unref(c) }
+        inputCaps = nil
+        outputCaps = nil
+        inputShape = nil
+    }
+
+    /// Reads the input format when the caps change. Returns false for caps we cannot use.
+    private func adopt(caps: UnsafeMutablePointer<GstCaps>) -> Bool {
+        if let current = inputCaps, gst_caps_is_equal(current, caps) != 0 { return inputShape != nil }
+        resetNegotiation()
+        inputCaps = gst_caps_ref(caps)
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0,
+              let name = String(optionalCString: gst_video_format_to_string(info.finfo.pointee.format)),
+              let format = PixelFormat(rawValue: name)
+        else {
+            let text = String(optionalCString: gst_caps_to_string(caps)) ?? "?"
+            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(text); accepted formats: \(PixelFormat.names) (put videoconvert in front)", nil)
+            return false
+        }
+        inputInfo = info
+        inputShape = FrameShape(width: Int(info.width), height: Int(info.height), format: format)
+        return true
+    }
+
+    private func outputCaps(width: Int, height: Int) -> UnsafeMutablePointer<GstCaps> {
+        if let c = outputCaps, outputSize == (width, height) { return c }
+        if let c = outputCaps { gst_caps_unref(c) }
+        let caps: UnsafeMutablePointer<GstCaps>
+        if width == Int(inputInfo.width) && height == Int(inputInfo.height) {
+            caps = gst_caps_ref(inputCaps!)
+        } else {
+            caps = fc_caps_with_size(inputCaps!, Int32(width), Int32(height))
+        }
+        outputCaps = caps
+        outputSize = (width, height)
+        return caps
+    }
+
+    private func process(_ sample: OpaquePointer, generation: Int) {
+        guard let caps = gst_sample_get_caps(sample), let inBuffer = gst_sample_get_buffer(sample),
+              adopt(caps: caps), let shape = inputShape, let stage
+        else {
+            gst_sample_unref(sample)
+            return
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        // Hold the buffer alone so an in-place job can write without a copy.
+        var buffer = gst_buffer_ref(inBuffer)!
+        let segment = gst_segment_copy(gst_sample_get_segment(sample))
+        gst_sample_unref(sample)
+        defer { gst_segment_free(segment) }
+
+        let job = stage.job(for: shape)
+        var timestamp: UInt64? = nil
+        let pts = fc_buffer_pts(buffer)
+        if pts != GstClockTime.max { timestamp = UInt64(pts) }
+        switch job.work {
+        case .passthrough:
+            break
+        case .inPlace(let work):
+            buffer = fc_buffer_make_writable(buffer)
+            var frame = GstVideoFrame()
+            if gst_video_frame_map(&frame, &inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                work(view(of: &frame, shape: shape, timestamp: timestamp))
+                gst_video_frame_unmap(&frame)
+            }
+        case .render(let work):
+            var outInfo = GstVideoInfo()
+            gst_video_info_set_format(&outInfo, inputInfo.finfo.pointee.format, guint(job.outputWidth), guint(job.outputHeight))
+            let out = gst_buffer_new_allocate(nil, gsize(outInfo.size), nil)!
+            gst_buffer_copy_into(out, buffer, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
+            var src = GstVideoFrame(), dst = GstVideoFrame()
+            if gst_video_frame_map(&src, &inputInfo, buffer, GST_MAP_READ) != 0 {
+                if gst_video_frame_map(&dst, &outInfo, out, GST_MAP_WRITE) != 0 {
+                    let outShape = FrameShape(width: job.outputWidth, height: job.outputHeight, format: shape.format)
+                    work(view(of: &src, shape: shape, timestamp: timestamp), view(of: &dst, shape: outShape, timestamp: timestamp))
+                    gst_video_frame_unmap(&dst)
+                }
+                gst_video_frame_unmap(&src)
+            }
+            gst_buffer_unref(buffer)
+            buffer = out
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        noteProcessingTime(elapsed)
+
+        let outCaps = outputCaps(width: job.outputWidth, height: job.outputHeight)
+        let outSample = gst_sample_new(buffer, outCaps, segment, nil)!
+        gst_buffer_unref(buffer)
+        if mailbox.isCurrent(generation) {
+            processedCount.add(1, ordering: .relaxed)
+            _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample)
+        }
+        gst_sample_unref(outSample)
+    }
+
+    private func view(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> FrameView {
+        FrameView(base: UnsafeMutableRawPointer(fc_video_frame_plane_data(&frame)!),
+                  width: shape.width, height: shape.height, stride: Int(fc_video_frame_stride(&frame)),
+                  format: shape.format, timestamp: timestamp)
+    }
+
+    /// Keeps the reported latency above the real processing time; when it must grow,
+    /// tells the pipeline to redistribute latency (a LATENCY message).
+    private func noteProcessingTime(_ ns: UInt64) {
+        let current = addedLatency.load(ordering: .relaxed)
+        guard isLive, ns > current else { return }
+        let rounded = (ns + ns / 4 + 999_999) / 1_000_000 * 1_000_000   // +25 %, whole ms
+        addedLatency.store(rounded, ordering: .relaxed)
+        gst_element_post_message(element, gst_message_new_latency(element.asObject))
+    }
+
+    // MARK: Pad probes and appsink callbacks
+
+    private var unretained: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func from(_ p: UnsafeMutableRawPointer?) -> FrameWorkerBin {
+        Unmanaged<FrameWorkerBin>.fromOpaque(p!).takeUnretainedValue()
+    }
+
+    private func installCallbacks() {
+        var callbacks = GstAppSinkCallbacks()
+        callbacks.new_sample = { sink, data in
+            let me = FrameWorkerBin.from(data)
+            guard let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
+            if me.liveState.load(ordering: .relaxed) == 0 { me.detectLiveness() }
+            me.mailbox.put(sample: sample, live: me.isLive)
+            return GST_FLOW_OK
+        }
+        callbacks.eos = { _, data in
+            FrameWorkerBin.from(data).mailbox.put(.endOfStream)
+        }
+        gst_app_sink_set_callbacks(appsink.asAppSink, &callbacks, unretained, nil)
+
+        // Serialized events in stream order, and flushes, as they reach the appsink.
+        gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
+            let me = FrameWorkerBin.from(data)
+            guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            switch event.pointee.type {
+            case GST_EVENT_FLUSH_START:
+                me.mailbox.setFlushing(true)
+                let copy = gst_event_new_flush_start()!
+                gst_event_set_seqnum(copy, gst_event_get_seqnum(event))
+                gst_element_send_event(me.appsrc, copy)
+            case GST_EVENT_FLUSH_STOP:
+                var reset: gboolean = 1
+                gst_event_parse_flush_stop(event, &reset)
+                let copy = gst_event_new_flush_stop(reset)!
+                gst_event_set_seqnum(copy, gst_event_get_seqnum(event))
+                gst_element_send_event(me.appsrc, copy)
+                me.liveState.store(0, ordering: .relaxed)
+                me.mailbox.setFlushing(false)
+            case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM:
+                me.mailbox.put(.event(gst_event_ref(event)))
+            default:
+                break
+            }
+            return GST_PAD_PROBE_OK
+        }, unretained, nil)
+
+        // Seeks and navigation from downstream go upstream past the gap.
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, { _, info, data in
+            let me = FrameWorkerBin.from(data)
+            guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            switch event.pointee.type {
+            case GST_EVENT_SEEK:
+                gst_pad_push_event(me.sinkPad, gst_event_ref(event))
+                gst_event_unref(event)
+                return GST_PAD_PROBE_HANDLED
+            case GST_EVENT_NAVIGATION:
+                gst_pad_push_event(me.sinkPad, me.mappedNavigation(event))
+                gst_event_unref(event)
+                return GST_PAD_PROBE_HANDLED
+            default:
+                return GST_PAD_PROBE_OK
+            }
+        }, unretained, nil)
+
+        // Latency: upstream's plus what the worker adds.
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM, { _, info, data in
+            let me = FrameWorkerBin.from(data)
+            guard let query = fc_probe_info_query(info), query.pointee.type == GST_QUERY_LATENCY else {
+                return GST_PAD_PROBE_OK
+            }
+            guard gst_pad_peer_query(me.sinkPad, query) != 0 else { return GST_PAD_PROBE_OK }
+            var live: gboolean = 0
+            var minLatency: GstClockTime = 0, maxLatency: GstClockTime = 0
+            gst_query_parse_latency(query, &live, &minLatency, &maxLatency)
+            let ours = GstClockTime(me.addedLatency.load(ordering: .relaxed))
+            gst_query_set_latency(query, live, minLatency + ours,
+                                  maxLatency == GstClockTime.max ? maxLatency : maxLatency + ours)
+            return GST_PAD_PROBE_HANDLED
+        }, unretained, nil)
+    }
+
+    /// A latency query upstream tells whether the source is live (drop) or not (wait).
+    private func detectLiveness() {
+        let query = gst_query_new_latency()!
+        var live: gboolean = 0
+        if gst_pad_peer_query(sinkPad, query) != 0 {
+            var minLatency: GstClockTime = 0, maxLatency: GstClockTime = 0
+            gst_query_parse_latency(query, &live, &minLatency, &maxLatency)
+        }
+        gst_query_unref(query)
+        liveState.store(live != 0 ? 1 : 2, ordering: .relaxed)
+        if live != 0 && addedLatency.load(ordering: .relaxed) == 0 {
+            // Until processing is measured, assume one frame of work at the input rate.
+            let n = max(Int(inputInfo.fps_n), 0), d = max(Int(inputInfo.fps_d), 1)
+            let frame = n > 0 ? UInt64(1_000_000_000 * d / n) : 33_000_000
+            addedLatency.store(frame, ordering: .relaxed)
+        }
+    }
+
+    /// A navigation event with pointer coordinates mapped from output to input.
+    private func mappedNavigation(_ event: UnsafeMutablePointer<GstEvent>) -> UnsafeMutablePointer<GstEvent> {
+        guard let mapPointer, let original = gst_event_get_structure(event),
+              let structure = gst_structure_copy(original) else { return gst_event_ref(event) }
+        var x = 0.0, y = 0.0
+        if gst_structure_get_double(structure, "pointer_x", &x) != 0,
+           gst_structure_get_double(structure, "pointer_y", &y) != 0 {
+            let (nx, ny) = mapPointer(x, y)
+            var v = GValue()
+            g_value_init(&v, fc_type_double())
+            g_value_set_double(&v, nx)
+            gst_structure_set_value(structure, "pointer_x", &v)
+            g_value_set_double(&v, ny)
+            gst_structure_set_value(structure, "pointer_y", &v)
+            g_value_unset(&v)
+        }
+        return gst_event_new_navigation(structure)
+    }
+}

@@ -1,0 +1,57 @@
+import CGStreamer
+import CFilterCamShim
+
+/// Small, safe wrappers over the GStreamer calls the host makes everywhere.
+public enum GStreamer {
+    /// Initialises GStreamer once and registers FilterCam's elements statically.
+    public static func initialize() {
+        _ = initialized
+    }
+
+    private static let initialized: Bool = {
+        gst_init(nil, nil)
+        FilterCamPlugin.registerStatic()
+        return true
+    }()
+
+    /// Makes an element from a factory, or nil when the factory is missing.
+    static func make(_ factory: String, name: String? = nil) -> UnsafeMutablePointer<GstElement>? {
+        gst_element_factory_make(factory, name)
+    }
+
+    /// Sets any property from its string form (enum nick, number, boolean, caps).
+    static func set(_ object: UnsafeMutableRawPointer, _ property: String, _ value: String) {
+        gst_util_set_object_arg(object.assumingMemoryBound(to: GObject.self), property, value)
+    }
+
+    /// The element's name (`filtercam0`).
+    static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
+        guard let cName = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)) else { return "?" }
+        defer { g_free(cName) }
+        return String(cString: cName)
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == GstElement {
+    var asObject: UnsafeMutablePointer<GstObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstObject.self) }
+    var asGObject: UnsafeMutablePointer<GObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GObject.self) }
+    var asBin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstBin.self) }
+    var asAppSink: UnsafeMutablePointer<GstAppSink> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSink.self) }
+    var asAppSrc: UnsafeMutablePointer<GstAppSrc> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSrc.self) }
+}
+
+/// Reads a GValue of the common fundamental types as Swift values.
+enum GValueReader {
+    static func string(_ v: UnsafePointer<GValue>) -> String? {
+        guard let c = g_value_get_string(v) else { return nil }
+        return String(cString: c)
+    }
+}
+
+extension String {
+    /// `String(cString:)` for optional C strings.
+    init?(optionalCString p: UnsafePointer<gchar>?) {
+        guard let p else { return nil }
+        self.init(cString: p)
+    }
+}

@@ -1,0 +1,138 @@
+import CGStreamer
+import CFilterCamShim
+import Foundation
+
+/// `filtercam inspect`: an element's description in the manner of `gst-inspect-1.0`.
+public enum Inspector {
+    public struct NotFound: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// FilterCam's own element factory names.
+    public static var filterCamElementNames: [String] {
+        GStreamer.initialize()
+        return FilterCamPlugin.elementClasses.map(\.factoryName)
+    }
+
+    public static func describe(factory name: String) throws -> String {
+        GStreamer.initialize()
+        guard let factory = gst_element_factory_find(name) else {
+            throw NotFound(description: "no element '\(name)'; FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
+        guard let element = gst_element_factory_create(factory, nil) else {
+            throw NotFound(description: "element '\(name)' could not be created")
+        }
+        gst_object_ref_sink(element)
+        defer { gst_object_unref(element) }
+        var out = "Factory Details:\n"
+        for key in ["long-name", "klass", "description", "author"] {
+            let value = String(optionalCString: gst_element_factory_get_metadata(factory, key)) ?? ""
+            out += "  \(key.padding(toLength: 16, withPad: " ", startingAt: 0))\(value)\n"
+        }
+        out += "\nPad Templates:\n"
+        let templates = gst_element_factory_get_static_pad_templates(factory)
+        var node = UnsafeMutablePointer(mutating: templates)
+        while let n = node {
+            let t = n.pointee.data.assumingMemoryBound(to: GstStaticPadTemplate.self)
+            let direction = t.pointee.direction == GST_PAD_SINK ? "SINK" : "SRC"
+            out += "  \(direction) template: '\(String(cString: t.pointee.name_template))'\n"
+            out += "    Capabilities:\n      \(String(cString: t.pointee.static_caps.string))\n"
+            node = n.pointee.next
+        }
+        out += "\nElement Properties:\n"
+        let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
+        var count: guint = 0
+        if let specs = g_object_class_list_properties(klass, &count) {
+            defer { g_free(specs) }
+            for i in 0..<Int(count) {
+                guard let spec = specs[i] else { continue }
+                out += describe(property: spec, of: element)
+            }
+        }
+        let signals = actionSignals(of: gst_element_factory_get_element_type(factory))
+        if !signals.isEmpty {
+            out += "\nElement Actions:\n"
+            for s in signals { out += "  \"\(s)\" :  void user_function (GstElement* object);\n" }
+        }
+        return out
+    }
+
+    static func describe(property spec: UnsafeMutablePointer<GParamSpec>, of element: UnsafeMutablePointer<GstElement>) -> String {
+        let name = String(cString: spec.pointee.name)
+        let blurb = String(optionalCString: g_param_spec_get_blurb(spec)) ?? ""
+        let flags = spec.pointee.flags.rawValue
+        var flagWords: [String] = []
+        if flags & G_PARAM_READABLE.rawValue != 0 { flagWords.append("readable") }
+        if flags & G_PARAM_WRITABLE.rawValue != 0 { flagWords.append("writable") }
+        if fc_param_is_mutable_playing(spec) != 0 {
+            flagWords.append("changeable in NULL, READY, PAUSED or PLAYING state")
+        } else if flags & G_PARAM_WRITABLE.rawValue != 0 {
+            flagWords.append("changeable only in NULL or READY state")
+        }
+        var out = "  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)): \(blurb)\n"
+        out += "                        flags: \(flagWords.joined(separator: ", "))\n"
+        out += "                        \(typeDescription(spec))\n"
+        return out
+    }
+
+    /// Type, range or enum values, and default of a property, as gst-inspect-1.0 prints them.
+    public static func typeDescription(_ spec: UnsafeMutablePointer<GParamSpec>) -> String {
+        let type = spec.pointee.value_type
+        let typeName = String(cString: g_type_name(type))
+        let defaultValue = g_param_spec_get_default_value(spec)!
+        let fundamental = g_type_fundamental(type)
+        func serialized(_ v: UnsafePointer<GValue>) -> String {
+            if g_type_fundamental(v.pointee.g_type) == fc_type_string() {
+                return "\"\(String(optionalCString: g_value_get_string(v)) ?? "NULL")\""
+            }
+            guard let s = gst_value_serialize(v) else { return "?" }
+            defer { g_free(s) }
+            return String(cString: s)
+        }
+        switch fundamental {
+        case fc_type_double():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecDouble.self)
+            return "Double. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_int():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecInt.self)
+            return "Integer. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_uint():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecUInt.self)
+            return "Unsigned Integer. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_uint64():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecUInt64.self)
+            return "Unsigned Integer64. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_boolean():
+            return "Boolean. Default: \(g_value_get_boolean(defaultValue) != 0 ? "true" : "false")"
+        case fc_type_string():
+            return "String. Default: \(serialized(defaultValue))"
+        case fc_type_enum():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecEnum.self)
+            let enumClass = p.pointee.enum_class!
+            var out = "Enum \"\(typeName)\" Default: \(p.pointee.default_value), \"\(String(cString: g_enum_get_value(enumClass, p.pointee.default_value)!.pointee.value_nick))\""
+            for i in 0..<Int(enumClass.pointee.n_values) {
+                let v = enumClass.pointee.values[i]
+                out += "\n                           (\(v.value)): \(String(cString: v.value_nick).padding(toLength: 22, withPad: " ", startingAt: 0)) - \(String(cString: v.value_name))"
+            }
+            return out
+        default:
+            return "\(typeName). Default: \(serialized(defaultValue))"
+        }
+    }
+
+    static func actionSignals(of type: GType) -> [String] {
+        var count: guint = 0
+        guard let ids = g_signal_list_ids(type, &count) else { return [] }
+        defer { g_free(ids) }
+        var names: [String] = []
+        for i in 0..<Int(count) {
+            var query = GSignalQuery()
+            g_signal_query(ids[i], &query)
+            if query.signal_flags.rawValue & G_SIGNAL_ACTION.rawValue != 0 {
+                names.append(String(cString: query.signal_name))
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,134 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+
+/// A parsed, owned GStreamer pipeline (the reference is released on deinit).
+public final class Pipeline {
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    let element: UnsafeMutablePointer<GstElement>
+
+    /// Parses a gst-launch description; any error (unknown element, property or value,
+    /// bad link) is fatal and described.
+    public init(description: String) throws {
+        GStreamer.initialize()
+        var error: UnsafeMutablePointer<GError>?
+        let parsed = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            let message = String(cString: error.pointee.message)
+            g_error_free(error)
+            if let parsed { gst_object_unref(parsed) }
+            throw ParseError(description: message)
+        }
+        guard let parsed else { throw ParseError(description: "the description gave no pipeline") }
+        gst_object_ref_sink(parsed)
+        // A single element is wrapped into a pipeline so it has a bus and a clock.
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self), gst_pipeline_get_type()) != 0 {
+            element = parsed
+        } else {
+            let pipeline = gst_pipeline_new(nil)!
+            gst_object_ref_sink(pipeline)
+            gst_bin_add(pipeline.asBin, parsed)
+            gst_object_unref(parsed)
+            element = pipeline
+        }
+    }
+
+    deinit {
+        gst_element_set_state(element, GST_STATE_NULL)
+        gst_object_unref(element)
+    }
+
+    @discardableResult
+    public func setState(_ state: GstState) -> GstStateChangeReturn {
+        gst_element_set_state(element, state)
+    }
+
+    public var bus: UnsafeMutablePointer<GstBus> {
+        let bus = gst_element_get_bus(element)!
+        gst_object_unref(bus)   // the pipeline keeps it
+        return bus
+    }
+
+    public func sendEndOfStream() {
+        gst_element_send_event(element, gst_event_new_eos())
+    }
+
+    /// Every element inside, depth first.
+    public var elements: [UnsafeMutablePointer<GstElement>] {
+        var result: [UnsafeMutablePointer<GstElement>] = []
+        let it = gst_bin_iterate_recurse(element.asBin)
+        var value = GValue()
+        while gst_iterator_next(it, &value) == GST_ITERATOR_OK {
+            if let obj = g_value_get_object(&value) {
+                result.append(obj.assumingMemoryBound(to: GstElement.self))
+            }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+        gst_iterator_free(it)
+        return result
+    }
+
+    /// The element named `name`, if any.
+    public func element(named name: String) -> UnsafeMutablePointer<GstElement>? {
+        guard let e = gst_bin_get_by_name(element.asBin, name) else { return nil }
+        gst_object_unref(e)
+        return e
+    }
+
+    /// The factory name of an element (`filtercam`, `videotestsrc`).
+    public static func factoryName(of element: UnsafeMutablePointer<GstElement>) -> String? {
+        guard let factory = gst_element_get_factory(element) else { return nil }
+        guard let name = gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) else { return nil }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    /// The FilterCam elements inside (filtercam and friends) with their names.
+    public var filterCamElements: [(name: String, element: UnsafeMutablePointer<GstElement>)] {
+        elements.compactMap { e in
+            fc_element_get_ctx(e) == nil ? nil : (GStreamer.name(of: e), e)
+        }
+    }
+
+    /// Reads a property as text (`gst_value_serialize`), or nil when there is none.
+    public static func property(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> String? {
+        guard let spec = g_object_class_find_property(UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self), name) else { return nil }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        g_object_get_property(element.asGObject, name, &value)
+        defer { g_value_unset(&value) }
+        if spec.pointee.value_type == fc_type_string() {
+            return String(optionalCString: g_value_get_string(&value)) ?? ""
+        }
+        guard let s = gst_value_serialize(&value) else { return nil }
+        defer { g_free(s) }
+        return String(cString: s)
+    }
+
+    /// Sets a property from text, checking that it exists and that the value parses;
+    /// the error names the element, the property and (for enums) the valid values.
+    public static func setProperty(_ element: UnsafeMutablePointer<GstElement>, _ name: String, _ value: String) throws {
+        let elementName = GStreamer.name(of: element)
+        let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
+        guard let spec = g_object_class_find_property(klass, name) else {
+            throw ParseError(description: "element \(elementName) has no property '\(name)'")
+        }
+        guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else {
+            throw ParseError(description: "property \(elementName).\(name) is read-only")
+        }
+        var v = GValue()
+        g_value_init(&v, spec.pointee.value_type)
+        defer { g_value_unset(&v) }
+        if spec.pointee.value_type == fc_type_string() {
+            g_value_set_string(&v, value)
+        } else if gst_value_deserialize(&v, value) == 0 || g_param_value_validate(spec, &v) != 0 {
+            throw ParseError(description: "invalid value '\(value)' for \(elementName).\(name): \(Inspector.typeDescription(spec))")
+        }
+        g_object_set_property(element.asGObject, name, &v)
+    }
+}

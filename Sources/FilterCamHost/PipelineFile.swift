@@ -1,0 +1,109 @@
+import Foundation
+
+/// A pipeline file: gst-launch syntax over several lines, `#` comments, and `${NAME}` /
+/// `${NAME:-default}` substituted from the environment.
+public struct PipelineFile {
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The description text after comments and substitution.
+    public let description: String
+    /// Where each line of the file began in `description`, to name lines in errors.
+    public let sourceLines: [String]
+
+    public init(text: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                fileName: String = "<text>") throws {
+        var lines: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = Self.stripComment(String(raw))
+            do {
+                lines.append(try Self.substitute(line, environment: environment))
+            } catch let e as Error {
+                throw Error(description: "\(fileName):\(number + 1): \(e.description)")
+            }
+        }
+        sourceLines = lines
+        description = lines.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        if description.isEmpty {
+            throw Error(description: "\(fileName): the file holds no pipeline (only comments or blank lines)")
+        }
+    }
+
+    /// Loads a file; the error names the file and says what is wrong with it.
+    public init(contentsOf path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Error(description: "pipeline file '\(path)' does not exist")
+        }
+        guard let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else {
+            throw Error(description: "pipeline file '\(path)' cannot be read (permissions, or not UTF-8 text)")
+        }
+        try self.init(text: text, environment: environment, fileName: path)
+    }
+
+    /// The 1-based line of the file that mentions `token`, for error messages.
+    public func line(mentioning token: String) -> Int? {
+        sourceLines.firstIndex { $0.contains(token) }.map { $0 + 1 }
+    }
+
+    /// Drops `#` to the end of the line, unless the `#` is inside quotes.
+    static func stripComment(_ line: String) -> String {
+        var inQuote: Character? = nil
+        var out = ""
+        for ch in line {
+            if ch == "\"" || ch == "'" {
+                if inQuote == ch { inQuote = nil } else if inQuote == nil { inQuote = ch }
+            }
+            if ch == "#" && inQuote == nil { break }
+            out.append(ch)
+        }
+        return out
+    }
+
+    static func substitute(_ line: String, environment: [String: String]) throws -> String {
+        var out = ""
+        var rest = Substring(line)
+        while let start = rest.range(of: "${") {
+            out += rest[..<start.lowerBound]
+            // The matching brace, allowing ${…} inside a default value.
+            var depth = 1
+            var end: Substring.Index? = nil
+            var i = start.upperBound
+            while i < rest.endIndex {
+                if rest[i] == "{" { depth += 1 }
+                if rest[i] == "}" {
+                    depth -= 1
+                    if depth == 0 { end = i; break }
+                }
+                i = rest.index(after: i)
+            }
+            guard let end else {
+                throw Error(description: "unterminated '${' (write ${NAME} or ${NAME:-default})")
+            }
+            let body = rest[start.upperBound..<end]
+            let name: Substring, fallback: Substring?
+            if let sep = body.range(of: ":-") {
+                name = body[..<sep.lowerBound]
+                fallback = body[sep.upperBound...]
+            } else {
+                name = body
+                fallback = nil
+            }
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw Error(description: "'${\(body)}' is not a variable reference (write ${NAME} or ${NAME:-default})")
+            }
+            if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
+                out += value
+            } else if let fallback {
+                out += try substitute(String(fallback), environment: environment)
+            } else {
+                throw Error(description: "environment variable \(name) is not set and has no default (write ${\(name):-value})")
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        out += rest
+        return out
+    }
+}

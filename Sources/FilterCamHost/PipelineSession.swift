@@ -1,0 +1,231 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+
+/// Runs one pipeline for `filtercam launch`: drives the bus, applies live commands,
+/// turns Ctrl-C into EOS, prints errors with their element, and the summary at the end.
+public final class PipelineSession {
+    public let pipeline: Pipeline
+    public var messagesOutput: FileHandle?
+    /// How long Ctrl-C / quit waits for EOS to finish a recording.
+    public var endOfStreamTimeout: TimeInterval = 10
+    private let errorOutput = FileHandle.standardError
+    private let output: FileHandle
+
+    public init(pipeline: Pipeline, output: FileHandle = .standardOutput) {
+        self.pipeline = pipeline
+        self.output = output
+    }
+
+    public enum Outcome: Equatable {
+        case endOfStream, error, stoppedByUser, aborted
+    }
+
+    /// Requests from other threads (signals, stdin), handled on the bus loop.
+    private let requests = NSLock()
+    private var pendingCommands: [LiveCommand] = []
+    private var interruptCount = 0
+
+    public func enqueue(_ command: LiveCommand) {
+        requests.lock(); pendingCommands.append(command); requests.unlock()
+    }
+
+    /// Ctrl-C or SIGTERM: the first sends EOS, the second aborts.
+    public func interrupt() {
+        requests.lock(); interruptCount += 1; requests.unlock()
+    }
+
+    /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
+    public func run() -> Outcome {
+        let bus = pipeline.bus
+        if pipeline.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+            // The reason is on the bus; print it.
+            while let m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
+                report(m)
+                gst_message_unref(m)
+            }
+            errorLine("ERROR: pipeline refused to start")
+            return .error
+        }
+        var eosDeadline: Date? = nil
+        var outcome: Outcome? = nil
+        while outcome == nil {
+            if let m = gst_bus_timed_pop(bus, 50_000_000) {
+                outcome = handle(m)
+                gst_message_unref(m)
+                if outcome == .endOfStream && eosDeadline != nil { outcome = .stoppedByUser }
+            }
+            requests.lock()
+            let commands = pendingCommands
+            pendingCommands.removeAll()
+            let interrupts = interruptCount
+            requests.unlock()
+            for c in commands where outcome == nil {
+                if c == .quit {
+                    if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }
+                } else {
+                    execute(c)
+                }
+            }
+            if interrupts >= 2 {
+                errorLine("Interrupted again: aborting without waiting for EOS.")
+                outcome = .aborted
+            } else if interrupts == 1 && eosDeadline == nil {
+                eosDeadline = beginEndOfStream("interrupt")
+            }
+            if let d = eosDeadline, Date() > d, outcome == nil {
+                errorLine("EOS did not arrive within \(Int(endOfStreamTimeout)) s; stopping anyway (a recording may be incomplete).")
+                outcome = .aborted
+            }
+        }
+        printSummary()
+        pipeline.setState(GST_STATE_NULL)
+        return outcome!
+    }
+
+    private func beginEndOfStream(_ why: String) -> Date {
+        errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
+                                : "Interrupt: sending EOS so recordings are finalised (Ctrl-C again aborts)…")
+        pipeline.sendEndOfStream()
+        return Date().addingTimeInterval(endOfStreamTimeout)
+    }
+
+    private func handle(_ m: UnsafeMutablePointer<GstMessage>) -> Outcome? {
+        switch m.pointee.type {
+        case GST_MESSAGE_EOS:
+            return .endOfStream
+        case GST_MESSAGE_ERROR:
+            report(m)
+            return .error
+        case GST_MESSAGE_WARNING:
+            report(m)
+        case GST_MESSAGE_ELEMENT:
+            if let out = messagesOutput, let line = MessageJSON.line(for: m) {
+                out.write((line + "\n").data(using: .utf8)!)
+            }
+        case GST_MESSAGE_LATENCY:
+            gst_bin_recalculate_latency(pipeline.element.asBin)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Prints an ERROR or WARNING with the element that raised it and the debug detail.
+    private func report(_ m: UnsafeMutablePointer<GstMessage>) {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        let isError = m.pointee.type == GST_MESSAGE_ERROR
+        if isError { gst_message_parse_error(m, &error, &debug) } else { gst_message_parse_warning(m, &error, &debug) }
+        let text = error.map { String(cString: $0.pointee.message) } ?? "?"
+        let detail = debug.map { String(cString: $0) } ?? ""
+        if let error { g_error_free(error) }
+        g_free(debug)
+        let source = m.pointee.src.flatMap { src -> String? in
+            guard let path = gst_object_get_path_string(src) else { return nil }
+            defer { g_free(path) }
+            return String(cString: path)
+        } ?? "?"
+        errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
+        if !detail.isEmpty { errorLine("  debug: \(detail)") }
+        if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
+            for (name, element) in pipeline.filterCamElements where !hasCaps(element) {
+                errorLine("  hint: \(name) takes raw video in \(PixelFormat.names) only; put 'videoconvert !' in front of it")
+            }
+        }
+    }
+
+    private func hasCaps(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return false }
+        defer { gst_object_unref(pad) }
+        guard let caps = gst_pad_get_current_caps(pad) else { return false }
+        gst_caps_unref(caps)
+        return true
+    }
+
+    /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
+    public func printSummary() {
+        for (name, element) in pipeline.filterCamElements {
+            var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
+            if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
+            if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
+            errorLine(line)
+        }
+    }
+
+    // MARK: Live commands
+
+    /// Applies one live command; problems are reported as an error line, never fatal.
+    public func execute(_ command: LiveCommand) {
+        do {
+            switch command {
+            case .set(let elementName, let property, let value):
+                let target = try self.target(elementName)
+                try Pipeline.setProperty(target, property, value)
+                errorLine("set \(GStreamer.name(of: target)).\(property) = \(Pipeline.property(target, property) ?? value)")
+            case .filter(let id):
+                let target = try self.target(nil)
+                _ = try FilterRegistry.shared.lookup(id: id)
+                let current = Pipeline.property(target, "filter") ?? "none"
+                let next = current == id ? "none" : id
+                try Pipeline.setProperty(target, "filter", next)
+                errorLine("filter: \(next)")
+            case .nextFilter, .previousFilter:
+                let target = try self.target(nil)
+                let ids = FilterRegistry.shared.ids
+                let current = (Pipeline.property(target, "filter") ?? "none").split(separator: " ").first.map(String.init) ?? "none"
+                let i = ids.firstIndex(of: current) ?? 0
+                let step = command == .nextFilter ? 1 : ids.count - 1
+                let next = ids[(i + step) % ids.count]
+                try Pipeline.setProperty(target, "filter", next)
+                errorLine("filter: \(next)")
+            case .rotate:
+                let target = try self.target(nil)
+                let order = ["identity", "90r", "180", "90l"]
+                let current = Pipeline.property(target, "orientation") ?? "identity"
+                let next = order[((order.firstIndex(of: current) ?? -1) + 1) % order.count]
+                try Pipeline.setProperty(target, "orientation", next)
+                errorLine("orientation: \(next)")
+            case .snapshot:
+                let target = try self.target(nil)
+                guard Inspector.actionSignals(of: target.pointee.object.object.g_type_instance.g_class.pointee.g_type).contains("snapshot") else {
+                    throw LiveCommand.ParseError(description: "\(GStreamer.name(of: target)) cannot take snapshots")
+                }
+                fc_emit_action(target, "snapshot")
+            case .faces:
+                let target = try self.target(nil)
+                let on = Pipeline.property(target, "detect-faces") == "true"
+                try Pipeline.setProperty(target, "detect-faces", on ? "false" : "true")
+                errorLine("detect-faces: \(!on)")
+            case .help:
+                errorLine(LiveCommand.helpText)
+            case .quit:
+                break
+            }
+        } catch {
+            errorLine("command error: \(error)")
+        }
+    }
+
+    private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {
+        if let name {
+            guard let e = pipeline.element(named: name) else {
+                let names = pipeline.elements.map { GStreamer.name(of: $0) }
+                throw LiveCommand.ParseError(description: "no element '\(name)' in the pipeline; elements: \(names.joined(separator: ", "))")
+            }
+            return e
+        }
+        let cams = pipeline.filterCamElements
+        guard cams.count == 1 else {
+            throw LiveCommand.ParseError(description: cams.isEmpty
+                ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
+                : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); write ELEMENT.PROP=VALUE")
+        }
+        return cams[0].element
+    }
+
+    private func errorLine(_ s: String) {
+        errorOutput.write((s + "\n").data(using: .utf8)!)
+    }
+}

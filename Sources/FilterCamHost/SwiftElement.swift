@@ -1,0 +1,125 @@
+import CGStreamer
+import CFilterCamShim
+
+/// The behaviour of one element instance written in Swift. The C shim makes the GObject
+/// (a GstBin subclass) and forwards property access, state changes, bin messages and
+/// action signals here.
+protocol SwiftElement: AnyObject {
+    func setProperty(_ index: Int, _ value: PropertyValue)
+    func getProperty(_ index: Int) -> PropertyValue
+    /// Before (`after == false`) and after the bin changes its children's state.
+    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn
+    /// Return true to swallow a message posted inside the bin.
+    func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool
+    func action(_ index: Int)
+}
+
+/// One element type: its metadata, properties, action signals, and how to make the
+/// Swift side of an instance.
+final class ElementClass: @unchecked Sendable {
+    let factoryName: String
+    let typeName: String
+    let longName: String
+    let klass: String
+    let summary: String
+    let properties: [ElementProperty]
+    let actions: [String]
+    let sinkCaps: String
+    let srcCaps: String
+    let make: (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement
+
+    init(factoryName: String, typeName: String, longName: String, klass: String, summary: String,
+         properties: [ElementProperty], actions: [String] = [], sinkCaps: String, srcCaps: String,
+         make: @escaping (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement) {
+        self.factoryName = factoryName
+        self.typeName = typeName
+        self.longName = longName
+        self.klass = klass
+        self.summary = summary
+        self.properties = properties
+        self.actions = actions
+        self.sinkCaps = sinkCaps
+        self.srcCaps = srcCaps
+        self.make = make
+    }
+
+    /// Registers the element in `plugin` (nil: with no plugin, for static use).
+    @discardableResult
+    func register(in plugin: OpaquePointer?) -> Bool {
+        let specs = properties.map { $0.makeParamSpec() }
+        var actionNames = actions.map { strdup($0) }
+        defer { actionNames.forEach { free($0) } }
+        var specPointers: [UnsafeMutablePointer<GParamSpec>?] = specs
+        let ctx = Unmanaged.passRetained(self).toOpaque()   // classes live as long as the process
+        return specPointers.withUnsafeMutableBufferPointer { specBuf in
+            actionNames.withUnsafeMutableBufferPointer { actionBuf in
+                actionBuf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(actionBuf.count, 1)) { actionPtr in
+                    var spec = FcElementSpec()
+                    return typeName.withCString { tn in longName.withCString { ln in klass.withCString { kl in
+                        summary.withCString { su in sinkCaps.withCString { sk in srcCaps.withCString { sc in
+                            spec.type_name = tn
+                            spec.long_name = ln
+                            spec.klass = kl
+                            spec.description = su
+                            spec.author = ElementClass.author
+                            spec.sink_caps = sk
+                            spec.src_caps = sc
+                            spec.properties = specBuf.baseAddress
+                            spec.n_properties = guint(specBuf.count)
+                            spec.action_signals = actions.isEmpty ? nil : actionPtr
+                            spec.n_action_signals = guint(actions.count)
+                            spec.class_ctx = ctx
+                            spec.callbacks = ElementClass.callbacks
+                            return fc_element_register(plugin, factoryName, guint(GST_RANK_NONE.rawValue), &spec) != 0
+                        } } }
+                    } } }
+                }
+            }
+        }
+    }
+
+    private static func instance(_ ctx: UnsafeMutableRawPointer?) -> SwiftElement {
+        Unmanaged<AnyObject>.fromOpaque(ctx!).takeUnretainedValue() as! SwiftElement
+    }
+
+    private static let author: UnsafePointer<CChar> = UnsafePointer(strdup("FilterCam developers")!)
+
+    static let callbacks: FcElementCallbacks = {
+        var cb = FcElementCallbacks()
+        cb.instance_init = { element, classCtx in
+            let cls = Unmanaged<ElementClass>.fromOpaque(classCtx!).takeUnretainedValue()
+            let object = cls.make(element!, cls)
+            return Unmanaged.passRetained(object as AnyObject).toOpaque()
+        }
+        cb.finalize = { ctx in
+            Unmanaged<AnyObject>.fromOpaque(ctx!).release()
+        }
+        cb.set_property = { ctx, id, value in
+            let element = instance(ctx)
+            guard let cls = (element as? HasElementClass)?.elementClass else { return }
+            let index = Int(id) - 1
+            element.setProperty(index, PropertyValue(reading: value!, as: cls.properties[index].kind))
+        }
+        cb.get_property = { ctx, id, value in
+            let element = instance(ctx)
+            guard let cls = (element as? HasElementClass)?.elementClass else { return }
+            let index = Int(id) - 1
+            element.getProperty(index).write(to: value!, as: cls.properties[index].kind)
+        }
+        cb.change_state = { ctx, transition, after, result in
+            instance(ctx).changeState(transition, after: after != 0, result: result)
+        }
+        cb.filter_message = { ctx, message in
+            instance(ctx).filterMessage(message!) ? 1 : 0
+        }
+        cb.action = { ctx, index in
+            instance(ctx).action(Int(index))
+        }
+        return cb
+    }()
+}
+
+/// Elements know their class, so the C callbacks can find property kinds.
+protocol HasElementClass {
+    var elementClass: ElementClass { get }
+}

@@ -1,0 +1,44 @@
+/// What to do with one frame, decided once per frame from a consistent snapshot of the
+/// settings, so that the output size and the pixels always agree.
+public struct FrameJob {
+    public enum Work {
+        /// The frame goes on untouched (no map, no copy).
+        case passthrough
+        /// The frame is changed in place (same size).
+        case inPlace((FrameView) -> Void)
+        /// A new frame of the output size is written from the input.
+        case render((_ source: FrameView, _ destination: FrameView) -> Void)
+    }
+
+    public let outputWidth: Int
+    public let outputHeight: Int
+    public let work: Work
+
+    public init(outputWidth: Int, outputHeight: Int, work: Work) {
+        self.outputWidth = outputWidth
+        self.outputHeight = outputHeight
+        self.work = work
+    }
+
+    public static func passthrough(width: Int, height: Int) -> FrameJob {
+        FrameJob(outputWidth: width, outputHeight: height, work: .passthrough)
+    }
+}
+
+/// The shape of an input frame, as the host negotiated it.
+public struct FrameShape: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    public init(width: Int, height: Int, format: PixelFormat) {
+        self.width = width
+        self.height = height
+        self.format = format
+    }
+}
+
+/// Something that turns input frames into output frames: `filtercam` and every
+/// single-filter element. Called on the host's worker thread only.
+public protocol FrameStage: AnyObject {
+    func job(for input: FrameShape) -> FrameJob
+}

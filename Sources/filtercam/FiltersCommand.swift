@@ -1,0 +1,31 @@
+import FilterCore
+import FilterCamHost
+
+/// `filtercam filters`: the filter table, each filter's parameters, and the chain syntax.
+enum FiltersCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.first == "--preview" {
+            guard arguments.count >= 2 else {
+                printError("filtercam filters --preview needs a folder")
+                return 2
+            }
+            do {
+                let written = try FilterPreview.write(to: arguments[1])
+                for path in written { print(path) }
+                return 0
+            } catch {
+                printError("filtercam filters --preview: \(error)")
+                return 1
+            }
+        }
+        for d in FilterRegistry.shared.all {
+            print("\(d.id.padding(toLength: 16, withPad: " ", startingAt: 0)) \(d.title) — \(d.summary)")
+            for p in d.parameters {
+                print("    \(p.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.rangeDescription): \(p.summary)")
+            }
+        }
+        print("")
+        print(FilterChain.syntaxHelp)
+        return 0
+    }
+}

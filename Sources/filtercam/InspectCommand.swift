@@ -1,0 +1,15 @@
+import FilterCamHost
+
+/// `filtercam inspect [ELEMENT]`: like gst-inspect-1.0, default `filtercam`.
+enum InspectCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        let name = arguments.first ?? "filtercam"
+        do {
+            print(try Inspector.describe(factory: name))
+            return 0
+        } catch {
+            printError("filtercam inspect: \(error)")
+            return 1
+        }
+    }
+}

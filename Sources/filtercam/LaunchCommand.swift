@@ -1,0 +1,128 @@
+import FilterCamHost
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `filtercam launch [--messages[=FILE]] FILE|DESCRIPTION`
+enum LaunchCommand {
+    nonisolated(unsafe) static var session: PipelineSession?
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var messages: FileHandle? = nil
+        var rest: [String] = []
+        for a in arguments {
+            if a == "--messages" {
+                messages = .standardOutput
+            } else if a.hasPrefix("--messages=") {
+                let path = String(a.dropFirst("--messages=".count))
+                guard FileManager.default.createFile(atPath: path, contents: nil),
+                      let h = FileHandle(forWritingAtPath: path) else {
+                    printError("filtercam launch: cannot write messages to '\(path)'")
+                    return 2
+                }
+                messages = h
+            } else if a == "--help" || a == "-h" {
+                print("usage: filtercam launch [--messages[=FILE]] FILE|DESCRIPTION\n\n\(LiveCommand.helpText)")
+                return 0
+            } else {
+                rest.append(a)
+            }
+        }
+        guard !rest.isEmpty else {
+            printError("filtercam launch: give a pipeline file (pipelines/*.pipeline) or a description, e.g. 'videotestsrc ! filtercam filter=sepia ! autovideosink'")
+            return 2
+        }
+        let argument = rest.joined(separator: " ")
+        var description = argument
+        var file: PipelineFile? = nil
+        let looksLikeFile = rest.count == 1 && !argument.contains("!") &&
+            (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument))
+        if looksLikeFile {
+            do {
+                file = try PipelineFile(contentsOf: argument)
+                description = file!.description
+            } catch {
+                printError("filtercam launch: \(error)")
+                return 1
+            }
+        }
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipeline(description: description)
+        } catch {
+            var message = "filtercam launch: "
+            if let file {
+                message += "\(argument)"
+                if let token = offendingToken(in: "\(error)"), let line = file.line(mentioning: token) {
+                    message += ":\(line)"
+                }
+                message += ": "
+            }
+            printError(message + "\(error)")
+            return 1
+        }
+        let session = PipelineSession(pipeline: pipeline)
+        session.messagesOutput = messages
+        Self.session = session
+        installSignalHandlers()
+        let restoreTerminal = startReadingCommands(into: session)
+        let outcome = session.run()
+        restoreTerminal()
+        switch outcome {
+        case .endOfStream, .stoppedByUser: return 0
+        case .error: return 1
+        case .aborted: return 130
+        }
+    }
+
+    /// The quoted element, property or value a GStreamer parse error names.
+    static func offendingToken(in message: String) -> String? {
+        let quotes = message.split(separator: "\"", omittingEmptySubsequences: false)
+        if quotes.count >= 3 { return String(quotes[1]) }
+        let singles = message.split(separator: "'", omittingEmptySubsequences: false)
+        if singles.count >= 3 { return String(singles[1]) }
+        return nil
+    }
+
+    static func installSignalHandlers() {
+        let handler: @convention(c) (Int32) -> Void = { _ in LaunchCommand.session?.interrupt() }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+    }
+
+    /// Reads commands from stdin on a background thread: single keys in a terminal,
+    /// lines otherwise. The end of stdin does not stop the pipeline.
+    static func startReadingCommands(into session: PipelineSession) -> () -> Void {
+        if isatty(STDIN_FILENO) != 0 {
+            var original = termios()
+            tcgetattr(STDIN_FILENO, &original)
+            var raw = original
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+            Thread.detachNewThread {
+                while true {
+                    var byte: UInt8 = 0
+                    guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
+                    let key = Character(UnicodeScalar(byte))
+                    if let command = LiveCommand(key: key) {
+                        session.enqueue(command)
+                    }
+                }
+            }
+            printError("keys: n/p next/previous filter, r rotate, s snapshot, f faces, h help, q quit")
+            return { var o = original; tcsetattr(STDIN_FILENO, TCSANOW, &o) }
+        }
+        Thread.detachNewThread {
+            while let line = readLine() {
+                if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                do {
+                    session.enqueue(try LiveCommand(line: line))
+                } catch {
+                    printError("command error: \(error)")
+                }
+            }
+        }
+        return {}
+    }
+}
