@@ -29,6 +29,12 @@ public final class RowSplitter: @unchecked Sendable {
     private var parked = false
     private var thread = pthread_t()
 
+    /// FILTERCAM_THREADS=1 keeps every frame on one thread (for measurements).
+    private let enabled: Bool = {
+        guard let v = getenv("FILTERCAM_THREADS") else { return true }
+        return String(cString: v) != "1"
+    }()
+
     private init() {
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&wake, nil)
@@ -43,7 +49,7 @@ public final class RowSplitter: @unchecked Sendable {
     /// Runs `body` over `0..<rows`, split in two parts when the frame is large enough.
     /// `body` must be safe to run on two threads over disjoint row ranges.
     public func run(rows: Int, columns: Int, _ body: (Range<Int>) -> Void) {
-        guard rows >= 2, rows * columns >= RowSplitter.minimumPixelsToSplit,
+        guard enabled, rows >= 2, rows * columns >= RowSplitter.minimumPixelsToSplit,
               busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         else {
             body(0..<rows)

@@ -1,4 +1,5 @@
 import FilterCamHost
+import FilterCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -60,6 +61,9 @@ enum LaunchCommand {
                 message += ": "
             }
             printError(message + "\(error)")
+            if "\(error)".contains("can't handle caps") || "\(error)".contains("could not link") {
+                printError("  hint: FilterCam elements take raw video in \(PixelFormat.names) only; put 'videoconvert !' in front of them")
+            }
             return 1
         }
         let session = PipelineSession(pipeline: pipeline)

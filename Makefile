@@ -1,0 +1,40 @@
+# FilterCam: the two commands a user needs on a machine that has only the Swift toolchain.
+#   make run    installs what is missing, builds (release), runs pipelines/demo.pipeline -> demo.mp4
+#   make test   installs what is missing, builds, runs the whole test suite
+# Both are idempotent: packages already installed are not installed again.
+
+# Debian packages the build, the elements and the tests use.
+PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-plugins-base-apps \
+	ffmpeg imagemagick libimage-exiftool-perl
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build run test bench plugin clean
+
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	else echo "system packages: all present"; fi
+
+build: deps
+	swift build -c release
+
+run: build
+	.build/release/filtercam launch pipelines/demo.pipeline
+
+# Debug build of everything (the tests run the filtercam binary and load the plugin), then the suite.
+test: deps
+	swift build
+	swift test
+
+bench: build
+	.build/release/filtercam bench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,230 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+
+/// `filtercam bench`: FilterCam elements side by side with the native GStreamer element
+/// doing the same job, on the same pre-generated frames, alternating A B A B in one
+/// process run; the median of the runs gives frames per second and the ratio.
+public struct Bench {
+    public struct Case {
+        public let name: String
+        /// The FilterCam side and the native side: the element part of the pipeline.
+        public let filterCam: String
+        public let native: String
+    }
+
+    public struct Result: Codable {
+        public let name: String
+        public let size: String
+        public let fps_filtercam: Double
+        public let fps_native: Double
+        public let ratio: Double
+        public let runs: Int
+        public var note: String?
+        public var latency_ms: [String: Double]?
+    }
+
+    public var sizes: [(Int, Int)] = [(640, 480), (1280, 720), (1920, 1080)]
+    public var only: Set<String> = []
+    public var runs = 5
+    /// Pixels pushed per run (frames = this / frame area), so each run takes similar time.
+    public var pixelsPerRun = 250_000_000
+    public var log: (String) -> Void = { print($0) }
+
+    public init() {}
+
+    public static func cases(width w: Int, height h: Int) -> [Case] {
+        // A centred lens of a quarter of the area, in the pixel borders videocrop takes.
+        let lens = LensRectPixels(width: w, height: h)
+        var list: [Case] = [
+            Case(name: "passthrough", filterCam: "filtercam filter=none", native: "identity"),
+            Case(name: "sepia", filterCam: "filtercam filter=sepia intensity=1", native: "coloreffects preset=sepia"),
+            Case(name: "mono", filterCam: "filtercam filter=mono", native: "videobalance saturation=0"),
+            Case(name: "lens-sepia", filterCam: "filtercam filter=sepia intensity=1 lens=0.25,0.25,0.5,0.5",
+                 native: "filtercam filter=sepia intensity=1"),
+        ]
+        for nick in ["identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll"] {
+            list.append(Case(name: "orientation-\(nick)", filterCam: "filtercam orientation=\(nick)",
+                             native: "videoflip video-direction=\(nick)"))
+        }
+        list.append(Case(name: "lens-crop", filterCam: "filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true",
+                         native: "videocrop left=\(lens.left) right=\(lens.right) top=\(lens.top) bottom=\(lens.bottom)"))
+        let zoom = LensRectPixels(width: w, height: h)   // zoom 2 crops the same centred half
+        list.append(Case(name: "zoom", filterCam: "filtercam zoom=2",
+                         native: "videocrop left=\(zoom.left) right=\(zoom.right) top=\(zoom.top) bottom=\(zoom.bottom) ! videoscale ! video/x-raw,width=\(w),height=\(h)"))
+        for (name, chain) in FilterRegistry.shared.all.filter({ $0.id != "none" }).map({ ("fc\($0.id)", $0.id) }) {
+            list.append(Case(name: "element-\(name)", filterCam: name, native: "filtercam filter=\(chain)"))
+        }
+        return list
+    }
+
+    /// Borders of the centred half-width, half-height rectangle, rounded as the lens is.
+    struct LensRectPixels {
+        let left, right, top, bottom: Int
+        init(width: Int, height: Int) {
+            let l = Int((0.25 * Double(width)).rounded()), r = Int((0.75 * Double(width)).rounded())
+            let t = Int((0.25 * Double(height)).rounded()), b = Int((0.75 * Double(height)).rounded())
+            left = l; right = width - r; top = t; bottom = height - b
+        }
+    }
+
+    func run(element: String, width: Int, height: Int, frames: Int) throws -> Double {
+        let description = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1 ! imagefreeze num-buffers=\(frames) ! \(element) ! fakesink sync=false"
+        let pipeline = try Pipeline(description: description)
+        pipeline.setState(GST_STATE_PAUSED)
+        _ = gst_element_get_state(pipeline.element, nil, nil, 10_000_000_000)
+        let start = DispatchTime.now().uptimeNanoseconds
+        pipeline.setState(GST_STATE_PLAYING)
+        let message = gst_bus_timed_pop_filtered(pipeline.bus, 120_000_000_000,
+            GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        defer { if let message { gst_message_unref(message) } }
+        guard let message, message.pointee.type == GST_MESSAGE_EOS else {
+            throw Pipeline.ParseError(description: "'\(element)' did not reach EOS")
+        }
+        // The preroll frame went through before the clock started.
+        return Double(frames - 1) / elapsed
+    }
+
+    /// The memory-bandwidth reference: copying whole frames between two buffers.
+    static func copyRate(width: Int, height: Int, seconds: Double = 0.5) -> Double {
+        let a = PixelBuffer(width: width, height: height), b = PixelBuffer(width: width, height: height)
+        var frames = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        var elapsed = 0.0
+        repeat {
+            b.view.copyPixels(from: a.view)
+            frames += 1
+            elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        } while elapsed < seconds
+        return Double(frames) / elapsed
+    }
+
+    public func runAll() -> [Result] {
+        GStreamer.initialize()
+        var results: [Result] = []
+        for (w, h) in sizes {
+            let size = "\(w)x\(h)"
+            let frames = max(20, pixelsPerRun / (w * h))
+            if only.isEmpty || only.contains("copy") {
+                let copies = (0..<runs).map { _ in Self.copyRate(width: w, height: h, seconds: 0.3) }
+                let fps = median(copies)
+                results.append(Result(name: "copy", size: size, fps_filtercam: fps, fps_native: fps, ratio: 1, runs: runs,
+                                      note: "memcpy of whole frames: the limit for a one-pass filter"))
+                log(row(results.last!))
+            }
+            for c in Self.cases(width: w, height: h) where only.isEmpty || only.contains(c.name) {
+                var a: [Double] = [], b: [Double] = []
+                do {
+                    for _ in 0..<runs {
+                        a.append(try run(element: c.filterCam, width: w, height: h, frames: frames))
+                        b.append(try run(element: c.native, width: w, height: h, frames: frames))
+                    }
+                    let fa = median(a), fb = median(b)
+                    results.append(Result(name: c.name, size: size, fps_filtercam: fa, fps_native: fb, ratio: fa / fb, runs: runs))
+                    log(row(results.last!))
+                } catch {
+                    log("\(c.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(size): skipped: \(error)")
+                }
+            }
+        }
+        if only.isEmpty || only.contains("latency") {
+            results += latencyResults()
+        }
+        return results
+    }
+
+    func row(_ r: Result) -> String {
+        func f(_ v: Double) -> String { String(format: "%9.1f", v) }
+        return "\(r.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(r.size.padding(toLength: 10, withPad: " ", startingAt: 0)) filtercam \(f(r.fps_filtercam)) fps   native \(f(r.fps_native)) fps   ratio \(String(format: "%5.2f", r.ratio))"
+    }
+
+    public static func table(_ results: [Result]) -> String {
+        var out = "| name | size | FilterCam fps | native fps | ratio |\n|---|---|---:|---:|---:|\n"
+        for r in results {
+            out += "| \(r.name) | \(r.size) | \(String(format: "%.1f", r.fps_filtercam)) | \(String(format: "%.1f", r.fps_native)) | \(String(format: "%.2f", r.ratio)) |\n"
+        }
+        return out
+    }
+
+    // MARK: Latency
+
+    /// Added latency at 30 fps live (filtercam vs identity) and under overload (a filter
+    /// three times slower than the frame interval): per-frame latency at the sink.
+    func latencyResults() -> [Result] {
+        BenchDelayFilter.register()
+        var results: [Result] = []
+        let w = 640, h = 480
+        let frames = 90
+        do {
+            let base = try liveLatencies(element: "identity", width: w, height: h, frames: frames)
+            let ours = try liveLatencies(element: "filtercam filter=sepia", width: w, height: h, frames: frames)
+            let over = try liveLatencies(element: "filtercam filter=\"bench-delay ms=100\"", width: w, height: h, frames: frames)
+            var r1 = Result(name: "latency-30fps", size: "\(w)x\(h)", fps_filtercam: ours.fps, fps_native: base.fps,
+                            ratio: ours.fps / base.fps, runs: 1, note: "added latency = median(filtercam) - median(identity)")
+            r1.latency_ms = ["filtercam_median": ours.median, "native_median": base.median,
+                             "added_median": ours.median - base.median, "filtercam_max": ours.max]
+            var r2 = Result(name: "latency-overload", size: "\(w)x\(h)", fps_filtercam: over.fps, fps_native: base.fps,
+                            ratio: over.fps / base.fps, runs: 1, note: "100 ms filter at 30 fps: frames dropped, latency must stay flat")
+            r2.latency_ms = ["median": over.median, "max": over.max, "first_third_mean": over.firstThird, "last_third_mean": over.lastThird]
+            results = [r1, r2]
+            for r in results {
+                log("\(r.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(r.size)  \(r.latency_ms!.sorted { $0.key < $1.key }.map { "\($0.key)=\(String(format: "%.1f", $0.value))ms" }.joined(separator: " "))  fps \(String(format: "%.1f", r.fps_filtercam))")
+            }
+        } catch {
+            log("latency: skipped: \(error)")
+        }
+        return results
+    }
+
+    struct Latencies {
+        var median: Double, max: Double, firstThird: Double, lastThird: Double, fps: Double
+    }
+
+    /// Live 30 fps source → element → appsink; latency = running time at arrival − PTS.
+    func liveLatencies(element: String, width: Int, height: Int, frames: Int) throws -> Latencies {
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true num-buffers=\(frames) ! video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1 ! \(element) ! appsink name=out sync=false max-buffers=100")
+        let sink = pipeline.element(named: "out")!
+        pipeline.setState(GST_STATE_PLAYING)
+        var lat: [Double] = []
+        let start = DispatchTime.now().uptimeNanoseconds
+        while let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 5_000_000_000) {
+            let pts = fc_buffer_pts(gst_sample_get_buffer(sample))
+            if let clock = gst_element_get_clock(pipeline.element) {
+                let now = gst_clock_get_time(clock)
+                let running = now - gst_element_get_base_time(pipeline.element)
+                lat.append((Double(running) - Double(pts)) / 1e6)
+                gst_object_unref(clock)
+            }
+            gst_sample_unref(sample)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        guard lat.count > 3 else { throw Pipeline.ParseError(description: "too few frames from '\(element)'") }
+        let third = max(1, lat.count / 3)
+        return Latencies(median: median(lat), max: lat.max()!,
+                         firstThird: lat.prefix(third).reduce(0, +) / Double(third),
+                         lastThird: lat.suffix(third).reduce(0, +) / Double(third),
+                         fps: Double(lat.count) / elapsed)
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    guard !s.isEmpty else { return 0 }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// A filter that only waits: the benchmark's overload case (registered through the
+/// public filter API, by the benchmark only).
+final class BenchDelayFilter: FrameFilter {
+    static func register() {
+        FilterRegistry.shared.register(FilterDescriptor(
+            id: "bench-delay", title: "Delay (benchmark)", summary: "Sleeps for a while on every frame",
+            parameters: [FilterParameter("ms", .int(range: 0...10_000, defaultValue: 100), "milliseconds per frame")],
+            make: { BenchDelayFilter(ms: $0.int("ms")) }))
+    }
+    let ms: Int
+    init(ms: Int) { self.ms = ms }
+    func apply(to frame: FrameView) { usleep(UInt32(ms * 1000)) }
+}
