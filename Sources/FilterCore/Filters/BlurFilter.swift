@@ -44,8 +44,8 @@ final class BlurFilter: FrameFilter {
                 for x in 0..<width {
                     target[x] = mean(outer, middle, reciprocal)
                     // Add before subtracting: each lane stays a true (non-negative) sum.
-                    let entering = source[min(x + r + 1, width - 1)]
-                    let leaving = source[max(x - r, 0)]
+                    let entering = source[min(x &+ r &+ 1, width &- 1)]
+                    let leaving = source[max(x &- r, 0)]
                     outer = outer &+ (entering & outerLanesMask) &- (leaving & outerLanesMask)
                     middle = middle &+ ((entering &>> 8) & 0xFF) &- ((leaving &>> 8) & 0xFF)
                 }

@@ -40,10 +40,10 @@ struct ColorMatrix: Equatable {
     }
 
     /// The matrix in the 10-bit fixed point of `MatrixKernel`.
-    var fixedPoint: [Int32] {
+    var fixedPoint: [Int] {
         (0..<12).map { i in
             let scale = i % 4 == 3 ? 1024.0 * 255 : 1024.0
-            return Int32((m[i] * scale).rounded())
+            return Int((m[i] * scale).rounded())
         }
     }
 
@@ -65,18 +65,25 @@ struct ColorMatrix: Equatable {
 /// offsets × 1024·255; each channel is `(Σ + 512) >> 10` (round half up), then clamped.
 /// Coefficients up to ±16 times 255 stay far inside 32 bits.
 struct MatrixKernel<Order: ChannelOrder>: PixelKernel {
-    let rr, rg, rb, ro, gr, gg, gb, go, br, bg, bb, bo: Int32
+    /// Coefficients in 16 bits (±31.9 × 1024), so the compiler knows each product fits
+    /// the 16 × 16 → 32-bit multiply-add (`vpmaddwd`) instead of a slow 32-bit multiply.
+    let rr, rg, rb, gr, gg, gb, br, bg, bb: Int16
+    let ro, go, bo: Int32
 
     init(_ matrix: ColorMatrix) {
-        let f = matrix.fixedPoint
-        rr = f[0]; rg = f[1]; rb = f[2]; ro = f[3] &+ 512
-        gr = f[4]; gg = f[5]; gb = f[6]; go = f[7] &+ 512
-        br = f[8]; bg = f[9]; bb = f[10]; bo = f[11] &+ 512
+        let f = matrix.fixedPoint.map { Int32(clamping: $0) }
+        func c(_ i: Int) -> Int16 { Int16(clamping: f[i]) }
+        rr = c(0); rg = c(1); rb = c(2); ro = f[3] &+ 512
+        gr = c(4); gg = c(5); gb = c(6); go = f[7] &+ 512
+        br = c(8); bg = c(9); bb = c(10); bo = f[11] &+ 512
     }
 
     @inline(__always)
     func map(_ p: UInt32) -> UInt32 {
         let r = Order.red(p), g = Order.green(p), b = Order.blue(p)
+        let rr = Int32(self.rr), rg = Int32(self.rg), rb = Int32(self.rb)
+        let gr = Int32(self.gr), gg = Int32(self.gg), gb = Int32(self.gb)
+        let br = Int32(self.br), bg = Int32(self.bg), bb = Int32(self.bb)
         let nr = (rr &* r &+ rg &* g &+ rb &* b &+ ro) &>> 10
         let ng = (gr &* r &+ gg &* g &+ gb &* b &+ go) &>> 10
         let nb = (br &* r &+ bg &* g &+ bb &* b &+ bo) &>> 10

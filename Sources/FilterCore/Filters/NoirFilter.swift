@@ -41,9 +41,9 @@ struct NoirKernel<Order: ChannelOrder>: PixelKernel {
         let curve = 255 * t * t * (3 - 2 * t)
         let r = Float(Order.red(p)), g = Float(Order.green(p)), b = Float(Order.blue(p))
         // The mix stays within 0…255 (between c and the curve), so no clamp is needed.
-        let nr = Int32(r + k * (curve - r) + 0.5)
-        let ng = Int32(g + k * (curve - g) + 0.5)
-        let nb = Int32(b + k * (curve - b) + 0.5)
-        return Order.pack(nr, ng, nb, keeping: p)
+        let nr = roundedToInteger(r + k * (curve - r))
+        let ng = roundedToInteger(g + k * (curve - g))
+        let nb = roundedToInteger(b + k * (curve - b))
+        return (p & alphaMask) | nr &<< Order.redShift | ng &<< 8 | nb &<< Order.blueShift
     }
 }

@@ -61,7 +61,7 @@ final class VignetteFilter: FrameFilter {
                 for x in 0..<width {
                     let t = min((dx2[x] + dy2).squareRoot() * invRadius, 1)
                     let gain = 1 - k * t * t * (3 - 2 * t)
-                    let g = UInt32(gain * 256 + 0.5)
+                    let g = roundedToInteger(gain * 256)
                     let p = row[x]
                     // Bytes 0 and 2 in 16-bit lanes, byte 1 alone: c·gain256 ≤ 65280 never carries.
                     let outer = ((p & outerLanesMask) &* g &+ 0x0080_0080) &>> 8 & outerLanesMask
