@@ -240,3 +240,22 @@ int fc_transition_next(GstStateChange t) { return GST_STATE_TRANSITION_NEXT(t); 
 gboolean fc_param_is_mutable_playing(GParamSpec *spec) {
   return (spec->flags & GST_PARAM_MUTABLE_PLAYING) != 0;
 }
+
+gboolean fc_buffer_memory_writable(GstBuffer *b) {
+  if (!gst_buffer_is_writable(b)) return FALSE;
+  guint n = gst_buffer_n_memory(b);
+  for (guint i = 0; i < n; i++)
+    if (!gst_memory_is_writable(gst_buffer_peek_memory(b, i))) return FALSE;
+  return TRUE;
+}
+
+GstBufferPool *fc_buffer_pool_new(GstCaps *caps, guint size) {
+  GstBufferPool *pool = gst_buffer_pool_new();
+  GstStructure *config = gst_buffer_pool_get_config(pool);
+  gst_buffer_pool_config_set_params(config, caps, size, 2, 0);
+  if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) {
+    gst_object_unref(pool);
+    return NULL;
+  }
+  return pool;
+}

@@ -136,8 +136,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             return .passthrough(width: input.width, height: input.height)
         }
         let filters = activeFilters
-        return FrameJob(outputWidth: input.width, outputHeight: input.height, work: .inPlace { frame in
-            for filter in filters { filter.apply(to: frame) }
-        })
+        return FrameJob(outputWidth: input.width, outputHeight: input.height,
+                        work: .inPlace({ filters.apply(to: $0) }, copying: { filters.apply(from: $0, to: $1) }))
     }
 }

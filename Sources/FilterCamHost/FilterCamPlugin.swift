@@ -1,14 +1,36 @@
 import CGStreamer
 import CFilterCamShim
+import FilterCore
+import Foundation
 
 /// FilterCam's elements, registered either statically (inside the `filtercam` program
 /// and any program that links FilterCamHost) or by the loadable `libgstfiltercam.so`.
 public enum FilterCamPlugin {
     static let version = "0.1.0"
 
-    /// Every element class the plugin provides.
+    /// Every element class the plugin provides: `filtercam`, then one element per
+    /// registered filter (`fcsepia`, …). Classes are made once per filter id.
     static var elementClasses: [ElementClass] {
-        [FilterCamElement.elementClass]
+        [FilterCamElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)
+    }
+
+    nonisolated(unsafe) private static var singleFilterClasses: [String: ElementClass] = [:]
+    private static let classLock = NSLock()
+
+    private static func singleFilterClass(_ d: FilterDescriptor) -> ElementClass {
+        classLock.lock()
+        defer { classLock.unlock() }
+        if let c = singleFilterClasses[d.id] { return c }
+        let c = SingleFilterElement.elementClass(for: d)
+        singleFilterClasses[d.id] = c
+        return c
+    }
+
+    /// Registers one more filter as an element in this process (for programs that add
+    /// their own filters after GStreamer is initialised).
+    public static func registerElement(for descriptor: FilterDescriptor) -> Bool {
+        GStreamer.initialize()
+        return singleFilterClass(descriptor).register(in: nil)
     }
 
     /// Registers the elements in `plugin`.

@@ -164,6 +164,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         inputCaps = nil
         outputCaps = nil
         inputShape = nil
+        releasePool()
     }
 
     /// Reads the input format when the caps change. Returns false for caps we cannot use.
@@ -220,29 +221,20 @@ final class FrameWorkerBin: @unchecked Sendable {
         switch job.work {
         case .passthrough:
             break
-        case .inPlace(let work):
+        case .inPlace(let inPlace, let copying):
             buffer = fc_buffer_make_writable(buffer)
-            var frame = GstVideoFrame()
-            if gst_video_frame_map(&frame, &inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
-                work(view(of: &frame, shape: shape, timestamp: timestamp))
-                gst_video_frame_unmap(&frame)
+            if fc_buffer_memory_writable(buffer) != 0 {
+                var frame = GstVideoFrame()
+                if gst_video_frame_map(&frame, &inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                    inPlace(view(of: &frame, shape: shape, timestamp: timestamp))
+                    gst_video_frame_unmap(&frame)
+                }
+            } else {
+                // Shared memory (e.g. imagefreeze): write the result into a new buffer in one pass.
+                buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, timestamp: timestamp, copying)
             }
         case .render(let work):
-            var outInfo = GstVideoInfo()
-            gst_video_info_set_format(&outInfo, inputInfo.finfo.pointee.format, guint(job.outputWidth), guint(job.outputHeight))
-            let out = gst_buffer_new_allocate(nil, gsize(outInfo.size), nil)!
-            gst_buffer_copy_into(out, buffer, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
-            var src = GstVideoFrame(), dst = GstVideoFrame()
-            if gst_video_frame_map(&src, &inputInfo, buffer, GST_MAP_READ) != 0 {
-                if gst_video_frame_map(&dst, &outInfo, out, GST_MAP_WRITE) != 0 {
-                    let outShape = FrameShape(width: job.outputWidth, height: job.outputHeight, format: shape.format)
-                    work(view(of: &src, shape: shape, timestamp: timestamp), view(of: &dst, shape: outShape, timestamp: timestamp))
-                    gst_video_frame_unmap(&dst)
-                }
-                gst_video_frame_unmap(&src)
-            }
-            gst_buffer_unref(buffer)
-            buffer = out
+            buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, timestamp: timestamp, work)
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         noteProcessingTime(elapsed)
@@ -255,6 +247,57 @@ final class FrameWorkerBin: @unchecked Sendable {
             _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample)
         }
         gst_sample_unref(outSample)
+    }
+
+    /// Writes `work(source, destination)` into a buffer from the output pool; consumes `input`.
+    private func render(_ input: UnsafeMutablePointer<GstBuffer>, shape: FrameShape, width: Int, height: Int,
+                        timestamp: UInt64?, _ work: (FrameView, FrameView) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+        var outInfo = GstVideoInfo()
+        gst_video_info_set_format(&outInfo, inputInfo.finfo.pointee.format, guint(width), guint(height))
+        let out = acquireOutputBuffer(info: &outInfo)
+        gst_buffer_copy_into(out, input, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
+        var src = GstVideoFrame(), dst = GstVideoFrame()
+        if gst_video_frame_map(&src, &inputInfo, input, GST_MAP_READ) != 0 {
+            if gst_video_frame_map(&dst, &outInfo, out, GST_MAP_WRITE) != 0 {
+                let outShape = FrameShape(width: width, height: height, format: shape.format)
+                work(view(of: &src, shape: shape, timestamp: timestamp), view(of: &dst, shape: outShape, timestamp: timestamp))
+                gst_video_frame_unmap(&dst)
+            }
+            gst_video_frame_unmap(&src)
+        }
+        gst_buffer_unref(input)
+        return out
+    }
+
+    /// Output buffers come from a pool sized for the current output, so memory is
+    /// reused instead of being allocated (and page-faulted) for every frame.
+    private var pool: UnsafeMutablePointer<GstBufferPool>?
+    private var poolSize = 0
+
+    private func acquireOutputBuffer(info: inout GstVideoInfo) -> UnsafeMutablePointer<GstBuffer> {
+        let size = Int(info.size)
+        if pool == nil || poolSize != size {
+            releasePool()
+            if let caps = gst_video_info_to_caps(&info) {
+                pool = fc_buffer_pool_new(caps, guint(size))
+                gst_caps_unref(caps)
+            }
+            poolSize = size
+        }
+        var buffer: UnsafeMutablePointer<GstBuffer>?
+        if let pool, gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer {
+            return buffer
+        }
+        return gst_buffer_new_allocate(nil, gsize(size), nil)!
+    }
+
+    private func releasePool() {
+        if let pool {
+            gst_buffer_pool_set_active(pool, 0)
+            gst_object_unref(pool)
+        }
+        pool = nil
+        poolSize = 0
     }
 
     private func view(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> FrameView {

@@ -101,7 +101,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
         d.parameters.isEmpty ? "(none)" : d.parameters.map { "\($0.name) (\($0.rangeDescription))" }.joined(separator: "; ")
     }
 
-    static func parseValue(_ raw: String, for p: FilterParameter) throws(FilterError) -> FilterValue {
+    public static func parseValue(_ raw: String, for p: FilterParameter) throws(FilterError) -> FilterValue {
         func bad() -> FilterError {
             FilterError("parameter '\(p.name)' cannot take '\(raw)'; it takes a \(p.rangeDescription)")
         }

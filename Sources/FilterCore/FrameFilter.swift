@@ -5,6 +5,34 @@
 /// `apply` may be called from a streaming thread; a filter must not keep the view.
 public protocol FrameFilter: AnyObject {
     func apply(to frame: FrameView)
+    /// Writes the filtered `source` into `destination` (same size, other memory). The
+    /// default copies, then filters in place; pixel-wise filters do it in one pass.
+    func apply(from source: FrameView, to destination: FrameView)
+}
+
+extension FrameFilter {
+    public func apply(from source: FrameView, to destination: FrameView) {
+        destination.copyPixels(from: source)
+        apply(to: destination)
+    }
+}
+
+extension Array where Element == any FrameFilter {
+    /// The chain in place.
+    public func apply(to frame: FrameView) {
+        for f in self { f.apply(to: frame) }
+    }
+
+    /// The chain from `source` into `destination`: the first filter reads the source,
+    /// the rest work in place on the destination.
+    public func apply(from source: FrameView, to destination: FrameView) {
+        guard let first else {
+            destination.copyPixels(from: source)
+            return
+        }
+        first.apply(from: source, to: destination)
+        for f in dropFirst() { f.apply(to: destination) }
+    }
 }
 
 /// Everything FilterCam knows about one filter: how it is named and documented, the

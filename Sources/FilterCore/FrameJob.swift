@@ -4,8 +4,10 @@ public struct FrameJob {
     public enum Work {
         /// The frame goes on untouched (no map, no copy).
         case passthrough
-        /// The frame is changed in place (same size).
-        case inPlace((FrameView) -> Void)
+        /// The frame is changed in place (same size) when its memory is writable; when it
+        /// is shared (e.g. after `imagefreeze`), `copying` writes the result into new
+        /// memory in one pass instead of copying first.
+        case inPlace(_ inPlace: (FrameView) -> Void, copying: (_ source: FrameView, _ destination: FrameView) -> Void)
         /// A new frame of the output size is written from the input.
         case render((_ source: FrameView, _ destination: FrameView) -> Void)
     }

@@ -108,3 +108,10 @@ G_BEGIN_DECLS
 /// Whether a property is flagged GST_PARAM_MUTABLE_PLAYING.
 gboolean fc_param_is_mutable_playing(GParamSpec *spec);
 G_END_DECLS
+
+G_BEGIN_DECLS
+/// Whether every memory block of the buffer may be written without a copy.
+gboolean fc_buffer_memory_writable(GstBuffer *b);
+/// A plain buffer pool handing out `size`-byte buffers for `caps` (active), or NULL.
+GstBufferPool *fc_buffer_pool_new(GstCaps *caps, guint size);
+G_END_DECLS

@@ -1,0 +1,122 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Synchronization
+
+/// One GStreamer element per registered filter (`fcsepia intensity=0.5`,
+/// `fcvignette radius=0.7`): a GObject property per declared parameter, the same worker
+/// and caps handling as `filtercam`. Nothing here is specific to any filter: the
+/// `FilterDescriptor` is the only input.
+final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unchecked Sendable {
+    static let prefix = "fc"
+
+    let elementClass: ElementClass
+    private let descriptor: FilterDescriptor
+    private let element: UnsafeMutablePointer<GstElement>
+    private let values: Mutex<FilterValues>
+    private var worker: FrameWorkerBin!
+
+    // Worker-thread state.
+    private var activeValues: FilterValues?
+    private var activeFilter: (any FrameFilter)?
+
+    init(element: UnsafeMutablePointer<GstElement>, descriptor: FilterDescriptor, elementClass: ElementClass) {
+        self.element = element
+        self.descriptor = descriptor
+        self.elementClass = elementClass
+        values = Mutex(descriptor.defaultValues)
+        worker = FrameWorkerBin(element: element, stage: self)
+    }
+
+    /// The element class for a filter: `fc<id>`, type `GstFc<Id>`.
+    static func elementClass(for d: FilterDescriptor) -> ElementClass {
+        let typeName = "GstFc" + d.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        var properties = d.parameters.map(property(for:))
+        properties.append(ElementProperty("frames-processed", nick: "Frames processed",
+                                          blurb: "Frames filtered and pushed downstream since the element started", .counter))
+        properties.append(ElementProperty("frames-dropped", nick: "Frames dropped",
+                                          blurb: "Frames replaced by a newer one while the filter was busy (live sources only)", .counter))
+        return ElementClass(
+            factoryName: prefix + d.id, typeName: typeName,
+            longName: "FilterCam \(d.title)", klass: "Filter/Effect/Video",
+            summary: d.summary, properties: properties,
+            sinkCaps: FrameWorkerBin.caps, srcCaps: FrameWorkerBin.caps,
+            make: { element, cls in SingleFilterElement(element: element, descriptor: d, elementClass: cls) })
+    }
+
+    /// The GObject property for a filter parameter: same name, type, range and default.
+    static func property(for p: FilterParameter) -> ElementProperty {
+        let nick = p.name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+        switch p.kind {
+        case .double(let r, let d):
+            return ElementProperty(p.name, nick: nick, blurb: p.summary, .double(min: r.lowerBound, max: r.upperBound, defaultValue: d))
+        case .int(let r, let d):
+            return ElementProperty(p.name, nick: nick, blurb: p.summary,
+                                   .int(min: Int32(clamping: r.lowerBound), max: Int32(clamping: r.upperBound), defaultValue: Int32(clamping: d)))
+        case .bool(let d):
+            return ElementProperty(p.name, nick: nick, blurb: p.summary, .bool(defaultValue: d))
+        case .color(let d):
+            return ElementProperty(p.name, nick: nick, blurb: p.summary + " (0xAARRGGBB)", .uint(min: 0, max: UInt32.max, defaultValue: d))
+        case .doubleList:
+            return ElementProperty(p.name, nick: nick, blurb: p.summary + " (\(p.rangeDescription))",
+                                   .string(defaultValue: p.defaultValue.description))
+        }
+    }
+
+    func setProperty(_ index: Int, _ value: PropertyValue) {
+        guard index < descriptor.parameters.count else { return }
+        let p = descriptor.parameters[index]
+        let filterValue: FilterValue?
+        switch (p.kind, value) {
+        case (.double, .double(let v)): filterValue = .double(v)
+        case (.int, .int(let v)): filterValue = .int(v)
+        case (.bool, .bool(let v)): filterValue = .bool(v)
+        case (.color, .int(let v)): filterValue = .color(UInt32(truncatingIfNeeded: v))
+        case (.doubleList, .string(let text)):
+            do {
+                filterValue = try p.validate(try FilterChain.parseValue(text ?? "", for: p))
+            } catch {
+                fc_post_warning(element, "\(GStreamer.name(of: element)): invalid \(p.name) '\(text ?? "")': \(error.message)", nil)
+                filterValue = nil
+            }
+        default: filterValue = nil
+        }
+        if let filterValue { values.withLock { $0[p.name] = filterValue } }
+    }
+
+    func getProperty(_ index: Int) -> PropertyValue {
+        let n = descriptor.parameters.count
+        if index == n { return .uint64(worker.framesProcessed) }
+        if index == n + 1 { return .uint64(worker.framesDropped) }
+        let p = descriptor.parameters[index]
+        switch values.withLock({ $0[p.name] }) {
+        case .double(let v): return .double(v)
+        case .int(let v): return .int(v)
+        case .bool(let v): return .bool(v)
+        case .color(let v): return .int(Int(v))
+        case .doubleList(let v): return .string(FilterValue.doubleList(v).description)
+        case nil: return .string(nil)
+        }
+    }
+
+    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
+        worker.changeState(transition, after: after, result: result)
+    }
+
+    func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        worker.filterMessage(message)
+    }
+
+    func action(_ index: Int) {}
+
+    func job(for input: FrameShape) -> FrameJob {
+        let current = values.withLock { $0 }
+        if current != activeValues || activeFilter == nil {
+            activeValues = current
+            activeFilter = descriptor.make(current)
+        }
+        let filters: [any FrameFilter] = [activeFilter!]
+        return FrameJob(outputWidth: input.width, outputHeight: input.height,
+                        work: .inPlace({ filters.apply(to: $0) }, copying: { filters.apply(from: $0, to: $1) }))
+    }
+}
