@@ -20,23 +20,41 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 
     public static let none = FilterChain(steps: [])
 
-    /// How to write a chain, for `filtercam filters` and error messages.
-    public static let syntaxHelp = """
-        Filter chains (the `filter` property of filtercam):
-          ID [NAME=VALUE ...] [, ID [NAME=VALUE ...]] ...
-        filters run left to right; lists are written in angle brackets; colours as 0xAARRGGBB or #RRGGBB.
-          filter=sepia
-          filter="sepia intensity=0.8, vignette radius=0.7"
-          filter="channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>"
-        `intensity` on the element sets the first filter's strength unless the chain sets it.
-        """
-
     init(steps: [Step]) { self.steps = steps }
 
     /// True when the chain changes no pixel (`none`).
     public var isIdentity: Bool { steps.isEmpty }
 
+    /// How to write a chain, with examples: printed by `filtercam filters`.
+    public static let syntaxHelp = """
+        Filter chains (the `filter` property of filtercam):
+          ID [NAME=VALUE ...] [, ID [NAME=VALUE ...]] ...
+
+        A filter chain is one or more filters separated by commas, applied left to right.
+        Each filter is its id followed by name=value parameters separated by spaces, like
+        an element in gst-launch; parameters left out keep their defaults.
+
+          sepia                                   sepia at its default intensity (0.8)
+          sepia intensity=0.5                     half-strength sepia
+          mono, vignette radius=0.7 intensity=1   grey, then dark corners
+          posterize levels=4, sharpen amount=1
+          exposure ev=-1.5
+          color-controls brightness=0.1 contrast=1.3 saturation=0.5
+          white-balance temperature=3500 tint=10  warmer light (lower kelvin is warmer)
+          channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>
+          focus-peaking threshold=80 color=0xFF00FF00
+          none                                    the unfiltered picture (so is an empty chain)
+
+        Values: numbers as 0.8 or 6; colours as 0xAARRGGBB, 0xRRGGBB or #RRGGBB (opaque);
+        booleans as true/false; lists in angle brackets, <a, b, c>, spaces allowed inside.
+        On a gst-launch line, quote chains with spaces: filter="sepia intensity=0.8, vignette".
+        The element's `intensity` property sets the first filter's strength parameter
+        (e.g. sepia's intensity) unless the chain sets that parameter itself.
+        """
+
     public static func parse(_ text: String, registry: FilterRegistry = .shared) throws(FilterError) -> FilterChain {
+        // Tabs and line breaks separate words like spaces.
+        let text = String(text.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
         var steps: [Step] = []
         for part in try splitTopLevel(text, on: ",") {
             let words = try splitTopLevel(part, on: " ").filter { !$0.isEmpty }
@@ -59,7 +77,11 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
                 guard let parameter = descriptor.parameter(named: name) else {
                     throw FilterError("filter '\(id)' has no parameter '\(name)'; its parameters: \(parameterList(descriptor))")
                 }
-                values[name] = try parameter.validate(try parseValue(raw, for: parameter))
+                do {
+                    values[name] = try parameter.validate(try parseValue(raw, for: parameter))
+                } catch {
+                    throw FilterError("filter '\(id)': \(error.message)")
+                }
                 explicit.insert(name)
             }
             if id == "none" && words.count == 1 { continue }
@@ -121,8 +143,9 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
         case .color:
             var hex = Substring(raw)
             if hex.hasPrefix("0x") || hex.hasPrefix("0X") { hex = hex.dropFirst(2) } else if hex.hasPrefix("#") { hex = hex.dropFirst() }
-            guard !hex.isEmpty, hex.count <= 8, var v = UInt32(hex, radix: 16) else { throw bad() }
-            if hex.count <= 6 { v |= 0xFF00_0000 }   // RRGGBB means opaque
+            // Exactly RRGGBB (opaque) or AARRGGBB: "F00" would silently be a dark green.
+            guard hex.count == 6 || hex.count == 8, var v = UInt32(hex, radix: 16) else { throw bad() }
+            if hex.count == 6 { v |= 0xFF00_0000 }
             return .color(v)
         case .doubleList:
             guard raw.hasPrefix("<"), raw.hasSuffix(">") else { throw bad() }

@@ -41,7 +41,7 @@ public struct FilterParameter: Sendable {
         case .double(let r, let d): return "double \(format(r.lowerBound))…\(format(r.upperBound)), default \(format(d))"
         case .int(let r, let d): return "int \(r.lowerBound)…\(r.upperBound), default \(d)"
         case .bool(let d): return "bool, default \(d)"
-        case .color(let d): return "colour 0xAARRGGBB, default 0x\(String(d, radix: 16, uppercase: true))"
+        case .color(let d): return "colour 0xAARRGGBB, default \(FilterValue.color(d))"
         case .doubleList(let n, let r, let d):
             return "list of \(n) doubles \(format(r.lowerBound))…\(format(r.upperBound)), default <\(d.map(format).joined(separator: ", "))>"
         }
@@ -90,7 +90,10 @@ public enum FilterValue: Sendable, Equatable, CustomStringConvertible {
         case .double(let v): return format(v)
         case .int(let v): return String(v)
         case .bool(let v): return v ? "true" : "false"
-        case .color(let v): return "0x" + String(v, radix: 16, uppercase: true)
+        case .color(let v):
+            // All eight digits: "0xFF00" would read back as an opaque colour.
+            let hex = String(v, radix: 16, uppercase: true)
+            return "0x" + String(repeating: "0", count: 8 - hex.count) + hex
         case .doubleList(let v): return "<" + v.map(format).joined(separator: ", ") + ">"
         }
     }
