@@ -34,16 +34,16 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
         Each filter is its id followed by name=value parameters separated by spaces, like
         an element in gst-launch; parameters left out keep their defaults.
 
-          sepia                                   sepia at its default intensity (0.8)
-          sepia intensity=0.5                     half-strength sepia
-          mono, vignette radius=0.7 intensity=1   grey, then dark corners
+          sepia                                     sepia at its default intensity (0.8)
+          sepia intensity=0.5                       half-strength sepia
+          mono, vignette radius=0.7 intensity=1     grey, then dark corners
           posterize levels=4, sharpen amount=1
-          exposure ev=-1.5
+          exposure ev=-1.5                          one and a half stops darker
           color-controls brightness=0.1 contrast=1.3 saturation=0.5
-          white-balance temperature=3500 tint=10  warmer light (lower kelvin is warmer)
+          white-balance temperature=3500 tint=10    warmer light (lower kelvin is warmer)
           channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>
           focus-peaking threshold=80 color=0xFF00FF00
-          none                                    the unfiltered picture (so is an empty chain)
+          none                                      the unfiltered picture (so is an empty chain)
 
         Values: numbers as 0.8 or 6; colours as 0xAARRGGBB, 0xRRGGBB or #RRGGBB (opaque);
         booleans as true/false; lists in angle brackets, <a, b, c>, spaces allowed inside.
