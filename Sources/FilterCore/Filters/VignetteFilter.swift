@@ -11,7 +11,8 @@
 ///
 /// so `radius` is where the darkening reaches full `intensity`, as a fraction of the
 /// half-diagonal: 1 puts it at the corners, 2 gives a gentle vignette, 0.5 a spotlight.
-/// The gain is computed per pixel in `Float`, rounded to 8 fractional bits, and each
+/// The gains are computed in `Double` once per frame size, rounded to 8 fractional bits
+/// (`gain256`), and kept for the top half of the frame (the bottom half mirrors it); each
 /// channel becomes `(c · gain256 + 128) >> 8`: within ±1 of the formula rounded.
 final class VignetteFilter: FrameFilter {
     static let descriptor = FilterDescriptor(
@@ -28,10 +29,9 @@ final class VignetteFilter: FrameFilter {
 
     let radius: Double
     let intensity: Double
-    /// Squared horizontal distances of each column from the centre, in half-diagonals.
-    private let columns = Scratch<Float>()
-    private var columnsWidth = 0
-    private var columnsHeight = 0
+    /// gain256 of every pixel of the top `(height + 1) / 2` rows, for `gainsSize`.
+    private let gains = Scratch<UInt16>()
+    private var gainsSize = (width: 0, height: 0)
 
     init(radius: Double, intensity: Double) {
         self.radius = radius
@@ -41,33 +41,37 @@ final class VignetteFilter: FrameFilter {
     func apply(to frame: FrameView) {
         if intensity == 0 { return }
         let width = frame.width, height = frame.height
-        let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
-        let dx2 = columns.reserve(width)
-        if columnsWidth != width || columnsHeight != height {
-            for x in 0..<width {
-                let dx = (Double(x) + 0.5 - Double(width) / 2) / halfDiagonal
-                dx2[x] = Float(dx * dx)
-            }
-            columnsWidth = width
-            columnsHeight = height
+        let map = gains.reserve(width * ((height + 1) / 2))
+        if gainsSize != (width, height) {
+            fillGains(map, width: width, height: height)
+            gainsSize = (width, height)
         }
-        let invRadius: Float = radius > 0 ? Float(1 / radius) : .greatestFiniteMagnitude
-        let k = Float(intensity)
         RowSplitter.shared.run(rows: height, columns: width) { rows in
             for y in rows {
-                let dy = Float((Double(y) + 0.5 - Double(height) / 2) / halfDiagonal)
-                let dy2 = dy * dy
+                let gainRow = map + min(y, height - 1 - y) * width
                 let row = frame.row(y)
                 for x in 0..<width {
-                    let t = min((dx2[x] + dy2).squareRoot() * invRadius, 1)
-                    let gain = 1 - k * t * t * (3 - 2 * t)
-                    let g = roundedToInteger(gain * 256)
+                    let g = UInt32(gainRow[x])
                     let p = row[x]
                     // Bytes 0 and 2 in 16-bit lanes, byte 1 alone: c·gain256 ≤ 65280 never carries.
                     let outer = ((p & outerLanesMask) &* g &+ 0x0080_0080) &>> 8 & outerLanesMask
                     let middle = ((p & 0xFF00) &* g &+ 0x8000) &>> 8 & 0xFF00
                     row[x] = (p & alphaMask) | outer | middle
                 }
+            }
+        }
+    }
+
+    private func fillGains(_ map: UnsafeMutablePointer<UInt16>, width: Int, height: Int) {
+        let halfDiagonal = Double(width * width + height * height).squareRoot() / 2
+        for y in 0..<(height + 1) / 2 {
+            let dy = (Double(y) + 0.5 - Double(height) / 2) / halfDiagonal
+            for x in 0..<width {
+                let dx = (Double(x) + 0.5 - Double(width) / 2) / halfDiagonal
+                let d = (dx * dx + dy * dy).squareRoot()
+                let t = radius > 0 ? min(d / radius, 1) : (d > 0 ? 1 : 0)
+                let gain = 1 - intensity * t * t * (3 - 2 * t)
+                map[y * width + x] = UInt16((gain * 256).rounded())
             }
         }
     }
