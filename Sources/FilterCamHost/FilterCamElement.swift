@@ -11,7 +11,9 @@ import Synchronization
 /// settings live in `FilterCamSettings`; frames cross `FrameWorkerBin`.
 final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchecked Sendable {
     enum Property: Int, CaseIterable {
-        case filter, intensity, framesProcessed, framesDropped
+        case filter, intensity
+        case lens, lensCrop, orientation, deviceOrientation, cameraFacing, zoom, maxZoom
+        case framesProcessed, framesDropped
     }
 
     static let properties: [ElementProperty] = Property.allCases.map { p in
@@ -24,6 +26,33 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             return ElementProperty("intensity", nick: "Intensity",
                 blurb: "Strength of the first filter in the chain (0 = original), unless the chain sets it",
                 .double(min: 0, max: 1, defaultValue: FilterCamSettings.defaultIntensity))
+        case .lens:
+            return ElementProperty("lens", nick: "Lens",
+                blurb: "Lens rectangle x,y,w,h as fractions of the output frame; the filter applies only inside it",
+                .string(defaultValue: LensRect.full.description))
+        case .lensCrop:
+            return ElementProperty("lens-crop", nick: "Lens crop",
+                blurb: "Output only the lens region (the output caps change to the lens size)", .bool(defaultValue: false))
+        case .orientation:
+            return ElementProperty("orientation", nick: "Orientation",
+                blurb: "Transform applied first, as videoflip's video-direction; auto follows image-orientation tags, else device-orientation",
+                .gstEnum(getType: { gst_video_orientation_method_get_type() }, defaultValue: 0))
+        case .deviceOrientation:
+            return ElementProperty("device-orientation", nick: "Device orientation",
+                blurb: "How the device is held (used by orientation=auto without a tag); face-up, face-down and unknown keep the last known one",
+                .enumeration(typeName: "FilterCamDeviceOrientation", nicks: DeviceOrientation.allCases.map(\.nick), defaultIndex: 0))
+        case .cameraFacing:
+            return ElementProperty("camera-facing", nick: "Camera facing",
+                blurb: "back, or front (the picture is mirrored like a selfie preview) for orientation=auto",
+                .enumeration(typeName: "FilterCamCameraFacing", nicks: CameraFacing.allCases.map(\.rawValue), defaultIndex: 0))
+        case .zoom:
+            return ElementProperty("zoom", nick: "Zoom",
+                blurb: "Digital zoom: centred scale-and-crop; clamped to [1, max-zoom] like a pinch",
+                .double(min: 0, max: 1000, defaultValue: 1))
+        case .maxZoom:
+            return ElementProperty("max-zoom", nick: "Maximum zoom",
+                blurb: "Largest zoom factor (the camera's maximum scale-and-crop factor)",
+                .double(min: 1, max: 1000, defaultValue: FilterCamSettings.defaultMaxZoom))
         case .framesProcessed:
             return ElementProperty("frames-processed", nick: "Frames processed",
                 blurb: "Frames filtered and pushed downstream since the element started", .counter)
@@ -57,6 +86,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
         worker = FrameWorkerBin(element: element, stage: self)
+        worker.onTags = { [unowned self] in self.observeTags($0) }
+        worker.mapPointer = { [unowned self] in self.mapPointer($0, $1) }
     }
 
     // MARK: Properties
@@ -74,6 +105,26 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             }
         case (.intensity, .double(let v)):
             settings.withLock { $0.intensity = v }
+        case (.lens, .string(let text)):
+            let text = text ?? LensRect.full.description
+            do {
+                let lens = try LensRect(parsing: text)
+                settings.withLock { $0.lens = lens }
+            } catch {
+                refuse("lens", text, "\(error)")
+            }
+        case (.lensCrop, .bool(let v)):
+            settings.withLock { $0.lensCrop = v }
+        case (.orientation, .int(let v)):
+            settings.withLock { $0.orientation = v }
+        case (.deviceOrientation, .int(let v)):
+            settings.withLock { $0.device.update(DeviceOrientation.allCases[v]) }
+        case (.cameraFacing, .int(let v)):
+            settings.withLock { $0.cameraFacing = CameraFacing.allCases[v] }
+        case (.zoom, .double(let v)):
+            settings.withLock { $0.zoom = Zoom.clamp(v, max: $0.maxZoom) }
+        case (.maxZoom, .double(let v)):
+            settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
         default:
             break
         }
@@ -83,6 +134,15 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         switch Property(rawValue: index)! {
         case .filter: return .string(settings.withLock { $0.filterText })
         case .intensity: return .double(settings.withLock { $0.intensity })
+        case .lens: return .string(settings.withLock { $0.lens.description })
+        case .lensCrop: return .bool(settings.withLock { $0.lensCrop })
+        case .orientation: return .int(settings.withLock { $0.orientation })
+        case .deviceOrientation:
+            let d = settings.withLock { $0.device.current }
+            return .int(DeviceOrientation.allCases.firstIndex(of: d) ?? 0)
+        case .cameraFacing: return .int(CameraFacing.allCases.firstIndex(of: settings.withLock { $0.cameraFacing }) ?? 0)
+        case .zoom: return .double(settings.withLock { $0.zoom })
+        case .maxZoom: return .double(settings.withLock { $0.maxZoom })
         case .framesProcessed: return .uint64(worker.framesProcessed)
         case .framesDropped: return .uint64(worker.framesDropped)
         }
@@ -132,11 +192,49 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             activeChain = chain
             activeFilters = chain.makeFilters()
         }
-        if activeFilters.isEmpty {
-            return .passthrough(width: input.width, height: input.height)
-        }
+        let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: s.effectiveOrientation,
+                                zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop)
+        activePlan.withLock { $0 = plan }
         let filters = activeFilters
-        return FrameJob(outputWidth: input.width, outputHeight: input.height,
-                        work: .inPlace({ filters.apply(to: $0) }, copying: { filters.apply(from: $0, to: $1) }))
+        let lensRect = plan.lensPixelRect
+        if plan.isIdentity {
+            if filters.isEmpty { return .passthrough(width: input.width, height: input.height) }
+            let whole = lensRect == PixelRect(x: 0, y: 0, width: input.width, height: input.height)
+            return FrameJob(outputWidth: input.width, outputHeight: input.height, work: .inPlace({ frame in
+                filters.apply(to: whole ? frame : frame.subview(lensRect))
+            }, copying: { source, destination in
+                if whole {
+                    filters.apply(from: source, to: destination)
+                } else {
+                    LensCopy.copyOutside(lensRect, from: source, to: destination)
+                    filters.apply(from: source.subview(lensRect), to: destination.subview(lensRect))
+                }
+            }))
+        }
+        return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .render { source, destination in
+            plan.render(from: source, to: destination)
+            if !filters.isEmpty { filters.apply(to: destination.subview(lensRect)) }
+        })
+    }
+
+    /// The plan of the last frame, for mapping navigation events back.
+    private let activePlan = Mutex<GeometryPlan?>(nil)
+
+    /// Pointer positions on the output mapped to the input, through the transform.
+    func mapPointer(_ x: Double, _ y: Double) -> (Double, Double) {
+        guard let plan = activePlan.withLock({ $0 }) else { return (x, y) }
+        return plan.mapPointToSource(x: x, y: y)
+    }
+
+    /// `image-orientation` tags from upstream drive orientation=auto.
+    func observeTags(_ tags: UnsafeMutablePointer<GstTagList>) {
+        var value: UnsafeMutablePointer<gchar>?
+        guard gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { return }
+        defer { g_free(value) }
+        let method = OrientationMethod(imageOrientationTag: String(cString: value))
+        let global = gst_tag_list_get_scope(tags) == GST_TAG_SCOPE_GLOBAL
+        settings.withLock { s in
+            if global { s.globalTagMethod = method } else { s.streamTagMethod = method }
+        }
     }
 }

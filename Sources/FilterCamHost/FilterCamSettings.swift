@@ -1,15 +1,41 @@
 import FilterCore
 
 /// What the user set on a `filtercam` element: read once per frame by the worker
-/// (copied out under the lock, so a frame always sees one consistent setting).
+/// (copied out under the lock, so a frame always sees one consistent setting), apart
+/// from what was negotiated or learnt from the stream (`FrameWorkerBin`, tags).
 struct FilterCamSettings: Sendable {
     static let defaultFilter = "none"
     static let defaultIntensity = 0.8
+    static let defaultMaxZoom = 8.0
+    /// `orientation=auto`: GstVideoOrientationMethod's GST_VIDEO_ORIENTATION_AUTO.
+    static let autoOrientation = 8
 
     var filterText = defaultFilter
     var chain = FilterChain.none
     var intensity = defaultIntensity
 
+    var lens = LensRect.full
+    var lensCrop = false
+    /// GstVideoOrientationMethod value: 0…7 a fixed transform, 8 = auto.
+    var orientation = 0
+    var device = DeviceOrientationTracker()
+    var cameraFacing = CameraFacing.back
+    var zoom = 1.0
+    var maxZoom = defaultMaxZoom
+
+    /// The transform upstream tags asked for (stream scope wins over global), if any.
+    var streamTagMethod: OrientationMethod?
+    var globalTagMethod: OrientationMethod?
+
     /// The chain as applied: the `intensity` shortcut folded in.
     var effectiveChain: FilterChain { chain.withStrength(intensity) }
+
+    /// The transform in use: the fixed one, or for `auto` the tag's, else the device's.
+    var effectiveOrientation: OrientationMethod {
+        if orientation != Self.autoOrientation {
+            return OrientationMethod(rawValue: orientation) ?? .identity
+        }
+        if let tag = streamTagMethod ?? globalTagMethod { return tag }
+        return device.method(facing: cameraFacing)
+    }
 }
