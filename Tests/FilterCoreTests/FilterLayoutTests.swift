@@ -82,4 +82,62 @@ final class FilterLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// The host's one-pass form, `apply(from:to:)`: same result as in place, source untouched,
+    /// including settings that change nothing (the destination must still get the picture).
+    func testApplyFromSourceToDestinationMatchesInPlace() throws {
+        let input = Picture.colourSample
+        let chains = Self.chains + ["none", "sepia intensity=0", "blur radius=0", "sharpen amount=0",
+                                    "focus-peaking threshold=255", "exposure", "channel-mix", "vignette intensity=0"]
+        for chain in chains {
+            for format in [PixelFormat.bgra, .rgbx] {
+                let expected = try apply(chain, to: input, format: format)
+                let filters = try FilterChain.parse(chain).makeFilters()
+                let source = PixelBuffer(width: input.width, height: input.height, format: format, stride: input.width * 4 + 8)
+                let destination = PixelBuffer(width: input.width, height: input.height, format: format,
+                                              stride: input.width * 4 + 4)
+                let sv = source.view, dv = destination.view
+                for y in 0..<input.height {
+                    for x in 0..<input.width {
+                        sv.setPixel(x: x, y: y, input[x, y])
+                        dv.setPixel(x: x, y: y, RGBA(r: 1, g: 2, b: 3, a: 4))   // stale content to overwrite
+                    }
+                    (dv.base + y * dv.stride + input.width * 4).storeBytes(of: 0xA5A5_A5A5, as: UInt32.self)
+                }
+                for f in filters.isEmpty ? [] : [filters[0]] { f.apply(from: sv, to: dv) }
+                for f in filters.dropFirst() { f.apply(to: dv) }
+                if filters.isEmpty { dv.copyPixels(from: sv) }
+                var got = input, untouched = input
+                for y in 0..<input.height {
+                    for x in 0..<input.width {
+                        got[x, y] = dv.pixel(x: x, y: y)
+                        untouched[x, y] = sv.pixel(x: x, y: y)
+                    }
+                    XCTAssertEqual((dv.base + y * dv.stride + input.width * 4).load(as: UInt32.self), 0xA5A5_A5A5,
+                                   "\(chain): destination padding of row \(y)")
+                }
+                XCTAssertEqual(got, expected, "\(chain) in \(format) from source to destination")
+                XCTAssertEqual(untouched, input, "\(chain) must not write its source")
+            }
+        }
+    }
+
+    func testApplyFromSourceToDestinationOnLargeFrames() throws {
+        // Large enough to be split between both cores.
+        let input = Picture.noise(width: 200, height: 121, seed: 13)
+        for chain in ["sepia", "vignette", "blur radius=4", "sharpen", "edges", "focus-peaking threshold=50"] {
+            let expected = try apply(chain, to: input)
+            let filter = try FilterChain.parse(chain).makeFilters()[0]
+            let source = PixelBuffer(width: 200, height: 121), destination = PixelBuffer(width: 200, height: 121)
+            source.load(packed: try {
+                let b = PixelBuffer(width: 200, height: 121)
+                for y in 0..<121 { for x in 0..<200 { b.view.setPixel(x: x, y: y, input[x, y]) } }
+                return b.packedBytes
+            }())
+            filter.apply(from: source.view, to: destination.view)
+            var got = input
+            for y in 0..<121 { for x in 0..<200 { got[x, y] = destination.view.pixel(x: x, y: y) } }
+            XCTAssertEqual(got, expected, chain)
+        }
+    }
 }

@@ -8,7 +8,7 @@
 /// n = 2·radius + 1), so the result is within ±1 of the exact 2-D mean rounded.
 /// Bytes 0 and 2 are summed together in 16-bit lanes (65 × 255 fits), so the same code
 /// serves every channel order. Alpha is kept.
-final class BlurFilter: FrameFilter {
+final class BlurFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "blur", title: "Box Blur",
         summary: "Box blur: the mean of a square around each pixel",
@@ -24,28 +24,29 @@ final class BlurFilter: FrameFilter {
 
     init(radius: Int) { self.radius = radius }
 
-    func apply(to frame: FrameView) {
-        if radius == 0 { return }
-        let width = frame.width, height = frame.height, r = radius
+    func run(_ pass: FramePass) {
+        if radius == 0 { return pass.leaveUnchanged() }
+        let source = pass.source, destination = pass.destination
+        let width = pass.width, height = pass.height, r = radius
         let n = UInt32(2 * r + 1)
         let reciprocal = (65536 + n / 2) / n
         let tmp = horizontal.reserve(width * height)
 
         RowSplitter.shared.run(rows: height, columns: width) { rows in
             for y in rows {
-                let source = frame.row(y)
+                let input = source.row(y)
                 let target = tmp + y * width
                 var outer: UInt32 = 0, middle: UInt32 = 0
                 for i in -r...r {
-                    let p = source[min(max(i, 0), width - 1)]
+                    let p = input[min(max(i, 0), width - 1)]
                     outer &+= p & outerLanesMask
                     middle &+= (p &>> 8) & 0xFF
                 }
                 for x in 0..<width {
-                    target[x] = mean(outer, middle, reciprocal)
+                    target[x] = (input[x] & alphaMask) | mean(outer, middle, reciprocal)
                     // Add before subtracting: each lane stays a true (non-negative) sum.
-                    let entering = source[min(x &+ r &+ 1, width &- 1)]
-                    let leaving = source[max(x &- r, 0)]
+                    let entering = input[min(x &+ r &+ 1, width &- 1)]
+                    let leaving = input[max(x &- r, 0)]
                     outer = outer &+ (entering & outerLanesMask) &- (leaving & outerLanesMask)
                     middle = middle &+ ((entering &>> 8) & 0xFF) &- ((leaving &>> 8) & 0xFF)
                 }
@@ -53,25 +54,26 @@ final class BlurFilter: FrameFilter {
         }
 
         let bandSums = columnSums.map { $0.reserve(2 * width) }
-        frame.splitIntoBands { band, rows in
+        destination.splitIntoBands { band, rows in
             let outer = bandSums[band], middle = bandSums[band] + width
             for x in 0..<width {
                 outer[x] = 0
                 middle[x] = 0
             }
             for i in (rows.lowerBound - r)...(rows.lowerBound + r) {
-                let source = tmp + min(max(i, 0), height - 1) * width
+                let above = tmp + min(max(i, 0), height - 1) * width
                 for x in 0..<width {
-                    outer[x] &+= source[x] & outerLanesMask
-                    middle[x] &+= (source[x] &>> 8) & 0xFF
+                    outer[x] &+= above[x] & outerLanesMask
+                    middle[x] &+= (above[x] &>> 8) & 0xFF
                 }
             }
             for y in rows {
-                let row = frame.row(y)
+                let row = destination.row(y)
+                let centre = tmp + y * width   // its alpha is the source's
                 let entering = tmp + min(y + r + 1, height - 1) * width
                 let leaving = tmp + max(y - r, 0) * width
                 for x in 0..<width {
-                    row[x] = (row[x] & alphaMask) | mean(outer[x], middle[x], reciprocal)
+                    row[x] = (centre[x] & alphaMask) | mean(outer[x], middle[x], reciprocal)
                     outer[x] = outer[x] &+ (entering[x] & outerLanesMask) &- (leaving[x] & outerLanesMask)
                     middle[x] = middle[x] &+ ((entering[x] &>> 8) & 0xFF) &- ((leaving[x] &>> 8) & 0xFF)
                 }

@@ -10,7 +10,7 @@
 /// (`ra`, the alpha contribution) is here an offset in units of full scale instead, and
 /// alpha is never touched. The example above is ffmpeg's anaglyph-style merge: red from
 /// 0.7 green + 0.3 blue. Fixed point as `ColorMatrix` (within ±1 of the formula rounded).
-final class ChannelMixFilter: FrameFilter {
+final class ChannelMixFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "channel-mix", title: "Channel Mixer",
         summary: "Each channel a weighted sum of red, green and blue plus an offset",
@@ -25,5 +25,5 @@ final class ChannelMixFilter: FrameFilter {
 
     init(matrix: [Double]) { self.matrix = ColorMatrix(matrix) }
 
-    func apply(to frame: FrameView) { matrix.apply(to: frame) }
+    func run(_ pass: FramePass) { matrix.run(pass) }
 }

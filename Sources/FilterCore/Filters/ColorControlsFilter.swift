@@ -11,7 +11,7 @@
 ///
 /// then clamped to 0…1. All three are affine, so they run as one colour matrix
 /// (`ColorMatrix`, fixed point, within ±1 of the formula rounded).
-final class ColorControlsFilter: FrameFilter {
+final class ColorControlsFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "color-controls", title: "Color Controls",
         summary: "Brightness, contrast and saturation, as Core Image's CIColorControls",
@@ -36,5 +36,5 @@ final class ColorControlsFilter: FrameFilter {
         matrix = contrasted.after(brighten.after(saturate))
     }
 
-    func apply(to frame: FrameView) { matrix.apply(to: frame) }
+    func run(_ pass: FramePass) { matrix.run(pass) }
 }

@@ -50,13 +50,13 @@ struct ColorMatrix: Equatable {
     /// True when the fixed-point kernel would leave every pixel as it is.
     var isIdentity: Bool { fixedPoint == ColorMatrix.identity.fixedPoint }
 
-    /// Runs the matrix over `frame` (nothing to do for the identity).
-    func apply(to frame: FrameView) {
-        if isIdentity { return }
-        if frame.format.isRGBOrder {
-            MatrixKernel<RedFirst>(self).run(on: frame)
+    /// Runs the matrix over the pass (a copy at most, for the identity).
+    func run(_ pass: FramePass) {
+        if isIdentity { return pass.leaveUnchanged() }
+        if pass.format.isRGBOrder {
+            MatrixKernel<RedFirst>(self).run(pass)
         } else {
-            MatrixKernel<BlueFirst>(self).run(on: frame)
+            MatrixKernel<BlueFirst>(self).run(pass)
         }
     }
 }
@@ -103,8 +103,8 @@ final class ChannelTable {
 
     deinit { table.deallocate() }
 
-    func apply(to frame: FrameView) {
-        TableKernel(table: table).run(on: frame)
+    func run(_ pass: FramePass) {
+        TableKernel(table: table).run(pass)
     }
 }
 

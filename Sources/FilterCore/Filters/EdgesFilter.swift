@@ -7,7 +7,7 @@
 /// `min(|gx| + |gy|, 255)`, gx and gy the 3×3 Sobel gradients (see `sobelMagnitude`).
 /// `|gx| + |gy|` rather than the Euclidean length: cheaper, and no more than √2 larger.
 /// Alpha is kept.
-final class EdgesFilter: FrameFilter {
+final class EdgesFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "edges", title: "Edges",
         summary: "Sobel edge strength as a grey picture",
@@ -15,20 +15,31 @@ final class EdgesFilter: FrameFilter {
 
     private let grey = Scratch<UInt8>()
 
-    func apply(to frame: FrameView) {
-        let plane = frame.format.isRGBOrder
-            ? LumaKernel<RedFirst>().plane(of: frame, in: grey)
-            : LumaKernel<BlueFirst>().plane(of: frame, in: grey)
-        let width = frame.width
-        RowSplitter.shared.run(rows: frame.height, columns: width) { rows in
+    func run(_ pass: FramePass) {
+        let plane = pass.format.isRGBOrder
+            ? LumaKernel<RedFirst>().plane(of: pass.source, in: grey)
+            : LumaKernel<BlueFirst>().plane(of: pass.source, in: grey)
+        let source = pass.source, destination = pass.destination, inPlace = pass.inPlace
+        let width = pass.width
+        RowSplitter.shared.run(rows: pass.height, columns: width) { rows in
             for y in rows {
                 let above = plane.row(y - 1), at = plane.row(y), below = plane.row(y + 1)
-                let row = frame.row(y)
-                for x in 0..<width {
-                    let v = UInt32(bitPattern: min(sobelMagnitude(above, at, below, x), 255))
-                    row[x] = (row[x] & alphaMask) | v | v &<< 8 | v &<< 16
+                // Two loops: one pointer in place (see `PixelKernel.run(from:to:)`).
+                if inPlace {
+                    let row = destination.row(y)
+                    for x in 0..<width { row[x] = edgePixel(row[x], sobelMagnitude(above, at, below, x)) }
+                } else {
+                    let input = source.row(y), output = destination.row(y)
+                    for x in 0..<width { output[x] = edgePixel(input[x], sobelMagnitude(above, at, below, x)) }
                 }
             }
         }
     }
+}
+
+/// Grey `min(magnitude, 255)` with the alpha of `p`.
+@inline(__always)
+private func edgePixel(_ p: UInt32, _ magnitude: Int32) -> UInt32 {
+    let v = UInt32(bitPattern: min(magnitude, 255))
+    return (p & alphaMask) | v | v &<< 8 | v &<< 16
 }

@@ -7,7 +7,7 @@ import Foundation
 /// Each channel is decoded from sRGB to linear light, multiplied by `2^ev`, clamped to 1
 /// and encoded back to sRGB, rounded to nearest. The 256 results are computed once, when
 /// the filter is made, into a table shared by R, G and B.
-final class ExposureFilter: FrameFilter {
+final class ExposureFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "exposure", title: "Exposure",
         summary: "Brightens or darkens by photographic stops, in linear light",
@@ -27,8 +27,9 @@ final class ExposureFilter: FrameFilter {
         }
     }
 
-    func apply(to frame: FrameView) {
-        if ev != 0 { table.apply(to: frame) }
+    func run(_ pass: FramePass) {
+        if ev == 0 { return pass.leaveUnchanged() }
+        table.run(pass)
     }
 }
 

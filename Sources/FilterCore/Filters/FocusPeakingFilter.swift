@@ -6,7 +6,7 @@
 /// Sobel gradients of Rec.601 grey) is greater than `threshold` get the red, green and blue
 /// of `color`; every other pixel, and every alpha byte, stays as it was. The colour's
 /// alpha byte is ignored. `threshold` 255 paints nothing, 0 every pixel not in a flat area.
-final class FocusPeakingFilter: FrameFilter {
+final class FocusPeakingFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "focus-peaking", title: "Focus Peaking",
         summary: "Paints sharp edges in a colour to show what is in focus",
@@ -26,22 +26,32 @@ final class FocusPeakingFilter: FrameFilter {
         self.color = color
     }
 
-    func apply(to frame: FrameView) {
-        if threshold >= 255 { return }
-        let plane = frame.format.isRGBOrder
-            ? LumaKernel<RedFirst>().plane(of: frame, in: grey)
-            : LumaKernel<BlueFirst>().plane(of: frame, in: grey)
+    func run(_ pass: FramePass) {
+        if threshold >= 255 { return pass.leaveUnchanged() }
+        let plane = pass.format.isRGBOrder
+            ? LumaKernel<RedFirst>().plane(of: pass.source, in: grey)
+            : LumaKernel<BlueFirst>().plane(of: pass.source, in: grey)
         let r = (color >> 16) & 0xFF, g = (color >> 8) & 0xFF, b = color & 0xFF
-        let paint = r << frame.format.redShift | g << 8 | b << frame.format.blueShift
+        let paint = r << pass.format.redShift | g << 8 | b << pass.format.blueShift
         let limit = Int32(threshold)
-        let width = frame.width
-        RowSplitter.shared.run(rows: frame.height, columns: width) { rows in
+        let source = pass.source, destination = pass.destination, inPlace = pass.inPlace
+        let width = pass.width
+        RowSplitter.shared.run(rows: pass.height, columns: width) { rows in
             for y in rows {
                 let above = plane.row(y - 1), at = plane.row(y), below = plane.row(y + 1)
-                let row = frame.row(y)
-                for x in 0..<width {
-                    let p = row[x]
-                    row[x] = sobelMagnitude(above, at, below, x) > limit ? (p & alphaMask) | paint : p
+                // Two loops: one pointer in place (see `PixelKernel.run(from:to:)`).
+                if inPlace {
+                    let row = destination.row(y)
+                    for x in 0..<width {
+                        let p = row[x]
+                        row[x] = sobelMagnitude(above, at, below, x) > limit ? (p & alphaMask) | paint : p
+                    }
+                } else {
+                    let input = source.row(y), output = destination.row(y)
+                    for x in 0..<width {
+                        let p = input[x]
+                        output[x] = sobelMagnitude(above, at, below, x) > limit ? (p & alphaMask) | paint : p
+                    }
                 }
             }
         }

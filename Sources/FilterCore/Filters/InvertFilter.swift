@@ -5,7 +5,7 @@
 ///
 /// Full intensity flips the colour bits (`p ^ 0x00FFFFFF`, exact); partial intensity runs
 /// as a colour matrix (within ±1 of the formula rounded).
-final class InvertFilter: FrameFilter {
+final class InvertFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "invert", title: "Invert",
         summary: "The negative picture: 255 − c on red, green and blue",
@@ -22,11 +22,11 @@ final class InvertFilter: FrameFilter {
         partial = ColorMatrix([-1, 0, 0, 1, 0, -1, 0, 1, 0, 0, -1, 1]).mixed(intensity)
     }
 
-    func apply(to frame: FrameView) {
+    func run(_ pass: FramePass) {
         if intensity < 1 {
-            partial.apply(to: frame)
+            partial.run(pass)
         } else {
-            InvertKernel().run(on: frame)
+            InvertKernel().run(pass)
         }
     }
 }

@@ -7,7 +7,7 @@
 /// (coefficients × 1024, rounded so they sum to 1024: grey stays exactly grey) written to all
 /// three channels; below it, the mix is folded into one colour matrix (`ColorMatrix`).
 /// Either way the result is within ±1 of the real formula rounded.
-final class MonoFilter: FrameFilter {
+final class MonoFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "mono", title: "Mono",
         summary: "Grey picture from Rec.601 luma",
@@ -24,13 +24,13 @@ final class MonoFilter: FrameFilter {
         partial = ColorMatrix.luma.mixed(intensity)
     }
 
-    func apply(to frame: FrameView) {
+    func run(_ pass: FramePass) {
         if intensity < 1 {
-            partial.apply(to: frame)
-        } else if frame.format.isRGBOrder {
-            GreyKernel<RedFirst>().run(on: frame)
+            partial.run(pass)
+        } else if pass.format.isRGBOrder {
+            GreyKernel<RedFirst>().run(pass)
         } else {
-            GreyKernel<BlueFirst>().run(on: frame)
+            GreyKernel<BlueFirst>().run(pass)
         }
     }
 }

@@ -10,7 +10,7 @@
 /// which keeps black, mid-grey and white where they are and steepens the middle tones
 /// 1.5× (shadows darker, highlights brighter). Each channel becomes `c + k (y' − c)`,
 /// k = intensity, rounded to nearest (computed in `Float`; within ±1 of the formula).
-final class NoirFilter: FrameFilter {
+final class NoirFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "noir", title: "Noir",
         summary: "High-contrast black and white: luma through an S-shaped contrast curve",
@@ -22,12 +22,12 @@ final class NoirFilter: FrameFilter {
     let intensity: Double
     init(intensity: Double) { self.intensity = intensity }
 
-    func apply(to frame: FrameView) {
-        if intensity == 0 { return }
-        if frame.format.isRGBOrder {
-            NoirKernel<RedFirst>(k: Float(intensity)).run(on: frame)
+    func run(_ pass: FramePass) {
+        if intensity == 0 { return pass.leaveUnchanged() }
+        if pass.format.isRGBOrder {
+            NoirKernel<RedFirst>(k: Float(intensity)).run(pass)
         } else {
-            NoirKernel<BlueFirst>(k: Float(intensity)).run(on: frame)
+            NoirKernel<BlueFirst>(k: Float(intensity)).run(pass)
         }
     }
 }

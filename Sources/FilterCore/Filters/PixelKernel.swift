@@ -71,6 +71,31 @@ protocol PixelKernel {
 }
 
 extension PixelKernel {
+    /// Applies the kernel to every pixel of the pass.
+    func run(_ pass: FramePass) {
+        if pass.inPlace {
+            run(on: pass.destination)
+        } else {
+            run(from: pass.source, to: pass.destination)
+        }
+    }
+
+    /// From one frame into another: one read and one write per pixel, no copy first.
+    /// (Only for distinct memory: called with the same rows, the vectorizer's overlap
+    /// check fails and the scalar loop runs, 10× slower; in place has its own loop.)
+    func run(from source: FrameView, to destination: FrameView) {
+        let width = source.width
+        RowSplitter.shared.run(rows: source.height, columns: width) { rows in
+            for y in rows {
+                let input = source.row(y)
+                let output = destination.row(y)
+                for x in 0..<width {
+                    output[x] = map(input[x])
+                }
+            }
+        }
+    }
+
     /// Applies the kernel to every pixel of `frame`, in place.
     func run(on frame: FrameView) {
         let width = frame.width
@@ -82,6 +107,47 @@ extension PixelKernel {
                 }
             }
         }
+    }
+}
+
+/// Where a filter reads and writes: a frame in place, or a source frame into a destination
+/// of the same size and format in other memory (the host's one-pass copy, see
+/// `FrameFilter.apply(from:to:)`). Filters are written once, for a pass.
+struct FramePass {
+    let source: FrameView
+    let destination: FrameView
+
+    init(from source: FrameView, to destination: FrameView) {
+        precondition(source.width == destination.width && source.height == destination.height,
+                     "filtering between frames of different sizes")
+        precondition(source.format == destination.format, "filtering between different pixel formats")
+        self.source = source
+        self.destination = destination
+    }
+
+    var inPlace: Bool { source.base == destination.base }
+    var width: Int { source.width }
+    var height: Int { source.height }
+    var format: PixelFormat { source.format }
+
+    /// For settings that change nothing: the destination must still get the picture.
+    func leaveUnchanged() {
+        if !inPlace { destination.copyPixels(from: source) }
+    }
+}
+
+/// A catalog filter: one `run(_:)` serves both ways the host applies filters.
+protocol PassFilter: FrameFilter {
+    func run(_ pass: FramePass)
+}
+
+extension PassFilter {
+    func apply(to frame: FrameView) {
+        run(FramePass(from: frame, to: frame))
+    }
+
+    func apply(from source: FrameView, to destination: FrameView) {
+        run(FramePass(from: source, to: destination))
     }
 }
 

@@ -4,7 +4,7 @@
 ///
 /// each channel becomes `round(round(c (L − 1) / 255) · 255 / (L − 1))` (round half up).
 /// Computed exactly into a 256-entry table when the filter is made.
-final class PosterizeFilter: FrameFilter {
+final class PosterizeFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "posterize", title: "Posterize",
         summary: "Reduces each channel to a few evenly spaced levels",
@@ -25,5 +25,5 @@ final class PosterizeFilter: FrameFilter {
         }
     }
 
-    func apply(to frame: FrameView) { table.apply(to: frame) }
+    func run(_ pass: FramePass) { table.run(pass) }
 }

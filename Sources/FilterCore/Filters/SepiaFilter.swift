@@ -21,7 +21,7 @@
 /// Fixed point: every coefficient × 1024 rounded to nearest (k = 1: 402 787 194 /
 /// 357 702 172 / 279 547 134), each sum `(Σ + 512) >> 10`, round half up. The result is
 /// within ±1 of the real formula rounded to the nearest integer.
-final class SepiaFilter: FrameFilter {
+final class SepiaFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "sepia", title: "Sepia Tone",
         summary: "Maps colours to warm browns, as Core Image's CISepiaTone",
@@ -33,12 +33,12 @@ final class SepiaFilter: FrameFilter {
     let intensity: Double
     init(intensity: Double) { self.intensity = intensity }
 
-    func apply(to frame: FrameView) {
-        if intensity == 0 { return }
-        if frame.format.isRGBOrder {
-            SepiaKernel<RedFirst>(intensity: intensity).run(on: frame)
+    func run(_ pass: FramePass) {
+        if intensity == 0 { return pass.leaveUnchanged() }
+        if pass.format.isRGBOrder {
+            SepiaKernel<RedFirst>(intensity: intensity).run(pass)
         } else {
-            SepiaKernel<BlueFirst>(intensity: intensity).run(on: frame)
+            SepiaKernel<BlueFirst>(intensity: intensity).run(pass)
         }
     }
 }

@@ -6,7 +6,7 @@
 /// (edge pixels repeated outside the frame), clamped to 0…255; alpha is kept.
 /// Fixed point: `K = round(amount · 65536 / 9)`, `c + ((9c − Σ) K + 32768) >> 16`
 /// (round half up), within ±1 of the formula rounded.
-final class SharpenFilter: FrameFilter {
+final class SharpenFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "sharpen", title: "Sharpen",
         summary: "Unsharp mask: adds the difference from a 3×3 blur",
@@ -20,15 +20,16 @@ final class SharpenFilter: FrameFilter {
 
     init(amount: Double) { self.amount = amount }
 
-    func apply(to frame: FrameView) {
+    func run(_ pass: FramePass) {
         let k = Int32((amount * 65536 / 9).rounded())
-        if k == 0 { return }
-        let plane = CopyKernel().plane(of: frame, in: copy)
-        let width = frame.width
-        RowSplitter.shared.run(rows: frame.height, columns: width) { rows in
+        if k == 0 { return pass.leaveUnchanged() }
+        // Everything is read from the copy (alpha too), so one loop serves both passes.
+        let plane = CopyKernel().plane(of: pass.source, in: copy)
+        let destination = pass.destination, width = pass.width
+        RowSplitter.shared.run(rows: pass.height, columns: width) { rows in
             for y in rows {
                 let above = plane.row(y - 1), at = plane.row(y), below = plane.row(y + 1)
-                let row = frame.row(y)
+                let row = destination.row(y)
                 for x in 0..<width {
                     // Bytes 0 and 2 summed in 16-bit lanes (9 × 255 fits), byte 1 alone.
                     let outer = lanes(above, x) &+ lanes(at, x) &+ lanes(below, x)
@@ -39,7 +40,7 @@ final class SharpenFilter: FrameFilter {
                     let n0 = sharpened(c0, Int32(bitPattern: outer & 0xFFFF), k)
                     let n1 = sharpened(c1, Int32(bitPattern: middle), k)
                     let n2 = sharpened(c2, Int32(bitPattern: outer &>> 16), k)
-                    row[x] = (row[x] & alphaMask) | UInt32(bitPattern: n0) | UInt32(bitPattern: n1) &<< 8
+                    row[x] = (p & alphaMask) | UInt32(bitPattern: n0) | UInt32(bitPattern: n1) &<< 8
                         | UInt32(bitPattern: n2) &<< 16
                 }
             }

@@ -14,7 +14,7 @@
 /// The gains are computed in `Double` once per frame size, rounded to 8 fractional bits
 /// (`gain256`), and kept for the top half of the frame (the bottom half mirrors it); each
 /// channel becomes `(c · gain256 + 128) >> 8`: within ±1 of the formula rounded.
-final class VignetteFilter: FrameFilter {
+final class VignetteFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "vignette", title: "Vignette",
         summary: "Darkens the picture towards the corners with a smooth falloff",
@@ -38,25 +38,24 @@ final class VignetteFilter: FrameFilter {
         self.intensity = intensity
     }
 
-    func apply(to frame: FrameView) {
-        if intensity == 0 { return }
-        let width = frame.width, height = frame.height
+    func run(_ pass: FramePass) {
+        if intensity == 0 { return pass.leaveUnchanged() }
+        let width = pass.width, height = pass.height
         let map = gains.reserve(width * ((height + 1) / 2))
         if gainsSize != (width, height) {
             fillGains(map, width: width, height: height)
             gainsSize = (width, height)
         }
+        let source = pass.source, destination = pass.destination, inPlace = pass.inPlace
         RowSplitter.shared.run(rows: height, columns: width) { rows in
             for y in rows {
                 let gainRow = map + min(y, height - 1 - y) * width
-                let row = frame.row(y)
-                for x in 0..<width {
-                    let g = UInt32(gainRow[x])
-                    let p = row[x]
-                    // Bytes 0 and 2 in 16-bit lanes, byte 1 alone: c·gain256 ≤ 65280 never carries.
-                    let outer = ((p & outerLanesMask) &* g &+ 0x0080_0080) &>> 8 & outerLanesMask
-                    let middle = ((p & 0xFF00) &* g &+ 0x8000) &>> 8 & 0xFF00
-                    row[x] = (p & alphaMask) | outer | middle
+                if inPlace {
+                    let row = destination.row(y)
+                    for x in 0..<width { row[x] = darkened(row[x], gainRow[x]) }
+                } else {
+                    let input = source.row(y), output = destination.row(y)
+                    for x in 0..<width { output[x] = darkened(input[x], gainRow[x]) }
                 }
             }
         }
@@ -75,4 +74,14 @@ final class VignetteFilter: FrameFilter {
             }
         }
     }
+}
+
+/// `c · gain256 / 256` on R, G, B, rounded: bytes 0 and 2 in 16-bit lanes, byte 1 alone
+/// (c · gain256 ≤ 65280 never carries into the next lane).
+@inline(__always)
+private func darkened(_ p: UInt32, _ gain256: UInt16) -> UInt32 {
+    let g = UInt32(gain256)
+    let outer = ((p & outerLanesMask) &* g &+ 0x0080_0080) &>> 8 & outerLanesMask
+    let middle = ((p & 0xFF00) &* g &+ 0x8000) &>> 8 & 0xFF00
+    return (p & alphaMask) | outer | middle
 }

@@ -18,7 +18,7 @@ import Foundation
 ///    (tint ±150: green ×0.71 or ×1.41), scaled so grey keeps its luminance (Rec.709 Y);
 /// 3. the gains are applied to the sRGB-encoded channels as `gain^(1/2.2)` (exact for
 ///    a pure 2.2 power curve), as a diagonal colour matrix (fixed point, clamped at 255).
-final class WhiteBalanceFilter: FrameFilter {
+final class WhiteBalanceFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "white-balance", title: "Temperature and Tint",
         summary: "Warms or cools the picture like light of another colour temperature",
@@ -41,7 +41,7 @@ final class WhiteBalanceFilter: FrameFilter {
         matrix = ColorMatrix([gains.r, 0, 0, 0, 0, gains.g, 0, 0, 0, 0, gains.b, 0])
     }
 
-    func apply(to frame: FrameView) { matrix.apply(to: frame) }
+    func run(_ pass: FramePass) { matrix.run(pass) }
 
     /// Gains for sRGB-encoded channels (steps 1–3 above).
     static func encodedGains(temperature: Double, tint: Double) -> (r: Double, g: Double, b: Double) {
