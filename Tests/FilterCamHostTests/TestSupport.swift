@@ -1,0 +1,372 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Shared helpers for the end-to-end tests: locating the built binaries, running them with
+// a hard timeout, and running pipelines in this process to collect their frames.
+
+// MARK: - Binaries
+
+enum Build {
+    /// The build products folder: `FILTERCAM_BUILD_DIR`, else the folder holding the test
+    /// bundle (`.build/debug/FilterCamPackageTests.xctest` → `.build/debug`).
+    static let directory: String = {
+        let fm = FileManager.default
+        if let dir = ProcessInfo.processInfo.environment["FILTERCAM_BUILD_DIR"], !dir.isEmpty {
+            return dir
+        }
+        var candidates: [String] = []
+        let arg0 = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        candidates.append(arg0.deletingLastPathComponent().path)
+        let bundle = URL(fileURLWithPath: Bundle.main.bundlePath).standardizedFileURL
+        candidates.append(bundle.path)
+        candidates.append(bundle.deletingLastPathComponent().path)
+        for b in Bundle.allBundles where b.bundlePath.hasSuffix(".xctest") {
+            candidates.append(URL(fileURLWithPath: b.bundlePath).deletingLastPathComponent().path)
+        }
+        for c in candidates where fm.isExecutableFile(atPath: c + "/filtercam") {
+            return c
+        }
+        return candidates[0]
+    }()
+
+    static var cli: String { directory + "/filtercam" }
+    static var plugin: String { directory + "/libgstfiltercam.so" }
+
+    /// The package root (for pipelines/), found from this source file.
+    static let packageRoot: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }()
+
+    static func requireCLI(file: StaticString = #filePath, line: UInt = #line) throws {
+        guard FileManager.default.isExecutableFile(atPath: cli) else {
+            XCTFail("no filtercam executable at \(cli): run `swift build` first (or set FILTERCAM_BUILD_DIR)", file: file, line: line)
+            throw XCTSkip("missing \(cli)")
+        }
+    }
+
+    /// A private registry for the stock gst tools run with GST_PLUGIN_PATH, so the user's
+    /// registry cache is not touched.
+    static let registryFile: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-tests-registry-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("registry.bin").path
+    }()
+
+    static func which(_ tool: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let p = "\(dir)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return nil
+    }
+}
+
+/// A fresh temporary folder, removed by the caller's `defer`.
+func makeTempDir() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+// MARK: - Processes
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+    var timedOut: Bool
+    var signaled: Bool
+    var elapsed: TimeInterval
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    var summary: String { "status=\(status) timedOut=\(timedOut) signaled=\(signaled)\nstderr:\n\(stderr)" }
+}
+
+/// A child process with piped stdin/stdout/stderr read in the background.
+final class RunningProcess: @unchecked Sendable {
+    let process = Process()
+    private let stdinPipe = Pipe()
+    private let outPipe = Pipe()
+    private let errPipe = Pipe()
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+    private let readersDone = DispatchGroup()
+    private let exited = DispatchSemaphore(value: 0)
+    private let started = Date()
+
+    /// `environment` entries are added to (or, with nil, removed from) this process's environment.
+    init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+         stdinNull: Bool = false) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["GST_PLUGIN_PATH"] = nil   // only where a test asks for it
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardInput = stdinNull ? FileHandle.nullDevice : stdinPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.terminationHandler = { [exited] _ in exited.signal() }
+        try process.run()
+        read(outPipe.fileHandleForReading) { self.out.append($0) }
+        read(errPipe.fileHandleForReading) { self.err.append($0) }
+    }
+
+    private func read(_ handle: FileHandle, _ append: @escaping (Data) -> Void) {
+        readersDone.enter()
+        let t = Thread { [lock, readersDone] in
+            while true {
+                let d = handle.availableData
+                if d.isEmpty { break }
+                lock.lock(); append(d); lock.unlock()
+            }
+            readersDone.leave()
+        }
+        t.start()
+    }
+
+    func write(_ text: String) {
+        try? stdinPipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    func closeStdin() {
+        try? stdinPipe.fileHandleForWriting.close()
+    }
+
+    func interrupt() { kill(process.processIdentifier, SIGINT) }
+
+    var stderrSoFar: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: err, as: UTF8.self)
+    }
+
+    var stdoutSoFar: Data {
+        lock.lock(); defer { lock.unlock() }
+        return out
+    }
+
+    /// Waits until stderr contains `text` or the time is up.
+    @discardableResult
+    func waitForStderr(containing text: String, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderrSoFar.contains(text) { return true }
+            if !process.isRunning { return stderrSoFar.contains(text) }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// Waits for the exit; past `timeout` the process is killed (SIGTERM, then SIGKILL).
+    func wait(timeout: TimeInterval) -> ProcessResult {
+        var timedOut = false
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            _ = exited.wait(timeout: .now() + 5)
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        closeStdin()
+        _ = readersDone.wait(timeout: .now() + 5)
+        lock.lock(); defer { lock.unlock() }
+        return ProcessResult(status: process.terminationStatus, stdout: out,
+                             stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut,
+                             signaled: process.terminationReason == .uncaughtSignal, elapsed: elapsed)
+    }
+}
+
+/// Runs a program to the end (stdin: the given text, then closed; or /dev/null).
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+                stdin: String? = nil, timeout: TimeInterval = 30) throws -> ProcessResult {
+    let p = try RunningProcess(executable, arguments, environment: environment, stdinNull: stdin == nil)
+    if let stdin {
+        p.write(stdin)
+        p.closeStdin()
+    }
+    return p.wait(timeout: timeout)
+}
+
+/// Runs `filtercam ARGS…` to the end.
+func runCLI(_ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil,
+            timeout: TimeInterval = 30) throws -> ProcessResult {
+    try Build.requireCLI()
+    return try runProcess(Build.cli, arguments, environment: environment, stdin: stdin, timeout: timeout)
+}
+
+/// Runs a stock GStreamer tool with the loadable plugin on GST_PLUGIN_PATH.
+func runGstTool(_ tool: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ProcessResult {
+    guard let path = Build.which(tool) else { throw XCTSkip("\(tool) is not installed") }
+    return try runProcess(path, arguments, environment: ["GST_PLUGIN_PATH": Build.directory,
+                                                         "GST_REGISTRY": Build.registryFile], timeout: timeout)
+}
+
+/// The duration of a media file as ffprobe reads it (nil when it cannot).
+func probeDuration(_ path: String) throws -> Double? {
+    guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
+    let r = try runProcess(ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path], timeout: 30)
+    guard r.status == 0 else { return nil }
+    return Double(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// The number of decodable video frames ffprobe counts (nil when it cannot).
+func probeFrameCount(_ path: String) throws -> Int? {
+    guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
+    let r = try runProcess(ffprobe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                     "stream=nb_read_frames", "-of", "csv=p=0", path], timeout: 30)
+    guard r.status == 0 else { return nil }
+    return Int(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+// MARK: - In-process pipelines
+
+struct CapturedFrame {
+    var bytes: [UInt8]          // packed rows, width * 4 bytes each
+    var width: Int
+    var height: Int
+    var format: String
+    var pts: UInt64?
+    var duration: UInt64?
+    /// PTS converted to running time with the sample's segment.
+    var ptsRunningTime: UInt64?
+    /// Pipeline clock running time when the test pulled the frame.
+    var arrivalRunningTime: UInt64?
+
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+        let i = (y * width + x) * 4
+        return Array(bytes[i..<i + 4])
+    }
+}
+
+struct PipelineFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+let noTime = GstClockTime.max   // GST_CLOCK_TIME_NONE
+
+extension OpaquePointer {
+    /// A GstSample's frame as packed bytes (any stride), with its timing.
+    func capturedFrame() throws -> CapturedFrame {
+        let sample = self
+        guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample) else {
+            throw PipelineFailure(description: "sample without caps or buffer")
+        }
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0 else { throw PipelineFailure(description: "caps are not raw video") }
+        var frame = GstVideoFrame()
+        guard gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ) != 0 else {
+            throw PipelineFailure(description: "cannot map the frame")
+        }
+        defer { gst_video_frame_unmap(&frame) }
+        let width = Int(info.width), height = Int(info.height)
+        let stride = Int(fc_video_frame_stride(&frame))
+        let base = UnsafeRawPointer(fc_video_frame_plane_data(&frame)!)
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        bytes.withUnsafeMutableBytes { dst in
+            for y in 0..<height {
+                memcpy(dst.baseAddress! + y * width * 4, base + y * stride, width * 4)
+            }
+        }
+        let format = String(cString: gst_video_format_to_string(info.finfo.pointee.format))
+        let pts = fc_buffer_pts(buffer), duration = fc_buffer_duration(buffer)
+        var running: UInt64? = nil
+        if pts != noTime, let segment = gst_sample_get_segment(sample) {
+            let r = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts)
+            if r != noTime { running = UInt64(r) }
+        }
+        return CapturedFrame(bytes: bytes, width: width, height: height, format: format,
+                             pts: pts == noTime ? nil : UInt64(pts),
+                             duration: duration == noTime ? nil : UInt64(duration),
+                             ptsRunningTime: running, arrivalRunningTime: nil)
+    }
+}
+
+extension Pipeline {
+    /// The pipeline clock's running time now (nil before PLAYING).
+    var runningTimeNow: UInt64? {
+        guard let clock = gst_element_get_clock(element) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+        let now = gst_clock_get_time(clock)
+        let base = gst_element_get_base_time(element)
+        return now >= base ? UInt64(now - base) : nil
+    }
+
+    /// The first ERROR on the bus, as text, if any.
+    func popError() -> String? {
+        guard let m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
+        defer { gst_message_unref(m) }
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(m, &error, &debug)
+        let text = error.map { String(cString: $0.pointee.message) } ?? "?"
+        if let error { g_error_free(error) }
+        g_free(debug)
+        return text
+    }
+
+    func requireElement(_ name: String) throws -> UnsafeMutablePointer<GstElement> {
+        guard let e = element(named: name) else { throw PipelineFailure(description: "no element named \(name)") }
+        return e
+    }
+}
+
+/// Runs `description ! appsink name=out sync=false` to EOS and returns every frame.
+/// `onFrame` is called after each frame is pulled (index, frame, pipeline).
+func collectFrames(_ description: String, timeout: TimeInterval = 30, appsinkOptions: String = "",
+                   onFrame: ((Int, CapturedFrame, Pipeline) -> Void)? = nil,
+                   afterEOS: ((Pipeline) -> Void)? = nil) throws -> [CapturedFrame] {
+    GStreamer.initialize()
+    let pipeline = try Pipeline(description: description + " ! appsink name=out sync=false \(appsinkOptions)")
+    let sink = try pipeline.requireElement("out")
+    guard pipeline.setState(GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else {
+        throw PipelineFailure(description: "cannot start '\(description)': \(pipeline.popError() ?? "?")")
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    var frames: [CapturedFrame] = []
+    while true {
+        if let error = pipeline.popError() {
+            throw PipelineFailure(description: "error from '\(description)': \(error)")
+        }
+        if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000) {
+            let arrival = pipeline.runningTimeNow
+            defer { gst_sample_unref(sample) }
+            var frame = try sample.capturedFrame()
+            frame.arrivalRunningTime = arrival
+            frames.append(frame)
+            onFrame?(frames.count - 1, frame, pipeline)
+            continue
+        }
+        if gst_app_sink_is_eos(sink.asAppSink) != 0 { break }
+        if Date() > deadline {
+            throw PipelineFailure(description: "timed out after \(timeout) s with \(frames.count) frames from '\(description)'")
+        }
+    }
+    afterEOS?(pipeline)
+    pipeline.setState(GST_STATE_NULL)
+    return frames
+}
+
+/// Waits for a state change to finish; false on failure or timeout.
+func waitForState(_ pipeline: Pipeline, timeout: TimeInterval = 10) -> GstState? {
+    var state = GST_STATE_NULL, pending = GST_STATE_NULL
+    let r = gst_element_get_state(pipeline.element, &state, &pending, GstClockTime(timeout * 1e9))
+    return r == GST_STATE_CHANGE_FAILURE || r == GST_STATE_CHANGE_ASYNC ? nil : state
+}
+
+/// Reads a filtercam counter property as a number.
+func counter(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> UInt64? {
+    Pipeline.property(element, name).flatMap { UInt64($0) }
+}
+
+let second: UInt64 = 1_000_000_000
+
+/// The running-time PTS videotestsrc gives frame `i` at `fps_n/fps_d`.
+func frameTime(_ i: Int, fpsN: UInt64 = 30, fpsD: UInt64 = 1) -> UInt64 {
+    UInt64(gst_util_uint64_scale(guint64(i), guint64(second * fpsD), guint64(fpsN)))
+}
