@@ -90,32 +90,3 @@ struct MatrixKernel<Order: ChannelOrder>: PixelKernel {
         return Order.pack(clampChannel(nr), clampChannel(ng), clampChannel(nb), keeping: p)
     }
 }
-
-/// A 256-entry table applied to R, G and B alike (exposure, posterize, …): the same
-/// for every channel order.
-final class ChannelTable {
-    let table: UnsafeMutablePointer<UInt8>
-
-    init(_ f: (Int) -> UInt8) {
-        table = .allocate(capacity: 256)
-        for v in 0..<256 { table[v] = f(v) }
-    }
-
-    deinit { table.deallocate() }
-
-    func run(_ pass: FramePass) {
-        TableKernel(table: table).run(pass)
-    }
-}
-
-struct TableKernel: PixelKernel {
-    let table: UnsafeMutablePointer<UInt8>
-
-    @inline(__always)
-    func map(_ p: UInt32) -> UInt32 {
-        let c0 = UInt32(table[Int(p & 0xFF)])
-        let c1 = UInt32(table[Int((p &>> 8) & 0xFF)])
-        let c2 = UInt32(table[Int((p &>> 16) & 0xFF)])
-        return (p & alphaMask) | c0 | c1 &<< 8 | c2 &<< 16
-    }
-}
