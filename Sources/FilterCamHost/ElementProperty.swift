@@ -77,6 +77,17 @@ public enum PropertyValue: Equatable, Sendable {
     case string(String?)
     case uint64(UInt64)
 
+    /// The value as a user would have written it.
+    var text: String {
+        switch self {
+        case .double(let v): return String(v)
+        case .int(let v): return String(v)
+        case .bool(let v): return v ? "true" : "false"
+        case .string(let v): return v ?? ""
+        case .uint64(let v): return String(v)
+        }
+    }
+
     init(reading value: UnsafePointer<GValue>, as kind: ElementProperty.Kind) {
         switch kind {
         case .double: self = .double(g_value_get_double(value))

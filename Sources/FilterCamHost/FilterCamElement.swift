@@ -16,7 +16,11 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case framesProcessed, framesDropped
     }
 
-    static let properties: [ElementProperty] = Property.allCases.map { p in
+    /// The element's own properties, then each component's (snapshots), in that order.
+    static let properties: [ElementProperty] = ownProperties + SnapshotBranch.properties
+    static let snapshotPropertyBase = ownProperties.count
+
+    static let ownProperties: [ElementProperty] = Property.allCases.map { p in
         switch p {
         case .filter:
             return ElementProperty("filter", nick: "Filter",
@@ -66,8 +70,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         factoryName: "filtercam", typeName: "GstFilterCam",
         longName: "FilterCam camera filter",
         klass: "Filter/Effect/Video",
-        summary: "Core Image-style filters, lens, orientation and zoom for live camera video, written in Swift",
-        properties: properties,
+        summary: "Core Image-style filters, lens, orientation, zoom and snapshots for live camera video, written in Swift",
+        properties: properties, actions: ["snapshot"],
         sinkCaps: FrameWorkerBin.caps, srcCaps: FrameWorkerBin.caps,
         make: { element, _ in FilterCamElement(element: element) })
 
@@ -76,6 +80,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     let element: UnsafeMutablePointer<GstElement>
     private let settings = Mutex(FilterCamSettings())
     private var worker: FrameWorkerBin!
+    private let snapshots: SnapshotBranch
     /// The last property value that was refused, reported when the element starts.
     private let pendingError = Mutex<String?>(nil)
 
@@ -85,7 +90,9 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
+        snapshots = SnapshotBranch(element: element)
         worker = FrameWorkerBin(element: element, stage: self)
+        worker.onEndOfStream = { [unowned self] in self.snapshots.finish() }
         worker.onTags = { [unowned self] in self.observeTags($0) }
         worker.mapPointer = { [unowned self] in self.mapPointer($0, $1) }
     }
@@ -93,6 +100,12 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     // MARK: Properties
 
     func setProperty(_ index: Int, _ value: PropertyValue) {
+        if index >= Self.snapshotPropertyBase {
+            if let problem = snapshots.setProperty(index - Self.snapshotPropertyBase, value) {
+                refuse(Self.properties[index].name, value.text, problem)
+            }
+            return
+        }
         guard let property = Property(rawValue: index) else { return }
         switch (property, value) {
         case (.filter, .string(let text)):
@@ -131,6 +144,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     }
 
     func getProperty(_ index: Int) -> PropertyValue {
+        if index >= Self.snapshotPropertyBase { return snapshots.getProperty(index - Self.snapshotPropertyBase) }
         switch Property(rawValue: index)! {
         case .filter: return .string(settings.withLock { $0.filterText })
         case .intensity: return .double(settings.withLock { $0.intensity })
@@ -174,14 +188,25 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             fc_post_error(element, error, nil)
             return GST_STATE_CHANGE_FAILURE
         }
-        return worker.changeState(transition, after: after, result: result)
+        let from = fc_transition_current(transition), to = fc_transition_next(transition)
+        if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
+            snapshots.start()
+        }
+        let result = worker.changeState(transition, after: after, result: result)
+        if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
+            snapshots.drain()
+        }
+        return result
     }
 
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
         worker.filterMessage(message)
     }
 
-    func action(_ index: Int) {}
+    /// Action signal `snapshot`.
+    func action(_ index: Int) {
+        snapshots.request()
+    }
 
     // MARK: Frames (worker thread)
 
@@ -192,16 +217,24 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             activeChain = chain
             activeFilters = chain.makeFilters()
         }
-        let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: s.effectiveOrientation,
+        let method = s.effectiveOrientation
+        let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
                                 zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop)
         activePlan.withLock { $0 = plan }
         let filters = activeFilters
         let lensRect = plan.lensPixelRect
+        // Work on the finished picture: stills are copied from it, then the flash drawn.
+        let snapshots = self.snapshots
+        let finish: ((FrameView) -> Void)? = snapshots.needsFrame ? { frame in
+            snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
+            snapshots.drawFlash(frame, timestamp: frame.timestamp)
+        } : nil
         if plan.isIdentity {
-            if filters.isEmpty { return .passthrough(width: input.width, height: input.height) }
+            if filters.isEmpty && finish == nil { return .passthrough(width: input.width, height: input.height) }
             let whole = lensRect == PixelRect(x: 0, y: 0, width: input.width, height: input.height)
             return FrameJob(outputWidth: input.width, outputHeight: input.height, work: .inPlace({ frame in
-                filters.apply(to: whole ? frame : frame.subview(lensRect))
+                if !filters.isEmpty { filters.apply(to: whole ? frame : frame.subview(lensRect)) }
+                finish?(frame)
             }, copying: { source, destination in
                 if whole {
                     filters.apply(from: source, to: destination)
@@ -209,11 +242,13 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
                     LensCopy.copyOutside(lensRect, from: source, to: destination)
                     filters.apply(from: source.subview(lensRect), to: destination.subview(lensRect))
                 }
+                finish?(destination)
             }))
         }
         return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .render { source, destination in
             plan.render(from: source, to: destination)
             if !filters.isEmpty { filters.apply(to: destination.subview(lensRect)) }
+            finish?(destination)
         })
     }
 

@@ -36,6 +36,8 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     /// Called on the worker for each TAG event before it goes on (auto orientation).
     var onTags: ((UnsafeMutablePointer<GstTagList>) -> Void)?
+    /// Called on the worker when EOS arrives, before it goes downstream (pending stills).
+    var onEndOfStream: (() -> Void)?
     /// Maps a pointer position on the output back to the input (navigation events).
     var mapPointer: ((Double, Double) -> (Double, Double))?
 
@@ -153,6 +155,7 @@ final class FrameWorkerBin: @unchecked Sendable {
                 }
                 gst_element_send_event(appsrc, event)
             case .endOfStream:
+                onEndOfStream?()
                 gst_app_src_end_of_stream(appsrc.asAppSrc)
             }
         }

@@ -93,6 +93,8 @@ enum LaunchCommand {
         let handler: @convention(c) (Int32) -> Void = { _ in LaunchCommand.session?.interrupt() }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A full disk or a file-size limit must be an error from write(), not a kill.
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Reads commands from stdin on a background thread: single keys in a terminal,

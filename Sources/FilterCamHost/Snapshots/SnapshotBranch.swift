@@ -1,0 +1,328 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+import Synchronization
+
+/// One-click stills from the live stream, off the live path.
+///
+/// The worker copies the processed frame (or its lens region) when a still is due and
+/// goes on at once; a writer thread applies the bracket's exposure, turns the pixels for
+/// `snapshot-orientation=exif`, encodes with GStreamer's `jpegenc`/`jifmux`, and writes
+/// the file atomically. Every request ends in a file (`snapshot-saved` message) or a
+/// reported failure (a WARNING naming the path and a `snapshot-failed` message); the
+/// stream keeps running either way. EOS waits for pending stills.
+final class SnapshotBranch: @unchecked Sendable {
+    enum Region: String, CaseIterable { case frame, lens }
+    enum OrientationMode: String, CaseIterable { case bake, exif }
+
+    enum Property: Int, CaseIterable {
+        case location, quality, region, orientation, every, bracket, flash, written
+    }
+
+    static let defaultLocation = "snapshot-%05d.jpg"
+    /// Stills waiting for the writer; beyond this a request is reported as failed
+    /// rather than holding frames without bound.
+    static let maximumQueued = 64
+
+    static let properties: [ElementProperty] = Property.allCases.map { p in
+        switch p {
+        case .location:
+            return ElementProperty("snapshot-location", nick: "Snapshot location",
+                blurb: "File name template with one counter (%05d style); the counter never overwrites an existing file",
+                .string(defaultValue: defaultLocation))
+        case .quality:
+            return ElementProperty("snapshot-quality", nick: "Snapshot quality", blurb: "JPEG quality of stills",
+                .int(min: 1, max: 100, defaultValue: 85))
+        case .region:
+            return ElementProperty("snapshot-region", nick: "Snapshot region", blurb: "Save the whole frame or only the lens region",
+                .enumeration(typeName: "FilterCamSnapshotRegion", nicks: Region.allCases.map(\.rawValue), defaultIndex: 0))
+        case .orientation:
+            return ElementProperty("snapshot-orientation", nick: "Snapshot orientation",
+                blurb: "bake: pixels turned as displayed; exif: pixels as captured plus the EXIF Orientation tag",
+                .enumeration(typeName: "FilterCamSnapshotOrientation", nicks: OrientationMode.allCases.map(\.rawValue), defaultIndex: 0))
+        case .every:
+            return ElementProperty("snapshot-every", nick: "Snapshot every", blurb: "Take a still every N processed frames (0 = off)",
+                .int(min: 0, max: Int32.max, defaultValue: 0))
+        case .bracket:
+            return ElementProperty("snapshot-bracket", nick: "Snapshot bracket",
+                blurb: "Exposure biases in EV for a bracketed set, e.g. \"-1,0,1\" (empty = off): one still per bias from consecutive frames",
+                .string(defaultValue: ""))
+        case .flash:
+            return ElementProperty("flash", nick: "Flash", blurb: "Flash the live picture white (about 0.4 s) when a still is taken",
+                .bool(defaultValue: true))
+        case .written:
+            return ElementProperty("snapshots-written", nick: "Snapshots written", blurb: "Stills written to disk", .counter)
+        }
+    }
+
+    struct Settings {
+        var naming = try! SnapshotNaming(template: SnapshotBranch.defaultLocation)
+        var quality = 85
+        var region = Region.frame
+        var orientation = OrientationMode.bake
+        var every = 0
+        var bracket: [Double] = []
+        var flash = true
+    }
+
+    private let element: UnsafeMutablePointer<GstElement>
+    private let settings = Mutex(Settings())
+    private let requests = Atomic<Int>(0)
+    private let writtenCount = Atomic<UInt64>(0)
+
+    // Worker-thread state.
+    private var framesSeen = 0
+    private var nextCounter = 0
+    private var counterTemplate = ""
+    private var bracketRemaining: [(path: String, bias: Double?)] = []
+    private var flashStart: UInt64?
+    private var flashFrames = 0
+
+    // Writer thread.
+    private struct Job {
+        let pixels: PixelBuffer
+        let path: String
+        let bias: Double?
+        let quality: Int
+        let method: OrientationMethod
+        let orientation: OrientationMode
+        let timestamp: UInt64?
+    }
+    private let jobs = NSCondition()
+    private var queue: [Job] = []
+    private var writing = 0
+    private var writerRunning = false
+
+    init(element: UnsafeMutablePointer<GstElement>) {
+        self.element = element
+    }
+
+    var written: UInt64 { writtenCount.load(ordering: .relaxed) }
+
+    // MARK: Properties
+
+    /// Returns an error message for an invalid value (the previous value stays).
+    func setProperty(_ index: Int, _ value: PropertyValue) -> String? {
+        guard let p = Property(rawValue: index) else { return nil }
+        switch (p, value) {
+        case (.location, .string(let text)):
+            do {
+                let naming = try SnapshotNaming(template: text ?? Self.defaultLocation)
+                settings.withLock { $0.naming = naming }
+            } catch {
+                return "\(error)"
+            }
+        case (.quality, .int(let v)): settings.withLock { $0.quality = v }
+        case (.region, .int(let v)): settings.withLock { $0.region = Region.allCases[v] }
+        case (.orientation, .int(let v)): settings.withLock { $0.orientation = OrientationMode.allCases[v] }
+        case (.every, .int(let v)): settings.withLock { $0.every = v }
+        case (.bracket, .string(let text)):
+            do {
+                let list = try SnapshotNaming.parseBracket(text ?? "")
+                settings.withLock { $0.bracket = list }
+            } catch {
+                return "\(error)"
+            }
+        case (.flash, .bool(let v)): settings.withLock { $0.flash = v }
+        default: break
+        }
+        return nil
+    }
+
+    func getProperty(_ index: Int) -> PropertyValue {
+        let s = settings.withLock { $0 }
+        switch Property(rawValue: index)! {
+        case .location: return .string(s.naming.template)
+        case .quality: return .int(s.quality)
+        case .region: return .int(Region.allCases.firstIndex(of: s.region)!)
+        case .orientation: return .int(OrientationMode.allCases.firstIndex(of: s.orientation)!)
+        case .every: return .int(s.every)
+        case .bracket: return .string(s.bracket.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }.joined(separator: ","))
+        case .flash: return .bool(s.flash)
+        case .written: return .uint64(written)
+        }
+    }
+
+    // MARK: Requests (any thread)
+
+    /// The `snapshot` action signal and live command.
+    func request() {
+        requests.add(1, ordering: .relaxed)
+    }
+
+    /// Whether the next frame must be touched (a still is due or the flash is showing),
+    /// so the worker cannot pass the buffer through untouched.
+    var needsFrame: Bool {
+        requests.load(ordering: .relaxed) > 0 || !bracketRemaining.isEmpty || flashStart != nil
+            || settings.withLock { $0.every } > 0
+    }
+
+    // MARK: Worker thread
+
+    /// Called with every processed output frame, before the flash is drawn.
+    func capture(_ frame: FrameView, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?) {
+        framesSeen += 1
+        let s = settings.withLock { $0 }
+        if s.naming.template != counterTemplate {
+            counterTemplate = s.naming.template
+            nextCounter = 0
+        }
+        if bracketRemaining.isEmpty {
+            var due = false
+            if requests.load(ordering: .relaxed) > 0 {
+                requests.add(-1, ordering: .relaxed)
+                due = true
+            } else if s.every > 0 && framesSeen % s.every == 0 {
+                due = true
+            }
+            guard due else { return }
+            let biases: [Double?] = s.bracket.isEmpty ? [nil] : s.bracket
+            let counter = s.naming.nextFree(from: nextCounter, biases: s.bracket)
+            nextCounter = counter + 1
+            bracketRemaining = biases.map { (s.naming.path(counter: counter, bias: $0), $0) }
+            let started = StructureBuilder("snapshot-started")
+            started.set("path", bracketRemaining[0].path)
+            started.set("stills", bracketRemaining.count)
+            if let timestamp { started.set("timestamp", uint64: timestamp) }
+            started.post(from: element)
+            if s.flash {
+                flashStart = timestamp ?? 0
+                flashFrames = 0
+            }
+        }
+        let (path, bias) = bracketRemaining.removeFirst()
+        let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let pixels = PixelBuffer(width: region.width, height: region.height, format: frame.format)
+        pixels.view.copyPixels(from: frame.subview(region))
+        enqueue(Job(pixels: pixels, path: path, bias: bias, quality: s.quality, method: method,
+                    orientation: s.orientation, timestamp: timestamp))
+    }
+
+    /// Blends the flash into the live picture while it lasts (by stream time; by frame
+    /// count, 12 frames, when frames carry no timestamps).
+    func drawFlash(_ frame: FrameView, timestamp: UInt64?) {
+        guard let start = flashStart else { return }
+        flashFrames += 1
+        let elapsed: UInt64
+        if let timestamp, timestamp >= start, start != 0 || timestamp != 0 || flashFrames == 1 {
+            elapsed = timestamp - start
+        } else {
+            elapsed = UInt64(flashFrames - 1) * FlashOverlay.duration / 12
+        }
+        if elapsed >= FlashOverlay.duration {
+            flashStart = nil
+            return
+        }
+        FlashOverlay.apply(weight: FlashOverlay.weight(elapsed: elapsed), to: frame)
+    }
+
+    // MARK: Writer thread
+
+    private func enqueue(_ job: Job) {
+        jobs.lock()
+        if queue.count >= Self.maximumQueued {
+            jobs.unlock()
+            report(failure: "cannot write snapshot \(job.path): \(Self.maximumQueued) stills are already waiting for the encoder", path: job.path)
+            return
+        }
+        queue.append(job)
+        if !writerRunning {
+            writerRunning = true
+            Thread.detachNewThread { [self] in writerLoop() }
+        }
+        jobs.broadcast()
+        jobs.unlock()
+    }
+
+    private func writerLoop() {
+        while true {
+            jobs.lock()
+            while queue.isEmpty {
+                // The thread ends when idle; the next still starts it again.
+                if !jobs.wait(until: Date().addingTimeInterval(2)) && queue.isEmpty {
+                    writerRunning = false
+                    jobs.broadcast()
+                    jobs.unlock()
+                    return
+                }
+            }
+            let job = queue.removeFirst()
+            writing += 1
+            jobs.unlock()
+            write(job)
+            jobs.lock()
+            writing -= 1
+            jobs.broadcast()
+            jobs.unlock()
+        }
+    }
+
+    private func write(_ job: Job) {
+        var pixels = job.pixels
+        if let bias = job.bias, bias != 0,
+           let exposure = FilterRegistry.shared.descriptor(id: "exposure") {
+            var values = exposure.defaultValues
+            values["ev"] = .double(bias)
+            exposure.make(values).apply(to: pixels.view)
+        }
+        var exifOrientation = 1
+        if job.orientation == .exif && job.method != .identity {
+            // Pixels as captured: undo the transform, and say in EXIF how to show them.
+            let (w, h) = job.method.inverse.outputSize(width: pixels.width, height: pixels.height)
+            let captured = PixelBuffer(width: w, height: h, format: pixels.format)
+            Orientation.transform(job.method.inverse, from: pixels.view, to: captured.view)
+            pixels = captured
+            exifOrientation = job.method.exifOrientation
+        }
+        do {
+            let data = try JPEGWriter.encode(pixels, quality: job.quality, exifOrientation: exifOrientation)
+            try JPEGWriter.writeAtomically(data, to: job.path)
+            writtenCount.add(1, ordering: .relaxed)
+            let saved = StructureBuilder("snapshot-saved")
+            saved.set("path", job.path)
+            saved.set("size", data.count)
+            saved.set("width", pixels.width)
+            saved.set("height", pixels.height)
+            if let bias = job.bias { saved.set("exposure-bias", bias) }
+            if let t = job.timestamp { saved.set("timestamp", uint64: t) }
+            saved.post(from: element)
+        } catch {
+            report(failure: "\(error)", path: job.path)
+        }
+    }
+
+    private func report(failure: String, path: String) {
+        fc_post_warning(element, failure, nil)
+        let failed = StructureBuilder("snapshot-failed")
+        failed.set("path", path)
+        failed.set("reason", failure)
+        failed.post(from: element)
+    }
+
+    /// Waits until every queued still is written or reported (EOS, stop), at most `timeout`.
+    func drain(timeout: TimeInterval = 30) {
+        let deadline = Date().addingTimeInterval(timeout)
+        jobs.lock()
+        while (!queue.isEmpty || writing > 0) && Date() < deadline {
+            _ = jobs.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
+        }
+        jobs.unlock()
+    }
+
+    /// End of stream: stills of an unfinished bracket are reported, the rest written.
+    func finish() {
+        for (path, _) in bracketRemaining {
+            report(failure: "cannot write snapshot \(path): the stream ended before the bracketed set was complete", path: path)
+        }
+        bracketRemaining = []
+        drain()
+    }
+
+    /// A new run: counters of the worker start again, pending requests are kept.
+    func start() {
+        framesSeen = 0
+        bracketRemaining = []
+        flashStart = nil
+    }
+}
