@@ -36,7 +36,11 @@ let package = Package(
         ),
         // The GObject boilerplate and the macros Swift cannot call.
         .target(name: "CFilterCamShim", dependencies: ["CGStreamer"]),
-        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim"]),
+        // OpenCV's CascadeClassifier behind a C API (Debian packages; there is no opencv4.pc).
+        .target(name: "CFaceDetect",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+                linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),
+        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect"]),
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
         .executableTarget(name: "filtercam", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),

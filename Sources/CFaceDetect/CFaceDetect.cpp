@@ -1,0 +1,157 @@
+// OpenCV's CascadeClassifier behind a C API (see include/CFaceDetect.h).
+// Every entry point catches everything: a C++ exception must not unwind into Swift.
+#include "CFaceDetect.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/objdetect.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <vector>
+
+struct CFDDetector {
+  cv::CascadeClassifier cascade;
+  std::mutex lock;  // detectMultiScale keeps scratch state in the classifier
+};
+
+namespace {
+
+void writeError(char *error, size_t size, const std::string &text) {
+  if (!error || size == 0) return;
+  std::snprintf(error, size, "%s", text.c_str());
+}
+
+std::string describe(const cv::Exception &e) {
+  // e.what() repeats file/line; the short message is enough for users.
+  return e.err.empty() ? std::string(e.what()) : e.err;
+}
+
+}  // namespace
+
+extern "C" CFDDetector *cfd_detector_create(const char *path, char *error, size_t error_size) {
+  const std::string p = path ? path : "";
+  try {
+    struct stat st;
+    if (p.empty()) {
+      writeError(error, error_size, "face cascade path is empty");
+      return nullptr;
+    }
+    if (stat(p.c_str(), &st) != 0) {
+      writeError(error, error_size, "face cascade '" + p + "': " + std::strerror(errno));
+      return nullptr;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      writeError(error, error_size, "face cascade '" + p + "' is not a regular file");
+      return nullptr;
+    }
+    auto *d = new (std::nothrow) CFDDetector();
+    if (!d) {
+      writeError(error, error_size, "face cascade '" + p + "': out of memory");
+      return nullptr;
+    }
+    bool loaded = false;
+    std::string why = "not a valid OpenCV cascade file";
+    try {
+      loaded = d->cascade.load(p) && !d->cascade.empty();
+    } catch (const cv::Exception &e) {
+      why = "not a valid OpenCV cascade file (" + describe(e) + ")";
+    }
+    if (!loaded) {
+      delete d;
+      writeError(error, error_size, "face cascade '" + p + "': " + why);
+      return nullptr;
+    }
+    return d;
+  } catch (const std::exception &e) {
+    writeError(error, error_size, "face cascade '" + p + "': " + e.what());
+  } catch (...) {
+    writeError(error, error_size, "face cascade '" + p + "': unknown error");
+  }
+  return nullptr;
+}
+
+extern "C" void cfd_detector_free(CFDDetector *detector) {
+  try {
+    delete detector;
+  } catch (...) {
+  }
+}
+
+extern "C" int32_t cfd_detect(CFDDetector *detector, const uint8_t *grey, int32_t width, int32_t height,
+                              int32_t stride, CFDParams params, CFDRect **rects, char *error,
+                              size_t error_size) {
+  if (rects) *rects = nullptr;
+  if (!detector || !grey || !rects || width <= 0 || height <= 0 || stride < width) {
+    writeError(error, error_size, "face detection: invalid arguments");
+    return -1;
+  }
+  if (!(params.scale_factor > 1.0)) {
+    writeError(error, error_size, "face detection: scale factor must be > 1");
+    return -1;
+  }
+  try {
+    // A header over the caller's memory: no copy.
+    const cv::Mat image(height, width, CV_8UC1, const_cast<uint8_t *>(grey), static_cast<size_t>(stride));
+    std::vector<cv::Rect> found;
+    {
+      std::lock_guard<std::mutex> guard(detector->lock);
+      detector->cascade.detectMultiScale(image, found, params.scale_factor, params.min_neighbors, 0,
+                                         cv::Size(params.min_width, params.min_height),
+                                         cv::Size(params.max_width, params.max_height));
+    }
+    if (found.empty()) return 0;
+    auto *out = static_cast<CFDRect *>(std::malloc(found.size() * sizeof(CFDRect)));
+    if (!out) {
+      writeError(error, error_size, "face detection: out of memory");
+      return -1;
+    }
+    for (size_t i = 0; i < found.size(); i++) {
+      out[i] = CFDRect{found[i].x, found[i].y, found[i].width, found[i].height};
+    }
+    *rects = out;
+    return static_cast<int32_t>(found.size());
+  } catch (const cv::Exception &e) {
+    writeError(error, error_size, "face detection: " + describe(e));
+  } catch (const std::exception &e) {
+    writeError(error, error_size, std::string("face detection: ") + e.what());
+  } catch (...) {
+    writeError(error, error_size, "face detection: unknown error");
+  }
+  return -1;
+}
+
+extern "C" void cfd_rects_free(CFDRect *rects) { std::free(rects); }
+
+extern "C" void cfd_set_num_threads(int32_t threads) {
+  try {
+    cv::setNumThreads(threads);
+  } catch (...) {
+  }
+}
+
+extern "C" int32_t cfd_get_num_threads(void) {
+  try {
+    return cv::getNumThreads();
+  } catch (...) {
+    return 1;
+  }
+}
+
+extern "C" int32_t cfd_set_current_thread_nice(int32_t nice) {
+#ifdef SYS_gettid
+  const id_t tid = static_cast<id_t>(syscall(SYS_gettid));
+  return setpriority(PRIO_PROCESS, tid, nice) == 0 ? 0 : -1;
+#else
+  (void)nice;
+  return -1;
+#endif
+}

@@ -1,0 +1,225 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Synchronization
+
+/// Face detection with face squares for `filtercam`, as the camera app does it: red
+/// squares over each face, ROI metas and a `faces` message, switchable while playing.
+///
+///     gst-launch-1.0 v4l2src ! videoconvert ! filtercam detect-faces=true ! videoconvert ! autovideosink
+///
+/// The element calls `process` on its worker for every output frame (after orientation,
+/// zoom and filter) and `decorate` with the output buffer. How frames are analysed:
+/// - the detector is OpenCV's Viola–Jones `CascadeClassifier` (CFaceDetect shim) on a grey
+///   copy of the output frame, brought down to at most `face-detection-width` pixels wide
+///   by an integer step (1280×720 → 640×360) — about 4× less work than full size;
+/// - non-live sources: every frame is analysed before it leaves (nothing skipped);
+/// - live sources: the grey copy goes to a `FaceWorker` thread (newest copy wins, lower
+///   priority), the frame leaves at once with the latest result, carried onto later
+///   frames (and through orientation changes, `FaceGeometry`) until the next one;
+/// - orientation: the output frame is the picture the viewer sees, already turned with the
+///   device, so a plain search finds faces upright to the viewer and its boxes are
+///   already in output coordinates. `face-orientation-search` additionally searches the
+///   grey copy turned 90°, 270°, 180° and mirrored (`FaceSearch`), for faces that are
+///   rotated in the picture itself, mapping the boxes back onto the output frame;
+/// - a missing or malformed cascade: one WARNING on the bus naming the path; the stream
+///   keeps running without detection.
+final class FaceDetection: @unchecked Sendable {
+    enum Property: Int, CaseIterable {
+        case detectFaces, overlay, cascade, minSize, maxSize, scaleFactor, minNeighbors
+        case detectionWidth, orientationSearch, framesWithFaces
+    }
+
+    static let properties: [ElementProperty] = Property.allCases.map { p in
+        switch p {
+        case .detectFaces:
+            return ElementProperty("detect-faces", nick: "Detect faces",
+                blurb: "Find faces (OpenCV Viola–Jones cascade); on live sources off the video path, results carried to later frames",
+                .bool(defaultValue: false))
+        case .overlay:
+            return ElementProperty("face-overlay", nick: "Face overlay",
+                blurb: "Draw a red square over each detected face", .bool(defaultValue: true))
+        case .cascade:
+            return ElementProperty("face-cascade", nick: "Face cascade",
+                blurb: "OpenCV cascade XML file used for face detection",
+                .string(defaultValue: FaceDetector.defaultCascadePath))
+        case .minSize:
+            return ElementProperty("face-min-size", nick: "Minimum face size",
+                blurb: "Smallest face to find, in output pixels (0: the cascade's window times the downscale step)",
+                .int(min: 0, max: 32767, defaultValue: 0))
+        case .maxSize:
+            return ElementProperty("face-max-size", nick: "Maximum face size",
+                blurb: "Largest face to find, in output pixels (0: no limit)", .int(min: 0, max: 32767, defaultValue: 0))
+        case .scaleFactor:
+            return ElementProperty("face-scale-factor", nick: "Face scale factor",
+                blurb: "Step between the detector's scales (detectMultiScale scaleFactor; larger is faster, misses more)",
+                .double(min: 1.01, max: 10, defaultValue: 1.1))
+        case .minNeighbors:
+            return ElementProperty("face-min-neighbors", nick: "Face minimum neighbours",
+                blurb: "Overlapping candidates needed to keep a face (detectMultiScale minNeighbors; larger: fewer false faces)",
+                .int(min: 0, max: 1000, defaultValue: 3))
+        case .detectionWidth:
+            return ElementProperty("face-detection-width", nick: "Face detection width",
+                blurb: "Detect on a grey copy at most this wide, downscaled by an integer step (0: full size)",
+                .int(min: 0, max: 32767, defaultValue: Int32(FaceSettings.defaultDetectionWidth)))
+        case .orientationSearch:
+            return ElementProperty("face-orientation-search", nick: "Face orientation search",
+                blurb: "Also find faces turned 90°, 180°, 270° or mirrored in the picture (about 5× the detection work)",
+                .bool(defaultValue: false))
+        case .framesWithFaces:
+            return ElementProperty("frames-with-faces", nick: "Frames with faces",
+                blurb: "Frames in which at least one face was seen since the element started", .counter)
+        }
+    }
+
+    let element: UnsafeMutablePointer<GstElement>
+    private let settings = Mutex(FaceSettings())
+    private var cache: FaceDetectorCache!
+    private var worker: FaceWorker!
+    private let running = Atomic<Bool>(false)
+    private let framesWithFaces = Atomic<UInt64>(0)
+    /// The faces of the last `faces` message ([] before the first).
+    private let posted = Mutex<[PixelRect]>([])
+    /// Detection errors are reported once per run.
+    private let detectionFailed = Atomic<Bool>(false)
+    /// Worker-thread state: whether the last frame had detection on.
+    private var wasEnabled = false
+
+    init(element: UnsafeMutablePointer<GstElement>) {
+        self.element = element
+        cache = FaceDetectorCache { [unowned self] error in
+            self.warn("\(error.description); face detection is off")
+        }
+        worker = FaceWorker(name: "\(GStreamer.name(of: element))-faces") { [unowned self] job in
+            self.detect(job.grey, job.search, cascadePath: job.cascadePath, geometry: job.geometry)
+        }
+    }
+
+    deinit { worker.stop() }
+
+    var isEnabled: Bool { settings.withLock { $0.enabled } }
+
+    // MARK: Properties
+
+    func setProperty(_ index: Int, _ value: PropertyValue) {
+        guard let property = Property(rawValue: index) else { return }
+        switch (property, value) {
+        case (.detectFaces, .bool(let v)):
+            settings.withLock { $0.enabled = v }
+            if v { preload() }
+        case (.overlay, .bool(let v)):
+            settings.withLock { $0.overlay = v }
+        case (.cascade, .string(let v)):
+            settings.withLock { $0.cascadePath = v ?? FaceDetector.defaultCascadePath }
+            preload()
+        case (.minSize, .int(let v)):
+            settings.withLock { $0.search.parameters.minSize = max(v, 0) }
+        case (.maxSize, .int(let v)):
+            settings.withLock { $0.search.parameters.maxSize = max(v, 0) }
+        case (.scaleFactor, .double(let v)):
+            settings.withLock { $0.search.parameters.scaleFactor = min(max(v, 1.01), 10) }
+        case (.minNeighbors, .int(let v)):
+            settings.withLock { $0.search.parameters.minNeighbors = max(v, 0) }
+        case (.detectionWidth, .int(let v)):
+            settings.withLock { $0.detectionWidth = max(v, 0) }
+        case (.orientationSearch, .bool(let v)):
+            settings.withLock { $0.search.orientations = v }
+        default:
+            break
+        }
+    }
+
+    func getProperty(_ index: Int) -> PropertyValue {
+        let s = settings.withLock { $0 }
+        switch Property(rawValue: index)! {
+        case .detectFaces: return .bool(s.enabled)
+        case .overlay: return .bool(s.overlay)
+        case .cascade: return .string(s.cascadePath)
+        case .minSize: return .int(s.search.parameters.minSize)
+        case .maxSize: return .int(s.search.parameters.maxSize)
+        case .scaleFactor: return .double(s.search.parameters.scaleFactor)
+        case .minNeighbors: return .int(s.search.parameters.minNeighbors)
+        case .detectionWidth: return .int(s.detectionWidth)
+        case .orientationSearch: return .bool(s.search.orientations)
+        case .framesWithFaces: return .uint64(framesWithFaces.load(ordering: .relaxed))
+        }
+    }
+
+    // MARK: State
+
+    /// READY→PAUSED: a new run (counters reset, the cascade loaded if detection is on).
+    func start() {
+        worker.stop()
+        cache.reset()
+        framesWithFaces.store(0, ordering: .relaxed)
+        detectionFailed.store(false, ordering: .relaxed)
+        posted.withLock { $0 = [] }
+        running.store(true, ordering: .relaxed)
+        preload()
+    }
+
+    /// PAUSED→READY: stops and joins the face worker.
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        worker.stop()
+    }
+
+    /// Loads the cascade now (on the caller's thread: a property change or the state
+    /// change, never a frame) when it will be needed, so a bad path is reported at once.
+    private func preload() {
+        let s = settings.withLock { $0 }
+        guard s.enabled, running.load(ordering: .relaxed) else { return }
+        _ = cache.detector(for: s.cascadePath)
+    }
+
+    // MARK: Frames (worker thread)
+
+    func process(_ frame: FrameView, method: OrientationMethod, live: Bool) -> [PixelRect] {
+        let s = settings.withLock { $0 }
+        guard s.enabled else {
+            if wasEnabled { worker.clear() }
+            wasEnabled = false
+            return []
+        }
+        wasEnabled = true
+        let geometry = FaceGeometry(width: frame.width, height: frame.height, method: method)
+        let grey = GreyImage(frame: frame, step: GreyImage.step(frameWidth: frame.width, detectionWidth: s.detectionWidth))
+        let faces: [PixelRect]
+        if live {
+            worker.submit(FaceWorker.Job(grey: grey, search: s.search, cascadePath: s.cascadePath, geometry: geometry))
+            faces = worker.latest.map { r in r.faces.compactMap { r.geometry.map($0, to: geometry) } } ?? []
+        } else {
+            faces = detect(grey, s.search, cascadePath: s.cascadePath, geometry: geometry)
+        }
+        if !faces.isEmpty {
+            framesWithFaces.add(1, ordering: .relaxed)
+            if s.overlay { FaceOverlay.draw(faces, on: frame) }
+        }
+        return faces
+    }
+
+    func decorate(_ buffer: UnsafeMutablePointer<GstBuffer>, faces: [PixelRect], timestamp: UInt64?) {
+        if !faces.isEmpty { FaceReport.addRegionMetas(faces, to: buffer) }
+        let changed = posted.withLock { p -> Bool in
+            guard p != faces else { return false }
+            p = faces
+            return true
+        }
+        if changed { _ = fc_post_element_message(element, FaceReport.structure(faces, timestamp: timestamp)) }
+    }
+
+    /// Faces in `grey` in the pixels of the frame it was copied from; [] without a cascade.
+    private func detect(_ grey: GreyImage, _ search: FaceSearch, cascadePath: String, geometry: FaceGeometry) -> [PixelRect] {
+        guard let detector = cache.detector(for: cascadePath) else { return [] }
+        do {
+            return try search.run(detector, on: grey, frameWidth: geometry.width, frameHeight: geometry.height)
+        } catch {
+            if !detectionFailed.exchange(true, ordering: .relaxed) { warn("\(error); face detection skipped") }
+            return []
+        }
+    }
+
+    private func warn(_ text: String) {
+        fc_post_warning(element, "\(GStreamer.name(of: element)): \(text)", nil)
+    }
+}

@@ -1,0 +1,65 @@
+import CFaceDetect
+import FilterCore
+
+/// A face cascade that could not be used; the description names the file.
+struct FaceCascadeError: Error, CustomStringConvertible {
+    let path: String
+    let description: String
+}
+
+/// OpenCV's Viola–Jones `CascadeClassifier` (through the CFaceDetect shim), loaded from
+/// one cascade file. Detection is serialized per detector (OpenCV keeps scratch state
+/// in the classifier); any thread may call it.
+final class FaceDetector: @unchecked Sendable {
+    /// Debian's opencv-data: OpenCV's stock frontal face cascade.
+    static let defaultCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
+
+    /// `detectMultiScale`'s tuning, in the pixels of the image searched. Sizes of 0: no limit.
+    struct Parameters: Equatable, Sendable {
+        var scaleFactor = 1.1
+        var minNeighbors = 3
+        var minSize = 0
+        var maxSize = 0
+    }
+
+    let cascadePath: String
+    private let handle: OpaquePointer
+
+    /// Loads the cascade; throws `FaceCascadeError` naming the path when the file is
+    /// missing, unreadable or not a cascade.
+    init(cascadePath: String) throws {
+        self.cascadePath = cascadePath
+        var error = [CChar](repeating: 0, count: 512)
+        guard let h = cfd_detector_create(cascadePath, &error, error.count) else {
+            throw FaceCascadeError(path: cascadePath, description: String(cString: error))
+        }
+        handle = h
+    }
+
+    deinit { cfd_detector_free(handle) }
+
+    /// Faces in `image`, in its pixels, as OpenCV reports them.
+    func detect(_ image: GreyImage, _ p: Parameters) throws -> [PixelRect] {
+        let params = CFDParams(scale_factor: p.scaleFactor, min_neighbors: Int32(clamping: p.minNeighbors),
+                               min_width: Int32(clamping: p.minSize), min_height: Int32(clamping: p.minSize),
+                               max_width: Int32(clamping: p.maxSize), max_height: Int32(clamping: p.maxSize))
+        var rects: UnsafeMutablePointer<CFDRect>?
+        var error = [CChar](repeating: 0, count: 512)
+        let n = image.pixels.withUnsafeBufferPointer { px in
+            cfd_detect(handle, px.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
+                       params, &rects, &error, error.count)
+        }
+        guard n >= 0 else { throw FaceCascadeError(path: cascadePath, description: String(cString: error)) }
+        defer { cfd_rects_free(rects) }
+        return (0..<Int(n)).map { i in
+            let r = rects![i]
+            return PixelRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height))
+        }
+    }
+
+    /// OpenCV's thread count for its parallel loops (process-wide).
+    static var openCVThreads: Int {
+        get { Int(cfd_get_num_threads()) }
+        set { cfd_set_num_threads(Int32(clamping: newValue)) }
+    }
+}

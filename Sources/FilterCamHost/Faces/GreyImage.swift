@@ -1,0 +1,108 @@
+import FilterCore
+
+/// An 8-bit grey picture owned by Swift (rows packed: stride == width), the input of the
+/// face detector: a downscaled luma copy of an output frame, or that copy turned.
+///
+/// Grey is Rec.601 luma computed exactly as OpenCV's `cvtColor(…, COLOR_BGR2GRAY)` does
+/// (fixed point, Y = (4899·R + 9617·G + 1868·B + 2¹³) >> 14), so at step 1 the detector
+/// sees the same image as `cv2.imread → cvtColor → detectMultiScale` (the fixture refs).
+/// Downscaling is by an integer `step`: each grey pixel is the rounded mean of a
+/// step×step block of lumas (a box filter, so small faces do not alias away).
+struct GreyImage {
+    let width: Int
+    let height: Int
+    var pixels: [UInt8]
+    /// How many frame pixels one grey pixel stands for along each axis.
+    let step: Int
+
+    init(width: Int, height: Int, pixels: [UInt8], step: Int = 1) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height)
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.step = step
+    }
+
+    /// The integer step that brings `frameWidth` down to at most `detectionWidth`
+    /// (0: no downscaling). Never upscales.
+    static func step(frameWidth: Int, detectionWidth: Int) -> Int {
+        guard detectionWidth > 0, frameWidth > detectionWidth else { return 1 }
+        return (frameWidth + detectionWidth - 1) / detectionWidth
+    }
+
+    /// A grey copy of `frame`, `step` times smaller on each axis (the last
+    /// `width % step` columns and `height % step` rows are left out).
+    init(frame: FrameView, step: Int) {
+        precondition(step >= 1)
+        let w = max(frame.width / step, 1), h = max(frame.height / step, 1)
+        let s = min(step, frame.width, frame.height)
+        var out = [UInt8](repeating: 0, count: w * h)
+        let rs = frame.format.redShift, bs = frame.format.blueShift
+        out.withUnsafeMutableBufferPointer { dst in
+            if s == 1 {
+                for y in 0..<h {
+                    Self.lumaRow(frame.row(y), count: w, redShift: rs, blueShift: bs, into: dst.baseAddress! + y * w)
+                }
+                return
+            }
+            let n = UInt32(s * s)
+            var lumas = [UInt8](repeating: 0, count: w * s)
+            var sums = [UInt32](repeating: 0, count: w)
+            lumas.withUnsafeMutableBufferPointer { lumaBuf in
+                sums.withUnsafeMutableBufferPointer { sumBuf in
+                    let luma = lumaBuf.baseAddress!, sum = sumBuf.baseAddress!
+                    for y in 0..<h {
+                        sum.update(repeating: 0, count: w)
+                        for dy in 0..<s {
+                            Self.lumaRow(frame.row(y * s + dy), count: w * s, redShift: rs, blueShift: bs, into: luma)
+                            for x in 0..<w {
+                                var t: UInt32 = 0
+                                for dx in 0..<s { t &+= UInt32(luma[x &* s &+ dx]) }
+                                sum[x] &+= t
+                            }
+                        }
+                        let row = dst.baseAddress! + y * w
+                        for x in 0..<w { row[x] = UInt8(truncatingIfNeeded: (sum[x] &+ n / 2) / n) }
+                    }
+                }
+            }
+        }
+        self.init(width: w, height: h, pixels: out, step: step)
+    }
+
+    @inline(__always)
+    private static func lumaRow(_ src: UnsafeMutablePointer<UInt32>, count: Int, redShift: UInt32, blueShift: UInt32,
+                                into dst: UnsafeMutablePointer<UInt8>) {
+        for x in 0..<count {
+            let p = src[x]
+            let r = (p >> redShift) & 0xFF, g = (p >> 8) & 0xFF, b = (p >> blueShift) & 0xFF
+            dst[x] = UInt8(truncatingIfNeeded: (r &* 4899 &+ g &* 9617 &+ b &* 1868 &+ 8192) >> 14)
+        }
+    }
+
+    /// This picture transformed by `method` (videoflip semantics, see `OrientationMethod`).
+    func oriented(_ method: OrientationMethod) -> GreyImage {
+        if method == .identity { return self }
+        let (w, h) = method.outputSize(width: width, height: height)
+        let o = method.sourcePixel(x: 0, y: 0, inputWidth: width, inputHeight: height)
+        let ox = method.sourcePixel(x: 1, y: 0, inputWidth: width, inputHeight: height)
+        let oy = method.sourcePixel(x: 0, y: 1, inputWidth: width, inputHeight: height)
+        let dx = (ox.x - o.x) + (ox.y - o.y) * width
+        let dy = (oy.x - o.x) + (oy.y - o.y) * width
+        let origin = o.y * width + o.x
+        var out = [UInt8](repeating: 0, count: w * h)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    var i = origin &+ y &* dy
+                    let row = dst.baseAddress! + y &* w
+                    for x in 0..<w {
+                        row[x] = src[i]
+                        i &+= dx
+                    }
+                }
+            }
+        }
+        return GreyImage(width: w, height: h, pixels: out, step: step)
+    }
+}
