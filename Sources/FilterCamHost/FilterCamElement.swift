@@ -28,7 +28,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
                 .string(defaultValue: FilterCamSettings.defaultFilter))
         case .intensity:
             return ElementProperty("intensity", nick: "Intensity",
-                blurb: "Strength of the first filter in the chain (0 = original), unless the chain sets it",
+                blurb: "Strength of the first filter in the chain (0 = original), unless the chain sets it; until set, each filter's own default applies",
                 .double(min: 0, max: 1, defaultValue: FilterCamSettings.defaultIntensity))
         case .lens:
             return ElementProperty("lens", nick: "Lens",
@@ -117,7 +117,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
                 refuse("filter", text, error.message)
             }
         case (.intensity, .double(let v)):
-            settings.withLock { $0.intensity = v }
+            settings.withLock { $0.intensity = v; $0.intensityIsSet = true }
         case (.lens, .string(let text)):
             let text = text ?? LensRect.full.description
             do {

@@ -13,6 +13,9 @@ struct FilterCamSettings: Sendable {
     var filterText = defaultFilter
     var chain = FilterChain.none
     var intensity = defaultIntensity
+    /// `intensity` overrides a filter's own default only once it has been set: so
+    /// `filter=sepia` is CISepiaTone's 0.8 and `filter=invert` a full inversion.
+    var intensityIsSet = false
 
     var lens = LensRect.full
     var lensCrop = false
@@ -28,7 +31,7 @@ struct FilterCamSettings: Sendable {
     var globalTagMethod: OrientationMethod?
 
     /// The chain as applied: the `intensity` shortcut folded in.
-    var effectiveChain: FilterChain { chain.withStrength(intensity) }
+    var effectiveChain: FilterChain { intensityIsSet ? chain.withStrength(intensity) : chain }
 
     /// The transform in use: the fixed one, or for `auto` the tag's, else the device's.
     var effectiveOrientation: OrientationMethod {

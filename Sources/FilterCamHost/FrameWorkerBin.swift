@@ -62,9 +62,9 @@ final class FrameWorkerBin: @unchecked Sendable {
     init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage) {
         self.element = element
         self.stage = stage
-        let name = GStreamer.name(of: element)
-        appsink = GStreamer.make("appsink", name: "\(name)-in")!
-        appsrc = GStreamer.make("appsrc", name: "\(name)-out")!
+        // Names are per bin, so fixed ones are unique; the element itself has no name yet.
+        appsink = GStreamer.make("appsink", name: "in")!
+        appsrc = GStreamer.make("appsrc", name: "out")!
         for (k, v) in [("caps", Self.caps), ("sync", "false"), ("max-buffers", "1"), ("drop", "false"),
                        ("enable-last-sample", "false"), ("qos", "false"), ("async", "false"),
                        ("emit-signals", "false"), ("wait-on-eos", "false")] {
@@ -130,7 +130,7 @@ final class FrameWorkerBin: @unchecked Sendable {
             self.workerLoop()
             self.workerDone.signal()
         }
-        t.name = "\(GStreamer.name(of: element))-worker"
+        t.name = "\(GStreamer.name(of: element)) worker"
         t.start()
         thread = t
     }
@@ -143,6 +143,11 @@ final class FrameWorkerBin: @unchecked Sendable {
     }
 
     private func workerLoop() {
+        pushedSinceStart = false
+        defer {
+            heldEvents.forEach { gst_event_unref($0) }
+            heldEvents.removeAll()
+        }
         while let (item, generation) = mailbox.next() {
             switch item {
             case .sample(let sample):
@@ -153,12 +158,29 @@ final class FrameWorkerBin: @unchecked Sendable {
                     gst_event_parse_tag(event, &list)
                     if let list { onTags(list) }
                 }
-                gst_element_send_event(appsrc, event)
+                // Before the first frame the appsrc has no caps yet; events sent now would
+                // overtake them (sticky-event misordering), so they wait for that frame.
+                if pushedSinceStart {
+                    gst_element_send_event(appsrc, event)
+                } else {
+                    heldEvents.append(event)
+                }
             case .endOfStream:
+                sendHeldEvents()
                 onEndOfStream?()
                 gst_app_src_end_of_stream(appsrc.asAppSrc)
             }
         }
+    }
+
+    /// Whether a frame went out since the start (or the last flush).
+    private var pushedSinceStart = false
+    private var heldEvents: [UnsafeMutablePointer<GstEvent>] = []
+
+    private func sendHeldEvents() {
+        pushedSinceStart = true
+        for e in heldEvents { gst_element_send_event(appsrc, e) }
+        heldEvents.removeAll()
     }
 
     private func resetNegotiation() {
@@ -248,6 +270,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         if mailbox.isCurrent(generation) {
             processedCount.add(1, ordering: .relaxed)
             _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample)
+            if !pushedSinceStart { sendHeldEvents() }
         }
         gst_sample_unref(outSample)
     }
@@ -331,7 +354,12 @@ final class FrameWorkerBin: @unchecked Sendable {
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, data in
             let me = FrameWorkerBin.from(data)
-            guard let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
+            guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
+            // appsink 1.22 reuses its sample object (gst_sample_set_caps on it later), so
+            // the mailbox gets its own sample holding the same buffer, caps and segment.
+            let sample = gst_sample_new(gst_sample_get_buffer(pulled), gst_sample_get_caps(pulled),
+                                        gst_sample_get_segment(pulled), nil)!
+            gst_sample_unref(pulled)
             if me.liveState.load(ordering: .relaxed) == 0 { me.detectLiveness() }
             me.mailbox.put(sample: sample, live: me.isLive)
             return GST_FLOW_OK
@@ -342,7 +370,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         gst_app_sink_set_callbacks(appsink.asAppSink, &callbacks, unretained, nil)
 
         // Serialized events in stream order, and flushes, as they reach the appsink.
-        gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
+        gst_pad_add_probe(sinkPad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue), { _, info, data in
             let me = FrameWorkerBin.from(data)
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             switch event.pointee.type {

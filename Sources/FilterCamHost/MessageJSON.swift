@@ -40,6 +40,10 @@ public enum MessageJSON {
         if type == gst_value_array_get_type() {
             return "[" + (0..<gst_value_array_get_size(v)).map { json(gst_value_array_get_value(v, $0)) }.joined(separator: ",") + "]"
         }
+        if type == g_value_array_get_type(), let boxed = g_value_get_boxed(v) {
+            let array = boxed.assumingMemoryBound(to: GValueArray.self)
+            return "[" + (0..<Int(array.pointee.n_values)).map { json(array.pointee.values + $0) }.joined(separator: ",") + "]"
+        }
         if type == gst_structure_get_type(), let s = gst_value_get_structure(v) {
             return "{" + structureFields(s).map { "\(quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
         }

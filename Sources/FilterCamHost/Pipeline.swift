@@ -16,7 +16,16 @@ public final class Pipeline {
     public init(description: String) throws {
         GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
-        let parsed = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        // GObject only warns about an out-of-range property value in a description;
+        // those warnings are caught here and made parse errors.
+        let warnings = GObjectWarnings.capture {
+            gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        }
+        let parsed = warnings.result
+        if error == nil, let warning = warnings.messages.first {
+            if let parsed { gst_object_unref(parsed) }
+            throw ParseError(description: warning)
+        }
         if let error {
             let message = String(cString: error.pointee.message)
             g_error_free(error)
@@ -130,5 +139,39 @@ public final class Pipeline {
             throw ParseError(description: "invalid value '\(value)' for \(elementName).\(name): \(Inspector.typeDescription(spec))")
         }
         g_object_set_property(element.asGObject, name, &v)
+    }
+}
+
+/// Collects GLib-GObject warnings (e.g. "value … is invalid or out of range for property")
+/// emitted while `body` runs on this thread.
+enum GObjectWarnings {
+    nonisolated(unsafe) private static var collected: [String] = []
+    nonisolated(unsafe) private static var collecting = false
+    private static let lock = NSLock()
+
+    static func capture<T>(_ body: () -> T) -> (result: T, messages: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        collected = []
+        collecting = true
+        let id = g_log_set_handler("GLib-GObject", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue), { _, _, message, _ in
+            if GObjectWarnings.collecting, let message {
+                GObjectWarnings.collected.append(GObjectWarnings.explain(String(cString: message)))
+            }
+        }, nil)
+        let result = body()
+        g_log_remove_handler("GLib-GObject", id)
+        collecting = false
+        return (result, collected)
+    }
+
+    /// GObject's wording, reworded to name the property and its range.
+    static func explain(_ message: String) -> String {
+        // "value "5.000000" of type 'gdouble' is invalid or out of range for property 'intensity' of type 'gdouble'"
+        guard message.contains("out of range for property") else { return message }
+        let quoted = message.split(separator: "'").map(String.init)
+        let value = message.split(separator: "\"").dropFirst().first.map(String.init) ?? "?"
+        let property = quoted.count >= 4 ? quoted[3] : "?"
+        return "invalid value \(value) for property '\(property)': out of its range (see `filtercam inspect`)"
     }
 }

@@ -7,14 +7,15 @@ public final class PixelBuffer {
     private let storage: UnsafeMutableRawPointer
 
     /// `stride` defaults to `width * 4`; pass a larger one to test padded rows.
-    public init(width: Int, height: Int, format: PixelFormat = .bgra, stride: Int? = nil) {
+    /// `zeroed: false` skips clearing the memory, for a buffer about to be overwritten.
+    public init(width: Int, height: Int, format: PixelFormat = .bgra, stride: Int? = nil, zeroed: Bool = true) {
         self.width = width
         self.height = height
         self.format = format
         self.stride = stride ?? width * 4
         precondition(self.stride >= width * 4 && self.stride % 4 == 0)
         storage = .allocate(byteCount: max(self.stride * height, 4), alignment: 64)
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: self.stride * height)
+        if zeroed { storage.initializeMemory(as: UInt8.self, repeating: 0, count: self.stride * height) }
     }
 
     deinit { storage.deallocate() }

@@ -280,7 +280,7 @@ final class PipelineFileRunTests: XCTestCase {
     func testEveryPipelineFileIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Build.packageRoot + "/pipelines")
             .filter { $0.hasSuffix(".pipeline") }.sorted()
-        XCTAssertEqual(files, ["demo.pipeline", "preview.pipeline", "rawout.pipeline", "record.pipeline"],
+        XCTAssertEqual(files, ["demo.pipeline", "preview.pipeline", "rawout.pipeline", "record.pipeline", "snapshot.pipeline"],
                        "a pipeline file was added or removed: give it a test here")
     }
 
@@ -313,6 +313,20 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(try probeFrameCount(out), 15)
         let duration = try XCTUnwrap(try probeDuration(out))
         XCTAssertEqual(duration, 0.5, accuracy: 0.1)
+    }
+
+    func testSnapshotPipeline() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", try pipelineFile("snapshot.pipeline")],
+                           environment: ["SOURCE": "videotestsrc num-buffers=12", "SINK": "fakesink", "SNAPDIR": dir.path,
+                                         "EVERY": "5", "BRACKET": "-1,0,1"], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // Frames 5-7 and 10-12 make two bracketed sets of three.
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        XCTAssertEqual(names, ["snapshot-00000-ev+0.jpg", "snapshot-00000-ev+1.jpg", "snapshot-00000-ev-1.jpg",
+                               "snapshot-00001-ev+0.jpg", "snapshot-00001-ev+1.jpg", "snapshot-00001-ev-1.jpg"])
+        XCTAssertTrue(r.stderr.contains("snapshots=6"), r.stderr)
     }
 
     func testRawoutPipeline() throws {

@@ -209,8 +209,9 @@ final class StreamBehaviourTests: XCTestCase {
         XCTAssertLessThan(firstIndex(through, "tag"), through.lastIndex(of: "buffer") ?? 0, "the tag stays ahead of the last frame")
     }
 
-    /// The bin's inner appsink/appsrc are named after the element (`fc-in`, `fc-out`), so
-    /// GStreamer's warnings and debug logs say which filtercam they come from.
+    /// The bin's inner appsink/appsrc are named `in` and `out` inside the element, so
+    /// GStreamer's warnings and debug logs (`/pipeline0/fc/out`) say which filtercam they
+    /// come from.
     func testInnerElementsAreNamedAfterTheElement() throws {
         let pipeline = try Pipeline(description: "videotestsrc num-buffers=1 ! filtercam name=fc ! fakesink")
         let fc = try pipeline.requireElement("fc")
@@ -229,7 +230,12 @@ final class StreamBehaviourTests: XCTestCase {
         if children.contains(where: { $0.hasPrefix("?") }) {
             throw XCTSkip("BUG: filtercam's inner elements are named \(children): FrameWorkerBin.init reads the element's name during instance_init, before it has one (GStreamer.name returns \"?\")")
         }
-        XCTAssertEqual(Set(children), ["fc-in", "fc-out"])
+        XCTAssertEqual(Set(children), ["in", "out"])
+        let out = try XCTUnwrap(gst_bin_get_by_name(fc.asBin, "out"))
+        defer { gst_object_unref(out) }
+        let path = gst_object_get_path_string(UnsafeMutableRawPointer(out).assumingMemoryBound(to: GstObject.self))!
+        defer { g_free(path) }
+        XCTAssertTrue(String(cString: path).hasSuffix(":fc/GstAppSrc:out"), String(cString: path))
     }
 
     // 15. A live pipeline with filtercam reports at least the latency of the one without.

@@ -6,8 +6,9 @@ import FilterCore
 /// Grey is Rec.601 luma computed exactly as OpenCV's `cvtColor(…, COLOR_BGR2GRAY)` does
 /// (fixed point, Y = (4899·R + 9617·G + 1868·B + 2¹³) >> 14), so at step 1 the detector
 /// sees the same image as `cv2.imread → cvtColor → detectMultiScale` (the fixture refs).
-/// Downscaling is by an integer `step`: each grey pixel is the rounded mean of a
-/// step×step block of lumas (a box filter, so small faces do not alias away).
+/// Downscaling is by an integer `step`, sampling one pixel per step×step block: it reads
+/// only 1/step² of the frame; on the face fixtures at step 2 it found the same faces as
+/// a step×step box filter, and one false box fewer.
 struct GreyImage {
     let width: Int
     let height: Int
@@ -30,54 +31,39 @@ struct GreyImage {
         return (frameWidth + detectionWidth - 1) / detectionWidth
     }
 
-    /// A grey copy of `frame`, `step` times smaller on each axis (the last
-    /// `width % step` columns and `height % step` rows are left out).
+    /// A grey copy of `frame`, `step` times smaller on each axis: grey pixel (x, y) is the
+    /// luma of frame pixel (x·step + step/2, y·step + step/2). The last `width % step`
+    /// columns and `height % step` rows are left out.
     init(frame: FrameView, step: Int) {
         precondition(step >= 1)
-        let w = max(frame.width / step, 1), h = max(frame.height / step, 1)
         let s = min(step, frame.width, frame.height)
+        let w = frame.width / s, h = frame.height / s
         var out = [UInt8](repeating: 0, count: w * h)
         let rs = frame.format.redShift, bs = frame.format.blueShift
         out.withUnsafeMutableBufferPointer { dst in
-            if s == 1 {
-                for y in 0..<h {
-                    Self.lumaRow(frame.row(y), count: w, redShift: rs, blueShift: bs, into: dst.baseAddress! + y * w)
-                }
-                return
-            }
-            let n = UInt32(s * s)
-            var lumas = [UInt8](repeating: 0, count: w * s)
-            var sums = [UInt32](repeating: 0, count: w)
-            lumas.withUnsafeMutableBufferPointer { lumaBuf in
-                sums.withUnsafeMutableBufferPointer { sumBuf in
-                    let luma = lumaBuf.baseAddress!, sum = sumBuf.baseAddress!
-                    for y in 0..<h {
-                        sum.update(repeating: 0, count: w)
-                        for dy in 0..<s {
-                            Self.lumaRow(frame.row(y * s + dy), count: w * s, redShift: rs, blueShift: bs, into: luma)
-                            for x in 0..<w {
-                                var t: UInt32 = 0
-                                for dx in 0..<s { t &+= UInt32(luma[x &* s &+ dx]) }
-                                sum[x] &+= t
-                            }
-                        }
-                        let row = dst.baseAddress! + y * w
-                        for x in 0..<w { row[x] = UInt8(truncatingIfNeeded: (sum[x] &+ n / 2) / n) }
-                    }
+            for y in 0..<h {
+                let src = frame.row(y &* s &+ s / 2) + s / 2
+                let row = dst.baseAddress! + y &* w
+                if s == 1 {
+                    Self.lumaRow(src, count: w, redShift: rs, blueShift: bs, into: row)
+                } else {
+                    for x in 0..<w { row[x] = Self.luma(src[x &* s], redShift: rs, blueShift: bs) }
                 }
             }
         }
-        self.init(width: w, height: h, pixels: out, step: step)
+        self.init(width: w, height: h, pixels: out, step: s)
+    }
+
+    @inline(__always)
+    private static func luma(_ p: UInt32, redShift: UInt32, blueShift: UInt32) -> UInt8 {
+        let r = (p >> redShift) & 0xFF, g = (p >> 8) & 0xFF, b = (p >> blueShift) & 0xFF
+        return UInt8(truncatingIfNeeded: (r &* 4899 &+ g &* 9617 &+ b &* 1868 &+ 8192) >> 14)
     }
 
     @inline(__always)
     private static func lumaRow(_ src: UnsafeMutablePointer<UInt32>, count: Int, redShift: UInt32, blueShift: UInt32,
                                 into dst: UnsafeMutablePointer<UInt8>) {
-        for x in 0..<count {
-            let p = src[x]
-            let r = (p >> redShift) & 0xFF, g = (p >> 8) & 0xFF, b = (p >> blueShift) & 0xFF
-            dst[x] = UInt8(truncatingIfNeeded: (r &* 4899 &+ g &* 9617 &+ b &* 1868 &+ 8192) >> 14)
-        }
+        for x in 0..<count { dst[x] = luma(src[x], redShift: redShift, blueShift: blueShift) }
     }
 
     /// This picture transformed by `method` (videoflip semantics, see `OrientationMethod`).

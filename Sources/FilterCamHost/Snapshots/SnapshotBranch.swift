@@ -193,7 +193,7 @@ final class SnapshotBranch: @unchecked Sendable {
         }
         let (path, bias) = bracketRemaining.removeFirst()
         let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let pixels = PixelBuffer(width: region.width, height: region.height, format: frame.format)
+        let pixels = PixelBuffer(width: region.width, height: region.height, format: frame.format, zeroed: false)
         pixels.view.copyPixels(from: frame.subview(region))
         enqueue(Job(pixels: pixels, path: path, bias: bias, quality: s.quality, method: method,
                     orientation: s.orientation, timestamp: timestamp))

@@ -55,42 +55,80 @@ public enum Zoom {
         }
         let columns = samples(count: window.width, offset: window.x, full: fullWidth, source: r.width)
         let rows = samples(count: window.height, offset: window.y, full: fullHeight, source: r.height)
-        let colLo = Int(columns.first.min()!), colHi = Int(columns.second.max()!)
-        let span = colHi - colLo + 1
-        let horizontalCopy = r.width == fullWidth   // every column weight is 0
         let base = src.subview(r)
+        let horizontalCopy = r.width == fullWidth   // every column weight is 0: columns are copied
 
         columns.first.withUnsafeBufferPointer { x0s in
         columns.second.withUnsafeBufferPointer { x1s in
         columns.weight.withUnsafeBufferPointer { fxs in
+        rows.first.withUnsafeBufferPointer { y0s in
+        rows.second.withUnsafeBufferPointer { y1s in
+        rows.weight.withUnsafeBufferPointer { fys in
             RowSplitter.shared.run(rows: dst.height, columns: dst.width) { range in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: span) { tmp in
-                    let t = tmp.baseAddress!
-                    for j in range {
-                        let fy = rows.weight[j]
-                        let a = UnsafePointer(base.row(Int(rows.first[j])) + colLo)
-                        let line: UnsafePointer<UInt32>
-                        if fy == 0 {
-                            line = a
-                        } else {
-                            let b = UnsafePointer(base.row(Int(rows.second[j])) + colLo)
-                            for i in 0..<span { t[i] = lerp(a[i], b[i], fy) }
-                            line = UnsafePointer(t)
-                        }
-                        let d = dst.row(j)
-                        if horizontalCopy {
-                            let start = Int(x0s[0]) &- colLo
-                            UnsafeMutableRawPointer(d).copyMemory(from: line + start, byteCount: dst.width &* 4)
-                        } else {
-                            let l = line - colLo
-                            for i in 0..<dst.width {
-                                d[i] = lerp(l[Int(x0s[i])], l[Int(x1s[i])], fxs[i])
-                            }
-                        }
-                    }
+                scaleRows(range, base: base, dst: dst, horizontalCopy: horizontalCopy,
+                          x0s: x0s, x1s: x1s, fxs: fxs, y0s: y0s, y1s: y1s, fys: fys)
+            }
+        }}}}}}
+    }
+
+    /// Rows `range` of the window. Each source row is scaled horizontally once into one of
+    /// two cached rows (with zoom ≥ 1 consecutive output rows share source rows); output
+    /// rows are then a vertical blend of the two cached rows, which vectorizes.
+    private static func scaleRows(_ range: Range<Int>, base: FrameView, dst: FrameView, horizontalCopy: Bool,
+                                  x0s: UnsafeBufferPointer<Int32>, x1s: UnsafeBufferPointer<Int32>,
+                                  fxs: UnsafeBufferPointer<UInt32>, y0s: UnsafeBufferPointer<Int32>,
+                                  y1s: UnsafeBufferPointer<Int32>, fys: UnsafeBufferPointer<UInt32>) {
+        let w = dst.width
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 4 * w) { buffer in
+            let memory = buffer.baseAddress!
+            var rowA = memory, rowB = memory + w
+            let left = memory + 2 * w, right = memory + 3 * w
+            var cachedA = -1, cachedB = -1
+            let x0 = x0s.baseAddress!, x1 = x1s.baseAddress!, fx = fxs.baseAddress!
+
+            func horizontal(_ sourceRow: Int, into out: UnsafeMutablePointer<UInt32>) {
+                let s = UnsafePointer(base.row(sourceRow))
+                if horizontalCopy {
+                    UnsafeMutableRawPointer(out).copyMemory(from: s + Int(x0[0]), byteCount: w &* 4)
+                    return
+                }
+                // Gather the two neighbours first: the blend loop then runs on contiguous
+                // rows and vectorizes.
+                for i in 0..<w {
+                    left[i] = s[Int(x0[i])]
+                    right[i] = s[Int(x1[i])]
+                }
+                for i in 0..<w {
+                    out[i] = lerp(left[i], right[i], fx[i])
                 }
             }
-        }}}
+
+            for j in range {
+                let ya = Int(y0s[j]), yb = Int(y1s[j]), fy = fys[j]
+                if cachedA != ya {
+                    if cachedB == ya {
+                        swap(&rowA, &rowB)
+                        swap(&cachedA, &cachedB)
+                    } else {
+                        horizontal(ya, into: rowA)
+                        cachedA = ya
+                    }
+                }
+                let d = dst.row(j)
+                if fy == 0 {
+                    UnsafeMutableRawPointer(d).copyMemory(from: rowA, byteCount: w &* 4)
+                    continue
+                }
+                if cachedB != yb {
+                    horizontal(yb, into: rowB)
+                    cachedB = yb
+                }
+                let a = UnsafePointer(rowA), b = UnsafePointer(rowB)
+                for i in 0..<w {
+                    d[i] = lerp(a[i], b[i], fy)
+                }
+            }
+        }
     }
 
     /// For each destination index: the two source indices and the weight (0…255, of 256)

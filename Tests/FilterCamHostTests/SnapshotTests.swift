@@ -1,0 +1,220 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+import FilterCore
+import Foundation
+import XCTest
+
+/// The snapshot branch: stills decode (jpegdec) to the processed frame, region and
+/// orientation are right, EXIF and quality are as set, names never overwrite, failures
+/// are reported while the stream runs on, and EOS waits for pending stills.
+final class SnapshotTests: XCTestCase {
+    override func setUp() {
+        GStreamer.initialize()
+    }
+
+    /// A still decoded by GStreamer's jpegdec, as RGBA.
+    private func decode(_ path: String) throws -> PixelBuffer {
+        try FrameIO.captureFrame("filesrc location=\"\(path)\" ! jpegdec ! videoconvert", format: .rgba)
+    }
+
+    /// Mean absolute difference of RGB channels between a decoded still (RGBA) and a
+    /// captured BGRA frame region.
+    private func meanDifference(_ still: PixelBuffer, _ frame: CapturedFrame, region: PixelRect? = nil) -> Double {
+        let r = region ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        XCTAssertEqual(still.width, r.width)
+        XCTAssertEqual(still.height, r.height)
+        guard still.width == r.width, still.height == r.height else { return .infinity }
+        var total = 0, count = 0
+        for y in 0..<r.height {
+            for x in 0..<r.width {
+                let s = still.view.pixel(x: x, y: y)
+                let f = frame.pixel(r.x + x, r.y + y)   // BGRA
+                total += abs(Int(s.r) - Int(f[2])) + abs(Int(s.g) - Int(f[1])) + abs(Int(s.b) - Int(f[0]))
+                count += 3
+            }
+        }
+        return Double(total) / Double(count)
+    }
+
+    private func files(_ dir: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+
+    private let source = "videotestsrc num-buffers=6 pattern=smpte ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1"
+
+    // JPEG tolerance: smpte bars at 64x48 have sharp edges; quality 95 keeps the mean error
+    // a few levels, while a wrong frame (unfiltered, unrotated) differs by tens.
+    private let jpegTolerance = 6.0
+
+    func testStillDecodesToTheProcessedFrame() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = try collectFrames("\(source) ! filtercam filter=invert snapshot-every=3 snapshot-quality=95 flash=false snapshot-location=\(dir.path)/s-%05d.jpg")
+        XCTAssertEqual(files(dir), ["s-00000.jpg", "s-00001.jpg"])
+        // snapshot-every=3: the 3rd and 6th processed frames.
+        let still = try decode(dir.appendingPathComponent("s-00000.jpg").path)
+        XCTAssertLessThan(meanDifference(still, frames[2]), jpegTolerance)
+        // The unfiltered input is far from it: the still really is the processed frame.
+        let input = try collectFrames(source)
+        XCTAssertGreaterThan(meanDifference(still, input[2]), 40)
+    }
+
+    func testLensRegionAndBakedOrientation() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = try collectFrames("\(source) ! filtercam filter=sepia intensity=1 lens=0.25,0.25,0.5,0.5 orientation=90r snapshot-every=1 snapshot-region=lens snapshot-quality=95 flash=false snapshot-location=\(dir.path)/s-%05d.jpg")
+        XCTAssertEqual(frames[0].width, 48)
+        XCTAssertEqual(frames[0].height, 64)
+        XCTAssertEqual(files(dir).count, 6)
+        let still = try decode(dir.appendingPathComponent("s-00000.jpg").path)
+        // The lens in output (rotated) coordinates: 48x64 → x 12..36, y 16..48.
+        XCTAssertLessThan(meanDifference(still, frames[0], region: PixelRect(x: 12, y: 16, width: 24, height: 32)), jpegTolerance)
+    }
+
+    func testExifModeKeepsCapturedPixelsAndTagsOrientation() throws {
+        guard let exiftool = Build.which("exiftool") else { throw XCTSkip("exiftool is not installed") }
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try collectFrames("\(source) ! filtercam orientation=90r snapshot-every=1 snapshot-orientation=exif snapshot-quality=95 flash=false snapshot-location=\(dir.path)/s-%05d.jpg")
+        let path = dir.appendingPathComponent("s-00000.jpg").path
+        let still = try decode(path)
+        // Pixels as captured: the input size and picture, not the rotated one.
+        XCTAssertEqual(still.width, 64)
+        XCTAssertEqual(still.height, 48)
+        let input = try collectFrames(source)
+        XCTAssertLessThan(meanDifference(still, input[0]), jpegTolerance)
+        let r = try runProcess(exiftool, ["-Orientation", "-n", "-s3", path])
+        XCTAssertEqual(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "6", "EXIF 6 = rotate 90 clockwise = videoflip 90r")
+    }
+
+    func testQualityIsWhatWasSet() throws {
+        guard let identify = Build.which("identify") else { throw XCTSkip("ImageMagick is not installed") }
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try collectFrames("videotestsrc num-buffers=2 pattern=ball ! video/x-raw,format=BGRA,width=160,height=120 ! filtercam snapshot-every=1 snapshot-quality=60 flash=false snapshot-location=\(dir.path)/q-%d.jpg")
+        let r = try runProcess(identify, ["-format", "%Q", dir.appendingPathComponent("q-0.jpg").path])
+        XCTAssertEqual(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "60")
+    }
+
+    func testBracketWritesOneStillPerBiasFromConsecutiveFrames() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // One `snapshot` action (g_signal_emit_by_name) before the frames flow.
+        let pipeline = try Pipeline(description: "videotestsrc num-buffers=15 pattern=solid-color foreground-color=0xff808080 ! video/x-raw,format=BGRA,width=32,height=24 ! filtercam name=fc snapshot-bracket=-1,0,1 flash=false snapshot-location=\(dir.path)/b-%03d.jpg ! fakesink")
+        fc_emit_action(try pipeline.requireElement("fc"), "snapshot")
+        pipeline.setState(GST_STATE_PLAYING)
+        let end = gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
+        XCTAssertEqual(end?.pointee.type, GST_MESSAGE_EOS)
+        if let end { gst_message_unref(end) }
+        pipeline.setState(GST_STATE_NULL)
+        XCTAssertEqual(files(dir), ["b-000-ev+0.jpg", "b-000-ev+1.jpg", "b-000-ev-1.jpg"])
+        let means = try ["-1", "+0", "+1"].map { ev -> Double in
+            let still = try decode(dir.appendingPathComponent("b-000-ev\(ev).jpg").path)
+            return Double(still.view.pixel(x: 16, y: 12).g)
+        }
+        // Grey 128 (sRGB) at -1, 0, +1 EV in linear light: about 93, 128, 175.
+        XCTAssertEqual(means[1], 128, accuracy: 3)
+        XCTAssertLessThan(means[0], means[1] - 20)
+        XCTAssertGreaterThan(means[2], means[1] + 20)
+    }
+
+    func testCounterNeverOverwritesAnExistingFile() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keep = dir.appendingPathComponent("s-00000.jpg")
+        try Data("keep me".utf8).write(to: keep)
+        _ = try collectFrames("\(source) ! filtercam snapshot-every=3 flash=false snapshot-location=\(dir.path)/s-%05d.jpg")
+        XCTAssertEqual(files(dir), ["s-00000.jpg", "s-00001.jpg", "s-00002.jpg"])
+        XCTAssertEqual(try Data(contentsOf: keep), Data("keep me".utf8))
+    }
+
+    func testMissingFolderIsReportedAndTheStreamRunsOn() throws {
+        let missing = "/nonexistent-\(UUID().uuidString)/s-%05d.jpg"
+        let r = try runCLI(["launch", "--messages", "\(source) ! filtercam snapshot-every=2 snapshot-location=\(missing) ! fakesink"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("WARNING"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("does not exist"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("processed=6"), "every frame still went through: \(r.stderr)")
+        let failed = r.stdoutText.split(separator: "\n").filter { $0.contains("\"snapshot-failed\"") }
+        XCTAssertEqual(failed.count, 3, "every request is reported: \(r.stdoutText)")
+        XCTAssertTrue(r.stderr.contains("snapshots=0"), r.stderr)
+    }
+
+    func testFullDiskLeavesNoHalfWrittenFile() throws {
+        guard let bash = Build.which("bash") else { throw XCTSkip("no bash") }
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A file-size limit of 4 KiB: a 320x240 still does not fit.
+        let description = "videotestsrc num-buffers=3 pattern=snow ! video/x-raw,format=BGRA,width=320,height=240 ! filtercam snapshot-every=1 snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"
+        let r = try runProcess(bash, ["-c", "ulimit -f 4; exec \"$0\" launch \"$1\"", Build.cli, description])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("cannot write snapshot"), r.stderr)
+        XCTAssertEqual(files(dir), [], "no partial or temporary file may remain")
+    }
+
+    func testBadTemplateIsRefusedWithItsRule() throws {
+        let r = try runCLI(["launch", "\(source) ! filtercam snapshot-location=still.jpg ! fakesink"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("snapshot-location") && r.stderr.contains("%05d"), r.stderr)
+    }
+
+    func testEndOfStreamWaitsForPendingStills() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", "videotestsrc num-buffers=10 ! video/x-raw,format=BGRA,width=320,height=240 ! filtercam snapshot-every=1 flash=false snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        // When the program has ended, all ten are there, complete.
+        XCTAssertEqual(files(dir).count, 10)
+        XCTAssertTrue(r.stderr.contains("snapshots=10"), r.stderr)
+        for name in files(dir) {
+            let data = try Data(contentsOf: dir.appendingPathComponent(name))
+            XCTAssertEqual(Array(data.suffix(2)), [0xFF, 0xD9], "\(name) ends with the JPEG end marker")
+        }
+    }
+
+    func testSnapshotCommandAndFlashOnTheLivePicture() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Non-live, 30 fps timestamps: the still at frame 25 (index 24) flashes the next
+        // 0.4 s = 12 frames, brightest 0.2 s in.
+        let description = "videotestsrc num-buffers=40 pattern=solid-color foreground-color=0xff404040 ! video/x-raw,format=BGRA,width=32,height=24,framerate=30/1 ! filtercam snapshot-every=25 snapshot-location=\(dir.path)/f-%d.jpg"
+        let frames = try collectFrames(description)
+        let level = frames.map { Int($0.pixel(5, 5)[1]) }
+        XCTAssertEqual(level[23], 0x40, "no flash before the still: \(level)")
+        XCTAssertEqual(level[24], 0x40, "the frame of the still itself is not flashed")
+        // Peak blend 0.8 towards white: 64 + (191 * 0.8) = 217.
+        XCTAssertEqual(level[30], 64 + Int((191 * 0.8).rounded()), accuracy: 2, "mid-flash: \(level)")
+        XCTAssertEqual(level[37], 0x40, "the flash is over after 0.4 s: \(level)")
+        // The still was taken before the flash.
+        let still = try decode(dir.appendingPathComponent("f-0.jpg").path)
+        XCTAssertEqual(Int(still.view.pixel(x: 16, y: 12).g), 0x40, accuracy: 3)
+    }
+
+    func testLiveSnapshotsDoNotCostFrames() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func run(snapshots: Bool) throws -> (dropped: Int, written: Int) {
+            let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true num-buffers=90 ! video/x-raw,format=BGRA,width=1280,height=720,framerate=30/1 ! filtercam flash=false snapshot-location=\(dir.path)/\(snapshots ? "l" : "n")-%05d.jpg ! fakesink sync=true"])
+            if snapshots {
+                // Ten requests a second for the three seconds of the run.
+                for _ in 0..<28 {
+                    p.write("snapshot\n")
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+            }
+            let r = p.wait(timeout: 60)
+            XCTAssertEqual(r.status, 0, r.summary)
+            let line = r.stderr.split(separator: "\n").first { $0.hasPrefix("filtercam filtercam0:") } ?? ""
+            let dropped = line.split(separator: " ").first { $0.hasPrefix("dropped=") }.flatMap { Int($0.dropFirst(8)) } ?? -1
+            let written = line.split(separator: " ").first { $0.hasPrefix("snapshots=") }.flatMap { Int($0.dropFirst(10)) } ?? -1
+            return (dropped, written)
+        }
+        let without = try run(snapshots: false)
+        let with = try run(snapshots: true)
+        XCTAssertEqual(with.written, 28, "no request is lost")
+        XCTAssertLessThanOrEqual(with.dropped, without.dropped + 3, "snapshots cost no live frames (with \(with.dropped), without \(without.dropped))")
+    }
+}
