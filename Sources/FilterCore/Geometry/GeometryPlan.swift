@@ -62,8 +62,10 @@ public struct GeometryPlan: Equatable, Sendable {
             outputHeight = orientedHeight
             lensPixelRect = lensRect
         }
-        let shown = zoomRect == PixelRect(x: 0, y: 0, width: orientedWidth, height: orientedHeight)
-            ? (lensCrop ? lensRect : zoomRect) : zoomRect
+        // Without zoom the output shows the window (the lens when cropping, else everything);
+        // with zoom it is made from the whole zoom crop.
+        let zooming = zoomRect != PixelRect(x: 0, y: 0, width: orientedWidth, height: orientedHeight)
+        let shown = !zooming && lensCrop ? lensRect : zoomRect
         sourceRect = method.sourceRect(forOutputRect: shown, inputWidth: inputWidth, inputHeight: inputHeight)
     }
 
