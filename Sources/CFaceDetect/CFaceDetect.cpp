@@ -102,9 +102,10 @@ extern "C" int32_t cfd_detect(CFDDetector *detector, const uint8_t *grey, int32_
     // A header over the caller's memory: no copy.
     const cv::Mat image(height, width, CV_8UC1, const_cast<uint8_t *>(grey), static_cast<size_t>(stride));
     std::vector<cv::Rect> found;
+    std::vector<int> neighbors;
     {
       std::lock_guard<std::mutex> guard(detector->lock);
-      detector->cascade.detectMultiScale(image, found, params.scale_factor, params.min_neighbors, 0,
+      detector->cascade.detectMultiScale(image, found, neighbors, params.scale_factor, params.min_neighbors, 0,
                                          cv::Size(params.min_width, params.min_height),
                                          cv::Size(params.max_width, params.max_height));
     }
@@ -115,7 +116,8 @@ extern "C" int32_t cfd_detect(CFDDetector *detector, const uint8_t *grey, int32_
       return -1;
     }
     for (size_t i = 0; i < found.size(); i++) {
-      out[i] = CFDRect{found[i].x, found[i].y, found[i].width, found[i].height};
+      const int32_t n = i < neighbors.size() ? neighbors[i] : 0;
+      out[i] = CFDRect{found[i].x, found[i].y, found[i].width, found[i].height, n};
     }
     *rects = out;
     return static_cast<int32_t>(found.size());

@@ -12,9 +12,11 @@ extern "C" {
 /// A loaded cascade. Detection on one detector is serialized by an internal lock.
 typedef struct CFDDetector CFDDetector;
 
-/// One detection in the pixels of the grey image it was found in.
+/// One detection in the pixels of the grey image it was found in, with the number of
+/// raw candidate windows merged into it (OpenCV's `numDetections`: more is surer).
 typedef struct {
   int32_t x, y, width, height;
+  int32_t neighbors;
 } CFDRect;
 
 /// Loads the cascade at `path`. On failure returns NULL and writes a message (which

@@ -45,8 +45,8 @@ final class FaceDetection: @unchecked Sendable {
                 .string(defaultValue: FaceDetector.defaultCascadePath))
         case .minSize:
             return ElementProperty("face-min-size", nick: "Minimum face size",
-                blurb: "Smallest face to find, in output pixels (0: the cascade's window times the downscale step)",
-                .int(min: 0, max: 32767, defaultValue: 0))
+                blurb: "Smallest face to find, in output pixels (at least the cascade's window times the downscale step)",
+                .int(min: 0, max: 32767, defaultValue: Int32(FaceSettings.defaultMinSize)))
         case .maxSize:
             return ElementProperty("face-max-size", nick: "Maximum face size",
                 blurb: "Largest face to find, in output pixels (0: no limit)", .int(min: 0, max: 32767, defaultValue: 0))

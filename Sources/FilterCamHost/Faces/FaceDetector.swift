@@ -22,6 +22,13 @@ final class FaceDetector: @unchecked Sendable {
         var maxSize = 0
     }
 
+    /// One face as OpenCV reports it, in the pixels of the image searched.
+    struct Detection: Equatable, Sendable {
+        var rect: PixelRect
+        /// Candidate windows merged into it (OpenCV's `numDetections`): more is surer.
+        var neighbors: Int
+    }
+
     let cascadePath: String
     private let handle: OpaquePointer
 
@@ -39,7 +46,7 @@ final class FaceDetector: @unchecked Sendable {
     deinit { cfd_detector_free(handle) }
 
     /// Faces in `image`, in its pixels, as OpenCV reports them.
-    func detect(_ image: GreyImage, _ p: Parameters) throws -> [PixelRect] {
+    func detect(_ image: GreyImage, _ p: Parameters) throws -> [Detection] {
         let params = CFDParams(scale_factor: p.scaleFactor, min_neighbors: Int32(clamping: p.minNeighbors),
                                min_width: Int32(clamping: p.minSize), min_height: Int32(clamping: p.minSize),
                                max_width: Int32(clamping: p.maxSize), max_height: Int32(clamping: p.maxSize))
@@ -53,7 +60,8 @@ final class FaceDetector: @unchecked Sendable {
         defer { cfd_rects_free(rects) }
         return (0..<Int(n)).map { i in
             let r = rects![i]
-            return PixelRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height))
+            return Detection(rect: PixelRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height)),
+                             neighbors: Int(r.neighbors))
         }
     }
 

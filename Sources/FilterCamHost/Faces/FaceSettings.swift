@@ -1,6 +1,9 @@
 /// What the user asked of face detection (the `face-*` properties), read once per frame.
 struct FaceSettings: Sendable {
     static let defaultDetectionWidth = 640
+    /// As GStreamer's facedetect (min-size-width/height 30): OpenCV's own minimum is the
+    /// cascade window (24 px), where the fixtures showed only false faces.
+    static let defaultMinSize = 30
 
     var enabled = false
     var overlay = true

@@ -1,0 +1,322 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+import FilterCore
+import Foundation
+import XCTest
+
+/// The `FaceDetection` component as `filtercam` drives it: properties, every frame
+/// analysed when not live, the live worker's carried results, squares, ROI metas, the
+/// `faces` message, and a bad cascade.
+///
+/// Throughput note (measured, not a timed test: release build, 2-core machine, /tmp harness,
+/// astronaut picture scaled into the frame, scale factor 1.1, min-neighbors 3, min size 30;
+/// numbers in the commit message that added this note).
+final class FaceDetectionTests: XCTestCase {
+    /// A pipeline whose `fakesrc` stands in for the element: messages it posts reach the bus.
+    private var pipeline: Pipeline!
+    private var element: UnsafeMutablePointer<GstElement>!
+
+    override func setUpWithError() throws {
+        pipeline = try Pipeline(description: "fakesrc name=face-test ! fakesink")
+        element = pipeline.element(named: "face-test")
+    }
+
+    override func tearDown() {
+        pipeline = nil
+    }
+
+    private func make(_ properties: [String: PropertyValue] = [:]) -> FaceDetection {
+        let d = FaceDetection(element: element)
+        for (name, value) in properties {
+            let index = FaceDetection.properties.firstIndex { $0.name == name }!
+            d.setProperty(index, value)
+        }
+        return d
+    }
+
+    private func index(_ name: String) -> Int { FaceDetection.properties.firstIndex { $0.name == name }! }
+
+    /// Messages on the bus so far (element messages and warnings), oldest first.
+    private func drainBus() -> [UnsafeMutablePointer<GstMessage>] {
+        var out: [UnsafeMutablePointer<GstMessage>] = []
+        let types = GstMessageType(rawValue: GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue)
+        while let m = gst_bus_pop_filtered(pipeline.bus, types) { out.append(m) }
+        return out
+    }
+
+    private func facesMessages(_ messages: [UnsafeMutablePointer<GstMessage>]) -> [[PixelRect]] {
+        messages.compactMap { m in
+            guard m.pointee.type == GST_MESSAGE_ELEMENT, let s = gst_message_get_structure(m),
+                  String(cString: gst_structure_get_name(s)) == "faces" else { return nil }
+            return FaceReport.faces(in: s)
+        }
+    }
+
+    private func warnings(_ messages: [UnsafeMutablePointer<GstMessage>]) -> [String] {
+        messages.compactMap { m in
+            guard m.pointee.type == GST_MESSAGE_WARNING else { return nil }
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_warning(m, &error, &debug)
+            defer { g_error_free(error); g_free(debug) }
+            return error.map { String(cString: $0.pointee.message) }
+        }
+    }
+
+    // MARK: Properties
+
+    func testPropertyTable() {
+        let names = FaceDetection.properties.map(\.name)
+        XCTAssertEqual(names, ["detect-faces", "face-overlay", "face-cascade", "face-min-size", "face-max-size",
+                               "face-scale-factor", "face-min-neighbors", "face-detection-width",
+                               "face-orientation-search", "frames-with-faces"])
+        let d = make()
+        XCTAssertEqual(d.getProperty(index("detect-faces")), .bool(false))
+        XCTAssertFalse(d.isEnabled)
+        XCTAssertEqual(d.getProperty(index("face-overlay")), .bool(true))
+        XCTAssertEqual(d.getProperty(index("face-cascade")), .string(FaceDetector.defaultCascadePath))
+        XCTAssertEqual(d.getProperty(index("face-min-size")), .int(30))
+        XCTAssertEqual(d.getProperty(index("face-max-size")), .int(0))
+        XCTAssertEqual(d.getProperty(index("face-scale-factor")), .double(1.1))
+        XCTAssertEqual(d.getProperty(index("face-min-neighbors")), .int(3))
+        XCTAssertEqual(d.getProperty(index("face-detection-width")), .int(640))
+        XCTAssertEqual(d.getProperty(index("face-orientation-search")), .bool(false))
+        XCTAssertEqual(d.getProperty(index("frames-with-faces")), .uint64(0))
+        if case .counter = FaceDetection.properties[index("frames-with-faces")].kind {} else { XCTFail("not a counter") }
+
+        d.setProperty(index("detect-faces"), .bool(true))
+        XCTAssertTrue(d.isEnabled)
+        d.setProperty(index("face-cascade"), .string(nil))
+        XCTAssertEqual(d.getProperty(index("face-cascade")), .string(FaceDetector.defaultCascadePath))
+        d.setProperty(index("face-min-neighbors"), .int(5))
+        XCTAssertEqual(d.getProperty(index("face-min-neighbors")), .int(5))
+    }
+
+    // MARK: Frames
+
+    func testDisabledLeavesFramesAlone() throws {
+        let frame = FaceFixtures.copy(try FaceFixtures.load(FaceFixtures.astronaut))
+        let before = frame.packedBytes
+        let d = make()
+        d.start()
+        defer { d.stop() }
+        XCTAssertEqual(d.process(frame.view, method: .identity, live: false), [])
+        XCTAssertEqual(d.process(frame.view, method: .identity, live: true), [])
+        XCTAssertTrue(frame.packedBytes == before)
+    }
+
+    func testNonLiveAnalysesEveryFrameAndDrawsSquares() throws {
+        let source = try FaceFixtures.load(FaceFixtures.astronaut)
+        let d = make(["detect-faces": .bool(true)])
+        d.start()
+        defer { d.stop() }
+        for n in 1...3 {
+            let frame = FaceFixtures.copy(source)
+            let faces = d.process(frame.view, method: .identity, live: false)
+            FaceFixtures.assertMatches(faces, faces: FaceFixtures.astronaut.faces, "frame \(n)")
+            XCTAssertEqual(d.getProperty(index("frames-with-faces")), .uint64(UInt64(n)))
+            guard let f = faces.first else { continue }
+            let red = RGBA(r: 255, g: 0, b: 0, a: 255)
+            let t = FaceOverlay.thickness(frameWidth: frame.width, box: f)
+            XCTAssertEqual(t, 5)   // 512 / 100
+            XCTAssertEqual(frame.view.pixel(x: f.x, y: f.y), red)
+            XCTAssertEqual(frame.view.pixel(x: f.x + f.width - 1, y: f.y + f.height - 1), red)
+            XCTAssertEqual(frame.view.pixel(x: f.x + t - 1, y: f.y + f.height / 2), red)
+            XCTAssertEqual(frame.view.pixel(x: f.x + t, y: f.y + f.height / 2), source.view.pixel(x: f.x + t, y: f.y + f.height / 2))
+            XCTAssertEqual(frame.view.pixel(x: f.x + f.width / 2, y: f.y + f.height / 2),
+                           source.view.pixel(x: f.x + f.width / 2, y: f.y + f.height / 2))
+            XCTAssertEqual(frame.view.pixel(x: f.x - 1, y: f.y), source.view.pixel(x: f.x - 1, y: f.y))
+        }
+    }
+
+    func testOverlayOffFindsFacesWithoutDrawing() throws {
+        let frame = FaceFixtures.copy(try FaceFixtures.load(FaceFixtures.obama2))
+        let before = frame.packedBytes
+        let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
+        d.start()
+        defer { d.stop() }
+        FaceFixtures.assertMatches(d.process(frame.view, method: .identity, live: false), faces: FaceFixtures.obama2.faces,
+                                   ignore: FaceFixtures.obama2.ignore, "obama2")
+        XCTAssertTrue(frame.packedBytes == before)
+    }
+
+    func testBGRAFramesGiveTheSameFaces() throws {
+        let rgba = try FaceFixtures.load(FaceFixtures.lfwMosaic)
+        let bgra = try FrameIO.captureFrame("filesrc location=\"\(FaceFixtures.path(FaceFixtures.lfwMosaic)!)\" ! pngdec ! videoconvert", format: .bgra)
+        let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
+        d.start()
+        defer { d.stop() }
+        let a = d.process(rgba.view, method: .identity, live: false)
+        let b = d.process(bgra.view, method: .identity, live: false)
+        XCTAssertEqual(a, b)
+        FaceFixtures.assertMatches(a, faces: FaceFixtures.lfwMosaic.faces, "lfw")
+    }
+
+    /// Live: frames leave at once with the latest result of the face worker, which works
+    /// on the downscaled copy (1024 wide → 512, step 2) and finds the same faces as the
+    /// non-live path; the result stays on later frames.
+    func testLivePathUsesDownscaledCopyOnItsWorker() throws {
+        let source = FaceFixtures.upscaled(try FaceFixtures.load(FaceFixtures.astronaut), by: 2)
+        let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
+        d.start()
+        defer { d.stop() }
+        let reference = d.process(source.view, method: .identity, live: false)
+        XCTAssertEqual(reference.count, 1)
+        var faces: [PixelRect] = []
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while faces.isEmpty && Date() < deadline {
+            faces = d.process(source.view, method: .identity, live: true)
+            if faces.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        XCTAssertEqual(faces, reference)
+        // Carried onto later frames until the next result.
+        for _ in 0..<5 { XCTAssertEqual(d.process(source.view, method: .identity, live: true), reference) }
+        // Switched off: nothing, and no stale boxes when switched on again.
+        d.setProperty(index("detect-faces"), .bool(false))
+        XCTAssertEqual(d.process(source.view, method: .identity, live: true), [])
+        d.setProperty(index("detect-faces"), .bool(true))
+        let first = d.process(source.view, method: .identity, live: true)
+        XCTAssertTrue(first.isEmpty || first == reference)
+    }
+
+    /// `method` is the orientation that made the output: a face rotated in it is found
+    /// with face-orientation-search, its box on the face in the output frame.
+    func testOrientationSearchFindsTurnedFaceInOutputCoordinates() throws {
+        let upright = try FaceFixtures.load(FaceFixtures.astronaut)
+        let turned = FaceFixtures.oriented(upright, .rotate90L)
+        let expected = FaceFixtures.transformed(FaceFixtures.astronaut.faces[0], .rotate90L, width: 512, height: 512)
+        let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
+        d.start()
+        defer { d.stop() }
+        XCTAssertEqual(d.process(turned.view, method: .rotate90L, live: false), [])
+        d.setProperty(index("face-orientation-search"), .bool(true))
+        FaceFixtures.assertMatches(d.process(turned.view, method: .rotate90L, live: false), faces: [expected], "90l")
+    }
+
+    // MARK: Buffers and messages
+
+    func testDecorateAddsRegionMetasAndPostsOnChange() throws {
+        let d = make(["detect-faces": .bool(true)])
+        d.start()
+        defer { d.stop() }
+        _ = drainBus()
+        let a = [PixelRect(x: 96, y: 164, width: 218, height: 218)]
+        let b = [PixelRect(x: 10, y: 20, width: 30, height: 30), PixelRect(x: 100, y: 20, width: 40, height: 40)]
+        var posted: [[PixelRect]] = []
+        for (faces, ts) in [([], 0), (a, 1), (a, 2), (b, 3), (b, 4), ([], 5), ([], 6)] as [([PixelRect], UInt64)] {
+            let buffer = gst_buffer_new()!
+            d.decorate(buffer, faces: faces, timestamp: ts * 1_000_000)
+            XCTAssertEqual(FaceReport.regionMetas(on: buffer), faces)
+            gst_buffer_unref(buffer)
+            let messages = drainBus()
+            posted += facesMessages(messages)
+            for m in messages where m.pointee.type == GST_MESSAGE_ELEMENT {
+                var t: guint64 = 0
+                XCTAssertNotEqual(gst_structure_get_uint64(gst_message_get_structure(m), "timestamp", &t), 0)
+                XCTAssertEqual(UInt64(t), ts * 1_000_000)
+            }
+            messages.forEach { gst_message_unref($0) }
+        }
+        XCTAssertEqual(posted, [a, b, []])   // on change only; an empty list when faces disappear
+    }
+
+    /// What `filtercam launch --messages` prints for it.
+    func testMessagePrintsAsTheCLIShowsIt() {
+        let s = FaceReport.structure([PixelRect(x: 96, y: 164, width: 218, height: 218)], timestamp: 66_666_666)
+        let m = gst_message_new_element(element.asObject, s)!
+        defer { gst_message_unref(m) }
+        XCTAssertEqual(MessageJSON.line(for: m),
+                       #"{"source":"face-test","name":"faces","timestamp":66666666,"faces":[{"x":96,"y":164,"width":218,"height":218}]}"#)
+        let empty = gst_message_new_element(element.asObject, FaceReport.structure([], timestamp: 1))!
+        defer { gst_message_unref(empty) }
+        XCTAssertEqual(MessageJSON.line(for: empty), #"{"source":"face-test","name":"faces","timestamp":1,"faces":[]}"#)
+    }
+
+    // MARK: Bad cascade
+
+    func testMissingCascadeWarnsOnceNamingPathAndKeepsGoing() throws {
+        let path = "/nonexistent/faces/cascade.xml"
+        let frame = FaceFixtures.copy(try FaceFixtures.load(FaceFixtures.astronaut))
+        let d = make(["face-cascade": .string(path), "detect-faces": .bool(true)])
+        _ = drainBus()
+        d.start()
+        var texts = warnings(drainBus())
+        XCTAssertEqual(texts.count, 1, "\(texts)")
+        XCTAssertTrue(texts.first?.contains(path) ?? false, "\(texts)")
+        XCTAssertEqual(d.process(frame.view, method: .identity, live: false), [])
+        for _ in 0..<3 { XCTAssertEqual(d.process(frame.view, method: .identity, live: true), []) }
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(d.process(frame.view, method: .identity, live: true), [])
+        texts = warnings(drainBus())
+        XCTAssertEqual(texts, [], "warned once only")
+        // Fixed while running: detection resumes.
+        d.setProperty(index("face-cascade"), .string(FaceDetector.defaultCascadePath))
+        XCTAssertEqual(d.process(frame.view, method: .identity, live: false).count, 1)
+        d.stop()
+    }
+
+    func testMalformedCascadeWarnsNamingPath() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-cascade-\(getpid()).xml").path
+        try "<opencv_storage><cascade>nope</cascade></opencv_storage>".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let d = make(["face-cascade": .string(path), "detect-faces": .bool(true)])
+        _ = drainBus()
+        d.start()
+        defer { d.stop() }
+        let texts = warnings(drainBus())
+        XCTAssertEqual(texts.count, 1)
+        XCTAssertTrue(texts.first?.contains(path) ?? false, "\(texts)")
+    }
+
+    func testStartStopRestart() throws {
+        let frame = try FaceFixtures.load(FaceFixtures.astronaut)
+        let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
+        for _ in 0..<3 {
+            d.start()
+            XCTAssertEqual(d.getProperty(index("frames-with-faces")), .uint64(0))
+            _ = d.process(frame.view, method: .identity, live: true)
+            _ = d.process(frame.view, method: .identity, live: false)
+            d.stop()
+        }
+    }
+
+    // MARK: Pieces
+
+    func testGreyIsOpenCVLumaAndStepSamplesBlockCentres() {
+        let frame = PixelBuffer(width: 6, height: 4, format: .bgra)
+        for y in 0..<4 {
+            for x in 0..<6 { frame.view.setPixel(x: x, y: y, RGBA(r: UInt8(x * 40), g: UInt8(y * 60), b: 200)) }
+        }
+        func luma(_ x: Int, _ y: Int) -> UInt8 {
+            let c = frame.view.pixel(x: x, y: y)
+            let r = Int(c.r) * 4899, g = Int(c.g) * 9617, b = Int(c.b) * 1868
+            return UInt8((r + g + b + 8192) >> 14)
+        }
+        let g1 = GreyImage(frame: frame.view, step: 1)
+        var expected: [UInt8] = []
+        for y in 0..<4 { for x in 0..<6 { expected.append(luma(x, y)) } }
+        XCTAssertEqual(g1.pixels, expected)
+        let g2 = GreyImage(frame: frame.view, step: 2)
+        XCTAssertEqual(g2.width, 3)
+        XCTAssertEqual(g2.height, 2)
+        XCTAssertEqual(g2.pixels, [luma(1, 1), luma(3, 1), luma(5, 1), luma(1, 3), luma(3, 3), luma(5, 3)])
+        XCTAssertEqual(GreyImage.step(frameWidth: 1280, detectionWidth: 640), 2)
+        XCTAssertEqual(GreyImage.step(frameWidth: 1920, detectionWidth: 640), 3)
+        XCTAssertEqual(GreyImage.step(frameWidth: 1000, detectionWidth: 640), 2)
+        XCTAssertEqual(GreyImage.step(frameWidth: 512, detectionWidth: 640), 1)
+        XCTAssertEqual(GreyImage.step(frameWidth: 4000, detectionWidth: 0), 1)
+    }
+
+    func testOverlayClipsAtFrameEdges() {
+        let frame = PixelBuffer(width: 40, height: 30, format: .rgbx, stride: 48 * 4)
+        FaceOverlay.draw([PixelRect(x: -5, y: -5, width: 20, height: 20), PixelRect(x: 30, y: 20, width: 20, height: 20),
+                          PixelRect(x: 100, y: 100, width: 5, height: 5)], on: frame.view)
+        let red = RGBA(r: 255, g: 0, b: 0, a: 255)
+        XCTAssertEqual(frame.view.pixel(x: 0, y: 0), RGBA(r: 0, g: 0, b: 0, a: 0))      // inside the first box
+        XCTAssertEqual(frame.view.pixel(x: 14, y: 0), red)                            // its right side
+        XCTAssertEqual(frame.view.pixel(x: 0, y: 14), red)                            // its bottom side
+        XCTAssertEqual(frame.view.pixel(x: 30, y: 29), red)                           // second box, left side
+        XCTAssertEqual(frame.view.pixel(x: 39, y: 20), red)                           // second box, top side
+    }
+}

@@ -1,0 +1,129 @@
+@testable import FilterCamHost
+import FilterCore
+import Foundation
+import XCTest
+
+/// OpenCV's cascade through the CFaceDetect shim, on the fixture images: the same answer
+/// as OpenCV itself, every true face found, nothing on the non-face images, and clear
+/// errors for unusable cascade files.
+///
+/// Throughput (not a timed test; release build, this 2-core machine, astronaut picture
+/// scaled into the frame, scaleFactor 1.1, minNeighbors 3) is in FaceDetectionTests.swift.
+final class FaceDetectorTests: XCTestCase {
+    /// At full size (step 1) our grey copy is OpenCV's BGR2GRAY, so the raw detections are
+    /// exactly the reference file's, duplicate included.
+    func testRawDetectionsEqualOpenCVReference() throws {
+        for image in FaceFixtures.local {
+            let frame = try FaceFixtures.load(image)
+            let found = try FaceFixtures.detector.detect(FaceFixtures.grey(frame), FaceDetector.Parameters()).map(\.rect)
+            XCTAssertEqual(found.sorted { ($0.x, $0.y) < ($1.x, $1.y) }, image.opencv, image.file)
+        }
+    }
+
+    func testEveryTrueFaceFoundOnFaceImages() throws {
+        for image in FaceFixtures.withFaces + [FaceFixtures.graceHopper] {
+            guard FaceFixtures.path(image) != nil else { continue }   // grace_hopper: shared folder only
+            let frame = try FaceFixtures.load(image)
+            let found = try FaceSearch().run(FaceFixtures.detector, on: FaceFixtures.grey(frame),
+                                             frameWidth: frame.width, frameHeight: frame.height)
+            FaceFixtures.assertMatches(found, faces: image.faces, ignore: image.ignore, image.file)
+            XCTAssertEqual(found.count, image.faces.count, "\(image.file): one box per face after merging: \(found)")
+        }
+    }
+
+    func testNoBoxOnNonFaceImages() throws {
+        for image in FaceFixtures.withoutFaces {
+            let frame = try FaceFixtures.load(image)
+            for orientations in [false, true] {
+                let search = FaceSearch(orientations: orientations)
+                let found = try search.run(FaceFixtures.detector, on: FaceFixtures.grey(frame),
+                                           frameWidth: frame.width, frameHeight: frame.height)
+                XCTAssertEqual(found, [], "\(image.file), orientation search \(orientations)")
+            }
+        }
+    }
+
+    /// A frame twice the fixture's size (as a 1280-wide camera frame holds a face twice
+    /// as many pixels wide) through the default 640-wide grey copy: exactly OpenCV's
+    /// full-size answer, boxes scaled back to the frame.
+    func testDoubleSizeFramesThroughDefaultDownscaleGiveOpenCVsAnswer() throws {
+        for image in FaceFixtures.local {
+            let big = FaceFixtures.upscaled(try FaceFixtures.load(image), by: 2)
+            let grey = FaceFixtures.grey(big, detectionWidth: FaceSettings.defaultDetectionWidth)
+            XCTAssertEqual(grey.step, 2, image.file)
+            let found = try FaceFixtures.detector.detect(grey, FaceDetector.Parameters()).map(\.rect)
+            XCTAssertEqual(found.sorted { ($0.x, $0.y) < ($1.x, $1.y) }, image.opencv, image.file)
+            let boxes = try FaceSearch().run(FaceFixtures.detector, on: grey, frameWidth: big.width, frameHeight: big.height)
+            FaceFixtures.assertMatches(boxes, faces: image.faces.map { FaceFixtures.r($0.x * 2, $0.y * 2, $0.width * 2, $0.height * 2) },
+                                       ignore: image.ignore.map { FaceFixtures.r($0.x * 2, $0.y * 2, $0.width * 2, $0.height * 2) },
+                                       "\(image.file) ×2")
+        }
+    }
+
+    /// The fixtures themselves at half and a third of their size (faces 29–111 px): every
+    /// face but LFW tile 4, the weak one OpenCV finds at full size only with
+    /// minNeighbors 3, and no false box.
+    func testNativeFixturesDownscaledLoseOnlyTheWeakFace() throws {
+        let weak = FaceFixtures.r(12, 161, 91, 91)
+        for image in FaceFixtures.local {
+            let frame = try FaceFixtures.load(image)
+            for width in [frame.width / 2, frame.width / 3] {
+                let grey = FaceFixtures.grey(frame, detectionWidth: width)
+                XCTAssertGreaterThan(grey.step, 1)
+                let found = try FaceSearch().run(FaceFixtures.detector, on: grey, frameWidth: frame.width, frameHeight: frame.height)
+                FaceFixtures.assertMatches(found, faces: image.faces.filter { $0 != weak }, ignore: image.ignore,
+                                           "\(image.file) at step \(grey.step)")
+            }
+        }
+    }
+
+    func testMinAndMaxSizeAreInOutputPixels() throws {
+        let frame = try FaceFixtures.load(FaceFixtures.astronaut)
+        let grey = FaceFixtures.grey(frame, detectionWidth: 256)      // step 2
+        var search = FaceSearch()
+        let all = try search.run(FaceFixtures.detector, on: grey, frameWidth: 512, frameHeight: 512)
+        XCTAssertEqual(all.count, 1)
+        let size = all[0].width                                      // output pixels
+        search.parameters.minSize = size + 20
+        XCTAssertEqual(try search.run(FaceFixtures.detector, on: grey, frameWidth: 512, frameHeight: 512), [])
+        search.parameters.minSize = size - 20
+        let bigger = try search.run(FaceFixtures.detector, on: grey, frameWidth: 512, frameHeight: 512)
+        XCTAssertEqual(bigger.count, 1)
+        XCTAssertGreaterThan(FaceFixtures.iou(bigger[0], all[0]), 0.8)
+        search.parameters.maxSize = size - 10
+        XCTAssertEqual(try search.run(FaceFixtures.detector, on: grey, frameWidth: 512, frameHeight: 512), [])
+    }
+
+    func testMissingCascadeErrorNamesThePath() {
+        let path = "/nonexistent/dir/no-such-cascade.xml"
+        XCTAssertThrowsError(try FaceDetector(cascadePath: path)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains(path), text)
+            XCTAssertTrue(text.contains("No such file"), text)
+        }
+    }
+
+    func testMalformedCascadeErrorNamesThePath() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("face-cascade-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cases = [("garbage.xml", "this is not xml <<<"),
+                     ("empty.xml", ""),
+                     ("other.xml", "<?xml version=\"1.0\"?>\n<opencv_storage>\n<x>1</x>\n</opencv_storage>\n"),
+                     ("truncated.xml", String(try String(contentsOfFile: FaceDetector.defaultCascadePath, encoding: .utf8).prefix(5000)))]
+        for (name, content) in cases {
+            let path = dir.appendingPathComponent(name).path
+            try content.write(toFile: path, atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try FaceDetector(cascadePath: path), name) { error in
+                XCTAssertTrue("\(error)".contains(path), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try FaceDetector(cascadePath: dir.path)) { XCTAssertTrue("\($0)".contains(dir.path), "\($0)") }
+    }
+
+    func testDuplicateInsideAFaceIsMerged() {
+        let merged = FaceSearch.merged(FaceFixtures.lfwMosaic.opencv.sorted { $0.width > $1.width })
+        XCTAssertEqual(merged.count, 8)
+        XCTAssertFalse(merged.contains(FaceFixtures.r(15, 173, 61, 61)))
+    }
+}
