@@ -13,7 +13,7 @@ public enum FrameIO {
     /// Runs a pipeline ending in an appsink named `out` and returns the first frame as
     /// packed bytes with its caps' size (the pipeline must deliver 4-byte RGBA-like pixels).
     public static func captureFrame(_ description: String, format: PixelFormat = .rgba) throws -> PixelBuffer {
-        let pipeline = try Pipeline(description: description + " ! video/x-raw,format=\(format.rawValue) ! appsink name=out sync=false")
+        let pipeline = try Pipeline(description: description + " ! videoconvert ! video/x-raw,format=\(format.rawValue) ! appsink name=out sync=false")
         guard let sink = pipeline.element(named: "out") else { throw Failure(description: "no appsink") }
         pipeline.setState(GST_STATE_PLAYING)
         guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000) else {
@@ -54,15 +54,26 @@ public enum FrameIO {
 }
 
 /// `filtercam filters --preview DIR`: one PNG per filter over the same test picture.
+/// Filters whose defaults change nothing are shown with an example setting.
 public enum FilterPreview {
+    static let examples: [String: String] = [
+        "exposure": "exposure ev=1",
+        "color-controls": "color-controls saturation=2 contrast=1.3",
+        "white-balance": "white-balance temperature=3500",
+        "channel-mix": "channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>",
+        "sharpen": "sharpen amount=2",
+        "blur": "blur radius=4",
+    ]
+
     public static func write(to folder: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,width=320,height=240")
+        let source = try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=320,height=240")
         var written: [String] = []
         for d in FilterRegistry.shared.all {
             let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)
             frame.view.copyPixels(from: source.view)
-            d.make(d.defaultValues).apply(to: frame.view)
+            let chain = try FilterChain.parse(examples[d.id] ?? d.id)
+            chain.makeFilters().apply(to: frame.view)
             let path = (folder as NSString).appendingPathComponent("\(d.id).png")
             try FrameIO.writePNG(frame, to: path)
             written.append(path)
