@@ -1,0 +1,234 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+import FilterCore
+import Foundation
+import XCTest
+
+/// `filtercam`'s lens, orientation and zoom properties against GStreamer's own
+/// `videoflip` and `videocrop`, byte for byte, through real pipelines.
+final class GeometryElementTests: XCTestCase {
+    static let nicks = ["identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll"]
+
+    override func setUp() {
+        GStreamer.initialize()
+    }
+
+    private func source(_ format: String, _ w: Int, _ h: Int, frames: Int = 2) -> String {
+        "videotestsrc num-buffers=\(frames) pattern=smpte ! video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1"
+    }
+
+    private func assertSameFrames(_ a: [CapturedFrame], _ b: [CapturedFrame], _ what: String,
+                                  file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.count, b.count, what, file: file, line: line)
+        for (x, y) in zip(a, b) {
+            XCTAssertEqual(x.width, y.width, what, file: file, line: line)
+            XCTAssertEqual(x.height, y.height, what, file: file, line: line)
+            XCTAssertTrue(x.bytes == y.bytes, "\(what): pixels differ", file: file, line: line)
+        }
+    }
+
+    func testEveryOrientationMatchesVideoflipInBothOrdersAndOddSizes() throws {
+        for format in ["BGRA", "RGBA"] {
+            for (w, h) in [(64, 48), (33, 17)] {
+                for nick in Self.nicks {
+                    let ours = try collectFrames("\(source(format, w, h)) ! filtercam orientation=\(nick)")
+                    let theirs = try collectFrames("\(source(format, w, h)) ! videoflip video-direction=\(nick)")
+                    assertSameFrames(ours, theirs, "\(nick) \(format) \(w)x\(h)")
+                }
+            }
+        }
+    }
+
+    /// Frames with padded rows (GstVideoMeta stride) through both elements.
+    private func padded(_ element: String, width: Int, height: Int, stride: Int) throws -> [CapturedFrame] {
+        let pipeline = try Pipeline(description:
+            "appsrc name=src format=time caps=\"video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1\" ! \(element) ! appsink name=out sync=false")
+        let src = try pipeline.requireElement("src"), sink = try pipeline.requireElement("out")
+        XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+        for f in 0..<2 {
+            let size = stride * height
+            var bytes = [UInt8](repeating: 0xEE, count: size)
+            for y in 0..<height { for x in 0..<width { for c in 0..<4 {
+                bytes[y * stride + x * 4 + c] = UInt8((x * 7 + y * 13 + c * 31 + f) & 255)
+            } } }
+            let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
+            _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(size)) }
+            var offsets = [gsize](repeating: 0, count: 4)
+            var strides = [gint](repeating: 0, count: 4)
+            strides[0] = gint(stride)
+            _ = gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_BGRA,
+                                               guint(width), guint(height), 1, &offsets, &strides)
+            buffer.pointee.pts = GstClockTime(frameTime(f))
+            XCTAssertEqual(gst_app_src_push_buffer(src.asAppSrc, buffer), GST_FLOW_OK)
+        }
+        gst_app_src_end_of_stream(src.asAppSrc)
+        var frames: [CapturedFrame] = []
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let error = pipeline.popError() { XCTFail("\(element): \(error)"); break }
+            if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000) {
+                frames.append(try sample.capturedFrame())
+                gst_sample_unref(sample)
+                continue
+            }
+            if gst_app_sink_is_eos(sink.asAppSink) != 0 { break }
+        }
+        pipeline.setState(GST_STATE_NULL)
+        return frames
+    }
+
+    func testOrientationWithPaddedStridesMatchesVideoflip() throws {
+        for nick in ["90r", "180", "ul-lr", "horiz"] {
+            let ours = try padded("filtercam orientation=\(nick)", width: 21, height: 11, stride: 21 * 4 + 20)
+            let theirs = try padded("videoflip video-direction=\(nick)", width: 21, height: 11, stride: 21 * 4 + 20)
+            XCTAssertEqual(ours.count, 2)
+            assertSameFrames(ours, theirs, "padded \(nick)")
+        }
+    }
+
+    /// lens x,y,w,h → pixel borders: left = round(x·W), right = W − round((x+w)·W), etc.
+    func testLensCropMatchesVideocrop() throws {
+        for (w, h, lens) in [(64, 48, "0.25,0.25,0.5,0.5"), (33, 17, "0.1,0.3,0.55,0.6"), (33, 17, "0,0,1,0.5")] {
+            let r = try LensRect(parsing: lens).pixelRect(width: w, height: h)
+            let crop = "videocrop left=\(r.x) right=\(w - r.x - r.width) top=\(r.y) bottom=\(h - r.y - r.height)"
+            let ours = try collectFrames("\(source("BGRA", w, h)) ! filtercam lens=\(lens) lens-crop=true")
+            let theirs = try collectFrames("\(source("BGRA", w, h)) ! \(crop)")
+            assertSameFrames(ours, theirs, "lens-crop \(lens) at \(w)x\(h)")
+        }
+    }
+
+    func testFilterAppliesOnlyInsideTheLens() throws {
+        let input = try collectFrames(source("BGRA", 40, 20, frames: 1))
+        let out = try collectFrames("\(source("BGRA", 40, 20, frames: 1)) ! filtercam filter=invert lens=0.25,0.25,0.5,0.5")
+        let lens = PixelRect(x: 10, y: 5, width: 20, height: 10)
+        for y in 0..<20 { for x in 0..<40 {
+            let i = input[0].pixel(x, y), o = out[0].pixel(x, y)
+            let inside = x >= lens.x && x < lens.x + lens.width && y >= lens.y && y < lens.y + lens.height
+            let expected = inside ? [255 - i[0], 255 - i[1], 255 - i[2], i[3]] : i
+            XCTAssertEqual(o, expected, "(\(x),\(y)) inside=\(inside)")
+        } }
+    }
+
+    func testOrientationThenLensInViewerCoordinates() throws {
+        // 90r turns 40x20 into 20x40; the lens is then a rectangle of the turned picture.
+        let turned = try collectFrames("\(source("BGRA", 40, 20, frames: 1)) ! videoflip video-direction=90r")
+        let out = try collectFrames("\(source("BGRA", 40, 20, frames: 1)) ! filtercam orientation=90r filter=invert lens=0,0,0.5,0.25")
+        XCTAssertEqual(out[0].width, 20)
+        XCTAssertEqual(out[0].height, 40)
+        for y in 0..<40 { for x in 0..<20 {
+            let i = turned[0].pixel(x, y)
+            let inside = x < 10 && y < 10
+            XCTAssertEqual(out[0].pixel(x, y), inside ? [255 - i[0], 255 - i[1], 255 - i[2], i[3]] : i, "(\(x),\(y))")
+        } }
+    }
+
+    func testZoomIsClampedAndReadBack() throws {
+        let pipeline = try Pipeline(description: "videotestsrc ! filtercam name=fc max-zoom=4 ! fakesink")
+        let fc = try pipeline.requireElement("fc")
+        try Pipeline.setProperty(fc, "zoom", "10")
+        XCTAssertEqual(Pipeline.property(fc, "zoom").flatMap(Double.init), 4)
+        try Pipeline.setProperty(fc, "zoom", "0.5")
+        XCTAssertEqual(Pipeline.property(fc, "zoom").flatMap(Double.init), 1)
+        try Pipeline.setProperty(fc, "zoom", "2.5")
+        XCTAssertEqual(Pipeline.property(fc, "zoom").flatMap(Double.init), 2.5)
+        try Pipeline.setProperty(fc, "max-zoom", "2")
+        XCTAssertEqual(Pipeline.property(fc, "zoom").flatMap(Double.init), 2, "lowering max-zoom clamps the zoom")
+    }
+
+    func testZoomTwoShowsTheCentreScaledUp() throws {
+        // A 2x zoom of 64x48 is its centre 32x24 (videocrop 16/16/12/12) scaled back to
+        // 64x48. GStreamer's bilinear videoscale is the reference; the two bilinear
+        // scalers place samples slightly differently, so the mean difference is small but
+        // not zero, while the uncropped picture is far off.
+        let src = "videotestsrc num-buffers=1 pattern=colors ! video/x-raw,format=BGRA,width=64,height=48"
+        let out = try collectFrames("\(src) ! filtercam zoom=2")
+        let reference = try collectFrames("\(src) ! videocrop left=16 right=16 top=12 bottom=12 ! videoscale method=bilinear ! video/x-raw,width=64,height=48")
+        let unzoomed = try collectFrames(src)
+        func meanDifference(_ a: CapturedFrame, _ b: CapturedFrame) -> Double {
+            Double(zip(a.bytes, b.bytes).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(a.bytes.count)
+        }
+        XCTAssertEqual(out[0].width, 64)
+        XCTAssertEqual(out[0].height, 48)
+        let ours = meanDifference(out[0], reference[0]), wrong = meanDifference(unzoomed[0], reference[0])
+        XCTAssertLessThan(ours, 6, "zoom 2 vs videocrop ! videoscale")
+        XCTAssertGreaterThan(wrong, ours * 3, "the reference tells a zoomed picture from an unzoomed one")
+    }
+
+    func testAutoFollowsImageOrientationTags() throws {
+        // The fixture table: tag rotate-90 = EXIF 6 = videoflip 90r; flip-rotate-90 = EXIF 7 = ur-ll.
+        for (tag, nick) in [("rotate-90", "90r"), ("rotate-180", "180"), ("flip-rotate-90", "ur-ll"), ("flip-rotate-270", "ul-lr")] {
+            let ours = try collectFrames("\(source("BGRA", 33, 17)) ! taginject tags=\"image-orientation=\(tag)\" ! filtercam orientation=auto")
+            let theirs = try collectFrames("\(source("BGRA", 33, 17)) ! videoflip video-direction=\(nick)")
+            assertSameFrames(ours, theirs, "auto with tag \(tag)")
+        }
+    }
+
+    func testAutoFollowsTheDeviceOrientationTable() throws {
+        for row in DeviceOrientationTracker.table {
+            let ours = try collectFrames("\(source("BGRA", 33, 17)) ! filtercam orientation=auto device-orientation=\(row.orientation.nick) camera-facing=\(row.facing.nick)")
+            let theirs = try collectFrames("\(source("BGRA", 33, 17)) ! videoflip video-direction=\(row.method.nick)")
+            assertSameFrames(ours, theirs, "\(row.orientation.nick)/\(row.facing.nick) → \(row.method.nick)")
+        }
+        // Face up keeps the last known orientation (SquareCam): portrait then face-up stays 90r.
+        let pipeline = try Pipeline(description: "videotestsrc ! filtercam name=fc orientation=auto ! fakesink")
+        let fc = try pipeline.requireElement("fc")
+        try Pipeline.setProperty(fc, "device-orientation", "portrait")
+        try Pipeline.setProperty(fc, "device-orientation", "face-up")
+        let kept = try collectFrames("\(source("BGRA", 33, 17)) ! filtercam orientation=auto device-orientation=portrait")
+        XCTAssertEqual(kept[0].width, 17)
+    }
+
+    /// Changing orientation and lens-crop while PLAYING into an encoder: new caps, no error,
+    /// and every frame has the size its caps say.
+    func testOrientationChangeWhilePlayingRenegotiatesThroughAnEncoder() throws {
+        var sizes: [String] = []
+        let frames = try collectFrames("videotestsrc is-live=true num-buffers=30 ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam name=fc ! tee name=t ! queue ! videoconvert ! x264enc speed-preset=ultrafast tune=zerolatency ! fakesink t. ! queue",
+                                       onFrame: { i, frame, pipeline in
+            sizes.append("\(frame.width)x\(frame.height)")
+            guard let fc = pipeline.element(named: "fc") else { return }
+            if i == 5 { try? Pipeline.setProperty(fc, "orientation", "90r") }
+            if i == 15 { try? Pipeline.setProperty(fc, "lens-crop", "true"); try? Pipeline.setProperty(fc, "lens", "0.25,0.25,0.5,0.5") }
+        })
+        XCTAssertEqual(frames.count, 30)
+        XCTAssertEqual(sizes.first, "64x48")
+        XCTAssertEqual(sizes.last, "24x32", "90r then the centre lens of the turned 48x64 picture")
+        XCTAssertTrue(sizes.contains("48x64"))
+        // Once a new size appears, the old one never comes back.
+        let firstTurned = try XCTUnwrap(sizes.firstIndex(of: "48x64"))
+        XCTAssertFalse(sizes[firstTurned...].contains("64x48"), "\(sizes)")
+    }
+
+    func testNavigationIsMappedBackThroughTheTransform() throws {
+        // A click at (2, 5) on the 90r output (17x33) of a 33x17 input lands at input (5, 17 − 2) = (5, 15).
+        let pipeline = try Pipeline(description: "videotestsrc name=src ! video/x-raw,format=BGRA,width=33,height=17 ! filtercam orientation=90r ! fakesink name=sink")
+        let src = try pipeline.requireElement("src"), sink = try pipeline.requireElement("sink")
+        let srcPad = gst_element_get_static_pad(src, "src")!
+        defer { gst_object_unref(srcPad) }
+        final class Seen: @unchecked Sendable { var point: (Double, Double)? }
+        let seen = Seen()
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, { _, info, data in
+            let seen = Unmanaged<Seen>.fromOpaque(data!).takeUnretainedValue()
+            if let event = fc_probe_info_event(info), event.pointee.type == GST_EVENT_NAVIGATION,
+               let s = gst_event_get_structure(event) {
+                var x = 0.0, y = 0.0
+                if gst_structure_get_double(s, "pointer_x", &x) != 0, gst_structure_get_double(s, "pointer_y", &y) != 0 {
+                    seen.point = (x, y)
+                }
+            }
+            return GST_PAD_PROBE_OK
+        }, Unmanaged.passUnretained(seen).toOpaque(), nil)
+        pipeline.setState(GST_STATE_PLAYING)
+        XCTAssertNotNil(waitForState(pipeline))
+        Thread.sleep(forTimeInterval: 0.2)
+        let event = gst_navigation_event_new_mouse_button_press(1, 2, 5, GST_NAVIGATION_MODIFIER_NONE)!
+        gst_element_send_event(sink, event)
+        Thread.sleep(forTimeInterval: 0.2)
+        pipeline.setState(GST_STATE_NULL)
+        let point = try XCTUnwrap(seen.point, "the navigation event reached the source")
+        let expected = OrientationMethod.rotate90R.mapPointToSource(x: 2, y: 5, outputWidth: 17, outputHeight: 33)
+        XCTAssertEqual(point.0, expected.0, accuracy: 1e-9)
+        XCTAssertEqual(point.1, expected.1, accuracy: 1e-9)
+        XCTAssertNotEqual(point.0, 2, "the point was mapped, not passed through")
+    }
+}
