@@ -88,8 +88,9 @@ static void fc_class_init(gpointer klass, gpointer data) {
   for (guint i = 0; i < spec->n_properties; i++)
     g_object_class_install_property(oc, i + 1, spec->properties[i]);
   gst_element_class_set_static_metadata(ec, spec->long_name, spec->klass, spec->description, spec->author);
-  gst_element_class_add_pad_template(ec, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-                                                              gst_caps_from_string(spec->sink_caps)));
+  if (spec->sink_caps && spec->sink_caps[0])
+    gst_element_class_add_pad_template(ec, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                                                gst_caps_from_string(spec->sink_caps)));
   gst_element_class_add_pad_template(ec, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
                                                               gst_caps_from_string(spec->src_caps)));
   k->signal_ids = g_new0(guint, spec->n_action_signals + 1);
@@ -114,7 +115,9 @@ static void fc_instance_init(GTypeInstance *instance, gpointer klass) {
   FcElement *self = (FcElement *)instance;
   // A bin holding an appsink and an appsrc would otherwise look like a sink and a source
   // to its parent (seeks sent into it, its inner EOS counted).
-  gst_bin_set_suppressed_flags(GST_BIN(self), GST_ELEMENT_FLAG_SINK | GST_ELEMENT_FLAG_SOURCE);
+  // A source bin stays a source (live, EOS handling), so only SINK is suppressed for it.
+  gst_bin_set_suppressed_flags(GST_BIN(self), k->spec.is_source ? GST_ELEMENT_FLAG_SINK
+                                                                : GST_ELEMENT_FLAG_SINK | GST_ELEMENT_FLAG_SOURCE);
   self->ctx = k->spec.callbacks.instance_init(GST_ELEMENT(self), k->spec.class_ctx);
   for (guint i = 0; i < k->spec.n_action_signals; i++)
     g_signal_connect(self, k->spec.action_signals[i], G_CALLBACK(fc_on_action), GUINT_TO_POINTER(i));

@@ -8,7 +8,7 @@ import Foundation
 public enum FilterCamPlugin {
     static let version = "0.1.0"
 
-    /// Every element class the plugin provides: `filtercam`, then one element per
+    /// Every element class the plugin provides: `filtercam`, `filtercamsrc`, then one element per
     /// registered filter (`fcsepia`, …). Classes are made once per filter id.
     static var elementClasses: [ElementClass] {
         [FilterCamElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)

@@ -24,12 +24,16 @@ final class ElementClass: @unchecked Sendable {
     let summary: String
     let properties: [ElementProperty]
     let actions: [String]
+    /// Sink pad template caps; "" for a source element (no sink pad).
     let sinkCaps: String
     let srcCaps: String
+    /// A source bin keeps its SOURCE flag (only SINK is suppressed) and has no sink pad.
+    let isSource: Bool
     let make: (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement
 
     init(factoryName: String, typeName: String, longName: String, klass: String, summary: String,
          properties: [ElementProperty], actions: [String] = [], sinkCaps: String, srcCaps: String,
+         isSource: Bool = false,
          make: @escaping (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement) {
         self.factoryName = factoryName
         self.typeName = typeName
@@ -40,6 +44,7 @@ final class ElementClass: @unchecked Sendable {
         self.actions = actions
         self.sinkCaps = sinkCaps
         self.srcCaps = srcCaps
+        self.isSource = isSource
         self.make = make
     }
 
@@ -69,6 +74,7 @@ final class ElementClass: @unchecked Sendable {
                             spec.action_signals = actions.isEmpty ? nil : actionPtr
                             spec.n_action_signals = guint(actions.count)
                             spec.class_ctx = ctx
+                            spec.is_source = isSource ? 1 : 0
                             spec.callbacks = ElementClass.callbacks
                             return fc_element_register(plugin, factoryName, guint(GST_RANK_NONE.rawValue), &spec) != 0
                         } } }

@@ -29,13 +29,16 @@ typedef struct {
 typedef struct {
   const char *type_name;        // GType name, e.g. "GstFilterCam"
   const char *long_name, *klass, *description, *author;
-  const char *sink_caps, *src_caps;  // pad template caps
+  const char *sink_caps, *src_caps;  // pad template caps (sink_caps NULL or "": no sink pad)
   GParamSpec **properties;      // property ids are index + 1
   guint n_properties;
   const char **action_signals;  // names of no-argument action signals
   guint n_action_signals;
   FcElementCallbacks callbacks;
   void *class_ctx;              // handed to instance_init
+  // 0 (default): a filter-like bin; its SINK and SOURCE flags are suppressed.
+  // 1: a source bin; only SINK is suppressed, and an empty/NULL `sink_caps` gives no sink pad.
+  int is_source;
 } FcElementSpec;
 
 /// Registers the type (once) and the element factory `factory_name` in `plugin`.
