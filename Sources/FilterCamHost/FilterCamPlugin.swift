@@ -11,7 +11,7 @@ public enum FilterCamPlugin {
     /// Every element class the plugin provides: `filtercam`, `filtercamsrc`, then one element per
     /// registered filter (`fcsepia`, …). Classes are made once per filter id.
     static var elementClasses: [ElementClass] {
-        [FilterCamElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)
+        [FilterCamElement.elementClass, CameraSourceElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)
     }
 
     nonisolated(unsafe) private static var singleFilterClasses: [String: ElementClass] = [:]
