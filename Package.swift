@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "FilterCamHost", targets: ["FilterCamHost"]),
         // Loadable GStreamer plugin: libgstfiltercam.so, found through GST_PLUGIN_PATH.
         .library(name: "gstfiltercam", type: .dynamic, targets: ["FilterCamPlugin"]),
+        // The worked example of a filter written against the public API (README: "Write your own filter").
+        .executable(name: "pixelate-demo", targets: ["pixelate-demo"]),
+        .library(name: "gstpixelate", type: .dynamic, targets: ["PixelatePlugin"]),
     ],
     targets: [
         // Pure Swift: frames, filters, geometry. No GStreamer import.
@@ -43,8 +46,11 @@ let package = Package(
         .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect"]),
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
         .executableTarget(name: "filtercam", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+        .target(name: "PixelateExample", dependencies: ["FilterCore"], path: "Examples/PixelateFilter"),
+        .executableTarget(name: "pixelate-demo", dependencies: ["PixelateExample", "FilterCamHost", "FilterCore"], path: "Examples/pixelate-demo"),
+        .target(name: "PixelatePlugin", dependencies: ["PixelateExample", "FilterCamHost"], path: "Examples/PixelatePlugin"),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),
-        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -81,8 +81,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     private let settings = Mutex(FilterCamSettings())
     private var worker: FrameWorkerBin!
     private let snapshots: SnapshotBranch
-    /// The last property value that was refused, reported when the element starts.
-    private let pendingError = Mutex<String?>(nil)
+    private let refusal: PropertyRefusal
 
     // Worker-thread state: filter instances are rebuilt only when the chain changes.
     private var activeChain = FilterChain.none
@@ -90,6 +89,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
+        refusal = PropertyRefusal(element: element)
         snapshots = SnapshotBranch(element: element)
         worker = FrameWorkerBin(element: element, stage: self)
         worker.onEndOfStream = { [unowned self] in self.snapshots.finish() }
@@ -162,32 +162,14 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         }
     }
 
-    /// An invalid value keeps the previous one. While the element runs, the refusal is a
-    /// warning on the bus; before it runs (a pipeline description) it is an error when
-    /// the pipeline starts, so `filtercam launch` fails with the message.
     private func refuse(_ property: String, _ value: String, _ why: String) {
-        let text = "\(GStreamer.name(of: element)): invalid \(property) '\(value)': \(why)"
-        if isRunning {
-            fc_post_warning(element, text, nil)
-        } else {
-            pendingError.withLock { $0 = text }
-        }
-    }
-
-    private var isRunning: Bool {
-        var state = GST_STATE_NULL, pending = GST_STATE_NULL
-        gst_element_get_state(element, &state, &pending, 0)
-        return state.rawValue >= GST_STATE_PAUSED.rawValue
+        refusal.refuse(property, value, why)
     }
 
     // MARK: Element
 
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        if !after && fc_transition_current(transition) == Int32(GST_STATE_NULL.rawValue),
-           let error = pendingError.withLock({ e -> String? in defer { e = nil }; return e }) {
-            fc_post_error(element, error, nil)
-            return GST_STATE_CHANGE_FAILURE
-        }
+        if !after && !refusal.check(transition) { return GST_STATE_CHANGE_FAILURE }
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
             snapshots.start()

@@ -26,11 +26,46 @@ public enum FilterCamPlugin {
         return c
     }
 
-    /// Registers one more filter as an element in this process (for programs that add
-    /// their own filters after GStreamer is initialised).
-    public static func registerElement(for descriptor: FilterDescriptor) -> Bool {
+    /// Adds a filter to this program: to the filter registry (so chains and
+    /// `filtercam filter=ID` know it) and as its own element `fc<id>`. Call it once at start.
+    @discardableResult
+    public static func register(filter descriptor: FilterDescriptor) -> Bool {
+        FilterRegistry.shared.register(descriptor)
         GStreamer.initialize()
         return singleFilterClass(descriptor).register(in: nil)
+    }
+
+    /// Filters of loadable plugins built on FilterCam, by plugin name (plugin_init is a C
+    /// callback without context, so it finds its filters here by the plugin's name).
+    nonisolated(unsafe) private static var pluginFilters: [String: [FilterDescriptor]] = [:]
+
+    /// A plugin descriptor for a loadable plugin that provides `filters` as elements
+    /// (`fc<id>`): return it from `gst_plugin_<name>_get_desc`.
+    public static func pluginDescriptor(name: String, summary: String, filters: [FilterDescriptor]) -> UnsafeRawPointer {
+        classLock.lock()
+        pluginFilters[name] = filters
+        classLock.unlock()
+        let desc = UnsafeMutablePointer<GstPluginDesc>.allocate(capacity: 1)
+        desc.initialize(to: GstPluginDesc())
+        desc.pointee.major_version = GST_VERSION_MAJOR
+        desc.pointee.minor_version = GST_VERSION_MINOR
+        desc.pointee.name = UnsafePointer(strdup(name))
+        desc.pointee.description = UnsafePointer(strdup(summary))
+        desc.pointee.plugin_init = { plugin in
+            guard let cName = gst_plugin_get_name(plugin) else { return 0 }
+            let name = String(cString: cName)
+            FilterCamPlugin.classLock.lock()
+            let filters = FilterCamPlugin.pluginFilters[name] ?? []
+            FilterCamPlugin.classLock.unlock()
+            for d in filters { FilterRegistry.shared.register(d) }
+            return filters.allSatisfy { FilterCamPlugin.singleFilterClass($0).register(in: plugin) } ? 1 : 0
+        }
+        desc.pointee.version = UnsafePointer(strdup(version))
+        desc.pointee.license = UnsafePointer(strdup("LGPL"))
+        desc.pointee.source = UnsafePointer(strdup(name))
+        desc.pointee.package = UnsafePointer(strdup("FilterCam"))
+        desc.pointee.origin = UnsafePointer(strdup("https://example.invalid/filtercam"))
+        return UnsafeRawPointer(desc)
     }
 
     /// Registers the elements in `plugin`.

@@ -23,8 +23,24 @@ public final class Pipeline {
         }
         let parsed = warnings.result
         if error == nil, let warning = warnings.messages.first {
-            if let parsed { gst_object_unref(parsed) }
-            throw ParseError(description: warning)
+            var text = warning.message
+            // Name the range: find the element that has the property in what was parsed.
+            if let parsed, let property = warning.property {
+                gst_object_ref_sink(parsed)
+                let candidates = g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self), gst_bin_get_type()) != 0
+                    ? Pipeline.elements(of: parsed) : [parsed]
+                for e in candidates {
+                    let klass = UnsafeMutableRawPointer(e.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
+                    if let spec = g_object_class_find_property(klass, property) {
+                        text = "invalid value \(warning.value ?? "?") for \(GStreamer.name(of: e)).\(property): \(Inspector.typeDescription(spec))"
+                        break
+                    }
+                }
+                gst_object_unref(parsed)
+            } else if let parsed {
+                gst_object_unref(parsed)
+            }
+            throw ParseError(description: text)
         }
         if let error {
             let message = String(cString: error.pointee.message)
@@ -67,9 +83,11 @@ public final class Pipeline {
     }
 
     /// Every element inside, depth first.
-    public var elements: [UnsafeMutablePointer<GstElement>] {
+    public var elements: [UnsafeMutablePointer<GstElement>] { Pipeline.elements(of: element) }
+
+    static func elements(of bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
         var result: [UnsafeMutablePointer<GstElement>] = []
-        let it = gst_bin_iterate_recurse(element.asBin)
+        let it = gst_bin_iterate_recurse(bin.asBin)
         var value = GValue()
         while gst_iterator_next(it, &value) == GST_ITERATOR_OK {
             if let obj = g_value_get_object(&value) {
@@ -145,11 +163,17 @@ public final class Pipeline {
 /// Collects GLib-GObject warnings (e.g. "value … is invalid or out of range for property")
 /// emitted while `body` runs on this thread.
 enum GObjectWarnings {
-    nonisolated(unsafe) private static var collected: [String] = []
+    struct Warning {
+        let message: String
+        let property: String?
+        let value: String?
+    }
+
+    nonisolated(unsafe) private static var collected: [Warning] = []
     nonisolated(unsafe) private static var collecting = false
     private static let lock = NSLock()
 
-    static func capture<T>(_ body: () -> T) -> (result: T, messages: [String]) {
+    static func capture<T>(_ body: () -> T) -> (result: T, messages: [Warning]) {
         lock.lock()
         defer { lock.unlock() }
         collected = []
@@ -165,13 +189,14 @@ enum GObjectWarnings {
         return (result, collected)
     }
 
-    /// GObject's wording, reworded to name the property and its range.
-    static func explain(_ message: String) -> String {
-        // "value "5.000000" of type 'gdouble' is invalid or out of range for property 'intensity' of type 'gdouble'"
-        guard message.contains("out of range for property") else { return message }
+    /// GObject's wording, e.g. `value "5.000000" of type 'gdouble' is invalid or out of
+    /// range for property 'intensity' of type 'gdouble'`, taken apart.
+    static func explain(_ message: String) -> Warning {
+        guard message.contains("out of range for property") else { return Warning(message: message, property: nil, value: nil) }
         let quoted = message.split(separator: "'").map(String.init)
-        let value = message.split(separator: "\"").dropFirst().first.map(String.init) ?? "?"
-        let property = quoted.count >= 4 ? quoted[3] : "?"
-        return "invalid value \(value) for property '\(property)': out of its range (see `filtercam inspect`)"
+        let value = message.split(separator: "\"").dropFirst().first.map(String.init)
+        let property = quoted.count >= 4 ? quoted[3] : nil
+        return Warning(message: "invalid value \(value ?? "?") for property '\(property ?? "?")': out of its range (see `filtercam inspect`)",
+                       property: property, value: value)
     }
 }

@@ -15,6 +15,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
     private let element: UnsafeMutablePointer<GstElement>
     private let values: Mutex<FilterValues>
     private var worker: FrameWorkerBin!
+    private let refusal: PropertyRefusal
 
     // Worker-thread state.
     private var activeValues: FilterValues?
@@ -25,6 +26,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
         self.descriptor = descriptor
         self.elementClass = elementClass
         values = Mutex(descriptor.defaultValues)
+        refusal = PropertyRefusal(element: element)
         worker = FrameWorkerBin(element: element, stage: self)
     }
 
@@ -76,7 +78,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
             do {
                 filterValue = try p.validate(try FilterChain.parseValue(text ?? "", for: p))
             } catch {
-                fc_post_warning(element, "\(GStreamer.name(of: element)): invalid \(p.name) '\(text ?? "")': \(error.message)", nil)
+                refusal.refuse(p.name, text ?? "", error.message)
                 filterValue = nil
             }
         default: filterValue = nil
@@ -100,7 +102,8 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
     }
 
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        worker.changeState(transition, after: after, result: result)
+        if !after && !refusal.check(transition) { return GST_STATE_CHANGE_FAILURE }
+        return worker.changeState(transition, after: after, result: result)
     }
 
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
