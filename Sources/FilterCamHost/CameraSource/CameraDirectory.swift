@@ -59,6 +59,11 @@ public enum CameraDirectory {
         return CameraDevice(path: path, name: name, card: card, caps: caps, modes: modes)
     }
 
+    /// The controls of the camera at `path` (v4l2-ctl names), or why they cannot be read.
+    public static func controls(of device: CameraDevice) -> Result<[V4L2ControlInfo], CameraProblem> {
+        CameraHandle.controls(of: device.path)
+    }
+
     /// What `filtercam devices` prints for `devices`, with each device's controls (nil:
     /// they could not be read, with the reason).
     public static func report(_ devices: [CameraDevice], controls: (CameraDevice) -> Result<[V4L2ControlInfo], CameraProblem>) -> String {

@@ -291,6 +291,7 @@ public struct V4L2ControlInfo: Equatable, Sendable {
 
     /// `value` inside [minimum, maximum], on a step.
     func clamped(_ value: Int64) -> Int64 {
+        if kind == .button { return 1 }   // buttons report 0…0; any write presses them
         let v = min(max(value, minimum), maximum)
         guard step > 1 else { return v }
         let snapped = minimum + ((v - minimum) + step / 2) / step * step
