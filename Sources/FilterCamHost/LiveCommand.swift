@@ -11,6 +11,8 @@ public enum LiveCommand: Equatable, Sendable {
     case rotate
     case snapshot
     case faces
+    /// `camera ID`: switch the only filtercamsrc to camera ID (back, front, a path, test:PATTERN).
+    case camera(String)
     case help
     case quit
 
@@ -26,6 +28,7 @@ public enum LiveCommand: Equatable, Sendable {
           rotate [r]                 turn the picture a quarter clockwise
           snapshot [s]               take a still
           faces [f]                  toggle face detection
+          camera ID                  switch cameras: back, front, /dev/videoN or test:PATTERN
           help [h]                   this list
           quit [q]                   stop (sends EOS first so recordings are finalised)
         """
@@ -65,10 +68,13 @@ public enum LiveCommand: Equatable, Sendable {
         case "rotate" where argument.isEmpty: self = .rotate
         case "snapshot" where argument.isEmpty: self = .snapshot
         case "faces" where argument.isEmpty: self = .faces
+        case "camera":
+            guard !argument.isEmpty else { throw ParseError(description: "'camera' needs a camera: back, front, /dev/videoN or test:PATTERN") }
+            self = .camera(argument)
         case "help" where argument.isEmpty, "?" where argument.isEmpty: self = .help
         case "quit" where argument.isEmpty, "exit" where argument.isEmpty: self = .quit
         default:
-            throw ParseError(description: "unknown command '\(trimmed)'; commands: set, filter, next-filter, previous-filter, rotate, snapshot, faces, help, quit")
+            throw ParseError(description: "unknown command '\(trimmed)'; commands: set, filter, next-filter, previous-filter, rotate, snapshot, faces, camera, help, quit")
         }
     }
 

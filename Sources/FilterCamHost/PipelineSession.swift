@@ -130,7 +130,7 @@ public final class PipelineSession {
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         if !detail.isEmpty { errorLine("  debug: \(detail)") }
         if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
-            for (name, element) in pipeline.filterCamElements where !hasCaps(element) {
+            for (name, element) in filterStages where !hasCaps(element) {
                 errorLine("  hint: \(name) takes raw video in \(PixelFormat.names) only; put 'videoconvert !' in front of it")
             }
         }
@@ -146,7 +146,7 @@ public final class PipelineSession {
 
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
     public func printSummary() {
-        for (name, element) in pipeline.filterCamElements {
+        for (name, element) in filterStages {
             var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
             if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
             if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
@@ -198,6 +198,15 @@ public final class PipelineSession {
                 let on = Pipeline.property(target, "detect-faces") == "true"
                 try Pipeline.setProperty(target, "detect-faces", on ? "false" : "true")
                 errorLine("detect-faces: \(!on)")
+            case .camera(let id):
+                let sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
+                guard sources.count == 1 else {
+                    throw LiveCommand.ParseError(description: sources.isEmpty ? "the pipeline has no filtercamsrc"
+                        : "the pipeline has several filtercamsrc elements; write 'set NAME.camera=\(id)'")
+                }
+                _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
+                try Pipeline.setProperty(sources[0], "camera", id)
+                errorLine("camera: \(Pipeline.property(sources[0], "camera") ?? id)")
             case .help:
                 errorLine(LiveCommand.helpText)
             case .quit:
@@ -216,13 +225,18 @@ public final class PipelineSession {
             }
             return e
         }
-        let cams = pipeline.filterCamElements
+        let cams = filterStages
         guard cams.count == 1 else {
             throw LiveCommand.ParseError(description: cams.isEmpty
                 ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
                 : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); write ELEMENT.PROP=VALUE")
         }
         return cams[0].element
+    }
+
+    /// The FilterCam elements that filter (filtercamsrc, a source, is not one of them).
+    private var filterStages: [(name: String, element: UnsafeMutablePointer<GstElement>)] {
+        pipeline.filterCamElements.filter { Pipeline.factoryName(of: $0.element) != CameraSourceElement.factoryName }
     }
 
     private func errorLine(_ s: String) {

@@ -8,6 +8,7 @@ let usage = """
       launch [--messages[=FILE]] FILE|DESCRIPTION   run a pipeline file or a gst-launch description
       inspect [ELEMENT]                            properties of filtercam (or another element)
       filters [--preview DIR]                      the filter catalog and the chain syntax
+      devices                                      cameras with their formats and controls
       bench [--json FILE] [--sizes WxH,…] [--only NAME…]   speed against native GStreamer elements
       help                                         this text
     """
@@ -19,6 +20,7 @@ switch command {
 case "launch": status = LaunchCommand.run(arguments)
 case "inspect": status = InspectCommand.run(arguments)
 case "filters": status = FiltersCommand.run(arguments)
+case "devices": status = DevicesCommand.run(arguments)
 case "bench": status = BenchCommand.run(arguments)
 case "help", "--help", "-h":
     print(usage)
