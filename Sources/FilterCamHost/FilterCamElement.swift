@@ -16,9 +16,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case framesProcessed, framesDropped
     }
 
-    /// The element's own properties, then each component's (snapshots), in that order.
-    static let properties: [ElementProperty] = ownProperties + SnapshotBranch.properties
+    /// The element's own properties, then each component's (snapshots, faces), in that order.
+    static let properties: [ElementProperty] = ownProperties + SnapshotBranch.properties + FaceDetection.properties
     static let snapshotPropertyBase = ownProperties.count
+    static let facePropertyBase = snapshotPropertyBase + SnapshotBranch.properties.count
 
     static let ownProperties: [ElementProperty] = Property.allCases.map { p in
         switch p {
@@ -70,7 +71,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         factoryName: "filtercam", typeName: "GstFilterCam",
         longName: "FilterCam camera filter",
         klass: "Filter/Effect/Video",
-        summary: "Core Image-style filters, lens, orientation, zoom and snapshots for live camera video, written in Swift",
+        summary: "Core Image-style filters, lens, orientation, zoom, snapshots and face squares for live camera video, written in Swift",
         properties: properties, actions: ["snapshot"],
         sinkCaps: FrameWorkerBin.caps, srcCaps: FrameWorkerBin.caps,
         make: { element, _ in FilterCamElement(element: element) })
@@ -81,6 +82,11 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     private let settings = Mutex(FilterCamSettings())
     private var worker: FrameWorkerBin!
     private let snapshots: SnapshotBranch
+    private let faces: FaceDetection
+    /// Faces found in the frame being processed (worker thread), for the buffer's metas.
+    private var currentFaces: [PixelRect] = []
+    /// Detection was on for an earlier frame: one more decoration reports "no faces".
+    private var facesWereReported = false
     private let refusal: PropertyRefusal
 
     // Worker-thread state: filter instances are rebuilt only when the chain changes.
@@ -91,8 +97,13 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         self.element = element
         refusal = PropertyRefusal(element: element)
         snapshots = SnapshotBranch(element: element)
+        faces = FaceDetection(element: element)
         worker = FrameWorkerBin(element: element, stage: self)
         worker.onEndOfStream = { [unowned self] in self.snapshots.finish() }
+        worker.decorate = { [unowned self] buffer, timestamp in
+            self.faces.decorate(buffer, faces: self.currentFaces, timestamp: timestamp)
+        }
+        worker.decorationWanted = { [unowned self] in self.faces.isEnabled || self.facesWereReported }
         worker.onTags = { [unowned self] in self.observeTags($0) }
         worker.mapPointer = { [unowned self] in self.mapPointer($0, $1) }
     }
@@ -100,6 +111,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     // MARK: Properties
 
     func setProperty(_ index: Int, _ value: PropertyValue) {
+        if index >= Self.facePropertyBase {
+            faces.setProperty(index - Self.facePropertyBase, value)
+            return
+        }
         if index >= Self.snapshotPropertyBase {
             if let problem = snapshots.setProperty(index - Self.snapshotPropertyBase, value) {
                 refuse(Self.properties[index].name, value.text, problem)
@@ -144,6 +159,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     }
 
     func getProperty(_ index: Int) -> PropertyValue {
+        if index >= Self.facePropertyBase { return faces.getProperty(index - Self.facePropertyBase) }
         if index >= Self.snapshotPropertyBase { return snapshots.getProperty(index - Self.snapshotPropertyBase) }
         switch Property(rawValue: index)! {
         case .filter: return .string(settings.withLock { $0.filterText })
@@ -173,10 +189,12 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
             snapshots.start()
+            faces.start()
         }
         let result = worker.changeState(transition, after: after, result: result)
         if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
             snapshots.drain()
+            faces.stop()
         }
         return result
     }
@@ -205,11 +223,18 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         activePlan.withLock { $0 = plan }
         let filters = activeFilters
         let lensRect = plan.lensPixelRect
-        // Work on the finished picture: stills are copied from it, then the flash drawn.
-        let snapshots = self.snapshots
-        let finish: ((FrameView) -> Void)? = snapshots.needsFrame ? { frame in
-            snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
-            snapshots.drawFlash(frame, timestamp: frame.timestamp)
+        // Work on the finished picture: faces are found and squared, stills copied from
+        // it (squares included), then the flash drawn.
+        let snapshots = self.snapshots, faces = self.faces, live = worker.isLive
+        let detecting = faces.isEnabled
+        facesWereReported = detecting || (facesWereReported && !currentFaces.isEmpty)
+        currentFaces = []
+        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting ? { [unowned self] frame in
+            if detecting { self.currentFaces = faces.process(frame, method: method, live: live) }
+            if snapshots.needsFrame {
+                snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
+                snapshots.drawFlash(frame, timestamp: frame.timestamp)
+            }
         } : nil
         if plan.isIdentity {
             if filters.isEmpty && finish == nil { return .passthrough(width: input.width, height: input.height) }

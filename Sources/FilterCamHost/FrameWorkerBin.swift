@@ -36,6 +36,11 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     /// Called on the worker for each TAG event before it goes on (auto orientation).
     var onTags: ((UnsafeMutablePointer<GstTagList>) -> Void)?
+    /// Called on the worker with each output buffer (writable) before it is pushed, to
+    /// attach metas (faces).
+    var decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)?
+    /// Whether `decorate` has anything to do for this frame (saves making it writable).
+    var decorationWanted: (() -> Bool)?
     /// Called on the worker when EOS arrives, before it goes downstream (pending stills).
     var onEndOfStream: (() -> Void)?
     /// Maps a pointer position on the output back to the input (navigation events).
@@ -260,6 +265,10 @@ final class FrameWorkerBin: @unchecked Sendable {
             }
         case .render(let work):
             buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, timestamp: timestamp, work)
+        }
+        if let decorate, decorationWanted?() ?? true {
+            buffer = fc_buffer_make_writable(buffer)
+            decorate(buffer, timestamp)
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         noteProcessingTime(elapsed)
