@@ -437,6 +437,7 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
 
     /// Puts `source` in place of the current one (see the file header).
     private func install(_ source: Active, syncState: Bool) {
+        if active != nil { pinOutputCaps() }
         if let old = active {
             gst_element_set_state(old.bin, GST_STATE_NULL)
             gst_element_unlink(old.bin, rate)
@@ -474,6 +475,18 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
         }.post(from: element)
         apply(settings.withLock { $0.controls })
         if syncState { _ = gst_element_sync_state_with_parent(source.bin) }
+    }
+
+    /// Holds the negotiated output caps (format included) for the next source, so that
+    /// videoconvert cannot pick another format for it: downstream sees the same caps.
+    private func pinOutputCaps() {
+        let pad = gst_element_get_static_pad(capsFilter, "src")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        guard let caps = gst_pad_get_current_caps(pad) else { return }
+        defer { gst_caps_unref(caps) }
+        guard let text = gst_caps_to_string(caps) else { return }
+        defer { g_free(text) }
+        GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps", String(cString: text))
     }
 
     /// The pipeline's running time now, when the element has a clock (it is playing).

@@ -1,0 +1,234 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+import Foundation
+import XCTest
+
+/// `filtercamsrc` and `filtercam devices` on a machine without a camera (CI): the fallback
+/// picture and its warning, fallback=none, presets, controls without a camera, and
+/// switching cameras (test:PATTERN pseudo-cameras) while recording.
+final class CameraSourceTests: XCTestCase {
+    private var hasCamera: Bool { !CameraDirectory.list().isEmpty }
+
+    /// Runs `description` to EOS (or an error) and returns the WARNING texts and the
+    /// `filtercamsrc-camera` messages' `source` fields.
+    private func warnings(_ description: String) throws -> (warnings: [String], sources: [String]) {
+        GStreamer.initialize()
+        let pipeline = try Pipeline(description: description)
+        XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+        var warnings: [String] = [], sources: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        loop: while Date() < deadline {
+            guard let m = gst_bus_timed_pop(pipeline.bus, GstClockTime(second / 10)) else { continue }
+            defer { gst_message_unref(m) }
+            switch m.pointee.type {
+            case GST_MESSAGE_WARNING:
+                var error: UnsafeMutablePointer<GError>?
+                gst_message_parse_warning(m, &error, nil)
+                warnings.append(error.map { String(cString: $0.pointee.message) } ?? "?")
+                if let error { g_error_free(error) }
+            case GST_MESSAGE_ELEMENT:
+                if let s = gst_message_get_structure(m), gst_structure_has_name(s, "filtercamsrc-camera") != 0,
+                   let source = gst_structure_get_string(s, "source") {
+                    sources.append(String(cString: source))
+                }
+            case GST_MESSAGE_EOS, GST_MESSAGE_ERROR:
+                break loop
+            default:
+                break
+            }
+        }
+        pipeline.setState(GST_STATE_NULL)
+        return (warnings, sources)
+    }
+
+    func testDevicesSaysNoCamera() throws {
+        if hasCamera { throw XCTSkip("this machine has a camera") }
+        let r = try runCLI(["devices"], timeout: 20)
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("no camera found"), r.summary)
+    }
+
+    func testMissingDeviceFallsBackToTestPictureWithWarning() throws {
+        let frames = try collectFrames("filtercamsrc camera=/dev/video-filtercam-missing num-buffers=5")
+        XCTAssertEqual(frames.count, 5)
+        XCTAssertEqual(frames.first?.width, 640)
+        XCTAssertEqual(frames.first?.height, 480)
+        XCTAssertTrue(["BGRx", "BGRA"].contains(frames.first?.format ?? ""), "\(frames.first?.format ?? "")")
+        let seen = try warnings("filtercamsrc camera=/dev/video-filtercam-missing num-buffers=5 ! fakesink")
+        XCTAssertTrue(seen.warnings.contains { $0.contains("/dev/video-filtercam-missing does not exist") && $0.contains("test picture") }, "\(seen)")
+        XCTAssertEqual(seen.sources.count, 1)
+        XCTAssertTrue(seen.sources.first?.contains("does not exist") ?? false, "\(seen)")
+    }
+
+    func testNoCameraFallsBackInCLI() throws {
+        if hasCamera { throw XCTSkip("this machine has a camera") }
+        let r = try runCLI(["launch", "filtercamsrc num-buffers=3 ! fakesink"], timeout: 20)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("WARNING") && r.stderr.contains("no camera found"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("processed="), "filtercamsrc is not a filter: no summary line\n\(r.stderr)")
+    }
+
+    func testFallbackNoneFailsWithTheReason() throws {
+        let r = try runCLI(["launch", "filtercamsrc camera=/dev/video-filtercam-missing fallback=none ! fakesink"], timeout: 20)
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("ERROR") && r.stderr.contains("does not exist") && r.stderr.contains("fallback=none"), r.stderr)
+    }
+
+    func testPathThatIsNotAVideoDevice() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("video0").path
+        FileManager.default.createFile(atPath: file, contents: Data("not a camera".utf8))
+        for path in [file, dir.path] {
+            let r = try runCLI(["launch", "filtercamsrc camera=\(path) fallback=none ! fakesink"], timeout: 20)
+            XCTAssertNotEqual(r.status, 0, r.summary)
+            XCTAssertTrue(r.stderr.contains("\(path) is not a video device"), r.stderr)
+        }
+        let seen = try warnings("filtercamsrc camera=\(file) num-buffers=2 ! fakesink")
+        XCTAssertTrue(seen.warnings.contains { $0.contains("\(file) is not a video device") }, "\(seen)")
+    }
+
+    func testPresetsGiveExactCaps() throws {
+        for (preset, w, h) in [("640x480", 640, 480), ("1280x720", 1280, 720), ("1920x1080", 1920, 1080), ("photo", 1920, 1080)] {
+            let frames = try collectFrames("filtercamsrc camera=test:smpte preset=\(preset) num-buffers=2")
+            XCTAssertEqual(frames.count, 2, preset)
+            XCTAssertEqual(frames.first.map { [$0.width, $0.height] }, [w, h], preset)
+            XCTAssertEqual(frames.first?.duration, second / 30, "30 fps, \(preset)")
+        }
+        // Downstream may ask for another raw format.
+        let rgba = try collectFrames("filtercamsrc camera=test:ball num-buffers=1 ! video/x-raw,format=RGBA")
+        XCTAssertEqual(rgba.first?.format, "RGBA")
+    }
+
+    func testControlTheCameraLacksWarnsNamingCameraAndControl() throws {
+        let r = try runCLI(["launch", "filtercamsrc camera=test:ball torch=true zoom=2 num-buffers=3 ! fakesink"], timeout: 20)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("camera test:ball has no control for torch (looked for led1_mode, led_mode)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("camera test:ball has no control for zoom (looked for zoom_absolute)"), r.stderr)
+    }
+
+    func testInvalidValuesAreErrors() throws {
+        let r = try runCLI(["launch", "filtercamsrc camera=test:ball white-balance=1000 num-buffers=3 ! fakesink"], timeout: 20)
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("white-balance '1000'") && r.stderr.contains("2000"), r.stderr)
+        let c = try runCLI(["launch", "filtercamsrc camera=sideways num-buffers=3 ! fakesink"], timeout: 20)
+        XCTAssertNotEqual(c.status, 0, c.summary)
+        XCTAssertTrue(c.stderr.contains("camera must be back, front"), c.stderr)
+    }
+
+    func testInspectShowsASourceWithCameraProperties() throws {
+        let text = try Inspector.describe(factory: "filtercamsrc")
+        XCTAssertFalse(text.contains("SINK template"), text)
+        XCTAssertTrue(text.contains("SRC template: 'src'"), text)
+        for p in ["camera", "preset", "fallback", "num-buffers", "torch", "focus-mode", "focus-position", "exposure-bias",
+                  "exposure-time", "iso", "white-balance", "tint", "zoom"] {
+            XCTAssertTrue(text.contains("\n  \(p) "), "missing \(p)")
+        }
+    }
+
+    func testStockGstLaunchRunsTheSource() throws {
+        let r = try runGstTool("gst-launch-1.0", ["filtercamsrc", "camera=test:ball", "num-buffers=5", "!", "fakesink"])
+        XCTAssertEqual(r.status, 0, r.summary + r.stdoutText)
+    }
+
+    /// Switching cameras while frames flow: the same caps, running time continues, and
+    /// the picture changes.
+    func testSwitchKeepsCapsAndTimestamps() throws {
+        let frames = try collectFrames("filtercamsrc name=cam camera=test:white num-buffers=20", onFrame: { i, _, pipeline in
+            if i == 9, let cam = pipeline.element(named: "cam") {
+                try? Pipeline.setProperty(cam, "camera", "test:black")
+            }
+        })
+        XCTAssertGreaterThanOrEqual(frames.count, 30, "10 before and 20 after")
+        XCTAssertTrue(frames.allSatisfy { $0.width == 640 && $0.height == 480 && $0.format == frames[0].format },
+                      "caps change at the switch: \(Set(frames.map { "\($0.width)x\($0.height) \($0.format)" }))")
+        let pts = frames.compactMap(\.pts)
+        XCTAssertEqual(pts.count, frames.count)
+        for (a, b) in zip(pts, pts.dropFirst()) {
+            XCTAssertGreaterThan(b, a, "timestamps increase")
+            XCTAssertLessThan(b - a, second / 5, "no gap or jump back at the switch")
+        }
+        XCTAssertEqual(frames.first?.pixel(10, 10), [255, 255, 255, 255])
+        XCTAssertEqual(frames.last?.pixel(10, 10), [0, 0, 0, 255])
+    }
+
+    /// One recording across a switch: one playable file holding both pictures.
+    func testSwitchWhileRecordingGivesOneFile() throws {
+        guard gst_element_factory_find("openh264dec") != nil else { throw XCTSkip("no openh264dec to decode the recording") }
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("switch.mp4").path
+        let pipeline = try Pipeline(description: "filtercamsrc name=cam camera=test:smpte num-buffers=45 ! videoconvert "
+            + "! x264enc tune=zerolatency speed-preset=ultrafast ! video/x-h264,profile=constrained-baseline ! mp4mux ! filesink location=\(out)")
+        XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+        Thread.sleep(forTimeInterval: 0.7)
+        try Pipeline.setProperty(try pipeline.requireElement("cam"), "camera", "test:ball")
+        let m = gst_bus_timed_pop_filtered(pipeline.bus, GstClockTime(20 * second), GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
+        XCTAssertEqual(m?.pointee.type, GST_MESSAGE_EOS, pipeline.popError() ?? "timeout")
+        if let m { gst_message_unref(m) }
+        pipeline.setState(GST_STATE_NULL)
+
+        let count = try XCTUnwrap(try probeFrameCount(out))
+        XCTAssertGreaterThanOrEqual(count, 45 + 10, "frames before the switch and 45 after")
+        let duration = try XCTUnwrap(try probeDuration(out))
+        XCTAssertEqual(duration, Double(count) / 30, accuracy: 0.1, "constant 30 fps across the switch")
+        let decoded = try collectFrames("filesrc location=\(out) ! qtdemux ! h264parse ! openh264dec ! videoconvert ! video/x-raw,format=BGRx")
+        XCTAssertEqual(decoded.count, count)
+        // smpte's top-left bar is light grey; ball is a white ball on black.
+        let first = try XCTUnwrap(decoded.first).pixel(20, 20), last = try XCTUnwrap(decoded.last).pixel(2, 2)
+        XCTAssertGreaterThan(Int(first[1]), 150, "smpte at the start: \(first)")
+        XCTAssertLessThan(Int(last[1]), 40, "ball at the end: \(last)")
+    }
+
+    /// The live command `camera ID` in `filtercam launch`.
+    func testLiveCameraCommandSwitches() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("live.mp4").path
+        let p = try RunningProcess(Build.cli, ["launch", "filtercamsrc camera=test:smpte num-buffers=30 ! videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
+        Thread.sleep(forTimeInterval: 0.5)
+        p.write("camera sideways\n")
+        p.write("camera test:ball\n")
+        XCTAssertTrue(p.waitForStderr(containing: "camera: test:ball", timeout: 10), p.stderrSoFar)
+        let r = p.wait(timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("command error: camera must be back, front"), r.stderr)
+        XCTAssertGreaterThan(try XCTUnwrap(try probeFrameCount(out)), 30)
+    }
+}
+
+/// The camera pipeline files without SOURCE: the fallback picture on a camera-less machine.
+final class CameraPipelineFileTests: XCTestCase {
+    private let root = Build.packageRoot + "/pipelines/"
+
+    func testRecordPipelineWithoutSource() throws {
+        if !CameraDirectory.list().isEmpty { throw XCTSkip("this machine has a camera") }
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("record.mp4").path
+        let r = try runCLI(["launch", root + "record.pipeline"], environment: ["FRAMES": "15", "OUT": out], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no camera found"), r.stderr)
+        // Live: filtercam may drop a frame while busy; the file stays at 30 fps.
+        let count = try XCTUnwrap(try probeFrameCount(out))
+        XCTAssertTrue((12...15).contains(count), "\(count) frames")
+        XCTAssertEqual(try XCTUnwrap(try probeDuration(out)), 0.5, accuracy: 0.1)
+    }
+
+    func testPreviewPipelineWithoutSource() throws {
+        if !CameraDirectory.list().isEmpty { throw XCTSkip("this machine has a camera") }
+        let r = try runCLI(["launch", root + "preview.pipeline"], environment: ["FRAMES": "10", "SINK": "fakesink"], timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no camera found"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("filtercam filtercam0: processed="), r.stderr)
+    }
+
+    func testDeviceVariableStillChoosesTheCamera() throws {
+        let r = try runCLI(["launch", root + "preview.pipeline"],
+                           environment: ["DEVICE": "test:ball", "FRAMES": "5", "SINK": "fakesink"], timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("WARNING"), r.stderr)
+    }
+}
