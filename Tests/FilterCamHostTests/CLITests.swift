@@ -280,7 +280,7 @@ final class PipelineFileRunTests: XCTestCase {
     func testEveryPipelineFileIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Build.packageRoot + "/pipelines")
             .filter { $0.hasSuffix(".pipeline") }.sorted()
-        XCTAssertEqual(files, ["demo.pipeline", "preview.pipeline", "rawout.pipeline", "record.pipeline", "snapshot.pipeline"],
+        XCTAssertEqual(files, ["demo.pipeline", "faces.pipeline", "preview.pipeline", "rawout.pipeline", "record.pipeline", "snapshot.pipeline"],
                        "a pipeline file was added or removed: give it a test here")
     }
 
@@ -313,6 +313,20 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(try probeFrameCount(out), 15)
         let duration = try XCTUnwrap(try probeDuration(out))
         XCTAssertEqual(duration, 0.5, accuracy: 0.1)
+    }
+
+    func testFacesPipeline() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/faces/astronaut.png").path
+        let r = try runCLI(["launch", "--messages", try pipelineFile("faces.pipeline")],
+                           environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! imagefreeze num-buffers=3", "SINK": "fakesink",
+                                         "WIDTH": "512", "HEIGHT": "512"], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("faces=3"), "every frame of the photo shows the face: \(r.stderr)")
+        let line = try XCTUnwrap(r.stdoutText.split(separator: "\n").first { $0.contains("\"name\":\"faces\"") })
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let faces = try XCTUnwrap(json["faces"] as? [[String: Any]])
+        XCTAssertEqual(faces.count, 1)
     }
 
     func testSnapshotPipeline() throws {
