@@ -48,8 +48,9 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
         Values: numbers as 0.8 or 6; colours as 0xAARRGGBB, 0xRRGGBB or #RRGGBB (opaque);
         booleans as true/false; lists in angle brackets, <a, b, c>, spaces allowed inside.
         On a gst-launch line, quote chains with spaces: filter="sepia intensity=0.8, vignette".
-        The element's `intensity` property sets the first filter's strength parameter
-        (e.g. sepia's intensity) unless the chain sets that parameter itself.
+        Once set, the element's `intensity` property sets the first filter's strength
+        parameter (e.g. sepia's intensity) unless the chain sets that parameter itself;
+        until then each filter keeps its own default.
         """
 
     public static func parse(_ text: String, registry: FilterRegistry = .shared) throws(FilterError) -> FilterChain {
