@@ -74,24 +74,29 @@ final class FaceDetection: @unchecked Sendable {
 
     let element: UnsafeMutablePointer<GstElement>
     private let settings = Mutex(FaceSettings())
-    private var cache: FaceDetectorCache!
-    private var worker: FaceWorker!
+    private let cache: FaceDetectorCache
+    private let worker: FaceWorker
     private let running = Atomic<Bool>(false)
     private let framesWithFaces = Atomic<UInt64>(0)
     /// The faces of the last `faces` message ([] before the first).
     private let posted = Mutex<[PixelRect]>([])
-    /// Detection errors are reported once per run.
-    private let detectionFailed = Atomic<Bool>(false)
     /// Worker-thread state: whether the last frame had detection on.
     private var wasEnabled = false
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
-        cache = FaceDetectorCache { [unowned self] error in
-            self.warn("\(error.description); face detection is off")
+        // Neither closure holds `self`: the face worker may still be finishing a frame
+        // while this object goes away (its deinit joins the worker). The GstElement
+        // outlives this object (it is released from the element's finalize).
+        let address = UInt(bitPattern: element)
+        let cache = FaceDetectorCache { text in
+            guard let e = UnsafeMutablePointer<GstElement>(bitPattern: address) else { return }
+            fc_post_warning(e, "\(GStreamer.name(of: e)): \(text)", nil)
         }
-        worker = FaceWorker(name: "\(GStreamer.name(of: element))-faces") { [unowned self] job in
-            self.detect(job.grey, job.search, cascadePath: job.cascadePath, geometry: job.geometry)
+        self.cache = cache
+        worker = FaceWorker(name: "\(GStreamer.name(of: element))-faces") { job in
+            cache.faces(in: job.grey, job.search, cascadePath: job.cascadePath,
+                        frameWidth: job.geometry.width, frameHeight: job.geometry.height)
         }
     }
 
@@ -152,7 +157,6 @@ final class FaceDetection: @unchecked Sendable {
         worker.stop()
         cache.reset()
         framesWithFaces.store(0, ordering: .relaxed)
-        detectionFailed.store(false, ordering: .relaxed)
         posted.withLock { $0 = [] }
         running.store(true, ordering: .relaxed)
         preload()
@@ -189,7 +193,7 @@ final class FaceDetection: @unchecked Sendable {
             worker.submit(FaceWorker.Job(grey: grey, search: s.search, cascadePath: s.cascadePath, geometry: geometry))
             faces = worker.latest.map { r in r.faces.compactMap { r.geometry.map($0, to: geometry) } } ?? []
         } else {
-            faces = detect(grey, s.search, cascadePath: s.cascadePath, geometry: geometry)
+            faces = cache.faces(in: grey, s.search, cascadePath: s.cascadePath, frameWidth: frame.width, frameHeight: frame.height)
         }
         if !faces.isEmpty {
             framesWithFaces.add(1, ordering: .relaxed)
@@ -206,20 +210,5 @@ final class FaceDetection: @unchecked Sendable {
             return true
         }
         if changed { _ = fc_post_element_message(element, FaceReport.structure(faces, timestamp: timestamp)) }
-    }
-
-    /// Faces in `grey` in the pixels of the frame it was copied from; [] without a cascade.
-    private func detect(_ grey: GreyImage, _ search: FaceSearch, cascadePath: String, geometry: FaceGeometry) -> [PixelRect] {
-        guard let detector = cache.detector(for: cascadePath) else { return [] }
-        do {
-            return try search.run(detector, on: grey, frameWidth: geometry.width, frameHeight: geometry.height)
-        } catch {
-            if !detectionFailed.exchange(true, ordering: .relaxed) { warn("\(error); face detection skipped") }
-            return []
-        }
-    }
-
-    private func warn(_ text: String) {
-        fc_post_warning(element, "\(GStreamer.name(of: element)): \(text)", nil)
     }
 }

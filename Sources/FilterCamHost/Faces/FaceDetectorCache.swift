@@ -1,9 +1,10 @@
+import FilterCore
 import Synchronization
 
 /// The detector for the current cascade path, loaded once per path (parsing the stock
 /// cascade takes tens of milliseconds, so never per frame). A path that failed is not
 /// retried until `reset()` (the element starting again) or another path is set, and
-/// its failure is reported once through `onError`.
+/// its failure is reported once through `onError`; so is the first error while detecting.
 final class FaceDetectorCache: @unchecked Sendable {
     private struct Entry {
         var path: String
@@ -11,9 +12,11 @@ final class FaceDetectorCache: @unchecked Sendable {
     }
 
     private let entry = Mutex<Entry?>(nil)
-    private let onError: @Sendable (FaceCascadeError) -> Void
+    private let detectionFailed = Mutex(false)
+    private let onError: @Sendable (String) -> Void
 
-    init(onError: @escaping @Sendable (FaceCascadeError) -> Void) {
+    /// `onError` gets a message for the user (a cascade error names the path).
+    init(onError: @escaping @Sendable (String) -> Void) {
         self.onError = onError
     }
 
@@ -31,12 +34,26 @@ final class FaceDetectorCache: @unchecked Sendable {
             e = Entry(path: path, detector: loaded)
             return true
         }
-        if stored, let failure { onError(failure) }
+        if stored, let failure { onError("\(failure.description); face detection is off") }
         return stored ? loaded : entry.withLock { $0?.path == path ? $0?.detector : loaded }
+    }
+
+    /// Faces in `grey` (copied from a `frameWidth`×`frameHeight` frame) in frame pixels,
+    /// with the detector for `cascadePath`; [] when there is none or detection fails.
+    func faces(in grey: GreyImage, _ search: FaceSearch, cascadePath: String, frameWidth: Int, frameHeight: Int) -> [PixelRect] {
+        guard let detector = detector(for: cascadePath) else { return [] }
+        do {
+            return try search.run(detector, on: grey, frameWidth: frameWidth, frameHeight: frameHeight)
+        } catch {
+            let first = detectionFailed.withLock { f -> Bool in defer { f = true }; return !f }
+            if first { onError("\(error); face detection skipped") }
+            return []
+        }
     }
 
     /// Forgets the loaded detector and any failure (the file may have been fixed).
     func reset() {
         entry.withLock { $0 = nil }
+        detectionFailed.withLock { $0 = false }
     }
 }
