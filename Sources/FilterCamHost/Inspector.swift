@@ -70,7 +70,7 @@ public enum Inspector {
         } else if flags & G_PARAM_WRITABLE.rawValue != 0 {
             flagWords.append("changeable only in NULL or READY state")
         }
-        var out = "  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)): \(blurb)\n"
+        var out = "  \(name.padding(toLength: max(22, name.count + 1), withPad: " ", startingAt: 0)): \(blurb)\n"
         out += "                        flags: \(flagWords.joined(separator: ", "))\n"
         out += "                        \(typeDescription(spec))\n"
         return out
