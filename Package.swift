@@ -50,7 +50,8 @@ let package = Package(
         .executableTarget(name: "pixelate-demo", dependencies: ["PixelateExample", "FilterCamHost", "FilterCore"], path: "Examples/pixelate-demo"),
         .target(name: "PixelatePlugin", dependencies: ["PixelateExample", "FilterCamHost"], path: "Examples/PixelatePlugin"),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),
-        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample"]),
+        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -12,6 +12,30 @@ public struct Bench {
         /// The FilterCam side and the native side: the element part of the pipeline.
         public let filterCam: String
         public let native: String
+        /// Where the frames come from when not the default test picture, per side
+        /// (a photo for faces; BGRx for jpegenc, which does not take BGRA).
+        public var filterCamSource: String? = nil
+        public var nativeSource: String? = nil
+        /// Sizes this case runs at (nil: all).
+        public var onlySizes: Set<String>? = nil
+
+        init(name: String, filterCam: String, native: String, filterCamSource: String? = nil,
+             nativeSource: String? = nil, onlySizes: Set<String>? = nil) {
+            self.name = name
+            self.filterCam = filterCam
+            self.native = native
+            self.filterCamSource = filterCamSource
+            self.nativeSource = nativeSource
+            self.onlySizes = onlySizes
+        }
+    }
+
+    /// A picture with a face for the detection case, looked up from the working folder
+    /// (the repository root) or FILTERCAM_FACE_IMAGE.
+    static var faceImage: String? {
+        let candidates = [ProcessInfo.processInfo.environment["FILTERCAM_FACE_IMAGE"],
+                          "Tests/FilterCamHostTests/Fixtures/faces/astronaut.png"].compactMap { $0 }
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     public struct Result: Codable {
@@ -53,6 +77,16 @@ public struct Bench {
         let zoom = LensRectPixels(width: w, height: h)   // zoom 2 crops the same centred half
         list.append(Case(name: "zoom", filterCam: "filtercam zoom=2",
                          native: "videocrop left=\(zoom.left) right=\(zoom.right) top=\(zoom.top) bottom=\(zoom.bottom) ! videoscale ! video/x-raw,width=\(w),height=\(h)"))
+        if let face = faceImage {
+            let photo = "filesrc location=\"\(face)\" ! pngdec ! videoconvert ! videoscale ! video/x-raw,width=\(w),height=\(h) ! imagefreeze num-buffers=FRAMES"
+            list.append(Case(name: "faces", filterCam: "videoconvert ! video/x-raw,format=BGRx ! filtercam detect-faces=true face-overlay=false",
+                             native: "videoconvert ! video/x-raw,format=RGB ! facedetect display=false min-neighbors=3 scale-factor=1.1",
+                             filterCamSource: photo, nativeSource: photo, onlySizes: ["640x480", "1280x720"]))
+        }
+        let snapshots = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills").path
+        let bgrx = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRx,width=\(w),height=\(h),framerate=30/1 ! imagefreeze num-buffers=FRAMES"
+        list.append(Case(name: "snapshot", filterCam: "filtercam snapshot-every=1 flash=false snapshot-quality=85 snapshot-location=\(snapshots)/s-%06d.jpg",
+                         native: "jpegenc quality=85", filterCamSource: bgrx, nativeSource: bgrx))
         for (name, chain) in FilterRegistry.shared.all.filter({ $0.id != "none" }).map({ ("fc\($0.id)", $0.id) }) {
             list.append(Case(name: "element-\(name)", filterCam: name, native: "filtercam filter=\(chain)"))
         }
@@ -69,8 +103,10 @@ public struct Bench {
         }
     }
 
-    func run(element: String, width: Int, height: Int, frames: Int) throws -> Double {
-        let description = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1 ! imagefreeze num-buffers=\(frames) ! \(element) ! fakesink sync=false"
+    func run(element: String, source: String? = nil, width: Int, height: Int, frames: Int) throws -> Double {
+        let from = source?.replacingOccurrences(of: "FRAMES", with: String(frames))
+            ?? "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1 ! imagefreeze num-buffers=\(frames)"
+        let description = "\(from) ! \(element) ! fakesink sync=false"
         let pipeline = try Pipeline(description: description)
         pipeline.setState(GST_STATE_PAUSED)
         _ = gst_element_get_state(pipeline.element, nil, nil, 10_000_000_000)
@@ -114,12 +150,18 @@ public struct Bench {
                                       note: "memcpy of whole frames: the limit for a one-pass filter"))
                 log(row(results.last!))
             }
-            for c in Self.cases(width: w, height: h) where only.isEmpty || only.contains(c.name) {
+            for c in Self.cases(width: w, height: h) where (only.isEmpty || only.contains(c.name)) && (c.onlySizes?.contains(size) ?? true) {
                 var a: [Double] = [], b: [Double] = []
+                // Detection and encoding are far slower per frame than pixel passes.
+                let caseFrames = c.name == "faces" || c.name == "snapshot" ? max(10, frames / 10) : frames
                 do {
+                    if c.name == "snapshot" {
+                        try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills").path)
+                        try FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills"), withIntermediateDirectories: true)
+                    }
                     for _ in 0..<runs {
-                        a.append(try run(element: c.filterCam, width: w, height: h, frames: frames))
-                        b.append(try run(element: c.native, width: w, height: h, frames: frames))
+                        a.append(try run(element: c.filterCam, source: c.filterCamSource, width: w, height: h, frames: caseFrames))
+                        b.append(try run(element: c.native, source: c.nativeSource, width: w, height: h, frames: caseFrames))
                     }
                     let fa = median(a), fb = median(b)
                     results.append(Result(name: c.name, size: size, fps_filtercam: fa, fps_native: fb, ratio: fa / fb, runs: runs))
