@@ -1,0 +1,209 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+import FilterCore
+import Foundation
+import XCTest
+
+/// Short versions of the reliability cases: properties changed from two threads while
+/// 1000 buffers flow, state-change cycles, flushing seeks, and fuzzed text input.
+/// (The long soak is `scripts/soak.sh`.)
+final class ReliabilityTests: XCTestCase {
+    override func setUp() {
+        GStreamer.initialize()
+    }
+
+    /// A grey picture through settings whose outputs are each uniform: every frame must be
+    /// one setting's picture (no torn frame) and have the size its caps say.
+    func testTwoThreadsChangeEveryPropertyWhile1000BuffersFlow() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description:
+            "videotestsrc num-buffers=1000 pattern=solid-color foreground-color=0xff808080 ! video/x-raw,format=BGRA,width=24,height=16,framerate=1000/1 ! filtercam name=fc flash=false snapshot-location=\(dir.path)/s-%05d.jpg ! appsink name=out sync=false max-buffers=4")
+        let fc = try pipeline.requireElement("fc"), sink = try pipeline.requireElement("out")
+        let stop = DispatchSemaphore(value: 0)
+        let changes: [(String, [String])] = [
+            ("filter", ["none", "invert", "sepia intensity=1, invert", "mono"]),
+            ("intensity", ["0", "1", "0.5"]),
+            ("lens", ["0,0,1,1", "0.25,0.25,0.5,0.5", "0,0,0.5,1"]),
+            ("lens-crop", ["true", "false"]),
+            ("orientation", GeometryElementTests.nicks + ["auto"]),
+            ("device-orientation", ["portrait", "landscape-left", "face-up", "unknown"]),
+            ("camera-facing", ["back", "front"]),
+            ("zoom", ["1", "2", "8", "0.5"]),
+            ("detect-faces", ["false"]),
+            ("snapshot-quality", ["50", "90"]),
+            ("snapshot-region", ["frame", "lens"]),
+        ]
+        let lenses = try ["0,0,1,1", "0.25,0.25,0.5,0.5", "0,0,0.5,1"].map { try LensRect(parsing: $0) }
+        final class Flag: @unchecked Sendable { var running = true }
+        let flag = Flag()
+        var threads: [Thread] = []
+        for seed in 0..<2 {
+            let t = Thread {
+                var rng = SystemRandomNumberGenerator()
+                var n = seed
+                while flag.running {
+                    let (name, values) = changes[Int.random(in: 0..<changes.count, using: &rng)]
+                    try? Pipeline.setProperty(fc, name, values[Int.random(in: 0..<values.count, using: &rng)])
+                    n += 1
+                    if n % 97 == 0 { fc_emit_action(fc, "snapshot") }
+                    usleep(50)
+                }
+                stop.signal()
+            }
+            threads.append(t)
+            t.start()
+        }
+        pipeline.setState(GST_STATE_PLAYING)
+        var frames = 0
+        var torn: [String] = []
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            if let error = pipeline.popError() { XCTFail(error); break }
+            if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000) {
+                let frame = try sample.capturedFrame()   // maps with the sample's caps: sizes must agree
+                gst_sample_unref(sample)
+                frames += 1
+                // A uniform input gives, under one consistent setting, a frame that is
+                // uniform, or uniform inside one of the lens rectangles and uniform outside.
+                if !Self.isConsistent(frame, lenses: lenses) {
+                    torn.append("frame \(frames) (\(frame.width)x\(frame.height))")
+                }
+                continue
+            }
+            if gst_app_sink_is_eos(sink.asAppSink) != 0 { break }
+        }
+        flag.running = false
+        stop.wait()
+        stop.wait()
+        pipeline.setState(GST_STATE_NULL)
+        XCTAssertEqual(frames, 1000)
+        XCTAssertEqual(Array(torn.prefix(5)), [], "every frame shows one consistent setting (\(torn.count) torn)")
+        // Every requested still was written or reported; none is half-written.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] {
+            XCTAssertTrue(name.hasSuffix(".jpg"), "no temporary file left: \(name)")
+        }
+    }
+
+    static func isConsistent(_ frame: CapturedFrame, lenses: [LensRect]) -> Bool {
+        func uniform(_ inside: (Int, Int) -> Bool) -> (ok: Bool, inner: [UInt8]?, outer: [UInt8]?) {
+            var inner: [UInt8]? = nil, outer: [UInt8]? = nil
+            for y in 0..<frame.height { for x in 0..<frame.width {
+                let p = frame.pixel(x, y)
+                if inside(x, y) {
+                    if inner == nil { inner = p } else if inner != p { return (false, nil, nil) }
+                } else {
+                    if outer == nil { outer = p } else if outer != p { return (false, nil, nil) }
+                }
+            } }
+            return (true, inner, outer)
+        }
+        if uniform({ _, _ in true }).ok { return true }
+        for lens in lenses {
+            let r = lens.pixelRect(width: frame.width, height: frame.height)
+            if uniform({ x, y in x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height }).ok { return true }
+        }
+        return false
+    }
+
+    func testStateCyclesDoNotHangOrLoseTheStream() throws {
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam name=fc filter=sepia orientation=90r ! fakesink sync=true")
+        let fc = try pipeline.requireElement("fc")
+        for cycle in 0..<5 {
+            for state in [GST_STATE_PLAYING, GST_STATE_PAUSED, GST_STATE_PLAYING, GST_STATE_READY, GST_STATE_PAUSED, GST_STATE_PLAYING] {
+                XCTAssertNotEqual(pipeline.setState(state), GST_STATE_CHANGE_FAILURE, "cycle \(cycle) → \(state)")
+                XCTAssertNotNil(waitForState(pipeline, timeout: 5), "cycle \(cycle): \(state) reached in time")
+                if state == GST_STATE_PLAYING { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            XCTAssertGreaterThan(counter(fc, "frames-processed") ?? 0, 0, "frames flow after cycle \(cycle)")
+            pipeline.setState(GST_STATE_NULL)
+            XCTAssertNotNil(waitForState(pipeline, timeout: 5))
+        }
+    }
+
+    func testRepeatedFlushingSeeksOnANonLiveSource() throws {
+        let pipeline = try Pipeline(description: "videotestsrc ! video/x-raw,format=BGRA,width=32,height=24,framerate=30/1 ! filtercam filter=invert ! appsink name=out sync=false max-buffers=2")
+        let sink = try pipeline.requireElement("out")
+        pipeline.setState(GST_STATE_PLAYING)
+        for target in [3, 1, 5, 0, 4] {
+            // Drain a little, then seek; the first frame after the seek is at the target.
+            for _ in 0..<3 {
+                if let s = gst_app_sink_try_pull_sample(sink.asAppSink, 2_000_000_000) { gst_sample_unref(s) }
+            }
+            let seconds = GstClockTime(target) * 1_000_000_000
+            XCTAssertNotEqual(gst_element_seek_simple(pipeline.element, GST_FORMAT_TIME,
+                GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue), gint64(seconds)), 0)
+            let sample = try XCTUnwrap(gst_app_sink_try_pull_sample(sink.asAppSink, 5_000_000_000), "a frame after seeking to \(target) s")
+            let frame = try sample.capturedFrame()
+            gst_sample_unref(sample)
+            XCTAssertEqual(frame.pts, UInt64(seconds), "first frame after the seek to \(target) s")
+        }
+        pipeline.setState(GST_STATE_NULL)
+    }
+
+    // MARK: Fuzzed text input: no crash, every rejection a message
+
+    private func randomText(_ rng: inout some RandomNumberGenerator, alphabet: [Character], maxLength: Int) -> String {
+        String((0..<Int.random(in: 0...maxLength, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+    }
+
+    func testFuzzedFilterChainsAreParsedOrRefusedWithAMessage() {
+        var rng = SystemRandomNumberGenerator()
+        let words = FilterRegistry.shared.ids + ["intensity=", "radius=", "matrix=<", ">", ",", " ", "=", "0.5", "-1", "1e9", "nan", "#FF0000", "0x", "<1,2>", "levels=3"]
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz-=,<> 0123456789.#x\t\"'")
+        for _ in 0..<3000 {
+            let text = Bool.random(using: &rng)
+                ? (0..<Int.random(in: 0...6, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined()
+                : randomText(&rng, alphabet: alphabet, maxLength: 40)
+            do {
+                let chain = try FilterChain.parse(text)
+                _ = chain.makeFilters()
+            } catch {
+                XCTAssertFalse(error.message.isEmpty, "refusal of '\(text)' has a message")
+            }
+        }
+    }
+
+    func testFuzzedLensAndCommandsAndPipelineFiles() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789.,-+e ${}:=#abcxyz!\"'\n")
+        for _ in 0..<3000 {
+            let text = randomText(&rng, alphabet: alphabet, maxLength: 30)
+            do {
+                let lens = try LensRect(parsing: text)
+                let r = lens.pixelRect(width: 33, height: 17)
+                XCTAssertTrue(r.width >= 1 && r.height >= 1 && r.x + r.width <= 33 && r.y + r.height <= 17, "\(text) → \(r)")
+            } catch {
+                XCTAssertFalse("\(error)".isEmpty)
+            }
+            do {
+                _ = try LiveCommand(line: text)
+            } catch {
+                XCTAssertFalse(error.description.isEmpty)
+            }
+            do {
+                _ = try PipelineFile(text: text, environment: ["A": "x", "B": ""])
+            } catch {
+                XCTAssertFalse("\(error)".isEmpty)
+            }
+        }
+    }
+
+    func testFuzzedPropertyValuesThroughTheElementAreRefusedNotFatal() throws {
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=32,height=24,framerate=30/1 ! filtercam name=fc ! fakesink")
+        let fc = try pipeline.requireElement("fc")
+        pipeline.setState(GST_STATE_PLAYING)
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("abc0123456789.,-<> =%d/")
+        for _ in 0..<300 {
+            for name in ["filter", "lens", "snapshot-location", "snapshot-bracket", "face-cascade"] {
+                try? Pipeline.setProperty(fc, name, randomText(&rng, alphabet: alphabet, maxLength: 20))
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertNil(pipeline.popError(), "bad values while playing are warnings, not errors")
+        XCTAssertGreaterThan(counter(fc, "frames-processed") ?? 0, 0)
+        pipeline.setState(GST_STATE_NULL)
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Soak: FRAMES frames (default 100000) at 640x480 through a filter chain, orientation,
+# lens, face detection and a still every 100 frames; prints resident memory every
+# INTERVAL seconds and the growth after warm-up. Needs a release build (make build).
+#   scripts/soak.sh                 # the long run
+#   FRAMES=5000 scripts/soak.sh     # a short one
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FRAMES=${FRAMES:-100000}
+INTERVAL=${INTERVAL:-5}
+BIN=${BIN:-.build/release/filtercam}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+"$BIN" launch "videotestsrc num-buffers=$FRAMES pattern=ball ! video/x-raw,format=BGRA,width=640,height=480,framerate=30/1 \
+  ! filtercam filter=\"sepia intensity=0.7, vignette radius=0.8\" orientation=90r lens=0.1,0.1,0.8,0.8 \
+    detect-faces=true snapshot-every=100 flash=false snapshot-location=$OUT/s-%06d.jpg ! fakesink" </dev/null 2>"$OUT/log" &
+PID=$!
+echo "seconds rss_kb"
+start=$(date +%s); first=""; last=""
+while kill -0 "$PID" 2>/dev/null; do
+  rss=$(awk '/VmRSS/ {print $2}' /proc/$PID/status 2>/dev/null || true)
+  [ -n "$rss" ] || break
+  now=$(( $(date +%s) - start ))
+  echo "$now $rss"
+  # Warm-up: the first 20 seconds (pools, caches, encoder) are not counted.
+  if [ "$now" -ge 20 ] && [ -z "$first" ]; then first=$rss; fi
+  last=$rss
+  sleep "$INTERVAL"
+done
+wait "$PID"; status=$?
+grep "^filtercam " "$OUT/log" || true
+stills=$(ls "$OUT" | grep -c '\.jpg$' || true)
+echo "exit=$status stills=$stills"
+if [ -n "$first" ]; then echo "rss growth after warm-up: $(( last - first )) kB"; fi
