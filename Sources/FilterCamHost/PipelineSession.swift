@@ -79,9 +79,44 @@ public final class PipelineSession {
                 outcome = .aborted
             }
         }
+        if outcome == .error { finaliseRecordings() }
         printSummary()
         pipeline.setState(GST_STATE_NULL)
         return outcome!
+    }
+
+    /// After an upstream error the sources no longer push, so an EOS sent to the
+    /// pipeline would not reach the muxers: EOS goes straight into every muxer's sink pads,
+    /// and the session waits (bounded) for the sinks to finish, so a recording keeps the
+    /// frames up to the error and stays playable.
+    private func finaliseRecordings() {
+        let muxers = pipeline.elements.filter { e in
+            guard let factory = gst_element_get_factory(e),
+                  let klass = gst_element_factory_get_metadata(factory, "klass") else { return false }
+            return String(cString: klass).contains("Muxer")
+        }
+        guard !muxers.isEmpty else { return }
+        errorLine("Finishing \(muxers.count == 1 ? "the recording" : "\(muxers.count) recordings") after the error…")
+        for muxer in muxers {
+            let it = gst_element_iterate_sink_pads(muxer)
+            var value = GValue()
+            while gst_iterator_next(it, &value) == GST_ITERATOR_OK {
+                if let pad = g_value_get_object(&value) {
+                    _ = gst_pad_send_event(pad.assumingMemoryBound(to: GstPad.self), gst_event_new_eos())
+                }
+                g_value_reset(&value)
+            }
+            g_value_unset(&value)
+            gst_iterator_free(it)
+        }
+        let deadline = Date().addingTimeInterval(endOfStreamTimeout)
+        while Date() < deadline {
+            guard let m = gst_bus_timed_pop_filtered(pipeline.bus, 100_000_000,
+                    GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)) else { continue }
+            let done = m.pointee.type == GST_MESSAGE_EOS
+            gst_message_unref(m)
+            if done { return }
+        }
     }
 
     private func beginEndOfStream(_ why: String) -> Date {

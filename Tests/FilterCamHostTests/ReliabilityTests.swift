@@ -142,6 +142,37 @@ final class ReliabilityTests: XCTestCase {
         pipeline.setState(GST_STATE_NULL)
     }
 
+    // MARK: Recording safety
+
+    private func recording(_ out: String, extra: String = "") -> String {
+        "videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 \(extra) ! filtercam filter=sepia ! videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"
+    }
+
+    func testSigtermFinishesTheRecording() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("term.mp4").path
+        let p = try RunningProcess(Build.cli, ["launch", recording(out)])
+        Thread.sleep(forTimeInterval: 2)
+        kill(p.process.processIdentifier, SIGTERM)
+        let r = p.wait(timeout: 20)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let duration = try XCTUnwrap(try probeDuration(out), "ffprobe reads the file")
+        XCTAssertGreaterThan(duration, 1.2)
+        XCTAssertLessThan(duration, 4)
+    }
+
+    func testUpstreamErrorLeavesAPlayableRecordingUpToTheError() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("error.mp4").path
+        let r = try runCLI(["launch", recording(out, extra: "! identity error-after=31")], timeout: 30)
+        XCTAssertNotEqual(r.status, 0, "the error is reported as a failure")
+        XCTAssertTrue(r.stderr.contains("identity0"), r.stderr)
+        XCTAssertEqual(try probeFrameCount(out), 30, "the frames before the error are in a playable file: \(r.stderr)")
+    }
+
     // MARK: Fuzzed text input: no crash, every rejection a message
 
     private func randomText(_ rng: inout some RandomNumberGenerator, alphabet: [Character], maxLength: Int) -> String {
