@@ -79,7 +79,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     var elementClass: ElementClass { Self.elementClass }
 
     let element: UnsafeMutablePointer<GstElement>
-    private let settings = Mutex(FilterCamSettings())
+    private let settings = Locked(FilterCamSettings())
     private var worker: FrameWorkerBin!
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
@@ -260,7 +260,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     }
 
     /// The plan of the last frame, for mapping navigation events back.
-    private let activePlan = Mutex<GeometryPlan?>(nil)
+    private let activePlan = Locked<GeometryPlan?>(nil)
 
     /// Pointer positions on the output mapped to the input, through the transform.
     func mapPointer(_ x: Double, _ y: Double) -> (Double, Double) {

@@ -63,6 +63,8 @@ final class FrameMailbox: @unchecked Sendable {
     @discardableResult
     func put(sample: OpaquePointer, live: Bool) -> Bool {
         condition.lock()
+        // A flush while this frame waited makes it stale, even if the flush is already over.
+        let entryGeneration = generation
         var replaced: [Item] = []
         if live {
             items.removeAll { item in
@@ -75,7 +77,7 @@ final class FrameMailbox: @unchecked Sendable {
                 condition.wait()
             }
         }
-        let accepted = !flushing && !stopped
+        let accepted = !flushing && !stopped && generation == entryGeneration
         if accepted {
             items.append(.sample(sample))
             condition.broadcast()

@@ -1,3 +1,4 @@
+import FilterCore
 import CGStreamer
 import CFilterCamShim
 import Synchronization
@@ -8,7 +9,7 @@ import Synchronization
 /// the element starts, so `filtercam launch` fails with the message.
 final class PropertyRefusal: @unchecked Sendable {
     private let element: UnsafeMutablePointer<GstElement>
-    private let pending = Mutex<String?>(nil)
+    private let pending = Locked<String?>(nil)
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element

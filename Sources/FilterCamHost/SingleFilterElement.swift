@@ -13,7 +13,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
     let elementClass: ElementClass
     private let descriptor: FilterDescriptor
     private let element: UnsafeMutablePointer<GstElement>
-    private let values: Mutex<FilterValues>
+    private let values: Locked<FilterValues>
     private var worker: FrameWorkerBin!
     private let refusal: PropertyRefusal
 
@@ -25,7 +25,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
         self.element = element
         self.descriptor = descriptor
         self.elementClass = elementClass
-        values = Mutex(descriptor.defaultValues)
+        values = Locked(descriptor.defaultValues)
         refusal = PropertyRefusal(element: element)
         worker = FrameWorkerBin(element: element, stage: self)
     }

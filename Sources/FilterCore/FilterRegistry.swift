@@ -5,10 +5,10 @@ import Synchronization
 public final class FilterRegistry: Sendable {
     public static let shared = FilterRegistry(registeringBuiltIns: true)
 
-    private let entries: Mutex<[FilterDescriptor]>
+    private let entries: Locked<[FilterDescriptor]>
 
     public init(registeringBuiltIns: Bool) {
-        entries = Mutex(registeringBuiltIns ? BuiltInFilters.all : [])
+        entries = Locked(registeringBuiltIns ? BuiltInFilters.all : [])
     }
 
     /// Adds a filter; a filter with the same id replaces the earlier one.

@@ -1,3 +1,4 @@
+import FilterCore
 import CGStreamer
 import CFilterCamShim
 import Foundation
@@ -128,14 +129,14 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
     }
 
     let element: UnsafeMutablePointer<GstElement>
-    private let settings = Mutex(Settings())
-    private let pendingError = Mutex<String?>(nil)
+    private let settings = Locked(Settings())
+    private let pendingError = Locked<String?>(nil)
     /// Serialises opening and switching; guards `active` and `outputSize`.
     private let switching = NSRecursiveLock()
     private var active: Active?
     /// What `active` is, readable without `switching` (from streaming threads).
     struct Shown: @unchecked Sendable { var bin: UnsafeMutablePointer<GstElement>; var label: String; var isCamera: Bool; var isFallback: Bool }
-    private let shown = Mutex<Shown?>(nil)
+    private let shown = Locked<Shown?>(nil)
     private var outputSize = (width: 640, height: 480)
     private var sourceCount = 0
     private let rate: UnsafeMutablePointer<GstElement>

@@ -73,13 +73,13 @@ final class FaceDetection: @unchecked Sendable {
     }
 
     let element: UnsafeMutablePointer<GstElement>
-    private let settings = Mutex(FaceSettings())
+    private let settings = Locked(FaceSettings())
     private let cache: FaceDetectorCache
     private let worker: FaceWorker
     private let running = Atomic<Bool>(false)
     private let framesWithFaces = Atomic<UInt64>(0)
     /// The faces of the last `faces` message ([] before the first).
-    private let posted = Mutex<[PixelRect]>([])
+    private let posted = Locked<[PixelRect]>([])
     /// Worker-thread state: whether the last frame had detection on.
     private var wasEnabled = false
 

@@ -11,8 +11,8 @@ final class FaceDetectorCache: @unchecked Sendable {
         var detector: FaceDetector?
     }
 
-    private let entry = Mutex<Entry?>(nil)
-    private let detectionFailed = Mutex(false)
+    private let entry = Locked<Entry?>(nil)
+    private let detectionFailed = Locked(false)
     private let onError: @Sendable (String) -> Void
 
     /// `onError` gets a message for the user (a cascade error names the path).

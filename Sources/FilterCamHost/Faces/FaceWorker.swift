@@ -112,7 +112,7 @@ final class FaceWorker: @unchecked Sendable {
         t.start()
     }
 
-    private static let running = Mutex(0)
+    private static let running = Locked(0)
 
     /// Counts running face workers; OpenCV is single-threaded while there is one.
     private static func liveWorkers(_ change: Int) {

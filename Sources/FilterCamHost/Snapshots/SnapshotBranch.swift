@@ -67,7 +67,7 @@ final class SnapshotBranch: @unchecked Sendable {
     }
 
     private let element: UnsafeMutablePointer<GstElement>
-    private let settings = Mutex(Settings())
+    private let settings = Locked(Settings())
     private let requests = Atomic<Int>(0)
     private let writtenCount = Atomic<UInt64>(0)
 
