@@ -32,7 +32,7 @@ run: build
 # Debug build of everything (the tests run the filtercam binary and load the plugin), then the suite.
 test: deps
 	swift build
-	swift test
+	swift test --disable-swift-testing
 
 bench: build
 	.build/release/filtercam bench
