@@ -106,6 +106,86 @@ final class ReliabilityTests: XCTestCase {
         return false
     }
 
+    /// Camera switches and control changes on `filtercamsrc` from two threads while frames
+    /// flow: the output caps never change and frames keep coming.
+    func testTwoThreadsSwitchCamerasWhileFramesFlow() throws {
+        let pipeline = try Pipeline(description: "filtercamsrc name=cam camera=test:smpte ! filtercam name=fc ! appsink name=out sync=false max-buffers=4")
+        let cam = try pipeline.requireElement("cam"), fc = try pipeline.requireElement("fc"), sink = try pipeline.requireElement("out")
+        let running = Locked(true)
+        let done = DispatchSemaphore(value: 0)
+        let changes: [(UnsafeMutablePointer<GstElement>, String, [String])] = [
+            (cam, "camera", ["test:smpte", "test:ball", "test:snow"]),
+            (cam, "zoom", ["1", "2"]),
+            (fc, "filter", ["none", "sepia", "invert"]),
+            (fc, "orientation", ["identity", "180", "horiz"]),
+        ]
+        for _ in 0..<2 {
+            Thread.detachNewThread {
+                while running.withLock({ $0 }) {
+                    let (element, name, values) = changes.randomElement()!
+                    try? Pipeline.setProperty(element, name, values.randomElement()!)
+                    usleep(20_000)
+                }
+                done.signal()
+            }
+        }
+        pipeline.setState(GST_STATE_PLAYING)
+        var sizes = Set<String>()
+        var frames = 0
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            if let error = pipeline.popError() { XCTFail(error); break }
+            if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 100_000_000) {
+                let frame = try sample.capturedFrame()
+                gst_sample_unref(sample)
+                sizes.insert("\(frame.width)x\(frame.height)")
+                frames += 1
+            }
+        }
+        running.withLock { $0 = false }
+        done.wait()
+        done.wait()
+        pipeline.setState(GST_STATE_NULL)
+        XCTAssertGreaterThan(frames, 45, "about 30 frames a second for 3 s")
+        XCTAssertEqual(sizes, ["640x480"], "switching cameras never changes the output size")
+    }
+
+    /// filtercam taken out of a running pipeline and a new one put in its place.
+    func testRemovingAndReAddingTheElementWhilePlaying() throws {
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=32,height=24,framerate=30/1 ! queue name=q ! filtercam name=old filter=sepia ! appsink name=out sync=false max-buffers=4")
+        let queue = try pipeline.requireElement("q"), old = try pipeline.requireElement("old"), sink = try pipeline.requireElement("out")
+        pipeline.setState(GST_STATE_PLAYING)
+        for _ in 0..<5 { if let s = gst_app_sink_try_pull_sample(sink.asAppSink, 2_000_000_000) { gst_sample_unref(s) } }
+        // Block the queue's output, swap the element, unblock.
+        let pad = gst_element_get_static_pad(queue, "src")!
+        defer { gst_object_unref(pad) }
+        let probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM, { _, _, _ in GST_PAD_PROBE_OK }, nil, nil)
+        gst_element_unlink(queue, old)
+        gst_element_unlink(old, sink)
+        gst_object_ref(UnsafeMutableRawPointer(old))
+        gst_bin_remove(pipeline.element.asBin, old)
+        XCTAssertEqual(gst_element_set_state(old, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS, "the old element stops cleanly")
+        gst_object_unref(UnsafeMutableRawPointer(old))
+        let replacement = try XCTUnwrap(gst_element_factory_make("filtercam", "new"))
+        gst_util_set_object_arg(replacement.asGObject, "filter", "invert")
+        gst_util_set_object_arg(replacement.asGObject, "intensity", "1")
+        gst_bin_add(pipeline.element.asBin, replacement)
+        XCTAssertNotEqual(gst_element_link(queue, replacement), 0)
+        XCTAssertNotEqual(gst_element_link(replacement, sink), 0)
+        XCTAssertNotEqual(gst_element_sync_state_with_parent(replacement), 0)
+        gst_pad_remove_probe(pad, probe)
+        var pulled = 0
+        for _ in 0..<15 {
+            guard let s = gst_app_sink_try_pull_sample(sink.asAppSink, 2_000_000_000) else { break }
+            gst_sample_unref(s)
+            pulled += 1
+        }
+        XCTAssertNil(pipeline.popError())
+        XCTAssertEqual(pulled, 15, "frames keep coming after the swap")
+        XCTAssertGreaterThan(counter(replacement, "frames-processed") ?? 0, 5, "and they go through the new element")
+        pipeline.setState(GST_STATE_NULL)
+    }
+
     func testStateCyclesDoNotHangOrLoseTheStream() throws {
         let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam name=fc filter=sepia orientation=90r ! fakesink sync=true")
         let fc = try pipeline.requireElement("fc")
@@ -200,6 +280,20 @@ final class ReliabilityTests: XCTestCase {
             XCTAssertEqual(frame.bytes, expected, format)
         }
         pipeline.setState(GST_STATE_NULL)
+    }
+
+    func testSnapshotFolderRemovedMidRun() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam snapshot-every=10 flash=false snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"])
+        Thread.sleep(forTimeInterval: 0.9)
+        try FileManager.default.removeItem(at: dir)
+        let r = p.wait(timeout: 20)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("processed=60"), "the stream ran to the end: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("does not exist"), "stills after the removal are reported: \(r.stderr)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path), "nothing re-created the folder")
     }
 
     func testEndOfStreamInTheMiddleOfABracketReportsTheMissingStills() throws {
