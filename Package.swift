@@ -38,7 +38,9 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         // The GObject boilerplate and the macros Swift cannot call.
-        .target(name: "CFilterCamShim", dependencies: ["CGStreamer"]),
+        // Messages name shim.c relative to the package, not the build machine's path.
+        .target(name: "CFilterCamShim", dependencies: ["CGStreamer"],
+                cSettings: [.unsafeFlags(["-fmacro-prefix-map=\(Context.packageDirectory)/="])]),
         // OpenCV's CascadeClassifier behind a C API (Debian packages; there is no opencv4.pc).
         .target(name: "CFaceDetect",
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
