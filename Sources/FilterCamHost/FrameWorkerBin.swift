@@ -15,7 +15,8 @@ import Synchronization
 ///   to PLAYING with `async=false`, so it never holds the preroll frame; downstream
 ///   prerolls on the first frame the worker pushes;
 /// - live or not: decided from a latency query upstream on the first frame. Live: a new
-///   frame replaces a waiting one (dropped, counted). Not live: back-pressure, no loss;
+///   frame replaces a waiting one (dropped, counted), and the appsrc's queue is leaky so a
+///   slow downstream does not hold the worker. Not live: back-pressure, no loss;
 /// - serialized events (tags, custom) go through the mailbox in stream order and are
 ///   sent into the appsrc; EOS ends the appsrc after the last frame;
 /// - flushes: FLUSH_START/STOP seen on the appsink pad are sent to the appsrc and empty
@@ -46,7 +47,9 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// Maps a pointer position on the output back to the input (navigation events).
     var mapPointer: ((Double, Double) -> (Double, Double))?
 
+    /// Frames the worker pushed into the appsrc, and frames that left it downstream.
     private let processedCount = Atomic<UInt64>(0)
+    private let leftCount = Atomic<UInt64>(0)
     private let liveState = Atomic<Int>(0)          // 0 unknown, 1 live, 2 not live
     /// Latency we add, in ns; grows when processing turns out slower.
     private let addedLatency = Atomic<UInt64>(0)
@@ -60,8 +63,15 @@ final class FrameWorkerBin: @unchecked Sendable {
     private var outputCaps: UnsafeMutablePointer<GstCaps>?
     private var outputSize = (0, 0)
 
-    var framesProcessed: UInt64 { processedCount.load(ordering: .relaxed) }
-    var framesDropped: UInt64 { mailbox.dropped }
+    /// Frames that went downstream.
+    var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
+    /// Frames replaced in the mailbox, plus (live) frames the appsrc's leaky queue let
+    /// go because downstream was still busy with an older one.
+    var framesDropped: UInt64 {
+        let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
+        let queued = UInt64(gst_app_src_get_current_level_buffers(appsrc.asAppSrc))
+        return mailbox.dropped + (pushed > left + queued ? pushed - left - queued : 0)
+    }
     var isLive: Bool { liveState.load(ordering: .relaxed) == 1 }
 
     init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage) {
@@ -100,6 +110,8 @@ final class FrameWorkerBin: @unchecked Sendable {
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
             processedCount.store(0, ordering: .relaxed)
+            leftCount.store(0, ordering: .relaxed)
+            GStreamer.set(UnsafeMutableRawPointer(appsrc), "leaky-type", "none")
             liveState.store(0, ordering: .relaxed)
             mailbox.start()
             startWorker()
@@ -404,6 +416,12 @@ final class FrameWorkerBin: @unchecked Sendable {
             return GST_PAD_PROBE_OK
         }, unretained, nil)
 
+        // Frames leaving the element (what `frames-processed` counts).
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
+            FrameWorkerBin.from(data).leftCount.add(1, ordering: .relaxed)
+            return GST_PAD_PROBE_OK
+        }, unretained, nil)
+
         // Seeks and navigation from downstream go upstream past the gap.
         gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, { _, info, data in
             let me = FrameWorkerBin.from(data)
@@ -449,6 +467,9 @@ final class FrameWorkerBin: @unchecked Sendable {
         }
         gst_query_unref(query)
         liveState.store(live != 0 ? 1 : 2, ordering: .relaxed)
+        // Live: a slow downstream must not hold the worker either; the appsrc keeps only
+        // the newest processed frame (the older one counts as dropped).
+        if live != 0 { GStreamer.set(UnsafeMutableRawPointer(appsrc), "leaky-type", "downstream") }
         if live != 0 && addedLatency.load(ordering: .relaxed) == 0 {
             // Until processing is measured, assume one frame of work at the input rate.
             let n = max(Int(inputInfo.fps_n), 0), d = max(Int(inputInfo.fps_d), 1)
