@@ -45,13 +45,7 @@ public enum FilterCamPlugin {
         classLock.lock()
         pluginFilters[name] = filters
         classLock.unlock()
-        let desc = UnsafeMutablePointer<GstPluginDesc>.allocate(capacity: 1)
-        desc.initialize(to: GstPluginDesc())
-        desc.pointee.major_version = GST_VERSION_MAJOR
-        desc.pointee.minor_version = GST_VERSION_MINOR
-        desc.pointee.name = UnsafePointer(strdup(name))
-        desc.pointee.description = UnsafePointer(strdup(summary))
-        desc.pointee.plugin_init = { plugin in
+        return UnsafeRawPointer(makeDescriptor(name: name, summary: summary, initialise: { plugin in
             guard let cName = gst_plugin_get_name(plugin) else { return 0 }
             let name = String(cString: cName)
             FilterCamPlugin.classLock.lock()
@@ -59,13 +53,7 @@ public enum FilterCamPlugin {
             FilterCamPlugin.classLock.unlock()
             for d in filters { FilterRegistry.shared.register(d) }
             return filters.allSatisfy { FilterCamPlugin.singleFilterClass($0).register(in: plugin) } ? 1 : 0
-        }
-        desc.pointee.version = UnsafePointer(strdup(version))
-        desc.pointee.license = UnsafePointer(strdup("LGPL"))
-        desc.pointee.source = UnsafePointer(strdup(name))
-        desc.pointee.package = UnsafePointer(strdup("FilterCam"))
-        desc.pointee.origin = UnsafePointer(strdup("https://example.invalid/filtercam"))
-        return UnsafeRawPointer(desc)
+        }))
     }
 
     /// Registers the elements in `plugin`.
@@ -81,20 +69,26 @@ public enum FilterCamPlugin {
     }
 
     /// The plugin descriptor for the loadable plugin (`gst_plugin_filtercam_get_desc`).
-    public static let descriptor: UnsafeMutablePointer<GstPluginDesc> = {
+    public static let descriptor: UnsafeMutablePointer<GstPluginDesc> =
+        makeDescriptor(name: "filtercam", summary: "FilterCam: camera filters written in Swift") { plugin in
+            FilterCamPlugin.register(in: plugin) ? 1 : 0
+        }
+
+    /// A plugin descriptor; `initialise` is GStreamer's plugin_init (a C callback).
+    private static func makeDescriptor(name: String, summary: String,
+                                       initialise: GstPluginInitFunc) -> UnsafeMutablePointer<GstPluginDesc> {
         let desc = UnsafeMutablePointer<GstPluginDesc>.allocate(capacity: 1)
         desc.initialize(to: GstPluginDesc())
         desc.pointee.major_version = GST_VERSION_MAJOR
         desc.pointee.minor_version = GST_VERSION_MINOR
-        desc.pointee.name = UnsafePointer(strdup("filtercam"))
-        desc.pointee.description = UnsafePointer(strdup("FilterCam: camera filters written in Swift"))
-        desc.pointee.plugin_init = { plugin in FilterCamPlugin.register(in: plugin) ? 1 : 0 }
+        desc.pointee.name = UnsafePointer(strdup(name))
+        desc.pointee.description = UnsafePointer(strdup(summary))
+        desc.pointee.plugin_init = initialise
         desc.pointee.version = UnsafePointer(strdup(version))
         desc.pointee.license = UnsafePointer(strdup("LGPL"))
-        desc.pointee.source = UnsafePointer(strdup("filtercam"))
+        desc.pointee.source = UnsafePointer(strdup(name))
         desc.pointee.package = UnsafePointer(strdup("FilterCam"))
         desc.pointee.origin = UnsafePointer(strdup("https://example.invalid/filtercam"))
-        desc.pointee.release_datetime = nil
         return desc
-    }()
+    }
 }
