@@ -98,8 +98,11 @@ public enum Orientation {
             var x0 = 0
             while x0 < w {
                 let x1 = min(x0 &+ t, w)
-                var y = y0
-                while y &+ 4 <= y1 {
+                // Whole 4-row blocks; descending methods take them bottom-up, so the
+                // source is still read towards higher addresses (prefetch-friendly).
+                let blocks = (y1 &- y0) / 4
+                for b in 0..<blocks {
+                    let y = y0 &+ 4 &* (descending ? blocks &- 1 &- b : b)
                     let d = dst.row(y)
                     var x = x0
                     while x &+ 4 <= x1 {
@@ -131,8 +134,8 @@ public enum Orientation {
                         let dd = dst.row(yy)
                         for xx in x..<x1 { dd[xx] = s[xx &* dx] }
                     }
-                    y &+= 4
                 }
+                let y = y0 &+ 4 &* blocks
                 // Rows left over at the band's bottom.
                 for yy in y..<y1 {
                     let s = UnsafePointer(origin + yy &* dy)
