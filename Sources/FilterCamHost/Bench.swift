@@ -78,7 +78,8 @@ public struct Bench {
         list.append(Case(name: "zoom", filterCam: "filtercam zoom=2",
                          native: "videocrop left=\(zoom.left) right=\(zoom.right) top=\(zoom.top) bottom=\(zoom.bottom) ! videoscale ! video/x-raw,width=\(w),height=\(h)"))
         if let face = faceImage {
-            let photo = "filesrc location=\"\(face)\" ! pngdec ! videoconvert ! videoscale ! video/x-raw,width=\(w),height=\(h) ! imagefreeze num-buffers=FRAMES"
+            // Borders keep the face undistorted (a stretched face is not found).
+            let photo = "filesrc location=\"\(face)\" ! pngdec ! videoconvert ! videoscale add-borders=true ! video/x-raw,width=\(w),height=\(h),pixel-aspect-ratio=1/1 ! imagefreeze num-buffers=FRAMES"
             list.append(Case(name: "faces", filterCam: "videoconvert ! video/x-raw,format=BGRx ! filtercam detect-faces=true face-overlay=false",
                              native: "videoconvert ! video/x-raw,format=RGB ! facedetect display=false min-neighbors=3 scale-factor=1.1",
                              filterCamSource: photo, nativeSource: photo, onlySizes: ["640x480", "1280x720"]))
