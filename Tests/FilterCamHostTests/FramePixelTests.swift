@@ -74,45 +74,11 @@ final class FramePixelTests: XCTestCase {
     // 4. Buffers whose GstVideoMeta gives a padded stride.
     func testInvertHonoursPaddedStrideFromVideoMeta() throws {
         let width = 33, height = 17, stride = 33 * 4 + 12, count = 3
-        let pipeline = try Pipeline(description:
-            "appsrc name=src format=time caps=\"video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1\" ! filtercam filter=invert intensity=1 ! appsink name=out sync=false")
-        let src = try pipeline.requireElement("src"), sink = try pipeline.requireElement("out")
-        XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
-
         func input(_ x: Int, _ y: Int, _ f: Int) -> [UInt8] {
             [UInt8((x * 7 + y * 3 + f) & 255), UInt8((x * 13 + y) & 255), UInt8((y * 17 + f * 5) & 255), UInt8((x + y * 2 + 9) & 255)]
         }
-        for f in 0..<count {
-            let size = stride * height
-            let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
-            var bytes = [UInt8](repeating: 0xEE, count: size)   // padding: recognisable junk
-            for y in 0..<height { for x in 0..<width {
-                let p = input(x, y, f)
-                for c in 0..<4 { bytes[y * stride + x * 4 + c] = p[c] }
-            } }
-            _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(size)) }
-            var offsets = [gsize](repeating: 0, count: 4)
-            var strides = [gint](repeating: 0, count: 4)
-            strides[0] = gint(stride)
-            XCTAssertNotNil(gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_BGRA,
-                                                           guint(width), guint(height), 1, &offsets, &strides))
-            buffer.pointee.pts = GstClockTime(frameTime(f))
-            buffer.pointee.duration = GstClockTime(frameTime(1))
-            XCTAssertEqual(gst_app_src_push_buffer(src.asAppSrc, buffer), GST_FLOW_OK)
-        }
-        gst_app_src_end_of_stream(src.asAppSrc)
-
-        var frames: [CapturedFrame] = []
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let error = pipeline.popError() { XCTFail("pipeline error: \(error)"); break }
-            if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000) {
-                frames.append(try sample.capturedFrame())
-                gst_sample_unref(sample)
-                continue
-            }
-            if gst_app_sink_is_eos(sink.asAppSink) != 0 { break }
-        }
+        let frames = try runPaddedFrames(through: "filtercam filter=invert intensity=1", width: width, height: height,
+                                         stride: stride, count: count, pixel: input)
         XCTAssertEqual(frames.count, count)
         for (f, frame) in frames.enumerated() {
             XCTAssertEqual(frame.pts, frameTime(f))
@@ -128,7 +94,6 @@ final class FramePixelTests: XCTestCase {
             } }
             XCTAssertEqual(mismatches, 0, "frame \(f): \(firstMismatch)")
         }
-        pipeline.setState(GST_STATE_NULL)
     }
 
     // 5. A property set while PLAYING applies to later frames.

@@ -40,42 +40,11 @@ final class GeometryElementTests: XCTestCase {
         }
     }
 
-    /// Frames with padded rows (GstVideoMeta stride) through both elements.
+    /// Frames with padded rows (GstVideoMeta stride) through `element`.
     private func padded(_ element: String, width: Int, height: Int, stride: Int) throws -> [CapturedFrame] {
-        let pipeline = try Pipeline(description:
-            "appsrc name=src format=time caps=\"video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1\" ! \(element) ! appsink name=out sync=false")
-        let src = try pipeline.requireElement("src"), sink = try pipeline.requireElement("out")
-        XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
-        for f in 0..<2 {
-            let size = stride * height
-            var bytes = [UInt8](repeating: 0xEE, count: size)
-            for y in 0..<height { for x in 0..<width { for c in 0..<4 {
-                bytes[y * stride + x * 4 + c] = UInt8((x * 7 + y * 13 + c * 31 + f) & 255)
-            } } }
-            let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
-            _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(size)) }
-            var offsets = [gsize](repeating: 0, count: 4)
-            var strides = [gint](repeating: 0, count: 4)
-            strides[0] = gint(stride)
-            _ = gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_BGRA,
-                                               guint(width), guint(height), 1, &offsets, &strides)
-            buffer.pointee.pts = GstClockTime(frameTime(f))
-            XCTAssertEqual(gst_app_src_push_buffer(src.asAppSrc, buffer), GST_FLOW_OK)
+        try runPaddedFrames(through: element, width: width, height: height, stride: stride, count: 2) { x, y, f in
+            (0..<4).map { c in UInt8((x * 7 + y * 13 + c * 31 + f) & 255) }
         }
-        gst_app_src_end_of_stream(src.asAppSrc)
-        var frames: [CapturedFrame] = []
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let error = pipeline.popError() { XCTFail("\(element): \(error)"); break }
-            if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000) {
-                frames.append(try sample.capturedFrame())
-                gst_sample_unref(sample)
-                continue
-            }
-            if gst_app_sink_is_eos(sink.asAppSink) != 0 { break }
-        }
-        pipeline.setState(GST_STATE_NULL)
-        return frames
     }
 
     func testOrientationWithPaddedStridesMatchesVideoflip() throws {

@@ -370,3 +370,46 @@ let second: UInt64 = 1_000_000_000
 func frameTime(_ i: Int, fpsN: UInt64 = 30, fpsD: UInt64 = 1) -> UInt64 {
     UInt64(gst_util_uint64_scale(guint64(i), guint64(second * fpsD), guint64(fpsN)))
 }
+
+/// Pushes `count` BGRA frames whose rows are padded to `stride` bytes (described by a
+/// GstVideoMeta, padding filled with 0xEE) through `element`, and returns what comes out.
+/// `pixel(x, y, frame)` gives each pixel's four bytes.
+func runPaddedFrames(through element: String, width: Int, height: Int, stride: Int, count: Int,
+                     pixel: (Int, Int, Int) -> [UInt8]) throws -> [CapturedFrame] {
+    let pipeline = try Pipeline(description:
+        "appsrc name=src format=time caps=\"video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1\" ! \(element) ! appsink name=out sync=false")
+    let src = try pipeline.requireElement("src"), sink = try pipeline.requireElement("out")
+    XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+    for f in 0..<count {
+        let size = stride * height
+        var bytes = [UInt8](repeating: 0xEE, count: size)   // padding: recognisable junk
+        for y in 0..<height { for x in 0..<width {
+            let p = pixel(x, y, f)
+            for c in 0..<4 { bytes[y * stride + x * 4 + c] = p[c] }
+        } }
+        let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
+        _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(size)) }
+        var offsets = [gsize](repeating: 0, count: 4)
+        var strides = [gint](repeating: 0, count: 4)
+        strides[0] = gint(stride)
+        XCTAssertNotNil(gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_BGRA,
+                                                       guint(width), guint(height), 1, &offsets, &strides))
+        buffer.pointee.pts = GstClockTime(frameTime(f))
+        buffer.pointee.duration = GstClockTime(frameTime(1))
+        XCTAssertEqual(gst_app_src_push_buffer(src.asAppSrc, buffer), GST_FLOW_OK)
+    }
+    gst_app_src_end_of_stream(src.asAppSrc)
+    var frames: [CapturedFrame] = []
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+        if let error = pipeline.popError() { XCTFail("\(element): \(error)"); break }
+        if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000) {
+            frames.append(try sample.capturedFrame())
+            gst_sample_unref(sample)
+            continue
+        }
+        if gst_app_sink_is_eos(sink.asAppSink) != 0 { break }
+    }
+    pipeline.setState(GST_STATE_NULL)
+    return frames
+}
