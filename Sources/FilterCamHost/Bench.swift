@@ -59,24 +59,25 @@ public struct Bench {
     public init() {}
 
     public static func cases(width w: Int, height h: Int) -> [Case] {
-        // A centred lens of a quarter of the area, in the pixel borders videocrop takes.
-        let lens = LensRectPixels(width: w, height: h)
+        // A centred lens of a quarter of the area (the same text on both sides).
+        let quarter = "0.25,0.25,0.5,0.5"
+        let lens = try! LensRect(parsing: quarter).pixelRect(width: w, height: h)
         var list: [Case] = [
             Case(name: "passthrough", filterCam: "filtercam filter=none", native: "identity"),
             Case(name: "sepia", filterCam: "filtercam filter=sepia intensity=1", native: "coloreffects preset=sepia"),
             Case(name: "mono", filterCam: "filtercam filter=mono", native: "videobalance saturation=0"),
-            Case(name: "lens-sepia", filterCam: "filtercam filter=sepia intensity=1 lens=0.25,0.25,0.5,0.5",
+            Case(name: "lens-sepia", filterCam: "filtercam filter=sepia intensity=1 lens=\(quarter)",
                  native: "filtercam filter=sepia intensity=1"),
         ]
         for nick in ["identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll"] {
             list.append(Case(name: "orientation-\(nick)", filterCam: "filtercam orientation=\(nick)",
                              native: "videoflip video-direction=\(nick)"))
         }
-        list.append(Case(name: "lens-crop", filterCam: "filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true",
-                         native: "videocrop left=\(lens.left) right=\(lens.right) top=\(lens.top) bottom=\(lens.bottom)"))
-        let zoom = LensRectPixels(width: w, height: h)   // zoom 2 crops the same centred half
+        list.append(Case(name: "lens-crop", filterCam: "filtercam lens=\(quarter) lens-crop=true",
+                         native: videocrop(lens, width: w, height: h)))
+        let zoom = Zoom.cropRect(width: w, height: h, zoom: 2)
         list.append(Case(name: "zoom", filterCam: "filtercam zoom=2",
-                         native: "videocrop left=\(zoom.left) right=\(zoom.right) top=\(zoom.top) bottom=\(zoom.bottom) ! videoscale ! video/x-raw,width=\(w),height=\(h)"))
+                         native: "\(videocrop(zoom, width: w, height: h)) ! videoscale ! video/x-raw,width=\(w),height=\(h)"))
         if let face = faceImage {
             // Borders keep the face undistorted (a stretched face is not found).
             let photo = "filesrc location=\"\(face)\" ! pngdec ! videoconvert ! videoscale add-borders=true ! video/x-raw,width=\(w),height=\(h),pixel-aspect-ratio=1/1 ! imagefreeze num-buffers=FRAMES"
@@ -94,14 +95,9 @@ public struct Bench {
         return list
     }
 
-    /// Borders of the centred half-width, half-height rectangle, rounded as the lens is.
-    struct LensRectPixels {
-        let left, right, top, bottom: Int
-        init(width: Int, height: Int) {
-            let l = Int((0.25 * Double(width)).rounded()), r = Int((0.75 * Double(width)).rounded())
-            let t = Int((0.25 * Double(height)).rounded()), b = Int((0.75 * Double(height)).rounded())
-            left = l; right = width - r; top = t; bottom = height - b
-        }
+    /// The `videocrop` that cuts `rect` out of a `width`×`height` frame.
+    static func videocrop(_ rect: PixelRect, width: Int, height: Int) -> String {
+        "videocrop left=\(rect.x) right=\(width - rect.x - rect.width) top=\(rect.y) bottom=\(height - rect.y - rect.height)"
     }
 
     func run(element: String, source: String? = nil, width: Int, height: Int, frames: Int) throws -> Double {
