@@ -270,16 +270,31 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
     // MARK: Element
 
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
+        // A camera switch (from another thread) must not add or remove children while the
+        // bin changes their states: `switching` is held from before the change to after it
+        // (the shim calls both on the same thread).
+        if !after {
+            switching.lock()
+            let r = beforeStateChange(transition, result)
+            if r == GST_STATE_CHANGE_FAILURE { switching.unlock() }
+            return r
+        }
+        defer { switching.unlock() }
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
-        if !after && from == Int32(GST_STATE_NULL.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
+        if from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_NULL.rawValue) {
+            stop()
+        }
+        return result
+    }
+
+    private func beforeStateChange(_ transition: GstStateChange, _ result: GstStateChangeReturn) -> GstStateChangeReturn {
+        let from = fc_transition_current(transition), to = fc_transition_next(transition)
+        if from == Int32(GST_STATE_NULL.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
             if let error = pendingError.withLock({ e -> String? in defer { e = nil }; return e }) {
                 fc_post_error(element, error, nil)
                 return GST_STATE_CHANGE_FAILURE
             }
             return start() ? result : GST_STATE_CHANGE_FAILURE
-        }
-        if after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_NULL.rawValue) {
-            stop()
         }
         return result
     }
