@@ -12,7 +12,7 @@ PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test bench plugin clean
+.PHONY: deps build run test fuzz bench plugin clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -29,10 +29,15 @@ build: deps
 run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
 
-# Debug build of everything (the tests run the filtercam binary and load the plugin), then the suite.
+# Debug build of everything (the tests run the filtercam binary and load the plugin), then the
+# suite, then a short libFuzzer run of every fuzz target (10 s each; `make fuzz` runs longer).
 test: deps
 	swift build
 	swift test --disable-swift-testing
+	FUZZ_SECONDS=10 scripts/fuzz.sh
+
+fuzz: deps
+	scripts/fuzz.sh
 
 bench: build
 	.build/release/filtercam bench

@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "gstfiltercam", type: .dynamic, targets: ["FilterCamPlugin"]),
         // The worked example of a filter written against the public API (README: "Write your own filter").
         .executable(name: "pixelate-demo", targets: ["pixelate-demo"]),
+        // Coverage-guided fuzz targets; scripts/fuzz.sh builds them for libFuzzer.
+        .executable(name: "filtercam-fuzz", targets: ["filtercam-fuzz"]),
         .library(name: "gstpixelate", type: .dynamic, targets: ["PixelatePlugin"]),
     ],
     targets: [
@@ -48,6 +50,7 @@ let package = Package(
         .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect"]),
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
         .executableTarget(name: "filtercam", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+        .executableTarget(name: "filtercam-fuzz", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer"]),
         .target(name: "PixelateExample", dependencies: ["FilterCore"], path: "Examples/PixelateFilter"),
         .executableTarget(name: "pixelate-demo", dependencies: ["PixelateExample", "FilterCamHost", "FilterCore"], path: "Examples/pixelate-demo"),
         .target(name: "PixelatePlugin", dependencies: ["PixelateExample", "FilterCamHost"], path: "Examples/PixelatePlugin"),

@@ -4,14 +4,17 @@
 # INTERVAL seconds and the growth after warm-up. Needs a release build (make build).
 #   scripts/soak.sh                 # the long run
 #   FRAMES=5000 scripts/soak.sh     # a short one
+#   LIVE=1 scripts/soak.sh          # paced at 30 fps like a camera (about 56 min),
+#                                   # late frames are dropped, not queued
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FRAMES=${FRAMES:-100000}
 INTERVAL=${INTERVAL:-5}
+LIVE=${LIVE:-0}
 BIN=${BIN:-.build/release/filtercam}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-"$BIN" launch "videotestsrc num-buffers=$FRAMES pattern=ball ! video/x-raw,format=BGRA,width=640,height=480,framerate=30/1 \
+"$BIN" launch "videotestsrc num-buffers=$FRAMES pattern=ball is-live=$([ "$LIVE" = 1 ] && echo true || echo false) ! video/x-raw,format=BGRA,width=640,height=480,framerate=30/1 \
   ! filtercam filter=\"sepia intensity=0.7, vignette radius=0.8\" orientation=90r lens=0.1,0.1,0.8,0.8 \
     detect-faces=true snapshot-every=100 flash=false snapshot-location=$OUT/s-%06d.jpg ! fakesink" </dev/null 2>"$OUT/log" &
 PID=$!

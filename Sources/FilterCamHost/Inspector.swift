@@ -17,7 +17,7 @@ public enum Inspector {
     public static func describe(factory name: String) throws -> String {
         GStreamer.initialize()
         guard let factory = gst_element_factory_find(name) else {
-            throw NotFound(description: "no element '\(name)'; FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
+            throw NotFound(description: "no element \(name.quotedForMessage); FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
         }
         defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
         guard let element = gst_element_factory_create(factory, nil) else {

@@ -57,7 +57,7 @@ public enum LiveCommand: Equatable, Sendable {
                 property = target
             }
             guard !property.isEmpty, element.map({ !$0.isEmpty }) ?? true else {
-                throw ParseError(description: "'set \(argument)': name a property, e.g. 'set filter=sepia' or 'set filtercam0.zoom=2'")
+                throw ParseError(description: "\("set \(argument)".quotedForMessage): name a property, e.g. 'set filter=sepia' or 'set filtercam0.zoom=2'")
             }
             self = .set(element: element, property: property, value: value)
         case "filter":
@@ -74,7 +74,7 @@ public enum LiveCommand: Equatable, Sendable {
         case "help" where argument.isEmpty, "?" where argument.isEmpty: self = .help
         case "quit" where argument.isEmpty, "exit" where argument.isEmpty: self = .quit
         default:
-            throw ParseError(description: "unknown command '\(trimmed)'; commands: set, filter, next-filter, previous-filter, rotate, snapshot, faces, camera, help, quit")
+            throw ParseError(description: "unknown command \(trimmed.quotedForMessage); commands: set, filter, next-filter, previous-filter, rotate, snapshot, faces, camera, help, quit")
         }
     }
 

@@ -143,7 +143,7 @@ public final class Pipeline {
         let elementName = GStreamer.name(of: element)
         let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
         guard let spec = g_object_class_find_property(klass, name) else {
-            throw ParseError(description: "element \(elementName) has no property '\(name)'")
+            throw ParseError(description: "element \(elementName) has no property \(name.quotedForMessage)")
         }
         guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else {
             throw ParseError(description: "property \(elementName).\(name) is read-only")
@@ -154,7 +154,7 @@ public final class Pipeline {
         if spec.pointee.value_type == fc_type_string() {
             g_value_set_string(&v, value)
         } else if gst_value_deserialize(&v, value) == 0 || g_param_value_validate(spec, &v) != 0 {
-            throw ParseError(description: "invalid value '\(value)' for \(elementName).\(name): \(Inspector.typeDescription(spec))")
+            throw ParseError(description: "invalid value \(value.quotedForMessage) for \(elementName).\(name): \(Inspector.typeDescription(spec))")
         }
         g_object_set_property(element.asGObject, name, &v)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import FilterCore
 
 /// A pipeline file: gst-launch syntax over several lines, `#` comments, and `${NAME}` /
 /// `${NAME:-default}` substituted from the environment.
@@ -15,7 +16,8 @@ public struct PipelineFile {
     public init(text: String, environment: [String: String] = ProcessInfo.processInfo.environment,
                 fileName: String = "<text>") throws {
         var lines: [String] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line ending: "\n", "\r\n" (a file saved on Windows) or "\r".
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = Self.stripComment(String(raw))
             do {
                 lines.append(try Self.substitute(line, environment: environment))
@@ -24,7 +26,7 @@ public struct PipelineFile {
             }
         }
         sourceLines = lines
-        description = lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        description = lines.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         if description.isEmpty {
             throw Error(description: "\(fileName): the file holds no pipeline (only comments or blank lines)")
@@ -92,7 +94,7 @@ public struct PipelineFile {
                 fallback = nil
             }
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw Error(description: "'${\(body)}' is not a variable reference (write ${NAME} or ${NAME:-default})")
+                throw Error(description: "\("${\(body)}".quotedForMessage) is not a variable reference (write ${NAME} or ${NAME:-default})")
             }
             if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
                 out += value

@@ -256,7 +256,7 @@ public final class PipelineSession {
         if let name {
             guard let e = pipeline.element(named: name) else {
                 let names = pipeline.elements.map { GStreamer.name(of: $0) }
-                throw LiveCommand.ParseError(description: "no element '\(name)' in the pipeline; elements: \(names.joined(separator: ", "))")
+                throw LiveCommand.ParseError(description: "no element \(name.quotedForMessage) in the pipeline; elements: \(names.joined(separator: ", "))")
             }
             return e
         }

@@ -16,7 +16,7 @@ final class PropertyRefusal: @unchecked Sendable {
     }
 
     func refuse(_ property: String, _ value: String, _ why: String) {
-        let text = "\(GStreamer.name(of: element)): invalid \(property) '\(value)': \(why)"
+        let text = "\(GStreamer.name(of: element)): invalid \(property) \(value.quotedForMessage): \(why)"
         var state = GST_STATE_NULL, next = GST_STATE_NULL
         gst_element_get_state(element, &state, &next, 0)
         if state.rawValue >= GST_STATE_PAUSED.rawValue {

@@ -61,22 +61,22 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
             let words = try splitTopLevel(part, on: " ").filter { !$0.isEmpty }
             guard let id = words.first else {
                 if text.trimmingSpaces.isEmpty { break }
-                throw FilterError("empty filter in chain '\(text)'; write filters as 'id name=value, id …'")
+                throw FilterError("empty filter in chain \(text.quotedForMessage); write filters as 'id name=value, id …'")
             }
             if id.contains("=") {
-                throw FilterError("'\(id)' is not a filter id; each filter starts with its id, e.g. 'sepia intensity=0.8'; valid filters: \(registry.ids.joined(separator: ", "))")
+                throw FilterError("\(id.quotedForMessage) is not a filter id; each filter starts with its id, e.g. 'sepia intensity=0.8'; valid filters: \(registry.ids.joined(separator: ", "))")
             }
             let descriptor = try registry.lookup(id: id)
             var values = descriptor.defaultValues
             var explicit = Set<String>()
             for word in words.dropFirst() {
                 guard let eq = word.firstIndex(of: "=") else {
-                    throw FilterError("'\(word)' after '\(id)' is not name=value; parameters of \(id): \(parameterList(descriptor))")
+                    throw FilterError("\(word.quotedForMessage) after \(id.quotedForMessage) is not name=value; parameters of \(id): \(parameterList(descriptor))")
                 }
                 let name = String(word[..<eq])
                 let raw = String(word[word.index(after: eq)...])
                 guard let parameter = descriptor.parameter(named: name) else {
-                    throw FilterError("filter '\(id)' has no parameter '\(name)'; its parameters: \(parameterList(descriptor))")
+                    throw FilterError("filter \(id.quotedForMessage) has no parameter \(name.quotedForMessage); its parameters: \(parameterList(descriptor))")
                 }
                 do {
                     values[name] = try parameter.validate(try parseValue(raw, for: parameter))
@@ -126,11 +126,11 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 
     public static func parseValue(_ raw: String, for p: FilterParameter) throws(FilterError) -> FilterValue {
         func bad() -> FilterError {
-            FilterError("parameter '\(p.name)' cannot take '\(raw)'; it takes a \(p.rangeDescription)")
+            FilterError("parameter \(p.name.quotedForMessage) cannot take \(raw.quotedForMessage); it takes a \(p.rangeDescription)")
         }
         switch p.kind {
         case .double:
-            guard let v = Double(raw) else { throw bad() }
+            guard let v = NumberText.double(raw) else { throw bad() }
             return .double(v)
         case .int:
             guard let v = Int(raw) else { throw bad() }
@@ -153,7 +153,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
             let inner = raw.dropFirst().dropLast()
             var list: [Double] = []
             for item in inner.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let v = Double(String(item).trimmingSpaces) else { throw bad() }
+                guard let v = NumberText.double(String(item).trimmingSpaces) else { throw bad() }
                 list.append(v)
             }
             return .doubleList(list)
@@ -169,7 +169,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
             if ch == "<" { depth += 1 }
             if ch == ">" {
                 depth -= 1
-                if depth < 0 { throw FilterError("unbalanced '>' in '\(text)'") }
+                if depth < 0 { throw FilterError("unbalanced '>' in \(text.quotedForMessage)") }
             }
             if ch == separator && depth == 0 {
                 parts.append(current.trimmingSpaces)
@@ -180,7 +180,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
                 current.append(ch)
             }
         }
-        if depth != 0 { throw FilterError("unbalanced '<' in '\(text)'") }
+        if depth != 0 { throw FilterError("unbalanced '<' in \(text.quotedForMessage)") }
         parts.append(current.trimmingSpaces)
         return parts
     }

@@ -31,7 +31,7 @@ enum BenchCommand {
                     bench.only.formUnion(arguments[i].split(separator: ",").map(String.init))
                 }
             default:
-                printError("filtercam bench: unknown option '\(arguments[i])'; options: --json FILE, --sizes WxH,…, --only NAME…, --runs N")
+                printError("filtercam bench: unknown option \(arguments[i].quotedForMessage); options: --json FILE, --sizes WxH,…, --only NAME…, --runs N")
                 return 2
             }
             i += 1

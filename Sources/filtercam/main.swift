@@ -26,7 +26,7 @@ case "help", "--help", "-h":
     print(usage)
     status = 0
 default:
-    FileHandle.standardError.write("filtercam: unknown command '\(command)'\n\(usage)\n")
+    FileHandle.standardError.write("filtercam: unknown command \(command.quotedForMessage)\n\(usage)\n")
     status = 2
 }
 exit(status)

@@ -18,6 +18,22 @@ final class PipelineFileTests: XCTestCase {
         XCTAssertFalse(file.description.contains("but this is"))
     }
 
+    /// A file saved with Windows line endings: each line ends at "\r\n" (one Character in
+    /// Swift, so splitting on "\n" alone kept the file as one line and a comment hid the rest).
+    func testWindowsLineEndings() throws {
+        let file = try PipelineFile(text: "# demo\r\nvideotestsrc ! \r\n  filtercam # lens later\r\n ! fakesink\r\n")
+        XCTAssertEqual(file.description, "videotestsrc ! filtercam ! fakesink")
+        XCTAssertEqual(file.line(mentioning: "fakesink"), 4)
+        XCTAssertThrowsError(try PipelineFile(text: "\r\n\r\n"), "only line breaks is an empty file")
+    }
+
+    /// Control characters in an echoed reference are shown escaped (found by the fuzzer).
+    func testControlCharactersInAReferenceAreEscapedInTheMessage() {
+        XCTAssertThrowsError(try PipelineFile(text: "a ${\u{0}} b", fileName: "x.pipeline")) { error in
+            XCTAssertEqual("\(error)", "x.pipeline:1: '${\\u{0}}' is not a variable reference (write ${NAME} or ${NAME:-default})")
+        }
+    }
+
     func testApostropheInsideDoubleQuotesDoesNotHideComment() throws {
         let file = try PipelineFile(text: "a text=\"it's\" # gone", environment: [:])
         XCTAssertEqual(file.description, "a text=\"it's\"")

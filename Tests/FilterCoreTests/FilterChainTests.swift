@@ -59,6 +59,25 @@ final class FilterChainTests: XCTestCase {
         }
     }
 
+    /// `Double("0.5\0junk")` is 0.5 (it reads a C string); a parameter must not be
+    /// (found by the fuzzer).
+    func testANumberWithANulInItIsRefused() {
+        XCTAssertThrowsError(try FilterChain.parse("sepia intensity=0.5\u{0}9")) { error in
+            XCTAssertTrue("\(error)".contains("cannot take '0.5\\u{0}9'"), "\(error)")
+        }
+        XCTAssertThrowsError(try LensRect(parsing: "0,0,0.5\u{0}1,1"))
+        XCTAssertNil(NumberText.double("1\u{0}"))
+        XCTAssertEqual(NumberText.double("-2.5e1"), -25)
+    }
+
+    func testMessagesShowControlCharactersAndShortenLongText() {
+        XCTAssertEqual("a\tb\n\u{1}\u{7F}é".quotedForMessage, "'a\\tb\\n\\u{1}\\u{7f}é'")
+        XCTAssertEqual(String(repeating: "x", count: 200).quotedForMessage, "'" + String(repeating: "x", count: 120) + "…'")
+        XCTAssertThrowsError(try FilterChain.parse("\u{0}sepia")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("'\\u{0}sepia' is not a filter id") || "\(error)".contains("unknown filter '\\u{0}sepia'"), "\(error)")
+        }
+    }
+
     func testUnknownFilterListsValidFilters() {
         let message = parseError("sepia, sepiaa intensity=1")
         assertMentions(message, ["'sepiaa'", "sepia", "focus-peaking", "channel-mix"])

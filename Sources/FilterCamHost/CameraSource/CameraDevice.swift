@@ -88,7 +88,7 @@ public enum CameraRequest: Equatable, Sendable, CustomStringConvertible {
             } else if t.hasPrefix("test:") || t == "test" {
                 let pattern = t == "test" ? "smpte" : String(t.dropFirst(5))
                 guard TestPicture.patterns.contains(pattern) else {
-                    throw Invalid(description: "unknown test pattern '\(pattern)'; patterns: \(TestPicture.patterns.joined(separator: ", "))")
+                    throw Invalid(description: "unknown test pattern \(pattern.quotedForMessage); patterns: \(TestPicture.patterns.joined(separator: ", "))")
                 }
                 self = .test(pattern: pattern)
             } else {

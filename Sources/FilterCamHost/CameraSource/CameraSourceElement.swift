@@ -247,7 +247,7 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
     /// As `filtercam`'s: before the element runs a refused value is an ERROR when it
     /// starts; while it runs, a WARNING. The previous value stays.
     private func refuse(_ property: String, _ value: String, _ why: String) {
-        let text = "\(GStreamer.name(of: element)): invalid \(property) '\(value)': \(why)"
+        let text = "\(GStreamer.name(of: element)): invalid \(property) \(value.quotedForMessage): \(why)"
         if isRunning {
             fc_post_warning(element, text, nil)
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import FilterCore
 
 /// File names for stills from a template with one printf-style counter (`%d`, `%05d`):
 /// `snapshot-%05d.jpg` gives `snapshot-00000.jpg`, `snapshot-00001.jpg`, … The counter
@@ -22,18 +23,18 @@ struct SnapshotNaming: Equatable {
         let matches = pattern.matches(in: template, range: range)
         guard matches.count == 1, let match = matches.first,
               let whole = Range(match.range, in: template) else {
-            throw TemplateError(description: "snapshot-location '\(template)' needs exactly one counter such as %05d or %d (e.g. snapshot-%05d.jpg)")
+            throw TemplateError(description: "snapshot-location \(template.quotedForMessage) needs exactly one counter such as %05d or %d (e.g. snapshot-%05d.jpg)")
         }
         let rest = template.replacingCharacters(in: whole, with: "")
         guard !rest.contains("%") else {
-            throw TemplateError(description: "snapshot-location '\(template)' may hold only one %-conversion, the counter (%d or %05d); write %% nowhere else")
+            throw TemplateError(description: "snapshot-location \(template.quotedForMessage) may hold only one %-conversion, the counter (%d or %05d); write %% nowhere else")
         }
         prefix = String(template[..<whole.lowerBound])
         suffix = String(template[whole.upperBound...])
         let digits = Range(match.range(at: 2), in: template).map { String(template[$0]) } ?? ""
         width = min(Int(digits) ?? 0, 12)
         guard !(prefix + suffix).hasSuffix("/"), !(prefix + "0" + suffix).hasSuffix("/") else {
-            throw TemplateError(description: "snapshot-location '\(template)' names a folder, not a file")
+            throw TemplateError(description: "snapshot-location \(template.quotedForMessage) names a folder, not a file")
         }
     }
 
@@ -75,8 +76,8 @@ struct SnapshotNaming: Equatable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return [] }
         return try trimmed.split(separator: ",", omittingEmptySubsequences: false).map { item in
-            guard let v = Double(item.trimmingCharacters(in: .whitespaces)), v.isFinite, abs(v) <= 10 else {
-                throw TemplateError(description: "snapshot-bracket '\(text)': '\(item)' is not an exposure bias in EV from -10 to 10 (write e.g. -1,0,1)")
+            guard let v = NumberText.double(item.trimmingCharacters(in: .whitespaces)), v.isFinite, abs(v) <= 10 else {
+                throw TemplateError(description: "snapshot-bracket \(text.quotedForMessage): \(item.quotedForMessage) is not an exposure bias in EV from -10 to 10 (write e.g. -1,0,1)")
             }
             return v
         }

@@ -38,13 +38,13 @@ public struct LensRect: Equatable, Sendable, CustomStringConvertible {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { Self.trimmed($0) }
         guard parts.count == 4 else {
-            throw GeometryError("lens '\(text)' has \(parts.count) value\(parts.count == 1 ? "" : "s"); "
+            throw GeometryError("lens \(text.quotedForMessage) has \(parts.count) value\(parts.count == 1 ? "" : "s"); "
                                 + "write four fractions x,y,w,h of the picture, e.g. 0.25,0.25,0.5,0.5")
         }
         var values: [(String, Double, String)] = []
         for (name, raw) in zip(["x", "y", "w", "h"], parts) {
-            guard let v = Double(raw), v.isFinite else {
-                throw GeometryError("lens \(name) '\(raw)' is not a number; write four fractions x,y,w,h "
+            guard let v = NumberText.double(raw), v.isFinite else {
+                throw GeometryError("lens \(name) \(raw.quotedForMessage) is not a number; write four fractions x,y,w,h "
                                     + "of the picture, e.g. 0.25,0.25,0.5,0.5")
             }
             values.append((name, v, raw))
