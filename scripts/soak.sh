@@ -4,6 +4,7 @@
 # INTERVAL seconds and the growth after warm-up. Needs a release build (make build).
 #   scripts/soak.sh                 # the long run
 #   FRAMES=5000 scripts/soak.sh     # a short one
+#   MAX_GROWTH_KB=1024 FRAMES=1500 scripts/soak.sh   # fails if memory grows more (CI)
 #   LIVE=1 scripts/soak.sh          # paced at 30 fps like a camera (about 56 min),
 #                                   # late frames are dropped, not queued
 set -euo pipefail
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.."
 FRAMES=${FRAMES:-100000}
 INTERVAL=${INTERVAL:-5}
 LIVE=${LIVE:-0}
+MAX_GROWTH_KB=${MAX_GROWTH_KB:-}
 BIN=${BIN:-.build/release/filtercam}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -30,8 +32,19 @@ while kill -0 "$PID" 2>/dev/null; do
   last=$rss
   sleep "$INTERVAL"
 done
-wait "$PID"; status=$?
+status=0; wait "$PID" || status=$?
 grep "^filtercam " "$OUT/log" || true
 stills=$(ls "$OUT" | grep -c '\.jpg$' || true)
 echo "exit=$status stills=$stills"
-if [ -n "$first" ]; then echo "rss growth after warm-up: $(( last - first )) kB"; fi
+[ "$status" = 0 ] || exit "$status"
+if [ -n "$first" ]; then
+  growth=$(( last - first ))
+  echo "rss growth after warm-up: $growth kB"
+  if [ -n "$MAX_GROWTH_KB" ] && [ "$growth" -gt "$MAX_GROWTH_KB" ]; then
+    echo "soak: resident memory grew $growth kB, more than $MAX_GROWTH_KB kB" >&2
+    exit 1
+  fi
+elif [ -n "$MAX_GROWTH_KB" ]; then
+  echo "soak: the run ended before the warm-up did; give it more FRAMES" >&2
+  exit 1
+fi
