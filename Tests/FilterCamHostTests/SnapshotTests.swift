@@ -88,6 +88,28 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "6", "EXIF 6 = rotate 90 clockwise = videoflip 90r")
     }
 
+    /// Stills in quick succession share one running encoder: each must still be its own
+    /// frame with its own EXIF orientation (jifmux reads the tags for every image).
+    func testStillsInARowEachCarryTheirOwnOrientationTag() throws {
+        guard let exiftool = Build.which("exiftool") else { throw XCTSkip("exiftool is not installed") }
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true pattern=ball ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam orientation=90r snapshot-orientation=exif flash=false snapshot-location=\(dir.path)/s-%03d.jpg ! fakesink"])
+        for command in ["snapshot", "set orientation=90l", "snapshot", "set orientation=180", "snapshot", "quit"] {
+            Thread.sleep(forTimeInterval: 0.3)
+            p.write(command + "\n")
+        }
+        let r = p.wait(timeout: 20)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(files(dir), ["s-000.jpg", "s-001.jpg", "s-002.jpg"], r.stderr)
+        let tags = try files(dir).map { name in
+            try runProcess(exiftool, ["-Orientation", "-n", "-s3", dir.appendingPathComponent(name).path]).stdoutText
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(tags, ["6", "8", "3"], "EXIF of 90r, 90l, 180")
+    }
+
     func testQualityIsWhatWasSet() throws {
         guard let identify = Build.which("identify") else { throw XCTSkip("ImageMagick is not installed") }
         let dir = try makeTempDir()

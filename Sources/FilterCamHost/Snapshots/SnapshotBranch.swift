@@ -236,6 +236,8 @@ final class SnapshotBranch: @unchecked Sendable {
     }
 
     private func writerLoop() {
+        // One encoder for the stills of this run of the thread (kept while stills come).
+        var encoder: JPEGEncoder? = nil
         while true {
             jobs.lock()
             while queue.isEmpty {
@@ -250,7 +252,7 @@ final class SnapshotBranch: @unchecked Sendable {
             let job = queue.removeFirst()
             writing += 1
             jobs.unlock()
-            write(job)
+            write(job, encoder: &encoder)
             jobs.lock()
             writing -= 1
             jobs.broadcast()
@@ -258,7 +260,7 @@ final class SnapshotBranch: @unchecked Sendable {
         }
     }
 
-    private func write(_ job: Job) {
+    private func write(_ job: Job, encoder: inout JPEGEncoder?) {
         var pixels = job.pixels
         if let bias = job.bias, bias != 0,
            let exposure = FilterRegistry.shared.descriptor(id: "exposure") {
@@ -276,7 +278,17 @@ final class SnapshotBranch: @unchecked Sendable {
             exifOrientation = job.method.exifOrientation
         }
         do {
-            let data = try JPEGWriter.encode(pixels, quality: job.quality, exifOrientation: exifOrientation)
+            if encoder?.fits(pixels, quality: job.quality) != true {
+                encoder = nil
+                encoder = try JPEGEncoder(for: pixels, quality: job.quality)
+            }
+            let data: Data
+            do {
+                data = try encoder!.encode(pixels, exifOrientation: exifOrientation)
+            } catch {
+                encoder = nil   // start afresh for the next still
+                throw error
+            }
             try JPEGWriter.writeAtomically(data, to: job.path)
             writtenCount.add(1, ordering: .relaxed)
             let saved = StructureBuilder("snapshot-saved")

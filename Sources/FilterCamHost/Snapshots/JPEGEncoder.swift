@@ -1,0 +1,86 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+
+/// A running `appsrc ! jpegenc ! jifmux ! appsink` pipeline that encodes still after still
+/// of one size, format and quality. Building and starting the pipeline costs more than
+/// encoding a VGA frame, so a series of stills keeps one encoder (`SnapshotBranch` keeps
+/// it while stills keep coming). Not thread-safe: one thread encodes at a time.
+final class JPEGEncoder {
+    let width: Int, height: Int, format: PixelFormat, quality: Int
+    private let pipeline: Pipeline
+    private let source: UnsafeMutablePointer<GstElement>
+    private let sink: UnsafeMutablePointer<GstElement>
+    private let muxer: UnsafeMutablePointer<GstElement>
+
+    init(for frame: PixelBuffer, quality: Int) throws {
+        width = frame.width
+        height = frame.height
+        format = frame.format
+        self.quality = quality
+        // jpegenc takes BGRx/RGBx but not BGRA/RGBA: the same bytes, relabelled.
+        let capsFormat = frame.format == .bgra || frame.format == .bgrx ? "BGRx" : "RGBx"
+        let caps = "video/x-raw,format=\(capsFormat),width=\(frame.width),height=\(frame.height),framerate=0/1"
+        pipeline = try Pipeline(description:
+            "appsrc name=src format=time caps=\"\(caps)\" ! jpegenc quality=\(quality) ! jifmux name=mux ! appsink name=sink sync=false")
+        guard let src = pipeline.element(named: "src"), let sink = pipeline.element(named: "sink"),
+              let mux = pipeline.element(named: "mux") else {
+            throw JPEGWriter.Failure(description: "JPEG encoder pipeline incomplete")
+        }
+        source = src
+        self.sink = sink
+        muxer = mux
+        guard pipeline.setState(GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else {
+            throw JPEGWriter.Failure(description: "the JPEG encoder did not start")
+        }
+    }
+
+    /// Whether `frame` can go through this encoder at `quality`.
+    func fits(_ frame: PixelBuffer, quality: Int) -> Bool {
+        frame.width == width && frame.height == height && frame.format == format && quality == self.quality
+    }
+
+    /// JPEG bytes of `frame`, with `exifOrientation` (1–8), the application name and the
+    /// date in EXIF. jifmux reads its tags for every image, so each still gets its own.
+    func encode(_ frame: PixelBuffer, exifOrientation: Int) throws -> Data {
+        precondition(fits(frame, quality: quality), "a \(frame.width)x\(frame.height) frame for a \(width)x\(height) encoder")
+        let tag = OrientationMethod(exifOrientation: exifOrientation)?.imageOrientationTag ?? "rotate-0"
+        let now = ISO8601DateFormatter().string(from: Date())
+        if let tags = gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam, datetime=(datetime)\(now)")
+            ?? gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam") {
+            gst_tag_setter_merge_tags(OpaquePointer(muxer), tags, GST_TAG_MERGE_REPLACE_ALL)
+            gst_tag_list_unref(tags)
+        }
+        let size = frame.width * frame.height * 4
+        let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
+        var map = GstMapInfo()
+        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 {
+            let view = frame.view
+            for y in 0..<frame.height {
+                (map.data + y * frame.width * 4).update(from: view.base.advanced(by: y * view.stride).assumingMemoryBound(to: UInt8.self),
+                                                        count: frame.width * 4)
+            }
+            gst_buffer_unmap(buffer, &map)
+        }
+        guard gst_app_src_push_buffer(source.asAppSrc, buffer) == GST_FLOW_OK else {
+            throw JPEGWriter.Failure(description: "the JPEG encoder refused the frame")
+        }
+        guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000) else {
+            throw JPEGWriter.Failure(description: "the JPEG encoder produced no image within 10 s")
+        }
+        defer { gst_sample_unref(sample) }
+        var data = Data()
+        if let b = gst_sample_get_buffer(sample) {
+            var out = GstMapInfo()
+            if gst_buffer_map(b, &out, GST_MAP_READ) != 0 {
+                data.append(out.data, count: Int(out.size))
+                gst_buffer_unmap(b, &out)
+            }
+        }
+        guard data.count > 4, data[0] == 0xFF, data[1] == 0xD8 else {
+            throw JPEGWriter.Failure(description: "the JPEG encoder produced no image")
+        }
+        return data
+    }
+}
