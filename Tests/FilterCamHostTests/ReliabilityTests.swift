@@ -340,6 +340,35 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(try probeFrameCount(out), 30, "the frames before the error are in a playable file: \(r.stderr)")
     }
 
+    /// The short version of scripts/soak.sh: the whole chain (filters, orientation, lens,
+    /// faces, a still every 20 frames) for 1500 frames; resident memory after warm-up
+    /// grows less than 1 MB. (The long run is the script; its result is in the README.)
+    func testShortSoakKeepsResidentMemoryFlat() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc num-buffers=1500 pattern=ball ! video/x-raw,format=BGRA,width=160,height=120,framerate=30/1 ! filtercam filter=\"sepia intensity=0.7, vignette radius=0.8\" orientation=90r lens=0.1,0.1,0.8,0.8 detect-faces=true snapshot-every=20 flash=false snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"])
+        var samples: [Int] = []
+        let status = "/proc/\(p.process.processIdentifier)/status"
+        while p.process.isRunning {
+            if let text = try? String(contentsOfFile: status, encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+               let kB = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                samples.append(kB)
+            }
+            usleep(100_000)
+        }
+        let r = p.wait(timeout: 120)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("processed=1500"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).count, 75, "a still every 20 frames")
+        guard samples.count >= 20 else { return XCTFail("the run was too short to sample (\(samples.count) samples)") }
+        // Warm-up: the first 40 % of the run (pools, encoder, detector, caches).
+        let warm = samples[samples.count * 4 / 10]
+        let growth = samples[(samples.count * 4 / 10)...].max()! - warm
+        XCTAssertLessThan(growth, 1024, "resident memory grew \(growth) kB after warm-up: \(samples)")
+    }
+
     // MARK: Fuzzed text input: no crash, every rejection a message
 
     private func randomText(_ rng: inout some RandomNumberGenerator, alphabet: [Character], maxLength: Int) -> String {
