@@ -1,5 +1,8 @@
 #include "shim.h"
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 // ---------------------------------------------------------------------------
 // A GstBin subclass whose behaviour is provided by Swift callbacks. One GType
@@ -250,6 +253,15 @@ gboolean fc_buffer_memory_writable(GstBuffer *b) {
   for (guint i = 0; i < n; i++)
     if (!gst_memory_is_writable(gst_buffer_peek_memory(b, i))) return FALSE;
   return TRUE;
+}
+
+int fc_set_mmap_threshold(int bytes) {
+#ifdef __GLIBC__
+  return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+  (void)bytes;
+  return 0;
+#endif
 }
 
 GstBufferPool *fc_buffer_pool_new(GstCaps *caps, guint size) {

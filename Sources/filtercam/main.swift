@@ -13,6 +13,7 @@ let usage = """
       help                                         this text
     """
 
+MemoryPolicy.apply()
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
 let status: Int32

@@ -117,4 +117,8 @@ G_BEGIN_DECLS
 gboolean fc_buffer_memory_writable(GstBuffer *b);
 /// A plain buffer pool handing out `size`-byte buffers for `caps` (active), or NULL.
 GstBufferPool *fc_buffer_pool_new(GstCaps *caps, guint size);
+
+/* glibc's mallopt(M_MMAP_THRESHOLD, bytes) (malloc.h is not in Swift's Glibc module);
+ * returns 1 on success, 0 where there is no glibc. */
+int fc_set_mmap_threshold(int bytes);
 G_END_DECLS
