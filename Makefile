@@ -30,11 +30,14 @@ run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
 
 # Debug build of everything (the tests run the filtercam binary and load the plugin), then the
-# suite, then a short libFuzzer run of every fuzz target (10 s each; `make fuzz` runs longer).
+# suite; then the short sanitizer runs: libFuzzer on every fuzz target (10 s each; `make fuzz`
+# runs longer), the thread tests under ThreadSanitizer, and LeakSanitizer on two run lengths.
 test: deps
 	swift build
 	swift test --disable-swift-testing
 	FUZZ_SECONDS=10 scripts/fuzz.sh
+	scripts/tsan.sh
+	scripts/lsan.sh
 
 fuzz: deps
 	scripts/fuzz.sh
