@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 SCRATCH=${SCRATCH:-.build-tsan}
 swift build --build-tests --scratch-path "$SCRATCH" -Xswiftc -sanitize=thread
 log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 TSAN_OPTIONS="halt_on_error=0" swift test --scratch-path "$SCRATCH" --skip-build -Xswiftc -sanitize=thread \
   --filter "ReliabilityTests.testTwoThreads|StreamBehaviourTests.testLiveSource|ReliabilityTests.testStateCycles|SnapshotTests.testStillDecodes" 2>&1 | tee "$log" | grep -E "Executed .* tests" | tail -1
 reports=$(grep -c "WARNING: ThreadSanitizer" "$log" || true)

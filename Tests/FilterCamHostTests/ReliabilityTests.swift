@@ -132,6 +132,7 @@ final class ReliabilityTests: XCTestCase {
         pipeline.setState(GST_STATE_PLAYING)
         var sizes = Set<String>()
         var frames = 0
+        var lastFrame: Date? = nil, longestGap = 0.0
         let deadline = Date().addingTimeInterval(3)
         while Date() < deadline {
             if let error = pipeline.popError() { XCTFail(error); break }
@@ -140,13 +141,18 @@ final class ReliabilityTests: XCTestCase {
                 gst_sample_unref(sample)
                 sizes.insert("\(frame.width)x\(frame.height)")
                 frames += 1
+                if let lastFrame { longestGap = max(longestGap, Date().timeIntervalSince(lastFrame)) }
+                lastFrame = Date()
             }
         }
         running.withLock { $0 = false }
         done.wait()
         done.wait()
         pipeline.setState(GST_STATE_NULL)
-        XCTAssertGreaterThan(frames, 45, "about 30 frames a second for 3 s")
+        // Liveness, not speed (this also runs under ThreadSanitizer on a busy machine):
+        // frames keep coming through the switches, none stalls the stream.
+        XCTAssertGreaterThan(frames, 15, "frames keep coming (30 a second when the machine is free)")
+        XCTAssertLessThan(longestGap, 1.0, "no switch stalls the stream")
         XCTAssertEqual(sizes, ["640x480"], "switching cameras never changes the output size")
     }
 
