@@ -126,7 +126,14 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
         var handle: CameraHandle?
         var controls: [String: V4L2ControlInfo]
         var isFallback: Bool
+        /// A camera (not a test picture): an ERROR from it means the camera failed.
+        var isCamera: Bool
     }
+
+    /// Test seam: camera paths served by a GStreamer description instead of a V4L2 device
+    /// (these machines have none), so that what happens when a running camera fails can be
+    /// tested. Empty outside tests.
+    nonisolated(unsafe) static var simulatedCameras: [String: String] = [:]
 
     let element: UnsafeMutablePointer<GstElement>
     private let settings = Locked(Settings())
@@ -377,6 +384,10 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
             note = chosen.note
             path = chosen.device.path
         case .path(let p):
+            if let simulated = Self.simulatedCameras[p], let bin = makeBin(simulated) {
+                if starting { fixOutputSize(s.preset, mode: nil) }
+                return Active(bin: bin, label: "\(p) (simulated)", handle: nil, controls: [:], isFallback: false, isCamera: true)
+            }
             path = p
             if FileManager.default.fileExists(atPath: p) {
                 listed = CameraDirectory.list().first { $0.path == p }
@@ -409,7 +420,7 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
         }
         var controls: [String: V4L2ControlInfo] = [:]
         for c in handle.controls() { controls[c.name] = c }
-        return Active(bin: bin, label: label, handle: handle, controls: controls, isFallback: false)
+        return Active(bin: bin, label: label, handle: handle, controls: controls, isFallback: false, isCamera: true)
     }
 
     private func fallBack(_ problem: CameraProblem, path: String, settings s: Settings, starting: Bool) -> Active? {
@@ -427,7 +438,7 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
     private func testSource(pattern: String, label: String, isFallback: Bool) -> Active {
         let n = settings.withLock { $0.numBuffers }
         let bin = makeBin("videotestsrc name=camera is-live=true pattern=\(pattern) num-buffers=\(n) ! capsfilter caps=\"video/x-raw,width=\(outputSize.width),height=\(outputSize.height),framerate=\(Self.framerate)\"")!
-        return Active(bin: bin, label: label, handle: nil, controls: [:], isFallback: isFallback)
+        return Active(bin: bin, label: label, handle: nil, controls: [:], isFallback: isFallback, isCamera: false)
     }
 
     private func makeBin(_ description: String) -> UnsafeMutablePointer<GstElement>? {
@@ -481,7 +492,7 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
             gst_object_unref(UnsafeMutableRawPointer(test))
         }
         active = source
-        shown.withLock { $0 = Shown(bin: source.bin, label: source.label, isCamera: source.handle != nil, isFallback: source.isFallback) }
+        shown.withLock { $0 = Shown(bin: source.bin, label: source.label, isCamera: source.isCamera, isFallback: source.isFallback) }
         StructureBuilder("filtercamsrc-camera").with { m in
             m.set("camera", settings.withLock { $0.cameraText })
             m.set("source", source.label)
