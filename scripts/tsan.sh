@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# The thread-stress, live-drop, state-cycle and snapshot tests under ThreadSanitizer.
+# The thread-stress, live-drop, state-cycle, snapshot and camera-failure tests under ThreadSanitizer.
 # Prints the number of TSan reports (0 expected) and exits non-zero on any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCRATCH=${SCRATCH:-.build-tsan}
-swift build --build-tests --scratch-path "$SCRATCH" -Xswiftc -sanitize=thread
+swift build --build-tests --scratch-path "$SCRATCH" -Xswiftc -sanitize=thread 2>&1 | { grep -e "error" -e "Build" || true; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+tests=0
 TSAN_OPTIONS="halt_on_error=0" swift test --scratch-path "$SCRATCH" --skip-build -Xswiftc -sanitize=thread \
-  --filter "ReliabilityTests.testTwoThreads|StreamBehaviourTests.testLiveSource|ReliabilityTests.testStateCycles|SnapshotTests.testStillDecodes" 2>&1 | tee "$log" | grep -E "Executed .* tests" | tail -1
+  --filter "ReliabilityTests.testTwoThreads|StreamBehaviourTests.testLiveSource|ReliabilityTests.testStateCycles|SnapshotTests.testStillDecodes|CameraFailureTests" \
+  > "$log" 2>&1 || tests=$?
+grep -E "Executed .* tests" "$log" | tail -1
+grep -E "error: .*XCT" "$log" | head -5 || true
 reports=$(grep -c "WARNING: ThreadSanitizer" "$log" || true)
 echo "ThreadSanitizer reports: $reports"
-[ "$reports" = 0 ]
+if [ "$reports" != 0 ]; then
+  grep -A12 "WARNING: ThreadSanitizer" "$log" | head -40
+  exit 1
+fi
+exit $tests

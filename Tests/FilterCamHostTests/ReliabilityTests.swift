@@ -106,16 +106,29 @@ final class ReliabilityTests: XCTestCase {
         return false
     }
 
-    /// Camera switches and control changes on `filtercamsrc` from two threads while frames
-    /// flow: the output caps never change and frames keep coming.
+    /// Camera switches, presets and control changes on `filtercamsrc` (and filter changes
+    /// downstream) from two threads while frames flow: frames keep coming, each the size
+    /// its caps say (`capturedFrame` checks), only preset sizes.
     func testTwoThreadsSwitchCamerasWhileFramesFlow() throws {
         let pipeline = try Pipeline(description: "filtercamsrc name=cam camera=test:smpte ! filtercam name=fc ! appsink name=out sync=false max-buffers=4")
         let cam = try pipeline.requireElement("cam"), fc = try pipeline.requireElement("fc"), sink = try pipeline.requireElement("out")
         let running = Locked(true)
         let done = DispatchSemaphore(value: 0)
+        // Every writable filtercamsrc property (the controls warn: a test picture has none).
         let changes: [(UnsafeMutablePointer<GstElement>, String, [String])] = [
             (cam, "camera", ["test:smpte", "test:ball", "test:snow"]),
+            (cam, "preset", ["640x480", "1280x720"]),
+            (cam, "fallback", ["test", "none"]),
+            (cam, "num-buffers", ["-1"]),
             (cam, "zoom", ["1", "2"]),
+            (cam, "torch", ["true", "false"]),
+            (cam, "focus-mode", ["locked", "auto", "continuous"]),
+            (cam, "focus-position", ["0", "0.5", "1"]),
+            (cam, "exposure-bias", ["-1", "0", "1.5"]),
+            (cam, "exposure-time", ["0", "10000"]),
+            (cam, "iso", ["0", "400"]),
+            (cam, "white-balance", ["0", "3200", "6500"]),
+            (cam, "tint", ["-50", "0", "50"]),
             (fc, "filter", ["none", "sepia", "invert"]),
             (fc, "orientation", ["identity", "180", "horiz"]),
         ]
@@ -152,8 +165,8 @@ final class ReliabilityTests: XCTestCase {
         // Liveness, not speed (this also runs under ThreadSanitizer on a busy machine):
         // frames keep coming through the switches, none stalls the stream.
         XCTAssertGreaterThan(frames, 15, "frames keep coming (30 a second when the machine is free)")
-        XCTAssertLessThan(longestGap, 1.0, "no switch stalls the stream")
-        XCTAssertEqual(sizes, ["640x480"], "switching cameras never changes the output size")
+        XCTAssertLessThan(longestGap, 1.5, "no switch stalls the stream")
+        XCTAssertTrue(sizes.isSubset(of: ["640x480", "1280x720"]), "only the presets' sizes (a camera switch alone keeps the size: CameraSourceTests): \(sizes)")
     }
 
     /// filtercam taken out of a running pipeline and a new one put in its place.

@@ -185,7 +185,10 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
         case (.preset, .int(let v)):
             let preset = CameraPreset.allCases[v]
             settings.withLock { $0.preset = preset }
+            // Under `switching`: a start or a switch on another thread reads the size.
+            switching.lock()
             if hasSource, let size = preset.size { setOutputCaps(width: size.width, height: size.height) }
+            switching.unlock()
         case (.fallback, .int(let v)):
             settings.withLock { $0.fallback = CameraFallback.allCases[v] }
         case (.numBuffers, .int(let v)):
@@ -456,6 +459,7 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
         setOutputCaps(width: size.width, height: size.height)
     }
 
+    /// Called with `switching` held (it guards `outputSize`).
     private func setOutputCaps(width: Int, height: Int) {
         outputSize = (width, height)
         GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps",
