@@ -13,6 +13,8 @@ final class JPEGEncoder {
     private let source: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
     private let muxer: UnsafeMutablePointer<GstElement>
+    /// Made once: a formatter costs more to make than to use.
+    private let dateFormatter = ISO8601DateFormatter()
 
     init(for frame: PixelBuffer, quality: Int) throws {
         width = frame.width
@@ -46,23 +48,13 @@ final class JPEGEncoder {
     func encode(_ frame: PixelBuffer, exifOrientation: Int) throws -> Data {
         precondition(fits(frame, quality: quality), "a \(frame.width)x\(frame.height) frame for a \(width)x\(height) encoder")
         let tag = OrientationMethod(exifOrientation: exifOrientation)?.imageOrientationTag ?? "rotate-0"
-        let now = ISO8601DateFormatter().string(from: Date())
+        let now = dateFormatter.string(from: Date())
         if let tags = gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam, datetime=(datetime)\(now)")
             ?? gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam") {
             gst_tag_setter_merge_tags(OpaquePointer(muxer), tags, GST_TAG_MERGE_REPLACE_ALL)
             gst_tag_list_unref(tags)
         }
-        let size = frame.width * frame.height * 4
-        let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
-        var map = GstMapInfo()
-        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 {
-            let view = frame.view
-            for y in 0..<frame.height {
-                (map.data + y * frame.width * 4).update(from: view.base.advanced(by: y * view.stride).assumingMemoryBound(to: UInt8.self),
-                                                        count: frame.width * 4)
-            }
-            gst_buffer_unmap(buffer, &map)
-        }
+        let buffer = Self.wrap(frame)
         guard gst_app_src_push_buffer(source.asAppSrc, buffer) == GST_FLOW_OK else {
             throw JPEGWriter.Failure(description: "the JPEG encoder refused the frame")
         }
@@ -82,5 +74,28 @@ final class JPEGEncoder {
             throw JPEGWriter.Failure(description: "the JPEG encoder produced no image")
         }
         return data
+    }
+
+    /// The frame as a GstBuffer: its own memory, kept alive until GStreamer lets go, when
+    /// its rows are packed (stills are); a copy otherwise.
+    private static func wrap(_ frame: PixelBuffer) -> UnsafeMutablePointer<GstBuffer> {
+        let size = frame.width * frame.height * 4
+        let view = frame.view
+        if view.stride == frame.width * 4 {
+            let owner = Unmanaged.passRetained(frame).toOpaque()
+            return gst_buffer_new_wrapped_full(GST_MEMORY_FLAG_READONLY, view.base, gsize(size), 0, gsize(size), owner) { owner in
+                Unmanaged<PixelBuffer>.fromOpaque(owner!).release()
+            }
+        }
+        let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
+        var map = GstMapInfo()
+        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 {
+            for y in 0..<frame.height {
+                (map.data + y * frame.width * 4).update(from: view.base.advanced(by: y * view.stride).assumingMemoryBound(to: UInt8.self),
+                                                        count: frame.width * 4)
+            }
+            gst_buffer_unmap(buffer, &map)
+        }
+        return buffer
     }
 }
