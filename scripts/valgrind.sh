@@ -7,6 +7,7 @@
 # copy of the release binary without debug info (function names stay, from the symbols).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 swift build -c release --product filtercam 2>&1 | grep -e error -e "Build" || true
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
