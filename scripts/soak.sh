@@ -13,6 +13,7 @@ FRAMES=${FRAMES:-100000}
 INTERVAL=${INTERVAL:-5}
 LIVE=${LIVE:-0}
 MAX_GROWTH_KB=${MAX_GROWTH_KB:-}
+WARMUP=${WARMUP:-60}   # seconds not counted: pools, caches, the encoder, the detector
 BIN=${BIN:-.build/release/filtercam}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -21,14 +22,17 @@ trap 'rm -rf "$OUT"' EXIT
     detect-faces=true snapshot-every=100 flash=false snapshot-location=$OUT/s-%06d.jpg ! fakesink" </dev/null 2>"$OUT/log" &
 PID=$!
 echo "seconds rss_kb"
-start=$(date +%s); first=""; last=""
+start=$(date +%s); first=""; last=""; low=""; high=""
 while kill -0 "$PID" 2>/dev/null; do
   rss=$(awk '/VmRSS/ {print $2}' /proc/$PID/status 2>/dev/null || true)
   [ -n "$rss" ] || break
   now=$(( $(date +%s) - start ))
   echo "$now $rss"
-  # Warm-up: the first 20 seconds (pools, caches, encoder) are not counted.
-  if [ "$now" -ge 20 ] && [ -z "$first" ]; then first=$rss; fi
+  if [ "$now" -ge "$WARMUP" ]; then
+    [ -n "$first" ] || first=$rss
+    { [ -z "$low" ] || [ "$rss" -lt "$low" ]; } && low=$rss
+    { [ -z "$high" ] || [ "$rss" -gt "$high" ]; } && high=$rss
+  fi
   last=$rss
   sleep "$INTERVAL"
 done
@@ -39,7 +43,7 @@ echo "exit=$status stills=$stills"
 [ "$status" = 0 ] || exit "$status"
 if [ -n "$first" ]; then
   growth=$(( last - first ))
-  echo "rss growth after warm-up: $growth kB"
+  echo "rss growth after warm-up: $growth kB (range after warm-up: $low to $high kB)"
   if [ -n "$MAX_GROWTH_KB" ] && [ "$growth" -gt "$MAX_GROWTH_KB" ]; then
     echo "soak: resident memory grew $growth kB, more than $MAX_GROWTH_KB kB" >&2
     exit 1
