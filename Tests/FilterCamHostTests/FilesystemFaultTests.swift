@@ -14,6 +14,8 @@ final class FilesystemFaultTests: XCTestCase {
 
     /// Runs `script` in bash inside a private mount namespace with `$MNT` a fresh tmpfs of
     /// `size`, `$CLI` the filtercam binary and `$OUT` a folder that outlives the namespace.
+    /// The script sets `status`; afterwards the folder's listing and its stills are copied
+    /// to `$OUT/listing` and `$OUT/stills`.
     private func runWithSmallFilesystem(size: String, _ script: String) throws -> (ProcessResult, URL) {
         guard let unshare = Build.which("unshare") else { throw XCTSkip("unshare (util-linux) is not installed") }
         try Build.requireCLI()
@@ -25,7 +27,12 @@ final class FilesystemFaultTests: XCTestCase {
             MNT=$(mktemp -d)
             mount -t tmpfs -o size=\(size) tmpfs "$MNT" || exit 97
             """
-        let r = try runProcess(unshare, ["-m", "--propagation", "private", "bash", "-c", prologue + "\n" + script],
+        let epilogue = """
+            ls -A "$MNT" > "$OUT/listing"
+            mkdir "$OUT/stills" && cp "$MNT"/*.jpg "$OUT/stills/" 2>/dev/null
+            exit $status
+            """
+        let r = try runProcess(unshare, ["-m", "--propagation", "private", "bash", "-c", [prologue, script, epilogue].joined(separator: "\n")],
                                environment: ["CLI": Build.cli, "OUT": out.path], timeout: 60)
         XCTAssertNotEqual(r.status, 97, "could not mount a tmpfs: \(r.stderr)")
         return (r, out)
@@ -47,6 +54,23 @@ final class FilesystemFaultTests: XCTestCase {
         return Int(stderr[range.upperBound...].prefix { $0.isNumber })
     }
 
+    /// What every fault must leave: the stream ran to the end (`frames`), the log names
+    /// `reason`, no temporary file, only complete stills (some, fewer than `fewerThan`),
+    /// and the summary counts exactly those.
+    private func requireOutcome(_ r: ProcessResult, _ out: URL, frames: Int, reason: String, width: Int, height: Int,
+                                fewerThan: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let log = (try? String(contentsOf: out.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(r.status, 0, "\(r.summary)\n\(log)", file: file, line: line)
+        XCTAssertTrue(log.contains("processed=\(frames)"), "the stream ran to the end: \(log)", file: file, line: line)
+        XCTAssertTrue(log.contains(reason), "failed stills say why (\(reason)): \(log)", file: file, line: line)
+        let listing = (try? String(contentsOf: out.appendingPathComponent("listing"), encoding: .utf8)) ?? ""
+        XCTAssertFalse(listing.contains(".partial"), "no temporary file remains: \(listing)", file: file, line: line)
+        let stills = try requireCompleteStills(in: out.appendingPathComponent("stills"), width: width, height: height, file: file, line: line)
+        XCTAssertGreaterThan(stills.count, 0, "stills before the fault were written: \(log)", file: file, line: line)
+        XCTAssertLessThan(stills.count, fewerThan, "stills after the fault were not: \(stills)", file: file, line: line)
+        XCTAssertEqual(summaryCount("snapshots", in: log), stills.count, "the summary counts the stills that exist: \(log)", file: file, line: line)
+    }
+
     func testFolderMadeReadOnlyMidRun() throws {
         let (r, out) = try runWithSmallFilesystem(size: "8m", """
             "$CLI" launch "videotestsrc is-live=true num-buffers=90 ! video/x-raw,format=BGRA,width=160,height=120,framerate=30/1 \
@@ -55,21 +79,10 @@ final class FilesystemFaultTests: XCTestCase {
             sleep 1.3
             mount -o remount,ro "$MNT"
             wait $pid; status=$?
-            ls -A "$MNT" > "$OUT/listing"
-            mkdir "$OUT/stills" && cp "$MNT"/*.jpg "$OUT/stills/" 2>/dev/null
-            exit $status
             """)
         defer { try? FileManager.default.removeItem(at: out) }
-        let log = (try? String(contentsOf: out.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-        XCTAssertEqual(r.status, 0, "\(r.summary)\n\(log)")
-        XCTAssertTrue(log.contains("processed=90"), "the stream ran to the end: \(log)")
-        XCTAssertTrue(log.contains("Read-only file system"), "stills after the remount say why they failed: \(log)")
-        let listing = (try? String(contentsOf: out.appendingPathComponent("listing"), encoding: .utf8)) ?? ""
-        XCTAssertFalse(listing.contains(".partial"), "no temporary file remains: \(listing)")
-        let stills = try requireCompleteStills(in: out.appendingPathComponent("stills"), width: 160, height: 120)
-        XCTAssertGreaterThan(stills.count, 0, "stills before the remount were written: \(log)")
-        XCTAssertLessThan(stills.count, 9, "stills after the remount were not: \(stills)")
-        XCTAssertEqual(summaryCount("snapshots", in: log), stills.count, "the summary counts the stills that exist: \(log)")
+        // 9 stills are due; those after the remount fail.
+        try requireOutcome(r, out, frames: 90, reason: "Read-only file system", width: 160, height: 120, fewerThan: 9)
     }
 
     func testFullFilesystemLeavesOnlyCompleteStills() throws {
@@ -78,20 +91,9 @@ final class FilesystemFaultTests: XCTestCase {
             "$CLI" launch "videotestsrc num-buffers=12 pattern=snow ! video/x-raw,format=BGRA,width=320,height=240 \
               ! filtercam snapshot-every=1 snapshot-location=$MNT/s-%05d.jpg ! fakesink" 2>"$OUT/log"
             status=$?
-            ls -A "$MNT" > "$OUT/listing"
-            mkdir "$OUT/stills" && cp "$MNT"/*.jpg "$OUT/stills/" 2>/dev/null
-            exit $status
             """)
         defer { try? FileManager.default.removeItem(at: out) }
-        let log = (try? String(contentsOf: out.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-        XCTAssertEqual(r.status, 0, "\(r.summary)\n\(log)")
-        XCTAssertTrue(log.contains("processed=12"), "the stream ran to the end: \(log)")
-        XCTAssertTrue(log.contains("No space left on device"), "the full disk is named: \(log)")
-        let listing = (try? String(contentsOf: out.appendingPathComponent("listing"), encoding: .utf8)) ?? ""
-        XCTAssertFalse(listing.contains(".partial"), "no temporary file remains: \(listing)")
-        let stills = try requireCompleteStills(in: out.appendingPathComponent("stills"), width: 320, height: 240)
-        XCTAssertGreaterThan(stills.count, 0, "the first stills fit: \(log)")
-        XCTAssertLessThan(stills.count, 12, "not every still fits in 256 kB: \(stills)")
-        XCTAssertEqual(summaryCount("snapshots", in: log), stills.count, "the summary counts the stills that exist: \(log)")
+        // 12 stills are due; not all fit in 256 kB.
+        try requireOutcome(r, out, frames: 12, reason: "No space left on device", width: 320, height: 240, fewerThan: 12)
     }
 }

@@ -3,18 +3,11 @@ import CFilterCamShim
 import FilterCore
 import Foundation
 
-/// Encodes single stills (`JPEGEncoder`) and writes them atomically: a temporary name in the same folder, then a rename, so a
+/// Writes encoded stills (`JPEGEncoder`) atomically: a temporary name in the same folder, then a rename, so a
 /// reader never sees a half-written JPEG.
 enum JPEGWriter {
     struct Failure: Error, CustomStringConvertible {
         let description: String
-    }
-
-    /// JPEG bytes of `frame` at `quality` (1–100) from a one-off encoder. `exifOrientation`
-    /// (1–8) is written as the EXIF Orientation tag; the application name and date go into
-    /// EXIF too. A series of stills should keep one `JPEGEncoder` instead.
-    static func encode(_ frame: PixelBuffer, quality: Int, exifOrientation: Int) throws -> Data {
-        try JPEGEncoder(for: frame, quality: quality).encode(frame, exifOrientation: exifOrientation)
     }
 
     /// Writes `data` to `path` through a temporary file in the same folder and a rename.
