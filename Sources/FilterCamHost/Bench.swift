@@ -85,7 +85,7 @@ public struct Bench {
                              native: "videoconvert ! video/x-raw,format=RGB ! facedetect display=false min-neighbors=3 scale-factor=1.1",
                              filterCamSource: photo, nativeSource: photo, onlySizes: ["640x480", "1280x720"]))
         }
-        let snapshots = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills").path
+        let snapshots = stillsFolder
         let bgrx = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRx,width=\(w),height=\(h),framerate=30/1 ! imagefreeze num-buffers=FRAMES"
         list.append(Case(name: "snapshot", filterCam: "filtercam snapshot-every=1 flash=false snapshot-quality=85 snapshot-location=\(snapshots)/s-%06d.jpg",
                          // The same job: every frame passes on and is written as a JPEG file.
@@ -122,10 +122,12 @@ public struct Bench {
         return Double(frames - 1) / elapsed
     }
 
-    /// Stills the snapshot case has written so far (`s-*.jpg` in its folder).
+    /// Where the snapshot case writes its stills (`s-*.jpg`) and jpegenc its files (`n-*.jpg`).
+    static let stillsFolder = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills").path
+
+    /// Stills the snapshot case has written so far.
     static func stillsWritten() -> Int {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills").path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("s-") }.count
+        ((try? FileManager.default.contentsOfDirectory(atPath: stillsFolder)) ?? []).filter { $0.hasPrefix("s-") }.count
     }
 
     /// The memory-bandwidth reference: copying whole frames between two buffers.
@@ -161,8 +163,8 @@ public struct Bench {
                 let caseFrames = c.name == "faces" || c.name == "snapshot" ? max(10, frames / 10) : frames
                 do {
                     if c.name == "snapshot" {
-                        try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills").path)
-                        try FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills"), withIntermediateDirectories: true)
+                        try? FileManager.default.removeItem(atPath: Self.stillsFolder)
+                        try FileManager.default.createDirectory(atPath: Self.stillsFolder, withIntermediateDirectories: true)
                     }
                     for _ in 0..<runs {
                         let before = Self.stillsWritten()

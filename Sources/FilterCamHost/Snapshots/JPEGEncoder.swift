@@ -87,15 +87,9 @@ final class JPEGEncoder {
                 Unmanaged<PixelBuffer>.fromOpaque(owner!).release()
             }
         }
+        let bytes = frame.packedBytes
         let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
-        var map = GstMapInfo()
-        if gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 {
-            for y in 0..<frame.height {
-                (map.data + y * frame.width * 4).update(from: view.base.advanced(by: y * view.stride).assumingMemoryBound(to: UInt8.self),
-                                                        count: frame.width * 4)
-            }
-            gst_buffer_unmap(buffer, &map)
-        }
+        _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(size)) }
         return buffer
     }
 }
