@@ -8,7 +8,9 @@ PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
 	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-plugins-base-apps \
 	ffmpeg imagemagick libimage-exiftool-perl \
-	libopencv-objdetect-dev libopencv-imgproc-dev libopencv-core-dev opencv-data gstreamer1.0-opencv
+	libopencv-objdetect-dev libopencv-imgproc-dev libopencv-core-dev opencv-data gstreamer1.0-opencv \
+	gstreamer1.0-x gstreamer1.0-gl python3-gi python3-gst-1.0 gir1.2-gst-plugins-base-1.0 \
+	xvfb xdotool x11-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -214,10 +214,13 @@ guint8 *fc_video_frame_plane_data(GstVideoFrame *f) { return GST_VIDEO_FRAME_PLA
 gint fc_video_frame_stride(GstVideoFrame *f) { return GST_VIDEO_FRAME_PLANE_STRIDE(f, 0); }
 GstVideoFormat fc_video_frame_format(GstVideoFrame *f) { return GST_VIDEO_FRAME_FORMAT(f); }
 
-GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height) {
+GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap_par) {
   GstCaps *out = gst_caps_copy(caps);
   GstStructure *s = gst_caps_get_structure(out, 0);
   gst_structure_set(s, "width", G_TYPE_INT, width, "height", G_TYPE_INT, height, NULL);
+  gint par_n, par_d;
+  if (swap_par && gst_structure_get_fraction(s, "pixel-aspect-ratio", &par_n, &par_d))
+    gst_structure_set(s, "pixel-aspect-ratio", GST_TYPE_FRACTION, par_d, par_n, NULL);
   return out;
 }
 

@@ -98,7 +98,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         refusal = PropertyRefusal(element: element)
         snapshots = SnapshotBranch(element: element)
         faces = FaceDetection(element: element)
-        worker = FrameWorkerBin(element: element, stage: self)
+        worker = FrameWorkerBin(element: element, stage: self, log: .filtercam)
         worker.onEndOfStream = { [unowned self] in self.snapshots.finish() }
         worker.decorate = { [unowned self] buffer, timestamp in
             self.faces.decorate(buffer, faces: self.currentFaces, timestamp: timestamp)
@@ -256,7 +256,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             plan.render(from: source, to: destination)
             if !filters.isEmpty { filters.apply(to: destination.subview(lensRect)) }
             finish?(destination)
-        })
+        }, geometry: plan)
     }
 
     /// The plan of the last frame, for mapping navigation events back.

@@ -20,7 +20,14 @@ final class FrameMailbox: @unchecked Sendable {
     private var stopped = true
     /// Bumped by every flush: a frame taken before a flush is not pushed after it.
     private(set) var generation = 0
-    private(set) var dropped: UInt64 = 0
+    private var dropped: UInt64 = 0
+
+    /// Frames replaced by a newer one since `start` (read from any thread).
+    var droppedCount: UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return dropped
+    }
 
     /// Opens the mailbox for a new run (READY → PAUSED).
     func start() {

@@ -15,8 +15,14 @@ import Synchronization
 ///   to PLAYING with `async=false`, so it never holds the preroll frame; downstream
 ///   prerolls on the first frame the worker pushes;
 /// - live or not: decided from a latency query upstream on the first frame. Live: a new
-///   frame replaces a waiting one (dropped, counted), and the appsrc's queue is leaky so a
-///   slow downstream does not hold the worker. Not live: back-pressure, no loss;
+///   frame replaces a waiting one in the mailbox (dropped, counted), so neither a slow
+///   filter nor a slow downstream ever blocks upstream. Not live: back-pressure, no loss.
+///   The appsrc holds one processed frame and blocks the worker while downstream is busy
+///   (a leaky appsrc dropped every other frame into a syncing sink: the sink holds a frame
+///   until its render time while the next one is already waiting);
+/// - latency: upstream's plus the running maximum of the measured processing time;
+/// - QoS: events from downstream go upstream, and frames the sink has declared late are
+///   skipped before processing (as GstBaseTransform does), counted and reported;
 /// - serialized events (tags, custom) go through the mailbox in stream order and are
 ///   sent into the appsrc; EOS ends the appsrc after the last frame;
 /// - flushes: FLUSH_START/STOP seen on the appsink pad are sent to the appsrc and empty
@@ -51,8 +57,18 @@ final class FrameWorkerBin: @unchecked Sendable {
     private let processedCount = Atomic<UInt64>(0)
     private let leftCount = Atomic<UInt64>(0)
     private let liveState = Atomic<Int>(0)          // 0 unknown, 1 live, 2 not live
-    /// Latency we add, in ns; grows when processing turns out slower.
+    /// Latency we add, in ns: the recent processing time (see `noteProcessingTime`).
     private let addedLatency = Atomic<UInt64>(0)
+    /// Worker thread: processing times of the last frames.
+    private var recentProcessing = RunningMaximum(window: 30)
+    /// QoS from downstream: frames whose running time is at or before this are late
+    /// (UInt64.max: no QoS seen since the last flush).
+    private let earliestTime = Atomic<UInt64>(UInt64.max)
+    private let qosProportion = Atomic<UInt64>(0)   // Double bit pattern
+    private let qosDropped = Atomic<UInt64>(0)
+    /// Held while the worker checks a frame's flush generation and pushes it, and while
+    /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
+    private let pushLock = Locked(())
     private var thread: Thread?
     private var workerDone = DispatchSemaphore(value: 0)
 
@@ -70,13 +86,18 @@ final class FrameWorkerBin: @unchecked Sendable {
     var framesDropped: UInt64 {
         let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
         let queued = UInt64(gst_app_src_get_current_level_buffers(appsrc.asAppSrc))
-        return mailbox.dropped + (pushed > left + queued ? pushed - left - queued : 0)
+        return mailbox.droppedCount + qosDropped.load(ordering: .relaxed)
+            + (pushed > left + queued ? pushed - left - queued : 0)
     }
     var isLive: Bool { liveState.load(ordering: .relaxed) == 1 }
 
-    init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage) {
+    /// The element's debug category.
+    let log: DebugCategory
+
+    init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage, log: DebugCategory) {
         self.element = element
         self.stage = stage
+        self.log = log
         // Names are per bin, so fixed ones are unique; the element itself has no name yet.
         appsink = GStreamer.make("appsink", name: "in")!
         appsrc = GStreamer.make("appsrc", name: "out")!
@@ -111,7 +132,9 @@ final class FrameWorkerBin: @unchecked Sendable {
         if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
             processedCount.store(0, ordering: .relaxed)
             leftCount.store(0, ordering: .relaxed)
-            GStreamer.set(UnsafeMutableRawPointer(appsrc), "leaky-type", "none")
+            qosDropped.store(0, ordering: .relaxed)
+            earliestTime.store(UInt64.max, ordering: .relaxed)
+            addedLatency.store(0, ordering: .relaxed)
             liveState.store(0, ordering: .relaxed)
             mailbox.start()
             startWorker()
@@ -185,7 +208,10 @@ final class FrameWorkerBin: @unchecked Sendable {
             case .endOfStream:
                 sendHeldEvents()
                 onEndOfStream?()
-                gst_app_src_end_of_stream(appsrc.asAppSrc)
+                // As an event in the appsrc's queue, not gst_app_src_end_of_stream: that one leaves
+                // the appsrc EOS for good (only a seek on the appsrc itself clears it), so a
+                // flushing seek after EOS would play nothing.
+                gst_element_send_event(appsrc, gst_event_new_eos())
             }
         }
     }
@@ -228,18 +254,44 @@ final class FrameWorkerBin: @unchecked Sendable {
         return true
     }
 
-    private func outputCaps(width: Int, height: Int) -> UnsafeMutablePointer<GstCaps> {
-        if let c = outputCaps, outputSize == (width, height) { return c }
+    /// The input caps with the output size; a 90° turn also turns the pixel aspect ratio
+    /// (as videoflip). Everything else (colorimetry, framerate, …) is carried over.
+    private func outputCaps(width: Int, height: Int, swapsAxes: Bool) -> UnsafeMutablePointer<GstCaps> {
+        if let c = outputCaps, outputSize == (width, height), outputSwapsAxes == swapsAxes { return c }
         if let c = outputCaps { gst_caps_unref(c) }
         let caps: UnsafeMutablePointer<GstCaps>
-        if width == Int(inputInfo.width) && height == Int(inputInfo.height) {
+        if width == Int(inputInfo.width) && height == Int(inputInfo.height) && !swapsAxes {
             caps = gst_caps_ref(inputCaps!)
         } else {
-            caps = fc_caps_with_size(inputCaps!, Int32(width), Int32(height))
+            caps = fc_caps_with_size(inputCaps!, Int32(width), Int32(height), swapsAxes ? 1 : 0)
         }
         outputCaps = caps
         outputSize = (width, height)
+        outputSwapsAxes = swapsAxes
+        if let text = String(optionalCString: gst_caps_to_string(caps)) {
+            log.info(element, "output caps \(text)")
+        }
         return caps
+    }
+    private var outputSwapsAxes = false
+
+    /// QoS: whether the sink has already declared this frame late (GstBaseTransform's
+    /// rule: running time at or before the earliest time it asked for). A late frame is
+    /// skipped, counted in `frames-dropped` and reported in a QoS message.
+    private func isLate(_ timestamp: UInt64, duration: GstClockTime, segment: UnsafeMutablePointer<GstSegment>) -> Bool {
+        let earliest = earliestTime.load(ordering: .relaxed)
+        guard earliest != UInt64.max, segment.pointee.format == GST_FORMAT_TIME else { return false }
+        let runningTime = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+        guard runningTime != GstClockTime.max, UInt64(runningTime) <= earliest else { return false }
+        let dropped = qosDropped.add(1, ordering: .relaxed).newValue
+        let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+        let message = gst_message_new_qos(element.asObject, 0, runningTime, streamTime, guint64(timestamp), duration)!
+        let proportion = Double(bitPattern: qosProportion.load(ordering: .relaxed))
+        gst_message_set_qos_values(message, gint64(Int64(bitPattern: UInt64(runningTime)) &- Int64(bitPattern: earliest)), proportion, 1_000_000)
+        gst_message_set_qos_stats(message, GST_FORMAT_BUFFERS, guint64(processedCount.load(ordering: .relaxed)), guint64(dropped))
+        gst_element_post_message(element, message)
+        log.debug(element, "QoS: skipping late frame at running time \(runningTime) (earliest \(earliest))")
+        return true
     }
 
     private func process(_ sample: OpaquePointer, generation: Int) {
@@ -256,10 +308,19 @@ final class FrameWorkerBin: @unchecked Sendable {
         gst_sample_unref(sample)
         defer { gst_segment_free(segment) }
 
-        let job = stage.job(for: shape)
         var timestamp: UInt64? = nil
         let pts = fc_buffer_pts(buffer)
         if pts != GstClockTime.max { timestamp = UInt64(pts) }
+        if let timestamp, isLate(timestamp, duration: fc_buffer_duration(buffer), segment: segment!) {
+            gst_buffer_unref(buffer)
+            return
+        }
+        // Controlled properties (GstController) take their values at this frame's stream time.
+        if let timestamp {
+            let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+            if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
+        }
+        let job = stage.job(for: shape)
         switch job.work {
         case .passthrough:
             break
@@ -285,10 +346,11 @@ final class FrameWorkerBin: @unchecked Sendable {
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         noteProcessingTime(elapsed)
 
-        let outCaps = outputCaps(width: job.outputWidth, height: job.outputHeight)
+        let outCaps = outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
         let outSample = gst_sample_new(buffer, outCaps, segment, nil)!
         gst_buffer_unref(buffer)
-        if mailbox.isCurrent(generation) {
+        pushLock.withLock { _ in
+            guard mailbox.isCurrent(generation) else { return }
             processedCount.add(1, ordering: .relaxed)
             _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample)
             if !pushedSinceStart { sendHeldEvents() }
@@ -353,13 +415,18 @@ final class FrameWorkerBin: @unchecked Sendable {
                   format: shape.format, timestamp: timestamp)
     }
 
-    /// Keeps the reported latency above the real processing time; when it must grow,
-    /// tells the pipeline to redistribute latency (a LATENCY message).
+    /// The reported latency follows the running maximum of the measured processing time.
+    /// It grows at once (a LATENCY message makes the pipeline redistribute it) and shrinks
+    /// only when it would halve, so a jittery filter does not send a message per frame.
     private func noteProcessingTime(_ ns: UInt64) {
+        recentProcessing.add(ns)
+        log.log(element, "frame took \(ns / 1_000) µs")
+        guard isLive else { return }
         let current = addedLatency.load(ordering: .relaxed)
-        guard isLive, ns > current else { return }
-        let rounded = (ns + ns / 4 + 999_999) / 1_000_000 * 1_000_000   // +25 %, whole ms
-        addedLatency.store(rounded, ordering: .relaxed)
+        let wanted = reportedLatency(forProcessing: recentProcessing.maximum)
+        guard wanted > current || (wanted < current / 2 && current - wanted >= 2_000_000) else { return }
+        addedLatency.store(wanted, ordering: .relaxed)
+        log.info(element, "latency \(current / 1_000) µs -> \(wanted / 1_000) µs (processing took up to \(recentProcessing.maximum / 1_000) µs)")
         gst_element_post_message(element, gst_message_new_latency(element.asObject))
     }
 
@@ -405,10 +472,12 @@ final class FrameWorkerBin: @unchecked Sendable {
                 gst_event_parse_flush_stop(event, &reset)
                 let copy = gst_event_new_flush_stop(reset)!
                 gst_event_set_seqnum(copy, gst_event_get_seqnum(event))
-                gst_element_send_event(me.appsrc, copy)
+                me.pushLock.withLock { _ in _ = gst_element_send_event(me.appsrc, copy) }
+                me.earliestTime.store(UInt64.max, ordering: .relaxed)
                 me.liveState.store(0, ordering: .relaxed)
                 me.mailbox.setFlushing(false)
-            case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM:
+            case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP,
+                 GST_EVENT_STREAM_GROUP_DONE:
                 me.mailbox.put(.event(gst_event_ref(event)))
             default:
                 break
@@ -433,6 +502,18 @@ final class FrameWorkerBin: @unchecked Sendable {
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_NAVIGATION:
                 gst_pad_push_event(me.sinkPad, me.mappedNavigation(event))
+                gst_event_unref(event)
+                return GST_PAD_PROBE_HANDLED
+            case GST_EVENT_QOS:
+                var type = GST_QOS_TYPE_UNDERFLOW
+                var proportion = 0.0, diff: GstClockTimeDiff = 0, timestamp: GstClockTime = 0
+                gst_event_parse_qos(event, &type, &proportion, &diff, &timestamp)
+                if timestamp != GstClockTime.max {
+                    let earliest = diff > 0 ? UInt64(timestamp) &+ UInt64(diff) : UInt64(timestamp) &- UInt64(-diff)
+                    me.earliestTime.store(earliest, ordering: .relaxed)
+                    me.qosProportion.store(proportion.bitPattern, ordering: .relaxed)
+                }
+                gst_pad_push_event(me.sinkPad, gst_event_ref(event))
                 gst_event_unref(event)
                 return GST_PAD_PROBE_HANDLED
             default:
@@ -467,15 +548,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         }
         gst_query_unref(query)
         liveState.store(live != 0 ? 1 : 2, ordering: .relaxed)
-        // Live: a slow downstream must not hold the worker either; the appsrc keeps only
-        // the newest processed frame (the older one counts as dropped).
-        if live != 0 { GStreamer.set(UnsafeMutableRawPointer(appsrc), "leaky-type", "downstream") }
-        if live != 0 && addedLatency.load(ordering: .relaxed) == 0 {
-            // Until processing is measured, assume one frame of work at the input rate.
-            let n = max(Int(inputInfo.fps_n), 0), d = max(Int(inputInfo.fps_d), 1)
-            let frame = n > 0 ? UInt64(1_000_000_000 * d / n) : 33_000_000
-            addedLatency.store(frame, ordering: .relaxed)
-        }
+        log.info(element, live != 0 ? "upstream is live: late frames are dropped, newest first" : "upstream is not live: every frame is processed")
     }
 
     /// A navigation event with pointer coordinates mapped from output to input.

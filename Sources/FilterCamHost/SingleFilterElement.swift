@@ -27,7 +27,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
         self.elementClass = elementClass
         values = Locked(descriptor.defaultValues)
         refusal = PropertyRefusal(element: element)
-        worker = FrameWorkerBin(element: element, stage: self)
+        worker = FrameWorkerBin(element: element, stage: self, log: .singleFilter)
     }
 
     /// The element class for a filter: `fc<id>`, type `GstFc<Id>`.

@@ -15,12 +15,19 @@ public struct FrameJob {
     public let outputWidth: Int
     public let outputHeight: Int
     public let work: Work
+    /// The geometry the output is made with, when it is not the input's (a turn, zoom or
+    /// lens crop): the host turns the pixel aspect ratio and the metas with it.
+    public let geometry: GeometryPlan?
 
-    public init(outputWidth: Int, outputHeight: Int, work: Work) {
+    public init(outputWidth: Int, outputHeight: Int, work: Work, geometry: GeometryPlan? = nil) {
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
         self.work = work
+        self.geometry = geometry
     }
+
+    /// Whether the output is the input turned by 90° (width and height swapped).
+    public var swapsAxes: Bool { geometry?.method.swapsAxes ?? false }
 
     public static func passthrough(width: Int, height: Int) -> FrameJob {
         FrameJob(outputWidth: width, outputHeight: height, work: .passthrough)

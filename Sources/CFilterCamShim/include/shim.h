@@ -84,8 +84,9 @@ guint8 *fc_video_frame_plane_data(GstVideoFrame *f);
 gint fc_video_frame_stride(GstVideoFrame *f);
 GstVideoFormat fc_video_frame_format(GstVideoFrame *f);
 
-/// `caps` with its first structure's width and height replaced (new reference).
-GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height);
+/// `caps` with its first structure's width and height replaced, and its pixel aspect
+/// ratio inverted when `swap_par` (a 90° turn); new reference. (gst_structure_set is variadic.)
+GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap_par);
 
 /// Posts an element message with the given structure (takes it).
 gboolean fc_post_element_message(GstElement *element, GstStructure *s);

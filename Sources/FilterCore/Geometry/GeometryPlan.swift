@@ -123,4 +123,28 @@ public struct GeometryPlan: Equatable, Sendable {
         py = Double(zoomRect.y) + py * Double(zoomRect.height) / Double(orientedHeight)
         return method.mapPointToSource(x: px, y: py, outputWidth: orientedWidth, outputHeight: orientedHeight)
     }
+
+    /// A rectangle of the input (e.g. a region-of-interest meta) where it shows on the
+    /// output: turned, then through the zoom and the lens crop, clipped to the output.
+    /// nil when none of it is shown.
+    public func mapRectToOutput(_ rect: PixelRect) -> PixelRect? {
+        let (ax, ay) = method.mapPointToOutput(x: Double(rect.x), y: Double(rect.y), inputWidth: inputWidth, inputHeight: inputHeight)
+        let (bx, by) = method.mapPointToOutput(x: Double(rect.x + rect.width), y: Double(rect.y + rect.height),
+                                               inputWidth: inputWidth, inputHeight: inputHeight)
+        func toOutput(_ x: Double, _ y: Double) -> (Double, Double) {
+            var px = (x - Double(zoomRect.x)) * Double(orientedWidth) / Double(zoomRect.width)
+            var py = (y - Double(zoomRect.y)) * Double(orientedHeight) / Double(zoomRect.height)
+            if lensCrop {
+                px -= Double(lensRect.x)
+                py -= Double(lensRect.y)
+            }
+            return (px, py)
+        }
+        let (x0, y0) = toOutput(min(ax, bx), min(ay, by))
+        let (x1, y1) = toOutput(max(ax, bx), max(ay, by))
+        let left = max(0, Int(x0.rounded())), top = max(0, Int(y0.rounded()))
+        let right = min(outputWidth, Int(x1.rounded())), bottom = min(outputHeight, Int(y1.rounded()))
+        guard right > left, bottom > top else { return nil }
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
 }

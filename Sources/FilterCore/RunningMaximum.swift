@@ -1,0 +1,38 @@
+/// The largest of the last `window` values: the processing time a live element reports as
+/// its latency. It follows the filter up at once (a slower filter must not make frames
+/// late) and down once the slow frames have left the window.
+public struct RunningMaximum: Sendable {
+    public let window: Int
+    private var values: [UInt64] = []
+    private var next = 0
+
+    public init(window: Int) {
+        precondition(window > 0, "a running maximum needs a window of at least one value")
+        self.window = window
+    }
+
+    public mutating func add(_ value: UInt64) {
+        if values.count < window {
+            values.append(value)
+        } else {
+            values[next] = value
+        }
+        next = (next + 1) % window
+    }
+
+    /// 0 before any value.
+    public var maximum: UInt64 { values.max() ?? 0 }
+
+    public mutating func reset() {
+        values.removeAll(keepingCapacity: true)
+        next = 0
+    }
+}
+
+/// The latency a live element reports for work that took `maximum` ns: 25 % headroom for
+/// jitter, rounded up to whole milliseconds (at least one, so a sink never waits for a
+/// frame that is still in the filter).
+public func reportedLatency(forProcessing maximum: UInt64) -> UInt64 {
+    let padded = maximum + maximum / 4
+    return max(1, (padded + 999_999) / 1_000_000) * 1_000_000
+}
