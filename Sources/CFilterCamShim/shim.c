@@ -181,8 +181,8 @@ GType fc_register_enum(const char *type_name, const char *const *nicks, guint n)
   return g_enum_register_static(g_strdup(type_name), values);
 }
 
-GParamFlags fc_param_flags_readwrite_playing(void) {
-  return G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE;
+GParamFlags fc_param_flags_readwrite_playing(gboolean controllable) {
+  return G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | (controllable ? GST_PARAM_CONTROLLABLE : 0);
 }
 GParamFlags fc_param_flags_readonly(void) { return G_PARAM_READABLE; }
 
@@ -277,3 +277,38 @@ GstBufferPool *fc_buffer_pool_new(GstCaps *caps, guint size) {
   }
   return pool;
 }
+
+// ---------------------------------------------------------------------------
+// Metas onto a newly written output buffer, by GstVideoFilter's rules. The meta
+// transform callbacks and GstMetaTransformCopy are C-only API shapes.
+
+typedef struct {
+  GstBuffer *to;
+  gboolean same_geometry;
+} FcMetaCopy;
+
+static gboolean fc_copy_one_meta(GstBuffer *from, GstMeta **meta, gpointer data) {
+  FcMetaCopy *c = data;
+  const GstMetaInfo *info = (*meta)->info;
+  // The output buffer describes its own memory layout.
+  if (info->api == GST_VIDEO_META_API_TYPE) return TRUE;
+  if (!c->same_geometry) {
+    // Regions of interest are turned and cropped in Swift (GeometryPlan.mapRectToOutput).
+    if (info->api == GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE) return TRUE;
+    // Other metas tied to the picture's size or orientation cannot follow a turn or crop.
+    if (gst_meta_api_type_has_tag(info->api, g_quark_from_string(GST_META_TAG_VIDEO_SIZE_STR)) ||
+        gst_meta_api_type_has_tag(info->api, g_quark_from_string(GST_META_TAG_VIDEO_ORIENTATION_STR)))
+      return TRUE;
+  }
+  if (info->transform_func) {
+    GstMetaTransformCopy copy = { FALSE, 0, (gsize) -1 };
+    info->transform_func(c->to, *meta, from, _gst_meta_transform_copy, &copy);
+  }
+  return TRUE;
+}
+
+void fc_copy_metas(GstBuffer *from, GstBuffer *to, gboolean same_geometry) {
+  FcMetaCopy c = { to, same_geometry };
+  gst_buffer_foreach_meta(from, fc_copy_one_meta, &c);
+}
+

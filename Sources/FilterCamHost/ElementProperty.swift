@@ -35,9 +35,18 @@ public struct ElementProperty: Sendable {
         return false
     }
 
+    /// GstController's bindings interpolate numbers (and switch booleans and enums); a
+    /// string property cannot follow a control source, so it is not flagged controllable.
+    var isControllable: Bool {
+        switch kind {
+        case .string, .counter: return false
+        default: return true
+        }
+    }
+
     /// A new GParamSpec (floating) for class registration.
     func makeParamSpec() -> UnsafeMutablePointer<GParamSpec> {
-        let flags = isReadOnly ? fc_param_flags_readonly() : fc_param_flags_readwrite_playing()
+        let flags = isReadOnly ? fc_param_flags_readonly() : fc_param_flags_readwrite_playing(isControllable ? 1 : 0)
         switch kind {
         case .double(let lo, let hi, let d):
             return g_param_spec_double(name, nick, blurb, lo, hi, d, flags)

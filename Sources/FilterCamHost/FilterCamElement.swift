@@ -52,8 +52,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
                 .enumeration(typeName: "FilterCamCameraFacing", nicks: CameraFacing.allCases.map(\.rawValue), defaultIndex: 0))
         case .zoom:
             return ElementProperty("zoom", nick: "Zoom",
-                blurb: "Digital zoom: centred scale-and-crop; clamped to [1, max-zoom] like a pinch",
-                .double(min: 0, max: 1000, defaultValue: 1))
+                blurb: "Digital zoom: centred scale-and-crop; any value is clamped to [1, max-zoom] like a pinch",
+                .double(min: 0, max: Double.greatestFiniteMagnitude, defaultValue: 1))
         case .maxZoom:
             return ElementProperty("max-zoom", nick: "Maximum zoom",
                 blurb: "Largest zoom factor (the camera's maximum scale-and-crop factor)",
@@ -150,7 +150,11 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case (.cameraFacing, .int(let v)):
             settings.withLock { $0.cameraFacing = CameraFacing.allCases[v] }
         case (.zoom, .double(let v)):
-            settings.withLock { $0.zoom = Zoom.clamp(v, max: $0.maxZoom) }
+            if v.isNaN {
+                refuse("zoom", "nan", "a zoom factor is a number, clamped to [1, max-zoom]")
+            } else {
+                settings.withLock { $0.zoom = Zoom.clamp(v, max: $0.maxZoom) }
+            }
         case (.maxZoom, .double(let v)):
             settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
         default:

@@ -65,10 +65,11 @@ final class FrameMailbox: @unchecked Sendable {
         Self.release(old)
     }
 
-    /// Adds a frame (takes ownership). Live: replaces a waiting frame. Non-live: waits
-    /// until no frame is waiting. Returns false when the frame was refused (flushing).
+    /// Adds a frame (takes ownership). Live: replaces a waiting frame, which is handed
+    /// back (owned) so the caller can report it. Non-live: waits until no frame is waiting.
+    /// `accepted` is false when the frame was refused (flushing).
     @discardableResult
-    func put(sample: OpaquePointer, live: Bool) -> Bool {
+    func put(sample: OpaquePointer, live: Bool) -> (accepted: Bool, replaced: OpaquePointer?) {
         condition.lock()
         // A flush while this frame waited makes it stale, even if the flush is already over.
         let entryGeneration = generation
@@ -90,9 +91,13 @@ final class FrameMailbox: @unchecked Sendable {
             condition.broadcast()
         }
         condition.unlock()
-        Self.release(replaced)
         if !accepted { gst_sample_unref(sample) }
-        return accepted
+        // Live puts replace at most the one waiting frame.
+        var handedBack: OpaquePointer?
+        for item in replaced {
+            if case .sample(let old) = item, handedBack == nil { handedBack = old } else { Self.release([item]) }
+        }
+        return (accepted, handedBack)
     }
 
     /// Adds an event or EOS in stream order (never waits).

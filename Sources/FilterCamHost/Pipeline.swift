@@ -170,22 +170,27 @@ enum GObjectWarnings {
     }
 
     nonisolated(unsafe) private static var collected: [Warning] = []
-    nonisolated(unsafe) private static var collecting = false
+    /// The thread whose warnings are collected: a warning another thread raises meanwhile
+    /// (e.g. a refused property value set by the application while a snapshot encoder is
+    /// being built) is not this body's and goes to GLib's default handler.
+    nonisolated(unsafe) private static var collectingThread: pthread_t?
     private static let lock = NSLock()
 
     static func capture<T>(_ body: () -> T) -> (result: T, messages: [Warning]) {
         lock.lock()
         defer { lock.unlock() }
         collected = []
-        collecting = true
-        let id = g_log_set_handler("GLib-GObject", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue), { _, _, message, _ in
-            if GObjectWarnings.collecting, let message {
+        collectingThread = pthread_self()
+        let id = g_log_set_handler("GLib-GObject", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue), { domain, level, message, data in
+            if let thread = GObjectWarnings.collectingThread, pthread_equal(thread, pthread_self()) != 0, let message {
                 GObjectWarnings.collected.append(GObjectWarnings.explain(String(cString: message)))
+            } else {
+                g_log_default_handler(domain, level, message, data)
             }
         }, nil)
         let result = body()
         g_log_remove_handler("GLib-GObject", id)
-        collecting = false
+        collectingThread = nil
         return (result, collected)
     }
 

@@ -10,6 +10,12 @@ import Glibc
 /// briefly after each job (a new frame usually follows within microseconds at high
 /// rates) and only then parks. When the helper is busy with another caller's job, the
 /// caller simply does all rows itself, so callers never wait on each other.
+///
+/// The helper's half is claimed by whoever gets to it first: a caller that finishes its
+/// own half before the helper has started (the helper was parked, or the other core was
+/// busy, e.g. with the video source) does the second half itself instead of waiting.
+/// Waiting for a descheduled helper cost 3 ms on every third 640×480 frame of a live
+/// pipeline (0.3 ms otherwise), and the element's latency follows the worst frame.
 public final class RowSplitter: @unchecked Sendable {
     /// One helper for the whole process: the machines have two cores.
     public static let shared = RowSplitter()
@@ -22,6 +28,7 @@ public final class RowSplitter: @unchecked Sendable {
     private let busy = Atomic<Bool>(false)          // a caller owns the helper
     private let generation = Atomic<Int>(0)         // bumped for each job
     private let finished = Atomic<Int>(0)           // generation the helper has completed
+    private let claimed = Atomic<Int>(0)            // generation whose second half someone took
     private var job: Job?                           // valid while `busy`
     private var jobRows: Range<Int> = 0..<0
     private var mutex = pthread_mutex_t()
@@ -64,8 +71,12 @@ public final class RowSplitter: @unchecked Sendable {
             if parked { pthread_cond_signal(&wake) }
             pthread_mutex_unlock(&mutex)
             escapable(0..<middle)
-            while finished.load(ordering: .acquiring) != myGeneration {
-                spinPause()
+            if claimed.compareExchange(expected: myGeneration - 1, desired: myGeneration, ordering: .acquiringAndReleasing).exchanged {
+                escapable(middle..<rows)   // the helper has not started: no waiting for it
+            } else {
+                while finished.load(ordering: .acquiring) != myGeneration {
+                    spinPause()
+                }
             }
             job = nil
         }
@@ -91,8 +102,10 @@ public final class RowSplitter: @unchecked Sendable {
                 pthread_mutex_unlock(&mutex)
             }
             seen = generation.load(ordering: .acquiring)
-            if let job { job(jobRows) }
-            finished.store(seen, ordering: .releasing)
+            if claimed.compareExchange(expected: seen - 1, desired: seen, ordering: .acquiringAndReleasing).exchanged {
+                if let job { job(jobRows) }
+                finished.store(seen, ordering: .releasing)
+            }
         }
     }
 

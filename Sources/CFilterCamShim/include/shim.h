@@ -53,7 +53,8 @@ void *fc_element_get_ctx(GstElement *element);
 GType fc_register_enum(const char *type_name, const char *const *nicks, guint n);
 
 /// Param-spec flags as Swift cannot read them from the macros.
-GParamFlags fc_param_flags_readwrite_playing(void);
+/// `controllable`: a GstController can drive it (numbers, booleans, enums; not strings).
+GParamFlags fc_param_flags_readwrite_playing(gboolean controllable);
 GParamFlags fc_param_flags_readonly(void);
 
 /// GType constants (macros in C).
@@ -87,6 +88,12 @@ GstVideoFormat fc_video_frame_format(GstVideoFrame *f);
 /// `caps` with its first structure's width and height replaced, and its pixel aspect
 /// ratio inverted when `swap_par` (a 90° turn); new reference. (gst_structure_set is variadic.)
 GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap_par);
+
+/// Copies `from`'s metas onto `to` as GstVideoFilter does (timecode, reference timestamp,
+/// custom metas always; never the video meta). When the geometry changed (a turn, zoom
+/// or crop), metas tagged with the picture's size or orientation are left out and
+/// regions of interest are left to the caller to map.
+void fc_copy_metas(GstBuffer *from, GstBuffer *to, gboolean same_geometry);
 
 /// Posts an element message with the given structure (takes it).
 gboolean fc_post_element_message(GstElement *element, GstStructure *s);

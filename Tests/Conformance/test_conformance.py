@@ -1,0 +1,456 @@
+"""FilterCam elements next to stock elements doing the same job, in the same real
+pipeline, as a second client (PyGObject) sees them: frame counts at syncing sinks,
+latency, seeks and flushes, caps, metas, QoS, debug categories and controllers.
+
+Run with the plugin on GST_PLUGIN_PATH (a release build: real-time cases measure a
+filter that must be faster than the frame interval):
+    GST_PLUGIN_PATH=.build/release /usr/bin/python3 -m unittest discover -s Tests/Conformance -v
+"""
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from support import (FILTERCAM_ELEMENTS, Counter, Gst, GstController, GstVideo, clip, drain_bus, latency_of,
+                     require_plugin, run_to_eos, sink_pad, wait_for)
+
+require_plugin()
+
+
+def live_side_by_side(fps, element, seconds=3.0, size=(640, 480)):
+    """identity and ELEMENT after one live source, each into a syncing sink that drops
+    frames later than 20 ms: (frames at identity's sink, at ELEMENT's, the element)."""
+    w, h = size
+    pipeline = Gst.parse_launch(
+        f"videotestsrc is-live=true ! video/x-raw,format=BGRx,width={w},height={h},framerate={fps}/1 ! tee name=t "
+        f"t. ! queue ! identity ! fakesink name=reference sync=true max-lateness=20000000 "
+        f"t. ! queue ! {element} name=under-test ! fakesink name=tested sync=true max-lateness=20000000")
+    reference, tested = Counter(sink_pad(pipeline, "reference")), Counter(sink_pad(pipeline, "tested"))
+    pipeline.set_state(Gst.State.PLAYING)
+    # The pipeline recalculates latency when an element asks (as gst-launch and filtercam do).
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for message in drain_bus(pipeline, Gst.MessageType.LATENCY | Gst.MessageType.ERROR):
+            if message.type == Gst.MessageType.ERROR:
+                raise AssertionError(message.parse_error()[0].message)
+            pipeline.recalculate_latency()
+        time.sleep(0.05)
+    counts = reference.count, tested.count
+    element_under_test = pipeline.get_by_name("under-test")
+    pipeline.set_state(Gst.State.NULL)
+    return counts[0], counts[1], element_under_test
+
+
+class LiveRate(unittest.TestCase):
+    """1. A live source into a syncing sink: as many frames as identity (≥ 99 %)."""
+
+    def check(self, fps):
+        for element in FILTERCAM_ELEMENTS + ["filtercam filter=sepia orientation=90r"]:
+            with self.subTest(element=element, fps=fps):
+                reference, tested, _ = live_side_by_side(fps, element)
+                print(f"\n  live {fps} fps, {element}: identity {reference} frames, FilterCam {tested}", file=sys.stderr)
+                self.assertGreater(reference, fps * 2)
+                self.assertGreaterEqual(tested, 0.99 * reference - 1)
+
+    def test_30_fps(self):
+        self.check(30)
+
+    def test_60_fps(self):
+        self.check(60)
+
+
+class Latency(unittest.TestCase):
+    """2. The latency query answers upstream's plus the measured processing time."""
+
+    def test_sepia_640x480_adds_at_most_5_ms(self):
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=640,height=480,framerate=30/1 ! "
+            "identity name=before ! filtercam name=fc filter=sepia ! fakesink sync=true")
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(2.5)  # past the first frames (their set-up is not the filter's cost)
+        added = []
+        for _ in range(10):
+            upstream = latency_of(pipeline.get_by_name("before").get_static_pad("src"))
+            ours = latency_of(pipeline.get_by_name("fc").get_static_pad("src"))
+            added.append(ours[1] - upstream[1])
+            time.sleep(0.1)
+        pipeline.set_state(Gst.State.NULL)
+        added.sort()
+        print(f"\n  latency added by filtercam filter=sepia at 640x480: median {added[5] / 1e6:.1f} ms, "
+              f"max {added[-1] / 1e6:.1f} ms", file=sys.stderr)
+        self.assertGreater(added[0], 0, "the processing time is real, never zero")
+        self.assertLessEqual(added[5], 5_000_000)
+
+    def test_slow_filter_reports_its_time(self):
+        # A filter chain slower than 33 ms (blur of a 1280x720 frame many times) must say so.
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=1280,height=720,framerate=30/1 ! "
+            "identity name=before ! filtercam name=fc filter=\"blur radius=32, blur radius=32, blur radius=32, blur radius=32\" ! "
+            "fakesink name=sink sync=true")
+        counter = Counter(sink_pad(pipeline, "sink"))
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(3)
+        upstream = latency_of(pipeline.get_by_name("before").get_static_pad("src"))
+        ours = latency_of(pipeline.get_by_name("fc").get_static_pad("src"))
+        fc = pipeline.get_by_name("fc")
+        processed, dropped = fc.get_property("frames-processed"), fc.get_property("frames-dropped")
+        pipeline.set_state(Gst.State.NULL)
+        added_ms = (ours[1] - upstream[1]) / 1e6
+        print(f"\n  slow chain: latency added {added_ms:.0f} ms, processed {processed}, dropped {dropped}", file=sys.stderr)
+        if dropped == 0:
+            self.skipTest("this machine ran the chain within the frame interval")
+        # Frames dropped only because the filter is slow: then its time is in the latency.
+        self.assertGreater(added_ms, 1000 / 30 * 0.8)
+        self.assertGreater(counter.count, 0)
+
+
+def clip_pipeline(element, sink="fakesink name=sink sync=false"):
+    return Gst.parse_launch(
+        f"filesrc location={clip()} ! matroskademux ! videoconvert ! video/x-raw,format=BGRx ! {element} name=x ! {sink}")
+
+
+class Seeks(unittest.TestCase):
+    """3. Seeks and flushes like a stock filter."""
+
+    def replay_after_eos(self, element):
+        pipeline = clip_pipeline(element)
+        counter = Counter(sink_pad(pipeline, "sink"))
+        run_to_eos(pipeline)
+        first = counter.count
+        counter.clear()
+        self.assertTrue(pipeline.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE, 2 * Gst.SECOND))
+        self.assertIsNotNone(wait_for(pipeline, Gst.MessageType.EOS), "no EOS after the replay")
+        pts = list(counter.pts)
+        pipeline.set_state(Gst.State.NULL)
+        return first, pts
+
+    def test_flushing_seek_after_eos_plays_again(self):
+        reference = self.replay_after_eos("identity")
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                first, pts = self.replay_after_eos(element)
+                self.assertEqual(first, reference[0])
+                self.assertEqual(pts, reference[1])
+                self.assertEqual(pts[0], 2 * Gst.SECOND)
+
+    def test_no_frame_from_before_a_flushing_seek(self):
+        # Preroll, flushing seek to 3 s, play: nothing before 3 s may follow the FLUSH_STOP.
+        runs, stale = 200, 0
+        pipeline = clip_pipeline("filtercam filter=sepia")
+        pad = sink_pad(pipeline, "sink")
+        state = {"after_flush": False, "stale": 0}
+
+        def on_data(pad, info):
+            if info.type & Gst.PadProbeType.BUFFER:
+                if state["after_flush"] and info.get_buffer().pts < 3 * Gst.SECOND:
+                    state["stale"] += 1
+            else:
+                event = info.get_event()
+                if event.type == Gst.EventType.FLUSH_STOP:
+                    state["after_flush"] = True
+            return Gst.PadProbeReturn.OK
+        pad.add_probe(Gst.PadProbeType.BUFFER | Gst.PadProbeType.EVENT_DOWNSTREAM | Gst.PadProbeType.EVENT_FLUSH, on_data)
+        for _ in range(runs):
+            state["after_flush"] = False
+            pipeline.set_state(Gst.State.PAUSED)
+            self.assertEqual(pipeline.get_state(10 * Gst.SECOND)[0], Gst.StateChangeReturn.SUCCESS)
+            pipeline.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE, 3 * Gst.SECOND)
+            pipeline.set_state(Gst.State.PLAYING)
+            pipeline.get_state(10 * Gst.SECOND)
+            time.sleep(0.01)
+            pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(state["stale"], 0, f"frames from before the seek after its FLUSH_STOP in {runs} runs")
+
+    def segment_seek(self, element, rate, start, stop, flags=Gst.SeekFlags.SEGMENT):
+        pipeline = clip_pipeline(element)
+        counter = Counter(sink_pad(pipeline, "sink"))
+        pipeline.set_state(Gst.State.PAUSED)
+        pipeline.get_state(10 * Gst.SECOND)
+        counter.clear()
+        self.assertTrue(pipeline.seek(rate, Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE | flags,
+                                      Gst.SeekType.SET, start, Gst.SeekType.SET, stop))
+        pipeline.set_state(Gst.State.PLAYING)
+        done = wait_for(pipeline, Gst.MessageType.SEGMENT_DONE | Gst.MessageType.EOS)
+        kind = done.type if done else None
+        # SEGMENT_DONE comes from the source, before the last frames reach the sink.
+        time.sleep(0.5)
+        pts = list(counter.pts)
+        pipeline.set_state(Gst.State.NULL)
+        return kind, pts
+
+    def test_segment_seek_rate_2(self):
+        reference = self.segment_seek("videobalance saturation=0.5", 2.0, 1 * Gst.SECOND, 3 * Gst.SECOND)
+        self.assertEqual(reference[0], Gst.MessageType.SEGMENT_DONE)
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                self.assertEqual(self.segment_seek(element, 2.0, 1 * Gst.SECOND, 3 * Gst.SECOND), reference)
+
+    def test_reverse_playback(self):
+        reference = self.segment_seek("videobalance saturation=0.5", -1.0, 1 * Gst.SECOND, 2 * Gst.SECOND,
+                                      flags=Gst.SeekFlags.NONE)
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                self.assertEqual(self.segment_seek(element, -1.0, 1 * Gst.SECOND, 2 * Gst.SECOND,
+                                                   flags=Gst.SeekFlags.NONE), reference)
+
+    def stepping(self, element):
+        pipeline = clip_pipeline(element, "fakesink name=sink sync=true")
+        pipeline.set_state(Gst.State.PAUSED)
+        pipeline.get_state(10 * Gst.SECOND)
+        positions = []
+        for _ in range(5):
+            self.assertTrue(pipeline.send_event(Gst.Event.new_step(Gst.Format.BUFFERS, 1, 1.0, True, False)))
+            wait_for(pipeline, Gst.MessageType.STEP_DONE, 5)
+            positions.append(pipeline.query_position(Gst.Format.TIME)[1])
+        pipeline.set_state(Gst.State.NULL)
+        return positions
+
+    def test_frame_stepping(self):
+        reference = self.stepping("videobalance saturation=0.5")
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                self.assertEqual(self.stepping(element), reference)
+
+    def test_no_critical_in_seeks_and_steps(self):
+        # The same flows in a child process, whose stderr shows any GStreamer-CRITICAL.
+        script = os.path.join(os.path.dirname(__file__), "seek_flows.py")
+        result = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stderr[-2000:])
+        self.assertNotIn("CRITICAL", result.stderr)
+
+
+def negotiated_caps(description, name="sink"):
+    pipeline = Gst.parse_launch(description)
+    run_to_eos(pipeline)
+    caps = sink_pad(pipeline, name).get_current_caps()
+    pipeline.set_state(Gst.State.NULL)
+    return caps
+
+
+class Caps(unittest.TestCase):
+    """4. Caps as videoflip/videocrop carry them; unsupported formats named by the element."""
+
+    SOURCE = ("videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=64,height=48,framerate=30/1,"
+              "pixel-aspect-ratio=2/1,colorimetry=bt709,chroma-site=mpeg2,interlace-mode=progressive")
+
+    def test_turn_swaps_pixel_aspect_ratio_like_videoflip(self):
+        reference = negotiated_caps(f"{self.SOURCE} ! videoflip video-direction=90r ! fakesink name=sink")
+        ours = negotiated_caps(f"{self.SOURCE} ! filtercam orientation=90r ! fakesink name=sink")
+        self.assertEqual(ours.get_structure(0).get_fraction("pixel-aspect-ratio")[1:], (1, 2))
+        for field in ["width", "height", "pixel-aspect-ratio", "colorimetry", "chroma-site", "interlace-mode", "framerate"]:
+            with self.subTest(field=field):
+                self.assertEqual(ours.get_structure(0).get_value(field), reference.get_structure(0).get_value(field))
+
+    def test_crop_and_zoom_keep_pixel_aspect_ratio(self):
+        reference = negotiated_caps(f"{self.SOURCE} ! videocrop left=16 right=16 top=12 bottom=12 ! fakesink name=sink")
+        for element in ["filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true", "filtercam zoom=2"]:
+            with self.subTest(element=element):
+                ours = negotiated_caps(f"{self.SOURCE} ! {element} ! fakesink name=sink").get_structure(0)
+                self.assertEqual(ours.get_value("pixel-aspect-ratio"), reference.get_structure(0).get_value("pixel-aspect-ratio"))
+                self.assertEqual(ours.get_value("colorimetry"), reference.get_structure(0).get_value("colorimetry"))
+
+    def error_of(self, description):
+        pipeline = Gst.parse_launch(description)
+        pipeline.set_state(Gst.State.PLAYING)
+        message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.ERROR | Gst.MessageType.EOS)
+        pipeline.set_state(Gst.State.NULL)
+        self.assertIsNotNone(message)
+        self.assertEqual(message.type, Gst.MessageType.ERROR)
+        return message.src.get_name(), message.parse_error()[0].message
+
+    def test_unsupported_format_at_start_is_named_by_the_element(self):
+        for element, name in [("filtercam name=fc", "fc"), ("fcsepia name=fc", "fc")]:
+            with self.subTest(element=element):
+                source, text = self.error_of(f"videotestsrc num-buffers=3 ! video/x-raw,format=I420 ! {element} ! fakesink")
+                self.assertEqual(source, name)
+                self.assertIn("I420", text)
+                self.assertIn("videoconvert", text)
+
+    def test_unsupported_format_mid_stream_is_named_by_the_element(self):
+        pipeline = Gst.parse_launch("videotestsrc is-live=true ! capsfilter name=cf caps=video/x-raw,format=BGRx,width=64,height=48 "
+                                    "! filtercam name=fc ! fakesink")
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(0.5)
+        pipeline.get_by_name("cf").set_property("caps", Gst.Caps.from_string("video/x-raw,format=I420,width=64,height=48"))
+        message = pipeline.get_bus().timed_pop_filtered(5 * Gst.SECOND, Gst.MessageType.ERROR)
+        pipeline.set_state(Gst.State.NULL)
+        self.assertIsNotNone(message, "no error after the switch to I420")
+        self.assertEqual(message.src.get_name(), "fc")
+        self.assertIn("I420", message.parse_error()[0].message)
+
+
+def metas_at_sink(element, source_tail=""):
+    pipeline = Gst.parse_launch(
+        "videotestsrc num-buffers=5 ! video/x-raw,format=BGRx,width=64,height=48,framerate=30/1 ! "
+        f"timecodestamper {source_tail} ! {element} ! fakesink name=sink")
+    found = []
+
+    def on_buffer(pad, info):
+        buffer = info.get_buffer()
+        timecode = buffer.get_meta("GstVideoTimeCodeMetaAPI")
+        found.append((str(timecode.tc) if timecode else None, buffer.pts, buffer.duration, buffer.offset))
+        return Gst.PadProbeReturn.OK
+    sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.BUFFER, on_buffer)
+    run_to_eos(pipeline)
+    pipeline.set_state(Gst.State.NULL)
+    return found
+
+
+class Metas(unittest.TestCase):
+    """5. Metas reach the output; timestamps, durations and offsets survive."""
+
+    def test_timecode_meta_survives_every_path(self):
+        reference = metas_at_sink("identity")
+        self.assertIsNotNone(reference[0][0])
+        for element in ["filtercam filter=sepia", "filtercam orientation=90r", "filtercam zoom=2",
+                        "filtercam lens=0,0,0.5,0.5 lens-crop=true", "fcsepia", "imagefreeze num-buffers=5 ! filtercam filter=sepia"]:
+            with self.subTest(element=element):
+                ours = metas_at_sink(element)
+                if element.startswith("imagefreeze"):
+                    self.assertTrue(all(tc is not None for tc, *_ in ours))
+                else:
+                    self.assertEqual(ours, reference)
+
+
+class QoS(unittest.TestCase):
+    """6. QoS from a slow syncing sink reaches the source; the element skips late frames."""
+
+    def run_slow(self, element):
+        pipeline = Gst.parse_launch(
+            "videotestsrc name=src is-live=true ! video/x-raw,format=BGRx,width=160,height=120,framerate=30/1 ! "
+            f"{element} name=x ! identity sleep-time=45000 ! fakesink sync=true qos=true")
+        qos_at_source = [0]
+
+        def on_event(pad, info):
+            if info.get_event().type == Gst.EventType.QOS:
+                qos_at_source[0] += 1
+            return Gst.PadProbeReturn.OK
+        pipeline.get_by_name("src").get_static_pad("src").add_probe(Gst.PadProbeType.EVENT_UPSTREAM, on_event)
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(3)
+        qos_messages = [m for m in drain_bus(pipeline, Gst.MessageType.QOS) if m.src.get_name() == "x"]
+        element_ = pipeline.get_by_name("x")
+        dropped = element_.get_property("frames-dropped") if element_.find_property("frames-dropped") else None
+        pipeline.set_state(Gst.State.NULL)
+        return qos_at_source[0], qos_messages, dropped
+
+    def test_qos_travels_upstream_and_late_frames_are_skipped(self):
+        reference, _, _ = self.run_slow("videobalance saturation=0.5")
+        self.assertGreater(reference, 0)
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                events, messages, dropped = self.run_slow(element)
+                print(f"\n  slow downstream: QoS events at the source: videobalance {reference}, {element} {events}; "
+                      f"{element} dropped {dropped}, QoS messages {len(messages)}", file=sys.stderr)
+                self.assertGreater(events, 0)
+                self.assertGreater(dropped, 0)
+                self.assertGreater(len(messages), 0)
+
+    def test_non_live_into_non_syncing_sink_loses_nothing(self):
+        pipeline = Gst.parse_launch(
+            "videotestsrc num-buffers=200 ! video/x-raw,format=BGRx,width=160,height=120 ! "
+            "filtercam name=x filter=sepia ! fakesink name=sink sync=false")
+        counter = Counter(sink_pad(pipeline, "sink"))
+        run_to_eos(pipeline)
+        self.assertEqual(counter.count, 200)
+        self.assertEqual(pipeline.get_by_name("x").get_property("frames-dropped"), 0)
+        pipeline.set_state(Gst.State.NULL)
+
+
+class DebugAndControl(unittest.TestCase):
+    """7. GST_DEBUG categories; GstController drives controllable properties."""
+
+    def test_debug_categories(self):
+        for element, category in [("filtercam", "filtercam"), ("fcsepia", "fc"), ("filtercamsrc num-buffers=3", "filtercamsrc")]:
+            with self.subTest(element=element):
+                env = dict(os.environ, GST_DEBUG=f"{category}:5", GST_DEBUG_NO_COLOR="1")
+                description = (f"videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=32,height=24 ! {element} ! fakesink"
+                               if category != "filtercamsrc" else f"{element} ! fakesink")
+                result = subprocess.run(["gst-launch-1.0", "-q"] + description.split(), env=env,
+                                        capture_output=True, text=True, timeout=60)
+                self.assertEqual(result.returncode, 0, result.stderr[-1000:])
+                lines = [l for l in result.stderr.splitlines() if f" {category} " in l]
+                self.assertTrue(lines, f"nothing logged in category {category}")
+
+    def test_zoom_follows_a_control_source(self):
+        pipeline = Gst.parse_launch(
+            "videotestsrc num-buffers=60 ! video/x-raw,format=BGRx,width=64,height=48,framerate=30/1 ! "
+            "filtercam name=fc ! fakesink name=sink")
+        fc = pipeline.get_by_name("fc")
+        source = GstController.InterpolationControlSource()
+        source.set_property("mode", GstController.InterpolationMode.LINEAR)
+        source.set(0, 1.0)
+        source.set(2 * Gst.SECOND, 4.0)
+        fc.add_control_binding(GstController.DirectControlBinding.new_absolute(fc, "zoom", source))
+        seen = {}
+
+        def on_buffer(pad, info):
+            seen[info.get_buffer().pts] = fc.get_property("zoom")
+            return Gst.PadProbeReturn.OK
+        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.BUFFER, on_buffer)
+        run_to_eos(pipeline)
+        pipeline.set_state(Gst.State.NULL)
+        # The property shows the value synced for the newest frame the worker took; with a
+        # non-live source that may be up to two frames ahead of the one at the sink.
+        tolerance = 3.0 * 2 / 60 + 1e-6
+        for t in sorted(seen):
+            with self.subTest(pts=t):
+                expected = 1.0 + 3.0 * min(t, 2 * Gst.SECOND) / (2 * Gst.SECOND)
+                self.assertGreaterEqual(seen[t], expected - 1e-6)
+                self.assertLessEqual(seen[t], expected + tolerance)
+
+    def test_string_properties_are_not_flagged_controllable(self):
+        fc = Gst.ElementFactory.make("filtercam")
+        for spec in fc.list_properties():
+            controllable = bool(spec.flags & Gst.PARAM_CONTROLLABLE)
+            if spec.value_type.name == "gchararray":
+                self.assertFalse(controllable, spec.name)
+        self.assertTrue(fc.find_property("zoom").flags & Gst.PARAM_CONTROLLABLE)
+
+
+class PropertiesAndStills(unittest.TestCase):
+    """8. No cross-talk: a refused value never fails a still or changes another property."""
+
+    def test_zoom_out_of_range_is_clamped(self):
+        fc = Gst.ElementFactory.make("filtercam")
+        fc.set_property("zoom", 5000.0)
+        self.assertEqual(fc.get_property("zoom"), fc.get_property("max-zoom"))
+        fc.set_property("zoom", 0.5)
+        self.assertEqual(fc.get_property("zoom"), 1.0)
+
+    def test_snapshot_while_another_thread_sets_bad_values(self):
+        import tempfile
+        import threading
+        folder = tempfile.mkdtemp(prefix="fc-stills-")
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=64,height=48,framerate=30/1 ! "
+            f"filtercam name=fc snapshot-location={folder}/still-%05d.jpg ! fakesink")
+        fc = pipeline.get_by_name("fc")
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(0.3)
+        stop = threading.Event()
+
+        def bad_values():
+            while not stop.is_set():
+                Gst.util_set_object_arg(fc, "zoom", "nan")
+                Gst.util_set_object_arg(fc, "lens", "2,2,9,9")
+                Gst.util_set_object_arg(fc, "filter", "no-such-filter")
+        thread = threading.Thread(target=bad_values)
+        thread.start()
+        for _ in range(5):
+            fc.emit("snapshot")
+            time.sleep(0.15)
+        stop.set()
+        thread.join()
+        time.sleep(0.5)
+        warnings = [m.parse_warning()[0].message for m in drain_bus(pipeline, Gst.MessageType.WARNING)]
+        written = fc.get_property("snapshots-written")
+        zoom = fc.get_property("zoom")
+        pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(written, 5, [w for w in warnings if "snapshot" in w.lower()][:3])
+        self.assertEqual(zoom, 1.0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
