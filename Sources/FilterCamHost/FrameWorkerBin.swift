@@ -308,6 +308,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         let segment = gst_segment_copy(gst_sample_get_segment(sample))
         gst_sample_unref(sample)
         defer { gst_segment_free(segment) }
+        Self.openReverseSegmentStart(segment!)
 
         var timestamp: UInt64? = nil
         let pts = fc_buffer_pts(buffer)
@@ -522,10 +523,14 @@ final class FrameWorkerBin: @unchecked Sendable {
         // (otherwise the source only says "not-negotiated").
         gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, { _, info, data in
             let me = FrameWorkerBin.from(data)
-            guard let query = fc_probe_info_query(info), query.pointee.type == GST_QUERY_CAPS else { return GST_PAD_PROBE_OK }
-            var filter: UnsafeMutablePointer<GstCaps>?
-            gst_query_parse_caps(query, &filter)
-            if let filter, let format = FrameWorkerBin.onlyUnsupportedFormat(filter) {
+            guard let query = fc_probe_info_query(info) else { return GST_PAD_PROBE_OK }
+            var offered: UnsafeMutablePointer<GstCaps>?
+            switch query.pointee.type {
+            case GST_QUERY_CAPS: gst_query_parse_caps(query, &offered)            // what upstream could send
+            case GST_QUERY_ACCEPT_CAPS: gst_query_parse_accept_caps(query, &offered)  // what it will send
+            default: return GST_PAD_PROBE_OK
+            }
+            if let offered, let format = FrameWorkerBin.onlyUnsupportedFormat(offered) {
                 me.refuseFormat(format)
             }
             return GST_PAD_PROBE_OK
@@ -582,6 +587,19 @@ final class FrameWorkerBin: @unchecked Sendable {
                                   maxLatency == GstClockTime.max ? maxLatency : maxLatency + ours)
             return GST_PAD_PROBE_HANDLED
         }, unretained, nil)
+    }
+
+    /// In reverse playback the appsrc (GstBaseSrc) ends the stream as soon as it pushes a
+    /// frame at the segment's start, but demuxers play reverse in chunks, each forward
+    /// from a key frame, so the rest of the last chunk was lost. The pushed segment
+    /// starts at 0 instead, with the same stream time for every frame (time − start),
+    /// running time (reverse running time counts from `stop`) and stop.
+    static func openReverseSegmentStart(_ segment: UnsafeMutablePointer<GstSegment>) {
+        let s = segment.pointee
+        guard s.format == GST_FORMAT_TIME, s.rate < 0, s.start > 0, s.applied_rate == 1.0,
+              s.time != GstClockTime.max, s.time >= s.start else { return }
+        segment.pointee.time = s.time - s.start
+        segment.pointee.start = 0
     }
 
     /// When every structure of `caps` is system-memory raw video in formats we do not

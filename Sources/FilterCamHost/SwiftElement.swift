@@ -84,6 +84,15 @@ final class ElementClass: @unchecked Sendable {
         }
     }
 
+    /// The element kind's GST_DEBUG category.
+    var log: DebugCategory {
+        switch factoryName {
+        case "filtercam": return .filtercam
+        case "filtercamsrc": return .filtercamsrc
+        default: return .singleFilter
+        }
+    }
+
     private static func instance(_ ctx: UnsafeMutableRawPointer?) -> SwiftElement {
         Unmanaged<AnyObject>.fromOpaque(ctx!).takeUnretainedValue() as! SwiftElement
     }
@@ -104,7 +113,10 @@ final class ElementClass: @unchecked Sendable {
             let element = instance(ctx)
             guard let cls = (element as? HasElementClass)?.elementClass else { return }
             let index = Int(id) - 1
-            element.setProperty(index, PropertyValue(reading: value!, as: cls.properties[index].kind))
+            let newValue = PropertyValue(reading: value!, as: cls.properties[index].kind)
+            cls.log.log(GST_LEVEL_DEBUG, nil, { "\(cls.factoryName): set \(cls.properties[index].name) = \(newValue.text)" },
+                        file: #fileID, function: #function, line: #line)
+            element.setProperty(index, newValue)
         }
         cb.get_property = { ctx, id, value in
             let element = instance(ctx)

@@ -257,6 +257,7 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
     /// As `filtercam`'s: before the element runs a refused value is an ERROR when it
     /// starts; while it runs, a WARNING. The previous value stays.
     private func refuse(_ property: String, _ value: String, _ why: String) {
+        log.warning(element, "refused \(property)=\(value): \(why)")
         let text = "\(GStreamer.name(of: element)): invalid \(property) \(value.quotedForMessage): \(why)"
         if isRunning {
             fc_post_warning(element, text, nil)
@@ -359,7 +360,10 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
         shown.withLock { $0 = nil }
     }
 
+    private let log = DebugCategory.filtercamsrc
+
     private func switchCamera(to request: CameraRequest) {
+        log.info(element, "switching camera to \(request)")
         switching.lock()
         defer { switching.unlock() }
         guard active != nil, let source = open(request, starting: false) else { return }
@@ -462,12 +466,14 @@ final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Senda
     /// Called with `switching` held (it guards `outputSize`).
     private func setOutputCaps(width: Int, height: Int) {
         outputSize = (width, height)
+        log.info(element, "output size \(width)x\(height) at \(Self.framerate)")
         GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps",
                       "video/x-raw,format=(string)\(Self.outputFormats),width=\(width),height=\(height),framerate=\(Self.framerate),pixel-aspect-ratio=1/1")
     }
 
     /// Puts `source` in place of the current one (see the file header).
     private func install(_ source: Active, syncState: Bool) {
+        log.info(element, "showing \(source.label)\(source.isFallback ? " (fallback)" : "")")
         if active != nil { pinOutputCaps() }
         if let old = active {
             gst_element_set_state(old.bin, GST_STATE_NULL)
