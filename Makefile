@@ -14,7 +14,7 @@ PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test fuzz bench plugin clean
+.PHONY: deps build run test conformance fuzz bench plugin clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -37,9 +37,16 @@ run: build
 test: deps
 	swift build
 	swift test --disable-swift-testing
+	$(MAKE) conformance
 	FUZZ_SECONDS=10 scripts/fuzz.sh
 	scripts/tsan.sh
 	scripts/lsan.sh
+
+# The elements next to stock GStreamer elements in real pipelines, driven from Python
+# (a second client). Release build: the live cases need a filter faster than a frame.
+conformance: deps
+	swift build -c release --product gstfiltercam
+	cd Tests/Conformance && GST_PLUGIN_PATH=$(CURDIR)/.build/release /usr/bin/python3 -m unittest discover -v
 
 fuzz: deps
 	scripts/fuzz.sh

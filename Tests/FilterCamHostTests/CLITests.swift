@@ -49,9 +49,6 @@ final class CLIErrorTests: XCTestCase {
     // 8. Bad property value.
     func testBadPropertyValue() throws {
         let r = try runCLI(["launch", "videotestsrc num-buffers=3 ! filtercam intensity=5 ! fakesink"], timeout: 20)
-        if r.status == 0 && r.stderr.contains("out of range") {
-            throw XCTSkip("BUG: out-of-range value intensity=5 only gives a GLib warning and the pipeline runs (exit 0); Pipeline.init does not detect it")
-        }
         XCTAssertNotEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("intensity"), r.stderr)
         XCTAssertTrue(r.stderr.contains("5"), r.stderr)
@@ -146,19 +143,14 @@ final class CLIRunTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = r.stdoutText.split(separator: "\n").filter { !$0.isEmpty }
         XCTAssertGreaterThanOrEqual(lines.count, 1, "no message lines")
-        var rmsIsString = false
         for line in lines {
             let object = try XCTUnwrap(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
             XCTAssertEqual(object["source"] as? String, "level0")
             XCTAssertEqual(object["name"] as? String, "level")
-            if object["rms"] is String { rmsIsString = true; continue }
             let rms = try XCTUnwrap(object["rms"] as? [Any], "rms is not an array: \(line)")
             XCTAssertFalse(rms.isEmpty)
             XCTAssertTrue(rms.allSatisfy { $0 is NSNumber }, "rms values are numbers: \(line)")
             XCTAssertNotNil(object["timestamp"] as? NSNumber)
-        }
-        if rmsIsString {
-            throw XCTSkip("BUG: level's rms (a GValueArray) is printed as a string like \"< -4.9 >\" instead of a JSON array (MessageJSON.json has no GValueArray case)")
         }
     }
 
@@ -270,13 +262,6 @@ final class PipelineFileRunTests: XCTestCase {
         return path
     }
 
-    /// The committed pipeline files use properties the committed element may not have yet.
-    private func skipIfElementLacksProperty(_ r: ProcessResult, _ property: String, file: String) throws {
-        if r.status != 0 && r.stderr.contains("no property \"\(property)\" in element \"filtercam\"") {
-            throw XCTSkip("BUG: pipelines/\(file) sets filtercam \(property)=…, which the filtercam element does not have: \(r.stderr)")
-        }
-    }
-
     func testEveryPipelineFileIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Build.packageRoot + "/pipelines")
             .filter { $0.hasSuffix(".pipeline") }.sorted()
@@ -289,7 +274,6 @@ final class PipelineFileRunTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("demo.mp4").path
         let r = try runCLI(["launch", try pipelineFile("demo.pipeline")], environment: ["FRAMES": "10", "OUT": out], timeout: 60)
-        try skipIfElementLacksProperty(r, "lens", file: "demo.pipeline")
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try probeFrameCount(out), 10)
@@ -298,7 +282,6 @@ final class PipelineFileRunTests: XCTestCase {
     func testPreviewPipeline() throws {
         let r = try runCLI(["launch", try pipelineFile("preview.pipeline")],
                            environment: ["SOURCE": "videotestsrc num-buffers=10", "SINK": "fakesink"], timeout: 30)
-        try skipIfElementLacksProperty(r, "orientation", file: "preview.pipeline")
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("processed=10"), r.stderr)
     }

@@ -85,9 +85,6 @@ final class StreamBehaviourTests: XCTestCase {
         XCTAssertEqual(reference.first, 2 * second, "reference pipeline: first frame after the seek")
         let through = try seekAndCollect(element: "filtercam filter=sepia !")
         XCTAssertEqual(through.count, 5)
-        if reference.first == 2 * second, let first = through.first, first < 2 * second {
-            throw XCTSkip("BUG: frames from before a flushing seek come out after it (PTS after seek: \(through)); FLUSH_START/STOP never reach the pad probe in FrameWorkerBin.installCallbacks (GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM excludes flush events: add GST_PAD_PROBE_TYPE_EVENT_FLUSH)")
-        }
         for p in through { XCTAssertGreaterThanOrEqual(p, 2 * second, "frame after the seek has PTS \(p) (all: \(through))") }
         XCTAssertEqual(through, through.sorted())
         XCTAssertEqual(through.first, 2 * second, "the first frame after the seek starts at the seek position")
@@ -200,9 +197,6 @@ final class StreamBehaviourTests: XCTestCase {
         XCTAssertEqual(reference.prefix(3), ["stream-start", "caps", "segment"], "reference order")
         func firstIndex(_ list: [String], _ name: String) -> Int { list.firstIndex(of: name) ?? Int.max }
         let capsBeforeSegment = firstIndex(through, "caps") < firstIndex(through, "segment")
-        if !capsBeforeSegment && through.contains("tag") && firstIndex(through, "tag") < firstIndex(through, "caps") {
-            throw XCTSkip("BUG: a tag before the first frame makes the inner appsrc push SEGMENT before CAPS (\(through)); GStreamer warns 'Sticky event misordering, got segment before caps'. FrameWorkerBin.workerLoop sends the TAG into the appsrc before any sample has set its caps")
-        }
         XCTAssertTrue(capsBeforeSegment, "caps must precede segment: \(through)")
         XCTAssertEqual(through.filter { $0 == "buffer" }.count, 3, "\(through)")
         XCTAssertEqual(through.filter { $0 != "buffer" }, reference.filter { $0 != "buffer" }, "events through filtercam differ from the reference")
@@ -227,9 +221,6 @@ final class StreamBehaviourTests: XCTestCase {
         g_value_unset(&value)
         gst_iterator_free(it)
         XCTAssertEqual(children.count, 2, "\(children)")
-        if children.contains(where: { $0.hasPrefix("?") }) {
-            throw XCTSkip("BUG: filtercam's inner elements are named \(children): FrameWorkerBin.init reads the element's name during instance_init, before it has one (GStreamer.name returns \"?\")")
-        }
         XCTAssertEqual(Set(children), ["in", "out"])
         let out = try XCTUnwrap(gst_bin_get_by_name(fc.asBin, "out"))
         defer { gst_object_unref(out) }
