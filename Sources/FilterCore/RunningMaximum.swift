@@ -1,6 +1,7 @@
 /// The largest of the last `window` values: the processing time a live element reports as
 /// its latency. It follows the filter up at once (a slower filter must not make frames
-/// late) and down once the slow frames have left the window.
+/// late) and down once the slow frames have left the window. `maximum(ignoringLargest:)`
+/// sets a lone outlier aside (a worker thread descheduled once on a busy machine).
 public struct RunningMaximum: Sendable {
     public let window: Int
     private var values: [UInt64] = []
@@ -22,6 +23,13 @@ public struct RunningMaximum: Sendable {
 
     /// 0 before any value.
     public var maximum: UInt64 { values.max() ?? 0 }
+
+    /// The largest value once the `outliers` largest are set aside (the maximum while the
+    /// window holds no more than `outliers` values).
+    public func maximum(ignoringLargest outliers: Int) -> UInt64 {
+        guard values.count > outliers else { return maximum }
+        return values.sorted(by: >)[outliers]
+    }
 
     public mutating func reset() {
         values.removeAll(keepingCapacity: true)

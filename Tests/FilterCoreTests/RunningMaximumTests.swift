@@ -15,6 +15,16 @@ final class RunningMaximumTests: XCTestCase {
         XCTAssertEqual(m.maximum, 0)
     }
 
+    func testOneOutlierSetAside() {
+        var m = RunningMaximum(window: 4)
+        m.add(8)
+        XCTAssertEqual(m.maximum(ignoringLargest: 1), 8, "a lone value is the maximum")
+        m.add(1); m.add(2); m.add(3)
+        XCTAssertEqual(m.maximum(ignoringLargest: 1), 3)
+        m.add(7)                        // two slow values in the window: the second counts
+        XCTAssertEqual(m.maximum(ignoringLargest: 1), 7)
+    }
+
     func testReportedLatencyIsPaddedWholeMilliseconds() {
         XCTAssertEqual(reportedLatency(forProcessing: 0), 1_000_000)            // at least 1 ms
         XCTAssertEqual(reportedLatency(forProcessing: 300_000), 1_000_000)      // 0.375 ms -> 1 ms
