@@ -16,7 +16,6 @@ typedef struct {
 typedef struct {
   GstBinClass parent_class;
   FcElementSpec spec;
-  guint *signal_ids;
 } FcElementClass;
 
 static GstBinClass *fc_parent_class_of(gpointer klass) {
@@ -72,10 +71,6 @@ static void fc_handle_message(GstBin *bin, GstMessage *m) {
   fc_parent_class_of(k)->handle_message(bin, m);
 }
 
-static void fc_action_marshal(GstElement *e, gpointer index_ptr) {
-  (void)e; (void)index_ptr;
-}
-
 static void fc_class_init(gpointer klass, gpointer data) {
   FcElementClass *k = (FcElementClass *)klass;
   const FcElementSpec *spec = data;
@@ -96,14 +91,12 @@ static void fc_class_init(gpointer klass, gpointer data) {
                                                                 gst_caps_from_string(spec->sink_caps)));
   gst_element_class_add_pad_template(ec, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
                                                               gst_caps_from_string(spec->src_caps)));
-  k->signal_ids = g_new0(guint, spec->n_action_signals + 1);
   for (guint i = 0; i < spec->n_action_signals; i++) {
-    // An action signal whose class handler is a per-index closure into Swift.
-    k->signal_ids[i] = g_signal_new(spec->action_signals[i], G_TYPE_FROM_CLASS(klass),
+    // No class handler: instance_init connects each to fc_on_action, which calls Swift.
+    g_signal_new(spec->action_signals[i], G_TYPE_FROM_CLASS(klass),
                                     G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, 0, NULL, NULL, NULL,
                                     G_TYPE_NONE, 0);
   }
-  (void)fc_action_marshal;
 }
 
 // Action signals have no class offset; a handler connected at instance init calls Swift.
@@ -196,23 +189,14 @@ GType fc_type_enum(void) { return G_TYPE_ENUM; }
 GType fc_type_structure(void) { return GST_TYPE_STRUCTURE; }
 GType fc_type_list(void) { return GST_TYPE_LIST; }
 
-GstElement *fc_element_cast(gpointer p) { return GST_ELEMENT(p); }
-GstBin *fc_bin_cast(GstElement *e) { return GST_BIN(e); }
-gboolean fc_is_element_message_named(GstMessage *m, const char *name) {
-  return GST_MESSAGE_TYPE(m) == GST_MESSAGE_ELEMENT && gst_message_has_name(m, name);
-}
 GstEvent *fc_probe_info_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
 GstQuery *fc_probe_info_query(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_QUERY(info); }
 GstBuffer *fc_probe_info_buffer(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_BUFFER(info); }
 GstClockTime fc_buffer_pts(GstBuffer *b) { return GST_BUFFER_PTS(b); }
 GstClockTime fc_buffer_duration(GstBuffer *b) { return GST_BUFFER_DURATION(b); }
-gboolean fc_object_is_sample(GstMiniObject *o) { return GST_IS_SAMPLE(o); }
-gboolean fc_object_is_event(GstMiniObject *o) { return GST_IS_EVENT(o); }
-gboolean fc_buffer_is_writable(GstBuffer *b) { return gst_buffer_is_writable(b); }
 GstBuffer *fc_buffer_make_writable(GstBuffer *b) { return gst_buffer_make_writable(b); }
 guint8 *fc_video_frame_plane_data(GstVideoFrame *f) { return GST_VIDEO_FRAME_PLANE_DATA(f, 0); }
 gint fc_video_frame_stride(GstVideoFrame *f) { return GST_VIDEO_FRAME_PLANE_STRIDE(f, 0); }
-GstVideoFormat fc_video_frame_format(GstVideoFrame *f) { return GST_VIDEO_FRAME_FORMAT(f); }
 
 GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap_par) {
   GstCaps *out = gst_caps_copy(caps);
@@ -237,10 +221,6 @@ void fc_post_error(GstElement *element, const char *text, const char *debug) {
 
 void fc_emit_action(GstElement *element, const char *signal) {
   g_signal_emit_by_name(element, signal);
-}
-
-gulong fc_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
-  return g_signal_connect(instance, signal, handler, data);
 }
 
 int fc_transition_current(GstStateChange t) { return GST_STATE_TRANSITION_CURRENT(t); }

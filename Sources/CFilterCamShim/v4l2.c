@@ -56,13 +56,6 @@ int fc_v4l2_set_control(int fd, uint32_t id, int32_t value) {
   return xioctl(fd, VIDIOC_S_CTRL, &c);
 }
 
-int fc_v4l2_get_control(int fd, uint32_t id, int32_t *value) {
-  struct v4l2_control c = { .id = id, .value = 0 };
-  int e = xioctl(fd, VIDIOC_G_CTRL, &c);
-  if (!e && value) *value = c.value;
-  return e;
-}
-
 int fc_v4l2_query_capabilities(int fd, char *card, int card_capacity, uint32_t *capabilities) {
   struct v4l2_capability cap;
   memset(&cap, 0, sizeof cap);

@@ -20,9 +20,8 @@ int fc_v4l2_query_controls(int fd, FcV4L2Control *out, int capacity);
 /// item does not exist.
 int fc_v4l2_query_menu(int fd, uint32_t id, uint32_t index, int64_t *value, char *name, int name_capacity);
 
-/// VIDIOC_S_CTRL / VIDIOC_G_CTRL: 0 or errno.
+/// VIDIOC_S_CTRL: 0 or errno.
 int fc_v4l2_set_control(int fd, uint32_t id, int32_t value);
-int fc_v4l2_get_control(int fd, uint32_t id, int32_t *value);
 
 /// VIDIOC_QUERYCAP: 0 or errno; `capabilities` are the node's device caps.
 int fc_v4l2_query_capabilities(int fd, char *card, int card_capacity, uint32_t *capabilities);

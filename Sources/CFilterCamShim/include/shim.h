@@ -68,22 +68,15 @@ GType fc_type_enum(void);
 GType fc_type_structure(void);
 GType fc_type_list(void);
 
-/// Casts and small macro wrappers.
-GstElement *fc_element_cast(gpointer p);
-GstBin *fc_bin_cast(GstElement *e);
-gboolean fc_is_element_message_named(GstMessage *m, const char *name);
-GstEvent *fc_probe_info_event(GstPadProbeInfo *info);
-GstQuery *fc_probe_info_query(GstPadProbeInfo *info);
-GstBuffer *fc_probe_info_buffer(GstPadProbeInfo *info);
-GstClockTime fc_buffer_pts(GstBuffer *b);
-GstClockTime fc_buffer_duration(GstBuffer *b);
-gboolean fc_object_is_sample(GstMiniObject *o);
-gboolean fc_object_is_event(GstMiniObject *o);
-gboolean fc_buffer_is_writable(GstBuffer *b);
-GstBuffer *fc_buffer_make_writable(GstBuffer *b);
-guint8 *fc_video_frame_plane_data(GstVideoFrame *f);
-gint fc_video_frame_stride(GstVideoFrame *f);
-GstVideoFormat fc_video_frame_format(GstVideoFrame *f);
+/// Function-like macros Swift does not import.
+GstEvent *fc_probe_info_event(GstPadProbeInfo *info);      // GST_PAD_PROBE_INFO_EVENT
+GstQuery *fc_probe_info_query(GstPadProbeInfo *info);      // GST_PAD_PROBE_INFO_QUERY
+GstBuffer *fc_probe_info_buffer(GstPadProbeInfo *info);    // GST_PAD_PROBE_INFO_BUFFER
+GstClockTime fc_buffer_pts(GstBuffer *b);                  // GST_BUFFER_PTS
+GstClockTime fc_buffer_duration(GstBuffer *b);             // GST_BUFFER_DURATION
+GstBuffer *fc_buffer_make_writable(GstBuffer *b);          // gst_buffer_make_writable (a macro)
+guint8 *fc_video_frame_plane_data(GstVideoFrame *f);       // GST_VIDEO_FRAME_PLANE_DATA(f, 0)
+gint fc_video_frame_stride(GstVideoFrame *f);              // GST_VIDEO_FRAME_PLANE_STRIDE(f, 0)
 
 /// `caps` with its first structure's width and height replaced, and its pixel aspect
 /// ratio inverted when `swap_par` (a 90° turn); new reference. (gst_structure_set is variadic.)
@@ -105,22 +98,13 @@ void fc_post_error(GstElement *element, const char *text, const char *debug);
 /// g_signal_emit_by_name for a no-argument, no-return signal.
 void fc_emit_action(GstElement *element, const char *signal);
 
-/// g_signal_connect with a pointer to the handler's data, for "deep-notify"-like
-/// signals whose handler signature the caller knows.
-gulong fc_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data);
-
 /// GST_STATE_CHANGE_* transitions as plain numbers for Swift switch statements.
 int fc_transition_current(GstStateChange t);
 int fc_transition_next(GstStateChange t);
 
-G_END_DECLS
-
-G_BEGIN_DECLS
-/// Whether a property is flagged GST_PARAM_MUTABLE_PLAYING.
+/// Whether a property is flagged GST_PARAM_MUTABLE_PLAYING (a macro flag value).
 gboolean fc_param_is_mutable_playing(GParamSpec *spec);
-G_END_DECLS
 
-G_BEGIN_DECLS
 /// Whether every memory block of the buffer may be written without a copy.
 gboolean fc_buffer_memory_writable(GstBuffer *b);
 /// A plain buffer pool handing out `size`-byte buffers for `caps` (active), or NULL.
