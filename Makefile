@@ -43,9 +43,11 @@ test: deps
 	scripts/lsan.sh
 
 # The elements next to stock GStreamer elements in real pipelines, driven from Python
-# (a second client). Release build: the live cases need a filter faster than a frame.
+# (a second client), and real windows under a virtual display (Xvfb). Release build: the
+# live cases need a filter faster than a frame.
 conformance: deps
 	swift build -c release --product gstfiltercam
+	swift build -c release --product filtercam
 	cd Tests/Conformance && GST_PLUGIN_PATH=$(CURDIR)/.build/release /usr/bin/python3 -m unittest discover -v
 
 fuzz: deps

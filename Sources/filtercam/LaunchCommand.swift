@@ -34,7 +34,8 @@ enum LaunchCommand {
             printError("filtercam launch: give a pipeline file (pipelines/*.pipeline) or a description, e.g. 'videotestsrc ! filtercam filter=sepia ! autovideosink'")
             return 2
         }
-        let argument = rest.joined(separator: " ")
+        var argument = rest.joined(separator: " ")
+        if rest.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
         var description = argument
         var file: PipelineFile? = nil
         let looksLikeFile = rest.count == 1 && !argument.contains("!") &&
@@ -47,6 +48,10 @@ enum LaunchCommand {
                 printError("filtercam launch: \(error)")
                 return 1
             }
+        }
+        if let problem = DisplayCheck.problem(with: description, command: "launch") {
+            printError(problem)
+            return 1
         }
         let pipeline: Pipeline
         do {

@@ -1,0 +1,28 @@
+import Foundation
+
+/// `filtercam launch preview` finds `pipelines/preview.pipeline`: in the current folder,
+/// then in the installed share folder (`<prefix>/share/filtercam/pipelines`, next to
+/// `<prefix>/bin/filtercam`), then in the package the binary was built in.
+enum PipelineLookup {
+    static func file(named name: String) -> String? {
+        guard !name.contains("/"), !name.contains("!"), !name.contains(" "), !name.hasSuffix(".pipeline"),
+              !FileManager.default.fileExists(atPath: name) else { return nil }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let binFolder = executable.deletingLastPathComponent()
+        var candidates = [
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("pipelines"),
+            binFolder.deletingLastPathComponent().appendingPathComponent("share/filtercam/pipelines"),
+        ]
+        // A build folder (.build/<triple>/<configuration>/filtercam): the package's pipelines/.
+        var folder = binFolder
+        for _ in 0..<4 {
+            folder = folder.deletingLastPathComponent()
+            candidates.append(folder.appendingPathComponent("pipelines"))
+        }
+        for folder in candidates {
+            let path = folder.appendingPathComponent(name + ".pipeline").path
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,142 @@
+"""A real window, as a user meets it: a virtual X display (Xvfb), the README's first
+example through the `filtercam` CLI, a screenshot of what it shows, the window's frame
+rate into a syncing `ximagesink`, and the message when there is no display at all."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from support import Counter, Gst, sink_pad
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.path.join(ROOT, ".build", "release", "filtercam")
+FIRST_EXAMPLE = "videotestsrc ! filtercam filter=sepia ! videoconvert ! autovideosink"
+
+
+class VirtualDisplay:
+    """Xvfb on a free display number, for the duration of a test class."""
+
+    def __init__(self):
+        self.process = None
+        self.display = None
+
+    def start(self):
+        if shutil.which("Xvfb") is None:
+            raise unittest.SkipTest("Xvfb is not installed (make test installs xvfb)")
+        for number in range(90, 120):
+            if os.path.exists(f"/tmp/.X{number}-lock"):
+                continue
+            self.process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(50):
+                if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                    self.display = f":{number}"
+                    return self.display
+                time.sleep(0.1)
+            self.process.kill()
+        raise RuntimeError("no Xvfb display could be started")
+
+    def stop(self):
+        if self.process:
+            self.process.terminate()
+            self.process.wait(5)
+
+
+def screenshot_pixel(display, x, y):
+    """The (r, g, b) of one screen pixel, read from an ImageMagick screenshot."""
+    folder = tempfile.mkdtemp(prefix="fc-shot-")
+    shot = os.path.join(folder, "shot.png")
+    env = dict(os.environ, DISPLAY=display)
+    subprocess.run(["import", "-window", "root", shot], env=env, check=True, timeout=30)
+    out = subprocess.run(["convert", shot, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
+                         capture_output=True, text=True, check=True).stdout
+    return tuple(int(v) for v in out.strip().split(","))
+
+
+def rendered_pixel(element, x, y):
+    """One pixel of videotestsrc's first 320x240 frame through ELEMENT, written as PNG."""
+    folder = tempfile.mkdtemp(prefix="fc-frame-")
+    png = os.path.join(folder, "frame.png")
+    subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=320,height=240", "!",
+                    "videoconvert", "!"] + element.split() + ["!", "videoconvert", "!", "pngenc", "!", "filesink", f"location={png}"],
+                   check=True, timeout=30)
+    out = subprocess.run(["convert", png, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
+                         capture_output=True, text=True, check=True).stdout
+    return tuple(int(v) for v in out.strip().split(","))
+
+
+class Window(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CLI):
+            raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+        cls.xvfb = VirtualDisplay()
+        cls.display = cls.xvfb.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
+
+    def test_readme_first_example_shows_sepia_in_a_window(self):
+        env = dict(os.environ, DISPLAY=self.display)
+        cli = subprocess.Popen([CLI, "launch", FIRST_EXAMPLE], env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(3)
+            self.assertIsNone(cli.poll(), "filtercam exited: " + (cli.stderr.read() if cli.poll() is not None else ""))
+            # The window opens at (0,0) without a window manager, at the video's 320x240.
+            # It shows what the element makes: the same frame rendered to a file.
+            for x, y in [(20, 100), (110, 100), (250, 100), (100, 220)]:
+                with self.subTest(pixel=(x, y)):
+                    shown = screenshot_pixel(self.display, x, y)
+                    expected = rendered_pixel("filtercam filter=sepia", x, y)
+                    original = rendered_pixel("identity", x, y)
+                    for a, e in zip(shown, expected):
+                        self.assertLessEqual(abs(a - e), 2, f"window {shown}, filtercam's output {expected}")
+                    if original[0] != original[2]:
+                        self.assertNotEqual(shown, original, "the window shows the unfiltered picture")
+            # Outside the window the root stays black.
+            self.assertEqual(screenshot_pixel(self.display, 600, 600), (0, 0, 0))
+        finally:
+            cli.send_signal(signal.SIGINT)
+            out, err = cli.communicate(timeout=15)
+        self.assertEqual(cli.returncode, 0, err[-2000:])
+
+    def test_window_gets_the_full_frame_rate(self):
+        os.environ["DISPLAY"] = self.display
+        try:
+            pipeline = Gst.parse_launch(
+                "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=640,height=480,framerate=30/1 ! tee name=t "
+                "t. ! queue ! identity ! fakesink name=reference sync=true "
+                "t. ! queue ! filtercam filter=sepia ! videoconvert ! ximagesink name=window sync=true")
+            reference, window = Counter(sink_pad(pipeline, "reference")), Counter(sink_pad(pipeline, "window"))
+            pipeline.set_state(Gst.State.PLAYING)
+            time.sleep(1)
+            r0, w0 = reference.count, window.count
+            time.sleep(5)
+            r1, w1 = reference.count, window.count
+            pipeline.set_state(Gst.State.NULL)
+        finally:
+            del os.environ["DISPLAY"]
+        fps, reference_fps = (w1 - w0) / 5, (r1 - r0) / 5
+        print(f"\n  window (ximagesink, sync=true) at 30 fps live: {fps:.1f} fps; identity beside it {reference_fps:.1f}",
+              file=sys.stderr)
+        self.assertGreaterEqual(fps, 29)
+
+    def test_no_display_fails_at_once_with_what_to_do(self):
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        for target in [FIRST_EXAMPLE, "preview"]:
+            with self.subTest(target=target):
+                result = subprocess.run([CLI, "launch", target], env=env, capture_output=True, text=True, timeout=30)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("no display", result.stderr)
+                self.assertIn("SINK=fakesink", result.stderr)
+                self.assertIn("rawout.pipeline", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
