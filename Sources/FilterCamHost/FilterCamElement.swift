@@ -13,6 +13,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     enum Property: Int, CaseIterable {
         case filter, intensity
         case lens, lensCrop, orientation, deviceOrientation, cameraFacing, zoom, maxZoom
+        case navigation
         case framesProcessed, framesDropped
     }
 
@@ -58,6 +59,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             return ElementProperty("max-zoom", nick: "Maximum zoom",
                 blurb: "Largest zoom factor (the camera's maximum scale-and-crop factor)",
                 .double(min: 1, max: 1000, defaultValue: FilterCamSettings.defaultMaxZoom))
+        case .navigation:
+            return ElementProperty("navigation", nick: "Navigation",
+                blurb: "Take the preview window's mouse and keys (click/drag the lens, wheel or +/- zoom, n/p filter, r rotate, m mirror, s snapshot, f faces, l lens, [ ] lens size, arrows move it, h help, q quit)",
+                .bool(defaultValue: true))
         case .framesProcessed:
             return ElementProperty("frames-processed", nick: "Frames processed",
                 blurb: "Frames filtered and pushed downstream since the element started", .counter)
@@ -106,6 +111,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         worker.decorationWanted = { [unowned self] in self.faces.isEnabled || self.facesWereReported }
         worker.onTags = { [unowned self] in self.observeTags($0) }
         worker.mapPointer = { [unowned self] in self.mapPointer($0, $1) }
+        worker.onNavigation = { [unowned self] in self.navigate($0) }
     }
 
     // MARK: Properties
@@ -155,6 +161,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             } else {
                 settings.withLock { $0.zoom = Zoom.clamp(v, max: $0.maxZoom) }
             }
+        case (.navigation, .bool(let v)):
+            settings.withLock { $0.navigation = v }
         case (.maxZoom, .double(let v)):
             settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
         default:
@@ -177,6 +185,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case .cameraFacing: return .int(CameraFacing.allCases.firstIndex(of: settings.withLock { $0.cameraFacing }) ?? 0)
         case .zoom: return .double(settings.withLock { $0.zoom })
         case .maxZoom: return .double(settings.withLock { $0.maxZoom })
+        case .navigation: return .bool(settings.withLock { $0.navigation })
         case .framesProcessed: return .uint64(worker.framesProcessed)
         case .framesDropped: return .uint64(worker.framesDropped)
         }
@@ -283,4 +292,92 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             if global { s.globalTagMethod = method } else { s.streamTagMethod = method }
         }
     }
+
+    // MARK: The preview window (navigation events, from the sink's streaming thread)
+
+    private let preview = Locked(PreviewControl())
+
+    /// Applies a mouse or key event from the window; false when it is not for us.
+    func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        let s = settings.withLock { $0 }
+        guard s.navigation, let input = previewInput(event) else { return false }
+        let actions = preview.withLock { $0.handle(input, lens: s.lens, zoom: s.zoom, maxZoom: s.maxZoom) }
+        for action in actions { apply(action, settings: s) }
+        if case .release(1) = input { return true }
+        return !actions.isEmpty
+    }
+
+    /// The event as a PreviewControl input, pointers as fractions of the displayed picture.
+    private func previewInput(_ event: UnsafeMutablePointer<GstEvent>) -> PreviewControl.Input? {
+        var x = 0.0, y = 0.0
+        switch gst_navigation_event_get_type(event) {
+        case GST_NAVIGATION_EVENT_KEY_PRESS:
+            var key: UnsafePointer<gchar>?
+            guard gst_navigation_event_parse_key_event(event, &key) != 0, let key else { return nil }
+            return .key(String(cString: key))
+        case GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS:
+            var button: gint = 0
+            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0,
+                  let (fx, fy) = pictureFraction(x, y) else { return nil }
+            return .press(x: fx, y: fy, button: Int(button))
+        case GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE:
+            var button: gint = 0
+            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0 else { return nil }
+            return .release(button: Int(button))
+        case GST_NAVIGATION_EVENT_MOUSE_MOVE:
+            guard gst_navigation_event_parse_mouse_move_event(event, &x, &y) != 0,
+                  let (fx, fy) = pictureFraction(x, y) else { return nil }
+            return .move(x: fx, y: fy)
+        case GST_NAVIGATION_EVENT_MOUSE_SCROLL:
+            var dx = 0.0, dy = 0.0
+            guard gst_navigation_event_parse_mouse_scroll_event(event, &x, &y, &dx, &dy) != 0 else { return nil }
+            return .scroll(dy: dy)
+        default:
+            return nil
+        }
+    }
+
+    /// An output position as a fraction of the displayed (oriented, zoomed) picture: with
+    /// lens-crop the output is only the lens, so its origin is added back.
+    private func pictureFraction(_ x: Double, _ y: Double) -> (Double, Double)? {
+        guard let plan = activePlan.withLock({ $0 }) else { return nil }
+        let ox = plan.lensCrop ? Double(plan.lensRect.x) + x : x
+        let oy = plan.lensCrop ? Double(plan.lensRect.y) + y : y
+        return (ox / Double(plan.orientedWidth), oy / Double(plan.orientedHeight))
+    }
+
+    private func apply(_ action: PreviewControl.Action, settings s: FilterCamSettings) {
+        let me = UnsafeMutableRawPointer(element)
+        switch action {
+        case .lens(let lens): GStreamer.set(me, "lens", lens.description)
+        case .zoom(let zoom): GStreamer.set(me, "zoom", String(zoom))
+        case .nextFilter, .previousFilter:
+            let current = s.filterText.split(separator: " ").first.map(String.init) ?? "none"
+            GStreamer.set(me, "filter", FilterRegistry.shared.id(after: current, step: action == .nextFilter ? 1 : -1))
+        case .rotate:
+            let method = OrientationMethod(rawValue: s.orientation) ?? .identity
+            GStreamer.set(me, "orientation", method.nextQuarterTurn.nick)
+        case .mirror:
+            if s.orientation == FilterCamSettings.autoOrientation {
+                GStreamer.set(me, "camera-facing", s.cameraFacing == .back ? "front" : "back")
+            } else {
+                let method = OrientationMethod(rawValue: s.orientation) ?? .identity
+                GStreamer.set(me, "orientation", method.then(.horizontal).nick)
+            }
+        case .snapshot: snapshots.request()
+        case .faces: GStreamer.set(me, "detect-faces", faces.isEnabled ? "false" : "true")
+        case .help, .quit:
+            // For the application: filtercam launch prints the help or quits cleanly.
+            let structure = gst_structure_new_empty("filtercam-command")!
+            var value = GValue()
+            g_value_init(&value, fc_type_string())
+            g_value_set_string(&value, action == .help ? "help" : "quit")
+            gst_structure_set_value(structure, "command", &value)
+            g_value_unset(&value)
+            gst_element_post_message(element, gst_message_new_application(element.asObject, structure))
+        }
+        log.info(element, "window: \(action)")
+    }
+
+    private var log: DebugCategory { .filtercam }
 }

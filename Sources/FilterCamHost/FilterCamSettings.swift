@@ -25,6 +25,8 @@ struct FilterCamSettings: Sendable {
     var cameraFacing = CameraFacing.back
     var zoom = 1.0
     var maxZoom = defaultMaxZoom
+    /// Whether the preview window's mouse and keys drive the element.
+    var navigation = true
 
     /// The transform upstream tags asked for (stream scope wins over global), if any.
     var streamTagMethod: OrientationMethod?

@@ -52,6 +52,9 @@ final class FrameWorkerBin: @unchecked Sendable {
     var onEndOfStream: (() -> Void)?
     /// Maps a pointer position on the output back to the input (navigation events).
     var mapPointer: ((Double, Double) -> (Double, Double))?
+    /// A navigation event from downstream (the window's mouse and keys): true when the
+    /// element used it; unused ones go upstream with their pointer mapped.
+    var onNavigation: ((UnsafeMutablePointer<GstEvent>) -> Bool)?
 
     /// Frames the worker pushed into the appsrc, and frames that left it downstream.
     private let processedCount = Atomic<UInt64>(0)
@@ -554,6 +557,10 @@ final class FrameWorkerBin: @unchecked Sendable {
                 gst_event_unref(event)
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_NAVIGATION:
+                if let handler = me.onNavigation, handler(event) {
+                    gst_event_unref(event)
+                    return GST_PAD_PROBE_HANDLED
+                }
                 gst_pad_push_event(me.sinkPad, me.mappedNavigation(event))
                 gst_event_unref(event)
                 return GST_PAD_PROBE_HANDLED

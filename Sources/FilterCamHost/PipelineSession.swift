@@ -141,6 +141,13 @@ public final class PipelineSession {
             }
         case GST_MESSAGE_LATENCY:
             gst_bin_recalculate_latency(pipeline.element.asBin)
+        case GST_MESSAGE_APPLICATION:
+            // `h` and `q` pressed in the preview window (FilterCamElement.navigate).
+            if let structure = gst_message_get_structure(m),
+               String(cString: gst_structure_get_name(structure)) == "filtercam-command",
+               let command = gst_structure_get_string(structure, "command").map({ String(cString: $0) }) {
+                if command == "quit" { enqueue(.quit) } else if command == "help" { enqueue(.help) }
+            }
         default:
             break
         }
@@ -208,11 +215,8 @@ public final class PipelineSession {
                 errorLine("filter: \(next)")
             case .nextFilter, .previousFilter:
                 let target = try self.target(nil)
-                let ids = FilterRegistry.shared.ids
                 let current = (Pipeline.property(target, "filter") ?? "none").split(separator: " ").first.map(String.init) ?? "none"
-                let i = ids.firstIndex(of: current) ?? 0
-                let step = command == .nextFilter ? 1 : ids.count - 1
-                let next = ids[(i + step) % ids.count]
+                let next = FilterRegistry.shared.id(after: current, step: command == .nextFilter ? 1 : -1)
                 try Pipeline.setProperty(target, "filter", next)
                 errorLine("filter: \(next)")
             case .rotate:

@@ -26,6 +26,14 @@ public final class FilterRegistry: Sendable {
 
     public var ids: [String] { all.map(\.id) }
 
+    /// The id `step` places after `id` in the catalog, wrapping (next/previous filter).
+    public func id(after id: String, step: Int) -> String {
+        let list = ids
+        guard !list.isEmpty else { return id }
+        let i = list.firstIndex(of: id) ?? 0
+        return list[((i + step) % list.count + list.count) % list.count]
+    }
+
     public func descriptor(id: String) -> FilterDescriptor? {
         entries.withLock { list in list.first { $0.id == id } }
     }

@@ -10,7 +10,7 @@ import tempfile
 import time
 import unittest
 
-from support import Counter, Gst, sink_pad
+from support import Counter, Gst, drain_bus, sink_pad
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.path.join(ROOT, ".build", "release", "filtercam")
@@ -57,11 +57,11 @@ def screenshot_pixel(display, x, y):
     return tuple(int(v) for v in out.strip().split(","))
 
 
-def rendered_pixel(element, x, y):
-    """One pixel of videotestsrc's first 320x240 frame through ELEMENT, written as PNG."""
+def rendered_pixel(element, x, y, size=(320, 240)):
+    """One pixel of videotestsrc's first frame of SIZE through ELEMENT, written as PNG."""
     folder = tempfile.mkdtemp(prefix="fc-frame-")
     png = os.path.join(folder, "frame.png")
-    subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=320,height=240", "!",
+    subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!", f"video/x-raw,width={size[0]},height={size[1]}", "!",
                     "videoconvert", "!"] + element.split() + ["!", "videoconvert", "!", "pngenc", "!", "filesink", f"location={png}"],
                    check=True, timeout=30)
     out = subprocess.run(["convert", png, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
@@ -126,6 +126,124 @@ class Window(unittest.TestCase):
         print(f"\n  window (ximagesink, sync=true) at 30 fps live: {fps:.1f} fps; identity beside it {reference_fps:.1f}",
               file=sys.stderr)
         self.assertGreaterEqual(fps, 29)
+
+    def window_pipeline(self, properties):
+        os.environ["DISPLAY"] = self.display
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,framerate=30/1 ! "
+            f"filtercam name=fc filter=sepia {properties} ! videoconvert ! ximagesink name=window")
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(1.5)   # the window is mapped and shows frames
+        return pipeline, pipeline.get_by_name("fc")
+
+    def xdotool(self, *arguments):
+        subprocess.run(["xdotool"] + list(arguments), env=dict(os.environ, DISPLAY=self.display), check=True, timeout=10)
+        time.sleep(0.4)   # a few frames for the change to reach the window
+
+    def close(self, pipeline):
+        pipeline.set_state(Gst.State.NULL)
+        del os.environ["DISPLAY"]
+
+    def test_click_centres_the_lens_where_clicked_in_every_orientation(self):
+        # The window (no window manager) sits at (0,0) at the picture's size; the lens
+        # (a quarter of each side) must be centred on the click, in the picture as shown.
+        for orientation, (w, h) in [("identity", (320, 240)), ("90r", (240, 320)), ("horiz", (320, 240))]:
+            with self.subTest(orientation=orientation):
+                pipeline, fc = self.window_pipeline(f"orientation={orientation} lens=0,0,0.25,0.25")
+                try:
+                    x, y = int(w * 0.6), int(h * 0.55)
+                    self.xdotool("mousemove", str(x), str(y), "click", "1")
+                    lens = [float(v) for v in fc.get_property("lens").split(",")]
+                    self.assertAlmostEqual(lens[0] + lens[2] / 2, x / w, delta=1.5 / w)
+                    self.assertAlmostEqual(lens[1] + lens[3] / 2, y / h, delta=1.5 / h)
+                    # On screen: filtered under the click, untouched far from it (the
+                    # same frame rendered by filtercam without and with that lens).
+                    shown = screenshot_pixel(self.display, x, y)
+                    original = rendered_pixel(f"filtercam orientation={orientation}", x, y, size=(320, 240))
+                    filtered = rendered_pixel(f"filtercam orientation={orientation} filter=sepia", x, y, size=(320, 240))
+                    for a, e in zip(shown, filtered):
+                        self.assertLessEqual(abs(a - e), 2, f"under the click {shown}, sepia {filtered}, original {original}")
+                    corner = screenshot_pixel(self.display, 5, 5)
+                    plain = rendered_pixel(f"filtercam orientation={orientation}", 5, 5, size=(320, 240))
+                    for a, e in zip(corner, plain):
+                        self.assertLessEqual(abs(a - e), 2, f"far corner {corner}, original {plain}")
+                finally:
+                    self.close(pipeline)
+
+    def test_drag_moves_the_lens_with_the_pointer(self):
+        pipeline, fc = self.window_pipeline("lens=0.25,0.25,0.5,0.5")
+        try:
+            self.xdotool("mousemove", "160", "120", "mousedown", "1")
+            self.xdotool("mousemove", "200", "140")
+            self.xdotool("mousemove", "240", "160", "mouseup", "1")
+            lens = [float(v) for v in fc.get_property("lens").split(",")]
+            # Centre at (240, 160) of 320x240, clamped inside: x 0.5..1, y 0.417..0.917.
+            self.assertAlmostEqual(lens[0], 0.5, places=2)
+            self.assertAlmostEqual(lens[1] + lens[3] / 2, 160 / 240, places=2)
+            self.xdotool("mousemove", "20", "20")   # no button held: the lens stays
+            self.assertEqual([float(v) for v in fc.get_property("lens").split(",")], lens)
+        finally:
+            self.close(pipeline)
+
+    def test_keys_and_wheel_in_the_window(self):
+        pipeline, fc = self.window_pipeline("lens=0.25,0.25,0.5,0.5")
+        try:
+            self.xdotool("mousemove", "100", "100", "key", "n")
+            self.assertEqual(fc.get_property("filter"), "mono")   # the catalog's next after sepia
+            self.xdotool("key", "p")
+            self.assertEqual(fc.get_property("filter"), "sepia")
+            self.xdotool("key", "r")
+            self.assertEqual(fc.get_property("orientation").value_nick, "90r")
+            self.xdotool("key", "plus")
+            self.assertAlmostEqual(fc.get_property("zoom"), 1.25)
+            self.xdotool("click", "5")   # wheel towards the user: zoom out
+            self.assertAlmostEqual(fc.get_property("zoom"), 1.0)
+            self.xdotool("key", "l")
+            self.assertEqual(fc.get_property("lens"), "0,0,1,1")
+            self.xdotool("key", "l")
+            self.assertEqual(fc.get_property("lens"), "0.25,0.25,0.5,0.5")
+            self.xdotool("key", "bracketright")
+            self.assertGreater(float(fc.get_property("lens").split(",")[2]), 0.5)
+            self.xdotool("key", "q")
+            quit_messages = [m for m in drain_bus(pipeline, Gst.MessageType.APPLICATION)
+                             if m.get_structure().get_name() == "filtercam-command"
+                             and m.get_structure().get_string("command") == "quit"]
+            self.assertEqual(len(quit_messages), 1)
+        finally:
+            self.close(pipeline)
+
+    def test_navigation_off_passes_events_upstream(self):
+        os.environ["DISPLAY"] = self.display
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
+            "navigationtest ! videoconvert ! filtercam name=fc navigation=false lens=0,0,0.25,0.25 ! videoconvert ! ximagesink")
+        seen = []
+        test = pipeline.get_by_name("fc").get_static_pad("sink")
+        test.add_probe(Gst.PadProbeType.EVENT_UPSTREAM,
+                       lambda pad, info: (seen.append(info.get_event().type), Gst.PadProbeReturn.OK)[1])
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(1.5)
+        try:
+            self.xdotool("mousemove", "100", "100", "click", "1")
+            self.assertEqual(pipeline.get_by_name("fc").get_property("lens"), "0,0,0.25,0.25")
+            self.assertIn(Gst.EventType.NAVIGATION, seen)
+        finally:
+            self.close(pipeline)
+
+    def test_q_in_the_window_quits_the_cli(self):
+        env = dict(os.environ, DISPLAY=self.display)
+        cli = subprocess.Popen([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! "
+                                "videoconvert ! filtercam filter=sepia ! videoconvert ! ximagesink"],
+                               env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(2)
+            self.xdotool("mousemove", "100", "100", "key", "q")
+            out, err = cli.communicate(timeout=2)
+        except subprocess.TimeoutExpired:
+            cli.kill()
+            self.fail("filtercam did not quit within 2 s of q in its window")
+        self.assertEqual(cli.returncode, 0, err[-1000:])
+        self.assertIn("processed=", err)
 
     def test_no_display_fails_at_once_with_what_to_do(self):
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}

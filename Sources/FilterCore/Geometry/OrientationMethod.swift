@@ -130,6 +130,10 @@ public enum OrientationMethod: Int, CaseIterable, Sendable, CustomStringConverti
 
     /// This transform followed by `other` (e.g. a device rotation then the front camera's
     /// mirror: `.rotate90R.then(.horizontal)`).
+    /// The `rotate` command's cycle: identity → 90r → 180 → 90l → identity; a mirrored
+    /// method turns on through its mirrored cycle.
+    public var nextQuarterTurn: OrientationMethod { then(.rotate90R) }
+
     public func then(_ other: OrientationMethod) -> OrientationMethod {
         let p = other.matrix, q = matrix
         return OrientationMethod(matrix: (p.a * q.a + p.b * q.c, p.a * q.b + p.b * q.d,
