@@ -245,6 +245,30 @@ class Window(unittest.TestCase):
         self.assertEqual(cli.returncode, 0, err[-1000:])
         self.assertIn("processed=", err)
 
+    def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
+        # The shipped preview pipeline, a test picture for the camera, r pressed in its window.
+        env = dict(os.environ, DISPLAY=self.display, SOURCE="videotestsrc is-live=true", SINK="ximagesink", FILTER="none")
+        cli = subprocess.Popen([CLI, "launch", os.path.join(ROOT, "pipelines", "preview.pipeline")], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(2)
+            self.xdotool("mousemove", "320", "240", "key", "r")
+            time.sleep(0.4)
+            # 640x480 window; the turned 480x640 picture is scaled to 360x480 at x 140..500.
+            # SMPTE bars turned clockwise: white at the top, blue at the bottom, the white
+            # block of the bottom row on the left.
+            self.assertEqual(screenshot_pixel(self.display, 50, 240), (0, 0, 0), "left bar")
+            self.assertEqual(screenshot_pixel(self.display, 600, 240), (0, 0, 0), "right bar")
+            self.assertEqual(screenshot_pixel(self.display, 320, 5), (255, 255, 255), "top of the turned picture")
+            self.assertEqual(screenshot_pixel(self.display, 320, 470), (0, 0, 255), "bottom of the turned picture")
+            self.assertEqual(screenshot_pixel(self.display, 180, 120), (255, 255, 255), "its left edge")
+            self.xdotool("key", "q")
+            out, err = cli.communicate(timeout=3)
+        finally:
+            if cli.poll() is None:
+                cli.kill()
+        self.assertEqual(cli.returncode, 0, err[-1000:])
+
     def test_no_display_fails_at_once_with_what_to_do(self):
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
         for target in [FIRST_EXAMPLE, "preview"]:
