@@ -56,13 +56,26 @@ public final class PipelineSession {
                 gst_message_unref(m)
                 if outcome == .endOfStream && eosDeadline != nil { outcome = .stoppedByUser }
             }
+            // Commands wait for the first frame (a piped `snapshot` must find one), and run
+            // in order; `quit` waits (bounded) for the stills asked for before it.
+            let ready = outcome == nil && firstFrameHasPassed()
             requests.lock()
-            let commands = pendingCommands
-            pendingCommands.removeAll()
+            var commands: [LiveCommand] = []
+            if ready || outcome != nil {
+                commands = pendingCommands
+                pendingCommands.removeAll()
+            }
             let interrupts = interruptCount
             requests.unlock()
-            for c in commands where outcome == nil {
+            if outcome != nil && !commands.isEmpty {
+                errorLine("not run (the pipeline ended first): \(commands.map { "\($0)" }.joined(separator: ", "))")
+            }
+            for (i, c) in commands.enumerated() where outcome == nil {
                 if c == .quit {
+                    if !stillsRequestedAreDone() {
+                        requests.lock(); pendingCommands.insert(contentsOf: commands[i...], at: 0); requests.unlock()
+                        break
+                    }
                     if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }
                 } else {
                     execute(c)
@@ -139,6 +152,7 @@ public final class PipelineSession {
             if let out = messagesOutput, let line = MessageJSON.line(for: m) {
                 out.write((line + "\n").data(using: .utf8)!)
             }
+            reportStill(m)
         case GST_MESSAGE_LATENCY:
             gst_bin_recalculate_latency(pipeline.element.asBin)
         case GST_MESSAGE_APPLICATION:
@@ -196,6 +210,52 @@ public final class PipelineSession {
         }
     }
 
+    // MARK: Stills and the first frame
+
+    /// Whether a frame went through: any FilterCam stage has processed one (or, with none,
+    /// the pipeline is PLAYING).
+    private func firstFrameHasPassed() -> Bool {
+        if firstFramePassed { return true }
+        let stages = filterStages
+        if stages.isEmpty {
+            var state = GST_STATE_NULL, pending = GST_STATE_NULL
+            gst_element_get_state(pipeline.element, &state, &pending, 0)
+            firstFramePassed = state == GST_STATE_PLAYING
+        } else {
+            firstFramePassed = stages.contains { (Pipeline.property($0.element, "frames-processed").flatMap { UInt64($0) } ?? 0) > 0 }
+        }
+        return firstFramePassed
+    }
+    private var firstFramePassed = false
+
+    /// Stills asked for by `snapshot`, and when the last was asked (quit waits at most 5 s).
+    private var stillsRequested = 0
+    private var stillsFinished = 0
+    private var lastStillRequest = Date.distantPast
+
+    private func stillsRequestedAreDone() -> Bool {
+        stillsFinished >= stillsRequested || Date().timeIntervalSince(lastStillRequest) > 5
+    }
+
+    /// One line per still written or failed (`snapshot-saved` / `snapshot-failed`).
+    private func reportStill(_ m: UnsafeMutablePointer<GstMessage>) {
+        guard let structure = gst_message_get_structure(m) else { return }
+        let name = String(cString: gst_structure_get_name(structure))
+        guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
+        stillsFinished += 1
+        let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        if name == "snapshot-saved" {
+            var width: gint = 0, height: gint = 0
+            gst_structure_get_int(structure, "width", &width)
+            gst_structure_get_int(structure, "height", &height)
+            errorLine("saved \(file) \(width)x\(height)")
+        } else {
+            let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) } ?? "?"
+            errorLine("snapshot \(file) failed: \(reason)")
+        }
+    }
+
     // MARK: Live commands
 
     /// Applies one live command; problems are reported as an error line, never fatal.
@@ -232,6 +292,8 @@ public final class PipelineSession {
                     throw LiveCommand.ParseError(description: "\(GStreamer.name(of: target)) cannot take snapshots")
                 }
                 fc_emit_action(target, "snapshot")
+                stillsRequested += 1
+                lastStillRequest = Date()
             case .faces:
                 let target = try self.target(nil)
                 let on = Pipeline.property(target, "detect-faces") == "true"

@@ -112,16 +112,20 @@ enum LaunchCommand {
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
             tcsetattr(STDIN_FILENO, TCSANOW, &raw)
             Thread.detachNewThread {
+                var keys = TerminalKeys()
                 while true {
                     var byte: UInt8 = 0
                     guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
-                    let key = Character(UnicodeScalar(byte))
-                    if let command = LiveCommand(key: key) {
-                        session.enqueue(command)
+                    switch keys.feed(byte) {
+                    case .none: break
+                    case .command(let command): session.enqueue(command)
+                    // The command line is redrawn in place on stderr while it is typed.
+                    case .show(let text): FileHandle.standardError.write(Data(("\r\u{1B}[K" + text + (keys.isEditing ? "" : "\n")).utf8))
+                    case .error(let text): printError("\r\u{1B}[K" + text)
                     }
                 }
             }
-            printError("keys: n/p next/previous filter, r rotate, s snapshot, f faces, h help, q quit")
+            printError(TerminalKeys.hint)
             return { var o = original; tcsetattr(STDIN_FILENO, TCSANOW, &o) }
         }
         Thread.detachNewThread {

@@ -1,0 +1,39 @@
+import XCTest
+@testable import FilterCamHost
+
+final class TerminalKeysTests: XCTestCase {
+    func feed(_ text: String, _ keys: inout TerminalKeys) -> [TerminalKeys.Outcome] {
+        text.utf8.map { keys.feed($0) }
+    }
+
+    func testSingleKeysAreCommands() {
+        var keys = TerminalKeys()
+        XCTAssertEqual(feed("nrsq", &keys), [.command(.nextFilter), .command(.rotate), .command(.snapshot), .command(.quit)])
+    }
+
+    func testColonOpensACommandLine() {
+        var keys = TerminalKeys()
+        let out = feed(":set zoom=2\r", &keys)
+        XCTAssertEqual(out.first, .show(":"))
+        XCTAssertEqual(out.last, .command(.set(element: nil, property: "zoom", value: "2")))
+        // No snapshot was taken by the 's' of "set", no zoom key by '2'.
+        XCTAssertFalse(out.dropLast().contains { if case .command = $0 { return true }; return false })
+    }
+
+    func testEscapeCancelsAndBackspaceDeletes() {
+        var keys = TerminalKeys()
+        _ = feed(":filtr", &keys)
+        XCTAssertEqual(keys.feed(127), .show(":filt"))
+        XCTAssertEqual(keys.feed(27), .show("(cancelled)"))
+        XCTAssertFalse(keys.isEditing)
+        XCTAssertEqual(keys.feed(UInt8(ascii: "n")), .command(.nextFilter))
+    }
+
+    func testUnknownKeyAndBadCommandGetOneLine() {
+        var keys = TerminalKeys()
+        guard case .error(let hint) = keys.feed(UInt8(ascii: "x")) else { return XCTFail("no hint") }
+        XCTAssertTrue(hint.contains("':'"), hint)
+        guard case .error(let message) = feed(":zoom 2\n", &keys).last else { return XCTFail("no error") }
+        XCTAssertTrue(message.contains("unknown command"), message)
+    }
+}
