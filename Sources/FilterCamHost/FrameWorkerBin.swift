@@ -249,7 +249,7 @@ final class FrameWorkerBin: @unchecked Sendable {
               let name = String(optionalCString: gst_video_format_to_string(info.finfo.pointee.format)),
               let format = PixelFormat(rawValue: name)
         else {
-            let text = String(optionalCString: gst_caps_to_string(caps)) ?? "?"
+            let text = GStreamer.describe(caps)
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(text); accepted formats: \(PixelFormat.names) (put videoconvert in front)", nil)
             return false
         }
@@ -272,9 +272,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         outputCaps = caps
         outputSize = (width, height)
         outputSwapsAxes = swapsAxes
-        if let text = String(optionalCString: gst_caps_to_string(caps)) {
-            log.info(element, "output caps \(text)")
-        }
+        log.info(element, "output caps \(GStreamer.describe(caps))")
         return caps
     }
     private var outputSwapsAxes = false

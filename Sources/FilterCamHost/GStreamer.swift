@@ -54,4 +54,14 @@ extension String {
         guard let p else { return nil }
         self.init(cString: p)
     }
+
+}
+
+extension GStreamer {
+    /// Caps as text (gst_caps_to_string's copy is freed here).
+    static func describe(_ caps: UnsafeMutablePointer<GstCaps>) -> String {
+        guard let text = gst_caps_to_string(caps) else { return "?" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
 }

@@ -1,0 +1,57 @@
+"""`filtercam launch` in a real terminal (tmux): single keys, the ':' command line, the
+hint for an unknown key, quitting with q."""
+import os
+import shutil
+import subprocess
+import time
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.path.join(ROOT, ".build", "release", "filtercam")
+
+
+class Terminal(unittest.TestCase):
+    def setUp(self):
+        if shutil.which("tmux") is None or not os.path.exists(CLI):
+            self.skipTest("needs tmux and a release build of filtercam (make test installs and builds both)")
+        self.session = f"fc-test-{os.getpid()}"
+        command = (f"{CLI} launch 'videotestsrc is-live=true ! video/x-raw,width=160,height=120 ! videoconvert ! "
+                   f"filtercam ! fakesink'; echo EXIT=$?; sleep 30")
+        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
+                       check=True, env=env)
+        time.sleep(1.5)
+
+    def tearDown(self):
+        subprocess.run(["tmux", "kill-session", "-t", self.session], capture_output=True)
+
+    def keys(self, *keys):
+        subprocess.run(["tmux", "send-keys", "-t", self.session] + list(keys), check=True)
+        time.sleep(0.5)
+
+    def screen(self):
+        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.session], capture_output=True,
+                              text=True, check=True).stdout
+
+    def test_command_line_single_keys_hint_and_quit(self):
+        self.assertIn("':' for a command", self.screen())
+        self.keys(":", "set zoom=2", "Enter")
+        screen = self.screen()
+        self.assertIn("set filtercam0.zoom = 2", screen)
+        self.assertNotIn("snapshot", screen.split("set filtercam0.zoom")[0].split("':' for a command")[-1],
+                         "the letters of 'set zoom=2' were taken as keys")
+        self.keys(":", "filtr", "Escape")
+        self.assertIn("(cancelled)", self.screen())
+        self.keys("x")
+        self.assertIn("unknown key", self.screen())
+        self.keys("n")
+        self.assertIn("filter: sepia", self.screen())   # next after none
+        self.keys("q")
+        time.sleep(1.5)
+        screen = self.screen()
+        self.assertIn("EXIT=0", screen)
+        self.assertIn("processed=", screen)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
