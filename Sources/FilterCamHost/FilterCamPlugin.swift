@@ -6,7 +6,7 @@ import Foundation
 /// FilterCam's elements, registered either statically (inside the `filtercam` program
 /// and any program that links FilterCamHost) or by the loadable `libgstfiltercam.so`.
 public enum FilterCamPlugin {
-    static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// Every element class the plugin provides: `filtercam`, `filtercamsrc`, then one element per
     /// registered filter (`fcsepia`, …). Classes are made once per filter id.

@@ -65,3 +65,12 @@ extension GStreamer {
         return String(cString: text)
     }
 }
+
+extension GStreamer {
+    /// The GStreamer library in use, e.g. "1.22.0".
+    public static var versionString: String {
+        var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
+        gst_version(&major, &minor, &micro, &nano)
+        return "\(major).\(minor).\(micro)"
+    }
+}

@@ -18,6 +18,18 @@ enum FiltersCommand {
                 return 1
             }
         }
+        if let id = arguments.first {
+            guard let d = FilterRegistry.shared.descriptor(id: id) else {
+                printError("filtercam filters: no filter \(id.quotedForMessage); filters: \(FilterRegistry.shared.ids.joined(separator: ", "))")
+                return 1
+            }
+            print("\(d.id) — \(d.title)\n  \(d.summary)")
+            for p in d.parameters {
+                print("    \(p.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.rangeDescription): \(p.summary)")
+            }
+            print("  element: fc\(d.id) (or filtercam filter=\(d.id))")
+            return 0
+        }
         for d in FilterRegistry.shared.all {
             print("\(d.id.padding(toLength: 16, withPad: " ", startingAt: 0)) \(d.title) — \(d.summary)")
             for p in d.parameters {

@@ -7,10 +7,10 @@ let usage = """
     usage: filtercam COMMAND [ARGS]
       launch [--messages[=FILE]] FILE|DESCRIPTION   run a pipeline file or a gst-launch description
       inspect [ELEMENT]                            properties of filtercam (or another element)
-      filters [--preview DIR]                      the filter catalog and the chain syntax
+      filters [ID] [--preview DIR]                 the filter catalog (or one filter) and the chain syntax
       devices                                      cameras with their formats and controls
       bench [--json FILE] [--sizes WxH,…] [--only NAME…]   speed against native GStreamer elements
-      help                                         this text
+      help, --version                              this text; the version
     """
 
 MemoryPolicy.apply()
@@ -23,6 +23,9 @@ case "inspect": status = InspectCommand.run(arguments)
 case "filters": status = FiltersCommand.run(arguments)
 case "devices": status = DevicesCommand.run(arguments)
 case "bench": status = BenchCommand.run(arguments)
+case "--version", "version":
+    print("filtercam \(FilterCamPlugin.version) (GStreamer \(GStreamer.versionString))")
+    status = 0
 case "help", "--help", "-h":
     print(usage)
     status = 0

@@ -1,0 +1,123 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCamHost
+import Foundation
+
+/// What to add to a GStreamer parse error so the user can fix the description: the
+/// closest element or property name ("did you mean"), the valid values of a property,
+/// and, for a pipeline file, the line of a syntax error.
+enum ParseHints {
+    static func hints(for message: String, file: PipelineFile?) -> [String] {
+        var out: [String] = []
+        let quoted = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        if message.hasPrefix("no element"), let name = quoted.first,
+           let guess = closest(to: name, among: elementNames()) {
+            out.append("did you mean \"\(guess)\"? (gst-inspect-1.0 lists the elements)")
+        }
+        if message.hasPrefix("no property"), quoted.count >= 2,
+           let guess = closest(to: quoted[0], among: propertyNames(ofFactory: quoted[1])) {
+            out.append("did you mean \"\(guess)\"? (filtercam inspect \(quoted[1]) lists its properties)")
+        }
+        if message.hasPrefix("could not set property"), quoted.count >= 3,
+           let choices = valueDescription(property: quoted[0], factory: quoted[1]) {
+            out.append("\(quoted[0]) takes \(choices)")
+        }
+        if message.contains("syntax error"), let file, let line = syntaxErrorLine(in: file) {
+            out.append("the syntax error is at line \(line): \(file.sourceLines[line - 1].trimmingCharacters(in: .whitespaces))")
+        }
+        return out
+    }
+
+    /// The registry's element names.
+    static func elementNames() -> [String] {
+        GStreamer.initialize()
+        guard let list = gst_registry_get_feature_list(gst_registry_get(), gst_element_factory_get_type()) else { return [] }
+        defer { gst_plugin_feature_list_free(list) }
+        var names: [String] = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let n = node {
+            if let feature = n.pointee.data, let name = gst_object_get_name(feature.assumingMemoryBound(to: GstObject.self)) {
+                names.append(String(cString: name))
+                g_free(name)
+            }
+            node = n.pointee.next
+        }
+        return names
+    }
+
+    static func propertyNames(ofFactory factory: String) -> [String] {
+        withClass(of: factory) { klass in
+            var count: guint = 0
+            guard let specs = g_object_class_list_properties(klass, &count) else { return [] }
+            defer { g_free(specs) }
+            return (0..<Int(count)).compactMap { specs[$0].map { String(cString: $0.pointee.name) } }
+        } ?? []
+    }
+
+    /// "one of identity, 90r, …" for an enum, the type and range otherwise.
+    static func valueDescription(property: String, factory: String) -> String? {
+        withClass(of: factory) { klass in
+            guard let spec = g_object_class_find_property(klass, property) else { return nil }
+            let type = spec.pointee.value_type
+            if g_type_is_a(type, fc_type_enum()) != 0, let enumClass = g_type_class_ref(type) {
+                defer { g_type_class_unref(enumClass) }
+                let values = enumClass.assumingMemoryBound(to: GEnumClass.self).pointee
+                let nicks = (0..<Int(values.n_values)).map { String(cString: values.values[$0].value_nick) }
+                return "one of: " + nicks.joined(separator: ", ")
+            }
+            return Inspector.typeDescription(spec).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        } ?? nil
+    }
+
+    private static func withClass<T>(of factory: String, _ body: (UnsafeMutablePointer<GObjectClass>) -> T) -> T? {
+        GStreamer.initialize()
+        guard let element = gst_element_factory_make(factory, nil) else { return nil }
+        gst_object_ref_sink(element)
+        defer { gst_object_unref(element) }
+        let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class)!
+            .assumingMemoryBound(to: GObjectClass.self)
+        return body(klass)
+    }
+
+    /// The first line whose end makes the description unparsable by syntax (a trailing
+    /// '!' is allowed, as the next line may continue it).
+    static func syntaxErrorLine(in file: PipelineFile) -> Int? {
+        var prefix = ""
+        for (i, line) in file.sourceLines.enumerated() {
+            prefix += " " + line
+            var candidate = prefix.trimmingCharacters(in: .whitespaces)
+            if candidate.hasSuffix("!") { candidate = String(candidate.dropLast()) }
+            guard !candidate.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            var error: UnsafeMutablePointer<GError>?
+            let parsed = gst_parse_launch_full(candidate, nil, GST_PARSE_FLAG_NONE, &error)
+            if let parsed { gst_object_unref(gst_object_ref_sink(parsed)) }
+            if let error {
+                let syntax = error.pointee.code == Int32(GST_PARSE_ERROR_SYNTAX.rawValue)
+                g_error_free(error)
+                if syntax { return i + 1 }
+            }
+        }
+        return nil
+    }
+
+    /// The candidate at the smallest edit distance, if it is close (at most a third of the name).
+    static func closest(to name: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
+        guard let (best, d) = scored, d > 0, d <= max(2, name.count / 3) else { return nil }
+        return best
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+
+/// What a newcomer types first: names, versions, and errors that say how to fix them.
+final class CLIConventionTests: XCTestCase {
+    func testVersion() throws {
+        let r = try runCLI(["--version"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdoutText.hasPrefix("filtercam "), r.stdoutText)
+        XCTAssertTrue(r.stdoutText.contains("GStreamer 1."), r.stdoutText)
+    }
+
+    func testFiltersDescribesOneFilter() throws {
+        let r = try runCLI(["filters", "vignette"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdoutText.contains("radius"), r.stdoutText)
+        XCTAssertFalse(r.stdoutText.contains("sepia"), "only the one filter: \(r.stdoutText)")
+        let bad = try runCLI(["filters", "sepai"])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("sepia"), "lists the filters: \(bad.stderr)")
+    }
+
+    func testUnknownElementAndPropertyGetDidYouMean() throws {
+        let element = try runCLI(["launch", "videotestsrc ! filtercm ! fakesink"])
+        XCTAssertNotEqual(element.status, 0)
+        XCTAssertTrue(element.stderr.contains("did you mean \"filtercam\""), element.stderr)
+        let property = try runCLI(["launch", "videotestsrc ! filtercam filtr=sepia ! fakesink"])
+        XCTAssertNotEqual(property.status, 0)
+        XCTAssertTrue(property.stderr.contains("did you mean \"filter\""), property.stderr)
+    }
+
+    func testBadEnumValueListsTheNicks() throws {
+        let r = try runCLI(["launch", "videotestsrc ! filtercam orientation=sideways ! fakesink"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("one of: identity, 90r, 180, 90l"), r.stderr)
+    }
+
+    func testSyntaxErrorInAFileNamesTheLine() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("broken.pipeline")
+        try "# a comment\nvideotestsrc num-buffers=3\n  ! filtercam filter=sepia !\n  ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try runCLI(["launch", file.path])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("line 4"), r.stderr)
+    }
+
+    func testLaunchFindsAShippedPipelineByName() throws {
+        let r = try runCLI(["launch", "rawout"], environment: ["SOURCE": "videotestsrc num-buffers=3", "WIDTH": "16", "HEIGHT": "8"], timeout: 30)
+        XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("processed="), r.summary)
+    }
+}
