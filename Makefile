@@ -14,7 +14,7 @@ PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test conformance fuzz bench plugin clean
+.PHONY: deps build run test conformance fuzz bench plugin install uninstall clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -55,6 +55,22 @@ fuzz: deps
 
 bench: build
 	.build/release/filtercam bench
+
+# For the user, no root: the plugin where GStreamer looks by itself (stock gst-launch-1.0
+# then finds filtercam with no GST_PLUGIN_PATH), the CLI on ~/.local/bin, the pipelines
+# where `filtercam launch NAME` finds them.
+PREFIX ?= $(HOME)/.local
+PLUGIN_DIR = $(PREFIX)/share/gstreamer-1.0/plugins
+install: build
+	install -d $(PREFIX)/bin $(PLUGIN_DIR) $(PREFIX)/share/filtercam/pipelines
+	install -m 755 .build/release/filtercam $(PREFIX)/bin/filtercam
+	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
+	install -m 644 pipelines/*.pipeline $(PREFIX)/share/filtercam/pipelines/
+	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(PREFIX)/share/filtercam/pipelines"
+
+uninstall:
+	rm -f $(PREFIX)/bin/filtercam $(PLUGIN_DIR)/libgstfiltercam.so
+	rm -rf $(PREFIX)/share/filtercam
 
 clean:
 	rm -rf .build

@@ -1,0 +1,36 @@
+"""`make install` / `make uninstall` for a user without root: stock gst-launch-1.0 finds
+the plugin with no GST_PLUGIN_PATH, `filtercam launch NAME` finds the shipped pipelines."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class Install(unittest.TestCase):
+    def test_install_then_uninstall(self):
+        home = tempfile.mkdtemp(prefix="fc-home-")
+        env = {k: v for k, v in os.environ.items() if k not in ("GST_PLUGIN_PATH", "XDG_DATA_HOME")}
+        env.update(HOME=home, GST_REGISTRY=os.path.join(home, "registry.bin"))
+        subprocess.run(["make", "-s", "install"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
+        cli = os.path.join(home, ".local", "bin", "filtercam")
+        self.assertTrue(os.access(cli, os.X_OK))
+        inspect = subprocess.run(["gst-inspect-1.0", "filtercam"], env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(inspect.returncode, 0, inspect.stderr)
+        self.assertIn("FilterCam", inspect.stdout)
+        run = subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=BGRx",
+                              "!", "filtercam", "filter=sepia", "!", "fakesink"], env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        # From another folder, by name, the installed copy of the pipeline files.
+        launched = subprocess.run([cli, "launch", "rawout"], cwd=home, capture_output=True, timeout=60,
+                                  env=dict(env, SOURCE="videotestsrc num-buffers=3", WIDTH="16", HEIGHT="8"))
+        self.assertIn(b"processed=3", launched.stderr, launched.stderr[-500:])
+        subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
+        self.assertFalse(os.path.exists(cli))
+        self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins", "libgstfiltercam.so")))
+        self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "filtercam")))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
