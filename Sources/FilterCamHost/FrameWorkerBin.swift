@@ -161,9 +161,34 @@ final class FrameWorkerBin: @unchecked Sendable {
     }
 
     /// The inner appsink's EOS is ours, not the pipeline's.
+    /// An ERROR or WARNING from the inner appsink/appsrc is re-posted by the element itself,
+    /// so the user reads "filtercam0", not ".../GstAppSrc:out".
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
-        guard message.pointee.type == GST_MESSAGE_EOS else { return false }
-        return UnsafeMutableRawPointer(message.pointee.src) == UnsafeMutableRawPointer(appsink)
+        let source = UnsafeMutableRawPointer(message.pointee.src)
+        let inner = source == UnsafeMutableRawPointer(appsink) || source == UnsafeMutableRawPointer(appsrc)
+        guard inner else { return false }
+        switch message.pointee.type {
+        case GST_MESSAGE_EOS:
+            return source == UnsafeMutableRawPointer(appsink)
+        case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            let isError = message.pointee.type == GST_MESSAGE_ERROR
+            if isError { gst_message_parse_error(message, &error, &debug) } else { gst_message_parse_warning(message, &error, &debug) }
+            let text = error.map { String(cString: $0.pointee.message) } ?? "internal error"
+            let detail = debug.map { String(cString: $0) }
+            if let error { g_error_free(error) }
+            g_free(debug)
+            let name = GStreamer.name(of: element)
+            // A frame format nobody negotiated is the usual cause: say what to do.
+            let hint = text.contains("not-negotiated") || (detail ?? "").contains("not-negotiated")
+                ? " (the frames' format or size could not be agreed downstream; put videoconvert ! videoscale after \(name))" : ""
+            let report = "\(name): \(text)\(hint)"
+            if isError { fc_post_error(element, report, detail) } else { fc_post_warning(element, report, detail) }
+            return true
+        default:
+            return false
+        }
     }
 
     // MARK: Worker

@@ -88,8 +88,12 @@ public final class PipelineSession {
                 eosDeadline = beginEndOfStream("interrupt")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
-                errorLine("EOS did not arrive within \(Int(endOfStreamTimeout)) s; stopping anyway (a recording may be incomplete).")
-                outcome = .aborted
+                if stoppingARecording {
+                    errorLine("EOS did not arrive within \(Int(endOfStreamTimeout)) s; stopping anyway (a recording may be incomplete).")
+                    outcome = .aborted
+                } else {
+                    outcome = .stoppedByUser   // nothing to finalise
+                }
             }
         }
         if outcome == .error { finaliseRecordings() }
@@ -132,11 +136,21 @@ public final class PipelineSession {
         }
     }
 
+    private var stoppingARecording = true
+
+    /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
+    /// sink) the wait is short (1.5 s): a live source that never ends must not hold a quit.
     private func beginEndOfStream(_ why: String) -> Date {
+        let recording = pipeline.elements.contains { e in
+            guard let factory = gst_element_get_factory(e) else { return false }
+            let klass = gst_element_factory_get_metadata(factory, "klass").map { String(cString: $0) } ?? ""
+            return klass.contains("Muxer") || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
+        }
+        stoppingARecording = recording
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
                                 : "Interrupt: sending EOS so recordings are finalised (Ctrl-C again aborts)…")
         pipeline.sendEndOfStream()
-        return Date().addingTimeInterval(endOfStreamTimeout)
+        return Date().addingTimeInterval(recording ? endOfStreamTimeout : min(1.5, endOfStreamTimeout))
     }
 
     private func handle(_ m: UnsafeMutablePointer<GstMessage>) -> Outcome? {

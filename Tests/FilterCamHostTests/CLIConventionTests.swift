@@ -51,3 +51,30 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("processed="), r.summary)
     }
 }
+
+/// The README's face example: a photo of any size, found, and `quit` honoured at once.
+final class ShippedPipelineTests: XCTestCase {
+    func testFaceExampleFindsTheFaceAndQuitsWithinTwoSeconds() throws {
+        let photo = Build.packageRoot + "/Tests/FilterCamHostTests/Fixtures/faces/astronaut.png"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: photo), "fixture missing")
+        // quit is read once the first frame has passed; faces need a few frames first.
+        let r = try runCLI(["launch", Build.packageRoot + "/pipelines/faces.pipeline"],
+                           environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! imagefreeze is-live=true num-buffers=60",
+                                         "SINK": "fakesink"],
+                           stdin: nil, timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let faces = r.stderr.components(separatedBy: "faces=").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+        XCTAssertGreaterThan(faces, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("not-negotiated"), r.stderr)
+    }
+
+    func testQuitWithNothingRecordingTakesUnderTwoSeconds() throws {
+        let start = Date()
+        let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! videoconvert ! filtercam ! fakesink"],
+                           stdin: "quit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        // Start-up and the first frame, then at most 1.5 s for an EOS a live source may never send.
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, r.summary)
+        XCTAssertFalse(r.stderr.contains("may be incomplete"), r.stderr)
+    }
+}
