@@ -190,7 +190,8 @@ final class GeometryElementTests: XCTestCase {
         pipeline.setState(GST_STATE_PLAYING)
         XCTAssertNotNil(waitForState(pipeline))
         Thread.sleep(forTimeInterval: 0.2)
-        let event = gst_navigation_event_new_mouse_button_press(1, 2, 5, GST_NAVIGATION_MODIFIER_NONE)!
+        // Button 3: the element uses button 1 (the lens) and the wheel; others go upstream.
+        let event = gst_navigation_event_new_mouse_button_press(3, 2, 5, GST_NAVIGATION_MODIFIER_NONE)!
         gst_element_send_event(sink, event)
         Thread.sleep(forTimeInterval: 0.2)
         pipeline.setState(GST_STATE_NULL)
