@@ -39,6 +39,12 @@ let package = Package(
             pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
+        // Text for the preview's on-screen display (Debian libpango1.0-dev, libcairo2-dev).
+        .systemLibrary(
+            name: "CPangoCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+        ),
         // The GObject boilerplate and the macros Swift cannot call.
         // Messages name shim.c relative to the package, not the build machine's path.
         .target(name: "CFilterCamShim", dependencies: ["CGStreamer"],
@@ -47,7 +53,7 @@ let package = Package(
         .target(name: "CFaceDetect",
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),
-        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect"]),
+        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect", "CPangoCairo"]),
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
         .executableTarget(name: "filtercam", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
         .executableTarget(name: "filtercam-fuzz", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer"]),

@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
+import Foundation
 import Synchronization
 
 /// `filtercam`: the FilterCam camera filter as a GStreamer element.
@@ -13,7 +14,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     enum Property: Int, CaseIterable {
         case filter, intensity
         case lens, lensCrop, orientation, deviceOrientation, cameraFacing, zoom, maxZoom
-        case navigation
+        case navigation, osd, lensOutline
         case framesProcessed, framesDropped
     }
 
@@ -63,6 +64,13 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             return ElementProperty("navigation", nick: "Navigation",
                 blurb: "Take the preview window's mouse and keys (click/drag the lens, wheel or +/- zoom, n/p filter, r rotate, m mirror, s snapshot, f faces, l lens, [ ] lens size, arrows move it, h help, q quit)",
                 .bool(defaultValue: true))
+        case .osd:
+            return ElementProperty("osd", nick: "On-screen display",
+                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the count after a still. Off for encoders; never in stills",
+                .bool(defaultValue: false))
+        case .lensOutline:
+            return ElementProperty("lens-outline", nick: "Lens outline",
+                blurb: "With osd, always outline the lens (not only while it moves)", .bool(defaultValue: false))
         case .framesProcessed:
             return ElementProperty("frames-processed", nick: "Frames processed",
                 blurb: "Frames filtered and pushed downstream since the element started", .counter)
@@ -134,6 +142,9 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             do {
                 let chain = try FilterChain.parse(text)
                 settings.withLock { $0.filterText = text; $0.chain = chain }
+                let id = text.split(whereSeparator: { $0 == " " || $0 == "," }).first.map(String.init) ?? "none"
+                let title = FilterRegistry.shared.descriptor(id: id)?.title ?? text
+                display.withLock { $0.filterChanged(to: title, at: Self.now) }
             } catch {
                 refuse("filter", text, error.message)
             }
@@ -144,6 +155,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             do {
                 let lens = try LensRect(parsing: text)
                 settings.withLock { $0.lens = lens }
+                display.withLock { $0.lensMoved(at: Self.now) }
             } catch {
                 refuse("lens", text, "\(error)")
             }
@@ -159,10 +171,15 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             if v.isNaN {
                 refuse("zoom", "nan", "a zoom factor is a number, clamped to [1, max-zoom]")
             } else {
-                settings.withLock { $0.zoom = Zoom.clamp(v, max: $0.maxZoom) }
+                let zoom = settings.withLock { s -> Double in s.zoom = Zoom.clamp(v, max: s.maxZoom); return s.zoom }
+                display.withLock { $0.zoomChanged(to: zoom, at: Self.now) }
             }
         case (.navigation, .bool(let v)):
             settings.withLock { $0.navigation = v }
+        case (.osd, .bool(let v)):
+            settings.withLock { $0.osd = v }
+        case (.lensOutline, .bool(let v)):
+            settings.withLock { $0.lensOutline = v }
         case (.maxZoom, .double(let v)):
             settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
         default:
@@ -186,6 +203,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case .zoom: return .double(settings.withLock { $0.zoom })
         case .maxZoom: return .double(settings.withLock { $0.maxZoom })
         case .navigation: return .bool(settings.withLock { $0.navigation })
+        case .osd: return .bool(settings.withLock { $0.osd })
+        case .lensOutline: return .bool(settings.withLock { $0.lensOutline })
         case .framesProcessed: return .uint64(worker.framesProcessed)
         case .framesDropped: return .uint64(worker.framesDropped)
         }
@@ -242,12 +261,15 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         let detecting = faces.isEnabled
         facesWereReported = detecting || (facesWereReported && !currentFaces.isEmpty)
         currentFaces = []
-        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting ? { [unowned self] frame in
+        // The on-screen display goes on last: never into a still.
+        let overlay = s.osd ? onScreenItems(lens: s.lens.isFull || s.lensCrop ? nil : lensRect, settings: s) : []
+        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { [unowned self] frame in
             if detecting { self.currentFaces = faces.process(frame, method: method, live: live) }
             if snapshots.needsFrame {
                 snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
                 snapshots.drawFlash(frame, timestamp: frame.timestamp)
             }
+            OSDRenderer.draw(overlay, on: frame)
         } : nil
         if plan.isIdentity {
             if filters.isEmpty && finish == nil { return .passthrough(width: input.width, height: input.height) }
@@ -366,6 +388,9 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             }
         case .snapshot: snapshots.request()
         case .faces: GStreamer.set(me, "detect-faces", faces.isEnabled ? "false" : "true")
+        case .help where s.osd:
+            display.withLock { $0.toggleHelp() }
+            fallthrough
         case .help, .quit:
             // For the application: filtercam launch prints the help or quits cleanly.
             let structure = gst_structure_new_empty("filtercam-command")!
@@ -380,4 +405,23 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     }
 
     private var log: DebugCategory { .filtercam }
+
+    // MARK: On-screen display
+
+    private let display = Locked(OnScreenDisplay())
+    /// Stills written when the last frame was prepared (worker thread).
+    private var stillsSeen: UInt64 = 0
+
+    static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// What to draw on this frame (worker thread); notes a still written since the last one.
+    private func onScreenItems(lens: PixelRect?, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
+        let written = snapshots.written
+        let now = Self.now
+        return display.withLock { d in
+            if written > stillsSeen { d.snapshotTaken(count: written, at: now) }
+            stillsSeen = written
+            return d.items(at: now, lens: lens, alwaysOutline: s.lensOutline)
+        }
+    }
 }

@@ -27,6 +27,9 @@ struct FilterCamSettings: Sendable {
     var maxZoom = defaultMaxZoom
     /// Whether the preview window's mouse and keys drive the element.
     var navigation = true
+    /// On-screen display for a preview window, and whether the lens is always outlined.
+    var osd = false
+    var lensOutline = false
 
     /// The transform upstream tags asked for (stream scope wins over global), if any.
     var streamTagMethod: OrientationMethod?

@@ -31,6 +31,9 @@ public enum LiveCommand: Equatable, Sendable {
           camera ID                  switch cameras: back, front, /dev/videoN or test:PATTERN
           help [h]                   this list
           quit [q]                   stop (sends EOS first so recordings are finalised)
+        in a terminal, ':' opens a command line (Enter runs, Esc cancels).
+        in the preview window: click / drag the lens, wheel or +/- zoom, m mirror, l lens on/off,
+          [ ] lens size, arrows move the lens, and the keys above (h shows a help card with osd=true).
         """
 
     public init(line: String) throws(ParseError) {

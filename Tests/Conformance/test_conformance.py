@@ -471,3 +471,43 @@ class PropertiesAndStills(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class OnScreenDisplayInFrames(unittest.TestCase):
+    """The osd is for a preview: off by default (encoders get clean frames), never in stills."""
+
+    def frame(self, element):
+        pipeline = Gst.parse_launch(
+            "videotestsrc num-buffers=1 ! video/x-raw,format=BGRx,width=320,height=240 ! "
+            f"{element} ! appsink name=out sync=false")
+        pipeline.set_state(Gst.State.PLAYING)
+        sample = pipeline.get_by_name("out").emit("pull-sample")
+        data = sample.get_buffer().extract_dup(0, 320 * 240 * 4)
+        pipeline.set_state(Gst.State.NULL)
+        return data
+
+    def test_osd_off_by_default_and_drawn_when_on(self):
+        plain = self.frame("identity")
+        self.assertEqual(self.frame("filtercam lens=0.25,0.25,0.5,0.5"), plain)
+        drawn = self.frame("filtercam osd=true lens-outline=true lens=0.25,0.25,0.5,0.5")
+        changed = sum(1 for i in range(0, len(plain), 4) if plain[i:i + 3] != drawn[i:i + 3])
+        self.assertGreater(changed, 500, "banner and outline drawn")
+        # The outline runs along the lens edge (x 80..240, y 60..180); the bottom row is untouched.
+        row = 230 * 320 * 4
+        self.assertEqual(drawn[row:row + 320 * 4], plain[row:row + 320 * 4])
+        edge = (60 * 320 + 160) * 4
+        self.assertNotEqual(drawn[edge:edge + 3], plain[edge:edge + 3])
+
+    def test_osd_never_in_stills(self):
+        import tempfile
+        stills = []
+        for osd in ("false", "true"):
+            folder = tempfile.mkdtemp(prefix="fc-osd-")
+            pipeline = Gst.parse_launch(
+                "videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=320,height=240 ! "
+                f"filtercam osd={osd} lens-outline=true lens=0.25,0.25,0.5,0.5 filter=sepia flash=false "
+                f"snapshot-every=1 snapshot-location={folder}/s-%02d.jpg ! fakesink")
+            run_to_eos(pipeline)
+            pipeline.set_state(Gst.State.NULL)
+            stills.append(open(os.path.join(folder, "s-00.jpg"), "rb").read())
+        self.assertEqual(stills[0], stills[1], "the still with osd on differs from the one with it off")

@@ -247,7 +247,8 @@ class Window(unittest.TestCase):
 
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.
-        env = dict(os.environ, DISPLAY=self.display, SOURCE="videotestsrc is-live=true", SINK="ximagesink", FILTER="none")
+        env = dict(os.environ, DISPLAY=self.display, SOURCE="videotestsrc is-live=true", SINK="ximagesink", FILTER="none",
+                   OSD="false")
         cli = subprocess.Popen([CLI, "launch", os.path.join(ROOT, "pipelines", "preview.pipeline")], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
@@ -268,6 +269,43 @@ class Window(unittest.TestCase):
             if cli.poll() is None:
                 cli.kill()
         self.assertEqual(cli.returncode, 0, err[-1000:])
+
+    def region_differs(self, a, b):
+        return any(abs(x - y) > 30 for x, y in zip(a, b))
+
+    def test_osd_shows_the_filter_title_then_clears(self):
+        pipeline, fc = self.window_pipeline("osd=true")
+        try:
+            time.sleep(1.5)   # the title shown at start has gone
+            # Top centre, where the banner goes: on the SMPTE bars, the green bar.
+            before = [screenshot_pixel(self.display, x, 22) for x in (140, 160, 180)]
+            self.xdotool("mousemove", "100", "200", "key", "n")
+            during = [screenshot_pixel(self.display, x, 22) for x in (140, 160, 180)]
+            self.assertTrue(any(self.region_differs(a, b) for a, b in zip(before, during)),
+                            f"no banner: {before} -> {during}")
+            time.sleep(1.8)
+            # Cleared: the picture under it is the new filter's (mono), as rendered without osd.
+            after = [screenshot_pixel(self.display, x, 22) for x in (140, 160, 180)]
+            mono = [rendered_pixel("filtercam filter=mono", x, 22) for x in (140, 160, 180)]
+            for a, e in zip(after, mono):
+                for p, q in zip(a, e):
+                    self.assertLessEqual(abs(p - q), 2, f"the banner did not clear after its 1.5 s: {after} vs {mono}")
+        finally:
+            self.close(pipeline)
+
+    def test_help_card_on_h(self):
+        pipeline, fc = self.window_pipeline("osd=true filter=none")
+        try:
+            time.sleep(1.5)
+            spots = [(120, 110), (160, 120), (200, 130)]   # bright bars under the card's box
+            before = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            self.xdotool("mousemove", "100", "200", "key", "h")
+            card = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            self.assertTrue(all(self.region_differs(a, b) for a, b in zip(before, card)), f"{before} -> {card}")
+            self.xdotool("key", "h")
+            self.assertEqual([screenshot_pixel(self.display, x, y) for x, y in spots], before)
+        finally:
+            self.close(pipeline)
 
     def test_no_display_fails_at_once_with_what_to_do(self):
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}

@@ -1,0 +1,73 @@
+/// What the preview shows on top of the picture, and for how long, as a camera app does:
+/// the filter's title for a moment after a change, the zoom factor while it changes, the
+/// lens outline while it moves (or always), a help card, the count after a still.
+///
+/// Pure state: changes are noted with the time they happened (seconds on any monotonic
+/// clock) and `items(at:)` says what to draw at a given time. Drawing is the host's
+/// (Pango/Cairo); nothing here knows about pixels.
+public struct OnScreenDisplay: Sendable, Equatable {
+    public enum Item: Equatable, Sendable {
+        /// A line of text, centred near the top of the picture.
+        case banner(String)
+        /// The help card, centred.
+        case card([String])
+        /// The lens outline (in output pixels).
+        case outline(PixelRect)
+    }
+
+    /// How long a banner or a moving lens's outline stays.
+    public static let holdSeconds = 1.5
+
+    public static let helpLines = [
+        "click / drag    place the lens",
+        "wheel, + / -    zoom",
+        "n / p           next / previous filter",
+        "r               rotate      m  mirror",
+        "s, space        snapshot    f  faces",
+        "l               lens on/off  [ ]  lens size",
+        "arrows          move the lens",
+        "h               this help   q  quit",
+    ]
+
+    private var banner: (text: String, until: Double)?
+    private var outlineUntil = -Double.infinity
+    public private(set) var helpShown = false
+
+    public init() {}
+
+    public mutating func filterChanged(to title: String, at time: Double) {
+        banner = (title, time + Self.holdSeconds)
+    }
+
+    public mutating func zoomChanged(to zoom: Double, at time: Double) {
+        let rounded = (zoom * 10).rounded() / 10
+        banner = ("zoom \(rounded)×", time + Self.holdSeconds)
+    }
+
+    public mutating func lensMoved(at time: Double) {
+        outlineUntil = time + Self.holdSeconds
+    }
+
+    public mutating func snapshotTaken(count: UInt64, at time: Double) {
+        banner = ("snapshot \(count)", time + Self.holdSeconds)
+    }
+
+    public mutating func toggleHelp() {
+        helpShown.toggle()
+    }
+
+    /// What to draw at `time`: the lens outline when it moved lately or `alwaysOutline`
+    /// (and the lens is not the whole picture), the current banner, the help card.
+    public func items(at time: Double, lens: PixelRect?, alwaysOutline: Bool) -> [Item] {
+        var out: [Item] = []
+        if let lens, alwaysOutline || time < outlineUntil { out.append(.outline(lens)) }
+        if let banner, time < banner.until { out.append(.banner(banner.text)) }
+        if helpShown { out.append(.card(Self.helpLines)) }
+        return out
+    }
+
+    public static func == (a: OnScreenDisplay, b: OnScreenDisplay) -> Bool {
+        a.banner?.text == b.banner?.text && a.banner?.until == b.banner?.until
+            && a.outlineUntil == b.outlineUntil && a.helpShown == b.helpShown
+    }
+}
