@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "filtercam", targets: ["filtercam"]),
         .library(name: "FilterCore", targets: ["FilterCore"]),
         .library(name: "FilterCamHost", targets: ["FilterCamHost"]),
+        .library(name: "FilterCamTool", targets: ["FilterCamTool"]),
         // Loadable GStreamer plugin: libgstfiltercam.so, found through GST_PLUGIN_PATH.
         .library(name: "gstfiltercam", type: .dynamic, targets: ["FilterCamPlugin"]),
         // The worked example of a filter written against the public API (README: "Write your own filter").
@@ -54,14 +55,18 @@ let package = Package(
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),
         .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect", "CPangoCairo"]),
+        // The command-line tool's support: sessions, live commands, pipeline files, inspect,
+        // messages, the benchmark. Not in the loadable plugin.
+        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+        // The loadable plugin: the elements only.
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
-        .executableTarget(name: "filtercam", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
-        .executableTarget(name: "filtercam-fuzz", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer"]),
+        .executableTarget(name: "filtercam", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+        .executableTarget(name: "filtercam-fuzz", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer"]),
         .target(name: "PixelateExample", dependencies: ["FilterCore"], path: "Examples/PixelateFilter"),
-        .executableTarget(name: "pixelate-demo", dependencies: ["PixelateExample", "FilterCamHost", "FilterCore"], path: "Examples/pixelate-demo"),
+        .executableTarget(name: "pixelate-demo", dependencies: ["PixelateExample", "FilterCamTool", "FilterCamHost", "FilterCore"], path: "Examples/pixelate-demo"),
         .target(name: "PixelatePlugin", dependencies: ["PixelateExample", "FilterCamHost"], path: "Examples/PixelatePlugin"),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),
-        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample"],
+        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCamTool", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5]

@@ -25,7 +25,7 @@ public enum GStreamer {
     }
 
     /// The element's name (`filtercam0`).
-    static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
+    package static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
         guard let cName = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)) else { return "?" }
         defer { g_free(cName) }
         return String(cString: cName)
@@ -33,11 +33,11 @@ public enum GStreamer {
 }
 
 extension UnsafeMutablePointer where Pointee == GstElement {
-    var asObject: UnsafeMutablePointer<GstObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstObject.self) }
+    package var asObject: UnsafeMutablePointer<GstObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstObject.self) }
     var asGObject: UnsafeMutablePointer<GObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GObject.self) }
-    var asBin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstBin.self) }
-    var asAppSink: UnsafeMutablePointer<GstAppSink> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSink.self) }
-    var asAppSrc: UnsafeMutablePointer<GstAppSrc> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSrc.self) }
+    package var asBin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstBin.self) }
+    package var asAppSink: UnsafeMutablePointer<GstAppSink> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSink.self) }
+    package var asAppSrc: UnsafeMutablePointer<GstAppSrc> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSrc.self) }
 }
 
 /// Reads a GValue of the common fundamental types as Swift values.
@@ -72,5 +72,15 @@ extension GStreamer {
         var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
         gst_version(&major, &minor, &micro, &nano)
         return "\(major).\(minor).\(micro)"
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces, tabs and line ends.
+    package var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\n" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" { s = s.dropLast() }
+        return String(s)
     }
 }

@@ -121,7 +121,7 @@ public enum Inspector {
         }
     }
 
-    static func actionSignals(of type: GType) -> [String] {
+    package static func actionSignals(of type: GType) -> [String] {
         var count: guint = 0
         guard let ids = g_signal_list_ids(type, &count) else { return [] }
         defer { g_free(ids) }

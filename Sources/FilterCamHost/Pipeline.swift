@@ -7,9 +7,10 @@ import Foundation
 public final class Pipeline {
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
+        package init(description: String) { self.description = description }
     }
 
-    let element: UnsafeMutablePointer<GstElement>
+    package let element: UnsafeMutablePointer<GstElement>
 
     /// Parses a gst-launch description; any error (unknown element, property or value,
     /// bad link) is fatal and described.

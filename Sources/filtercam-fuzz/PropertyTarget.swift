@@ -1,5 +1,6 @@
 import CGStreamer
 import FilterCamHost
+import FilterCamTool
 
 /// The `filtercam` element's text-valued properties set from any text, as a pipeline file
 /// or `set PROP=VALUE` would. A value is taken or refused (a warning); either way the value

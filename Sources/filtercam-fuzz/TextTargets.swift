@@ -1,5 +1,6 @@
 import FilterCore
 import FilterCamHost
+import FilterCamTool
 
 /// The text a user writes: each parser either accepts the input, and what it accepted
 /// behaves, or refuses it with a message.

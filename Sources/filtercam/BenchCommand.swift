@@ -1,4 +1,5 @@
 import FilterCamHost
+import FilterCamTool
 import Foundation
 
 /// `filtercam bench [--json FILE] [--sizes WxH,…] [--only NAME…] [--runs N]`

@@ -1,4 +1,5 @@
 import FilterCamHost
+import FilterCamTool
 import Foundation
 
 /// `filtercam devices`: every camera GStreamer's device monitor finds, with its formats and

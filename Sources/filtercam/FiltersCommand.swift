@@ -1,5 +1,6 @@
 import FilterCore
 import FilterCamHost
+import FilterCamTool
 
 /// `filtercam filters`: the filter table, each filter's parameters, and the chain syntax.
 enum FiltersCommand {

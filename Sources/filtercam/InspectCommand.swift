@@ -1,4 +1,5 @@
 import FilterCamHost
+import FilterCamTool
 
 /// `filtercam inspect [ELEMENT]`: like gst-inspect-1.0, default `filtercam`.
 enum InspectCommand {

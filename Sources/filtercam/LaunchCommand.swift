@@ -1,4 +1,5 @@
 import FilterCamHost
+import FilterCamTool
 import FilterCore
 import Foundation
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCamHost
+import FilterCamTool
 import Foundation
 
 /// What to add to a GStreamer parse error so the user can fix the description: the

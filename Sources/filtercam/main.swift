@@ -1,4 +1,5 @@
 import FilterCamHost
+import FilterCamTool
 import Foundation
 
 /// `filtercam`: launches pipelines with FilterCam's elements, describes them, and

@@ -1,4 +1,5 @@
 @testable import FilterCamHost
+@testable import FilterCamTool
 import FilterCore
 import Foundation
 import XCTest

@@ -1,5 +1,6 @@
 import CGStreamer
 @testable import FilterCamHost
+@testable import FilterCamTool
 import FilterCore
 import Foundation
 import XCTest

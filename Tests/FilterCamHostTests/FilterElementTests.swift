@@ -1,6 +1,7 @@
 import CFilterCamShim
 import CGStreamer
 @testable import FilterCamHost
+@testable import FilterCamTool
 import FilterCore
 import Foundation
 import PixelateExample

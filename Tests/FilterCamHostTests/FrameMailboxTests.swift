@@ -1,6 +1,7 @@
 import XCTest
 import CGStreamer
 @testable import FilterCamHost
+@testable import FilterCamTool
 
 /// The hand-over between the streaming thread and the worker, alone: newest frame wins,
 /// drops are counted, stop and flush wake the worker, and no wake-up is lost.

@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 @testable import FilterCamHost
+@testable import FilterCamTool
 import FilterCore
 import XCTest
 

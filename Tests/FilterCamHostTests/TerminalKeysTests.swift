@@ -1,5 +1,6 @@
 import XCTest
 @testable import FilterCamHost
+@testable import FilterCamTool
 
 final class TerminalKeysTests: XCTestCase {
     func feed(_ text: String, _ keys: inout TerminalKeys) -> [TerminalKeys.Outcome] {

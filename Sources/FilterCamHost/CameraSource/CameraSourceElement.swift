@@ -33,13 +33,13 @@ import Synchronization
 /// back/front are chosen among the device monitor's cameras by name or V4L2 card
 /// ("back", "rear", "world" / "front", "user"), else the first camera is back and the
 /// next one front, else the first camera is used.
-final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Sendable {
+package final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Sendable {
     enum Property: Int, CaseIterable {
         case camera, preset, fallback, numBuffers
         case torch, focusMode, focusPosition, exposureBias, exposureTime, iso, whiteBalance, tint, zoom
     }
 
-    static let factoryName = "filtercamsrc"
+    package static let factoryName = "filtercamsrc"
     static let outputFormats = "{ BGRx, BGRA, RGBx, RGBA, I420, NV12 }"
     static let srcCaps = "video/x-raw, format=(string)\(outputFormats), width=(int)[ 1, 32767 ], height=(int)[ 1, 32767 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
     /// The frame rate every preset delivers (videorate duplicates or drops to it).

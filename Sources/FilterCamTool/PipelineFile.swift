@@ -1,5 +1,6 @@
 import Foundation
 import FilterCore
+import FilterCamHost
 
 /// A pipeline file: gst-launch syntax over several lines, `#` comments, and `${NAME}` /
 /// `${NAME:-default}` substituted from the environment.

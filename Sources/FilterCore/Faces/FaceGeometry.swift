@@ -1,22 +1,26 @@
-import FilterCore
-
 /// The output picture a face box belongs to: its size and the orientation method that
 /// made it from the input. A live result computed on an older frame is carried onto the
 /// current one through this: when the device turns (the method changes), the box goes
 /// back to input coordinates through the old method and out through the new one, so it
 /// stays on the face until the next detection arrives.
-struct FaceGeometry: Equatable, Sendable {
-    var width: Int
-    var height: Int
-    var method: OrientationMethod
+public struct FaceGeometry: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var method: OrientationMethod
+
+    public init(width: Int, height: Int, method: OrientationMethod) {
+        self.width = width
+        self.height = height
+        self.method = method
+    }
 
     /// The size of the input picture the method turned.
-    var inputSize: (width: Int, height: Int) {
+    public var inputSize: (width: Int, height: Int) {
         method.swapsAxes ? (height, width) : (width, height)
     }
 
     /// `rect` (in this picture) in the picture `other`; nil when nothing of it is left there.
-    func map(_ rect: PixelRect, to other: FaceGeometry) -> PixelRect? {
+    public func map(_ rect: PixelRect, to other: FaceGeometry) -> PixelRect? {
         if self == other { return rect }
         let inA = inputSize, inB = other.inputSize
         var r = method.sourceRect(forOutputRect: clipped(rect) ?? rect, inputWidth: inA.width, inputHeight: inA.height)
@@ -36,7 +40,7 @@ struct FaceGeometry: Equatable, Sendable {
         Self.clip(r, width: inputSize.width, height: inputSize.height)
     }
 
-    static func clip(_ r: PixelRect, width: Int, height: Int) -> PixelRect? {
+    public static func clip(_ r: PixelRect, width: Int, height: Int) -> PixelRect? {
         let x0 = max(r.x, 0), y0 = max(r.y, 0)
         let x1 = min(r.x + r.width, width), y1 = min(r.y + r.height, height)
         guard x0 < x1 && y0 < y1 else { return nil }

@@ -1,22 +1,20 @@
-import FilterCore
-
 /// The red face squares drawn over the output picture.
 ///
 /// Boxes are found in the output picture, which is already turned with the device
 /// orientation, so drawing them axis-aligned there is the square turned with the device
 /// (an axis-aligned square stays one under any of the eight orientation methods).
-enum FaceOverlay {
+public enum FaceOverlay {
     /// 0xFFFF0000 as ARGB: opaque red.
-    static let color = RGBA(r: 255, g: 0, b: 0, a: 255)
+    public static let color = RGBA(r: 255, g: 0, b: 0, a: 255)
 
     /// Line width: about 1 % of the picture width, at least 2 px, and never more than a
     /// quarter of the box (small faces keep a visible middle).
-    static func thickness(frameWidth: Int, box: PixelRect) -> Int {
+    public static func thickness(frameWidth: Int, box: PixelRect) -> Int {
         max(1, min(max(2, frameWidth / 100), min(box.width, box.height) / 4))
     }
 
     /// Draws each box's outline inside the box (clipped to the frame).
-    static func draw(_ boxes: [PixelRect], on frame: FrameView) {
+    public static func draw(_ boxes: [PixelRect], on frame: FrameView) {
         let f = frame.format
         let word = UInt32(color.r) << f.redShift | UInt32(color.g) << f.greenShift
             | UInt32(color.b) << f.blueShift | UInt32(color.a) << f.alphaShift

@@ -1,3 +1,4 @@
+import FilterCamHost
 /// Keys typed in a terminal (raw mode), one byte at a time: single keys are commands, and
 /// `:` opens a command line for the full commands (`set zoom=2`, `filter mono`, …):
 /// Enter runs it, Esc cancels, Backspace deletes. An unknown key gets a one-line hint.

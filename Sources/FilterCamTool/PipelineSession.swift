@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
+import FilterCamHost
 import Foundation
 
 /// Runs one pipeline for `filtercam launch`: drives the bus, applies live commands,

@@ -1,9 +1,7 @@
-import FilterCore
-
 /// Copying the part of a frame outside a rectangle, so that filtering only the lens from
 /// shared memory still touches every pixel once.
-enum LensCopy {
-    static func copyOutside(_ rect: PixelRect, from source: FrameView, to destination: FrameView) {
+public enum LensCopy {
+    public static func copyOutside(_ rect: PixelRect, from source: FrameView, to destination: FrameView) {
         let rowBytes = source.width * 4
         for y in 0..<source.height {
             let s = source.base + y * source.stride, d = destination.base + y * destination.stride

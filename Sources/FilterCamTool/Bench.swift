@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
+import FilterCamHost
 import Foundation
 
 /// `filtercam bench`: FilterCam elements side by side with the native GStreamer element

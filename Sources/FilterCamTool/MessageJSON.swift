@@ -1,3 +1,4 @@
+import FilterCamHost
 import CGStreamer
 import CFilterCamShim
 import Foundation

@@ -1,5 +1,3 @@
-import FilterCore
-
 /// An 8-bit grey picture owned by Swift (rows packed: stride == width), the input of the
 /// face detector: a downscaled luma copy of an output frame, or that copy turned.
 ///
@@ -9,14 +7,14 @@ import FilterCore
 /// Downscaling is by an integer `step`, sampling one pixel per step×step block: it reads
 /// only 1/step² of the frame; on the face fixtures at step 2 it found the same faces as
 /// a step×step box filter, and one false box fewer.
-struct GreyImage {
-    let width: Int
-    let height: Int
-    var pixels: [UInt8]
+public struct GreyImage {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
     /// How many frame pixels one grey pixel stands for along each axis.
-    let step: Int
+    public let step: Int
 
-    init(width: Int, height: Int, pixels: [UInt8], step: Int = 1) {
+    public init(width: Int, height: Int, pixels: [UInt8], step: Int = 1) {
         precondition(width > 0 && height > 0 && pixels.count == width * height)
         self.width = width
         self.height = height
@@ -26,7 +24,7 @@ struct GreyImage {
 
     /// The integer step that brings `frameWidth` down to at most `detectionWidth`
     /// (0: no downscaling). Never upscales.
-    static func step(frameWidth: Int, detectionWidth: Int) -> Int {
+    public static func step(frameWidth: Int, detectionWidth: Int) -> Int {
         guard detectionWidth > 0, frameWidth > detectionWidth else { return 1 }
         return (frameWidth + detectionWidth - 1) / detectionWidth
     }
@@ -34,7 +32,7 @@ struct GreyImage {
     /// A grey copy of `frame`, `step` times smaller on each axis: grey pixel (x, y) is the
     /// luma of frame pixel (x·step + step/2, y·step + step/2). The last `width % step`
     /// columns and `height % step` rows are left out.
-    init(frame: FrameView, step: Int) {
+    public init(frame: FrameView, step: Int) {
         precondition(step >= 1)
         let s = min(step, frame.width, frame.height)
         let w = frame.width / s, h = frame.height / s
@@ -67,7 +65,7 @@ struct GreyImage {
     }
 
     /// This picture transformed by `method` (videoflip semantics, see `OrientationMethod`).
-    func oriented(_ method: OrientationMethod) -> GreyImage {
+    public func oriented(_ method: OrientationMethod) -> GreyImage {
         if method == .identity { return self }
         let (w, h) = method.outputSize(width: width, height: height)
         let o = method.sourcePixel(x: 0, y: 0, inputWidth: width, inputHeight: height)

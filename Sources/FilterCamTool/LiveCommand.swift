@@ -1,3 +1,4 @@
+import FilterCamHost
 /// A command typed while a pipeline runs: one per line on stdin, or a single key in a
 /// terminal. `filtercam launch --help` lists them.
 public enum LiveCommand: Equatable, Sendable {
@@ -96,11 +97,3 @@ public enum LiveCommand: Equatable, Sendable {
     }
 }
 
-extension StringProtocol {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\n" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" { s = s.dropLast() }
-        return String(s)
-    }
-}

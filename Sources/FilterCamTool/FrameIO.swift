@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
+import FilterCamHost
 import Foundation
 
 /// Reading and writing single frames through GStreamer pipelines: test pictures in,
