@@ -55,9 +55,17 @@ let package = Package(
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),
         .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect", "CPangoCairo"]),
+        // GStreamer's RTSP server for `filtercam serve` (Debian libgstrtspserver-1.0-dev),
+        // behind a plain C API (CRTSPServe) whose header names no GStreamer type.
+        .systemLibrary(
+            name: "CGstRTSPServer",
+            pkgConfig: "gstreamer-rtsp-server-1.0",
+            providers: [.apt(["libgstrtspserver-1.0-dev"])]
+        ),
+        .target(name: "CRTSPServe", dependencies: ["CGstRTSPServer"], linkerSettings: [.linkedLibrary("gio-2.0")]),
         // The command-line tool's support: sessions, live commands, pipeline files, inspect,
-        // messages, the benchmark. Not in the loadable plugin.
-        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
+        // messages, the benchmark, the RTSP server. Not in the loadable plugin.
+        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe"]),
         // The loadable plugin: the elements only.
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
         .executableTarget(name: "filtercam", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),

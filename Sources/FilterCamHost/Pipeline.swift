@@ -68,6 +68,11 @@ public final class Pipeline {
         gst_object_unref(element)
     }
 
+    /// PLAYING (true) or PAUSED (false): a live source stops producing while paused.
+    public func setPlaying(_ playing: Bool) {
+        _ = setState(playing ? GST_STATE_PLAYING : GST_STATE_PAUSED)
+    }
+
     @discardableResult
     public func setState(_ state: GstState) -> GstStateChangeReturn {
         gst_element_set_state(element, state)

@@ -28,6 +28,9 @@ public final class PipelineSession {
     private var pendingCommands: [LiveCommand] = []
     private var interruptCount = 0
 
+    /// Called on the session's loop about every 50 ms (e.g. to run an RTSP server's requests).
+    public var onTick: (() -> Void)?
+
     public func enqueue(_ command: LiveCommand) {
         requests.lock(); pendingCommands.append(command); requests.unlock()
     }
@@ -57,6 +60,7 @@ public final class PipelineSession {
                 gst_message_unref(m)
                 if outcome == .endOfStream && eosDeadline != nil { outcome = .stoppedByUser }
             }
+            onTick?()
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()

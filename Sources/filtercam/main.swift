@@ -7,6 +7,7 @@ import Foundation
 let usage = """
     usage: filtercam COMMAND [ARGS]
       launch [--messages[=FILE]] FILE|DESCRIPTION   run a pipeline file or a gst-launch description
+      serve [OPTIONS] FILE|DESCRIPTION             serve the filtered picture over RTSP (filtercam serve --help)
       inspect [ELEMENT]                            properties of filtercam (or another element)
       filters [ID] [--preview DIR]                 the filter catalog (or one filter) and the chain syntax
       devices                                      cameras with their formats and controls
@@ -20,6 +21,7 @@ let command = arguments.isEmpty ? "help" : arguments.removeFirst()
 let status: Int32
 switch command {
 case "launch": status = LaunchCommand.run(arguments)
+case "serve": status = ServeCommand.run(arguments)
 case "inspect": status = InspectCommand.run(arguments)
 case "filters": status = FiltersCommand.run(arguments)
 case "devices": status = DevicesCommand.run(arguments)

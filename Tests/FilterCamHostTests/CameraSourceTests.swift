@@ -212,9 +212,18 @@ final class CameraPipelineFileTests: XCTestCase {
         let r = try runCLI(["launch", root + "record.pipeline"], environment: ["FRAMES": "15", "OUT": out], timeout: 60)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("no camera found"), r.stderr)
-        // Live: filtercam may drop a frame while busy; the file stays at 30 fps.
+        // Live: filtercam drops frames while it is busy (a debug build on a loaded machine
+        // is slower than the frame interval); every frame it passed is in the file, and
+        // passed + dropped is every frame the camera gave.
         let count = try XCTUnwrap(try probeFrameCount(out))
-        XCTAssertTrue((12...15).contains(count), "\(count) frames")
+        func summary(_ key: String) -> Int? {
+            r.stderr.components(separatedBy: "filtercam filtercam0: ").last?
+                .components(separatedBy: "\(key)=").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+        }
+        let processed = try XCTUnwrap(summary("processed"), r.stderr), dropped = try XCTUnwrap(summary("dropped"), r.stderr)
+        XCTAssertEqual(count, processed, "frames in the file vs frames filtercam passed")
+        XCTAssertEqual(processed + dropped, 15, r.stderr)
+        XCTAssertGreaterThanOrEqual(count, 8, "\(count) frames")
         XCTAssertEqual(try XCTUnwrap(try probeDuration(out)), 0.5, accuracy: 0.1)
     }
 

@@ -1,0 +1,1 @@
+#include <gst/rtsp-server/rtsp-server.h>

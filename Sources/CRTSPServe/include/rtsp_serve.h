@@ -1,0 +1,40 @@
+// GStreamer's RTSP server (gst-rtsp-server) behind a plain C API, for `filtercam serve`.
+// C because its set-up is variadic (roles, tokens) and macro-heavy; the header names no
+// GStreamer type, so the Swift side needs no second import of the GStreamer headers.
+#pragma once
+#include <stdint.h>
+
+typedef struct FcRtspServer FcRtspServer;
+
+typedef struct {
+  const char *address;      // e.g. "127.0.0.1"
+  int port;                 // 0: any free port
+  const char *path;         // e.g. "/filtercam"
+  const char *launch;       // the media's launch line, "( … rtph264pay name=pay0 … )"
+  const char *const *users; // n_users names and passwords; none: no authentication
+  const char *const *passwords;
+  int n_users;
+  const char *tls_cert;     // PEM files; NULL: no TLS
+  const char *tls_key;
+} FcRtspServerConfig;
+
+/// Starts serving on the default main context (iterate it with fc_rtsp_server_iterate).
+/// Returns NULL and sets *error (free with fc_rtsp_free) when it cannot.
+FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *config, char **error);
+
+/// Runs pending main-context work (connections, requests); never blocks.
+void fc_rtsp_server_iterate(void);
+
+/// The port actually bound.
+int fc_rtsp_server_port(FcRtspServer *server);
+
+/// Viewers connected now, and media (pipelines) constructed since the start.
+int fc_rtsp_server_clients(FcRtspServer *server);
+int fc_rtsp_server_media_count(FcRtspServer *server);
+
+/// The running media's pipeline (a GstElement *, with a new reference, to be released with
+/// gst_object_unref), or NULL while no viewer is watching.
+void *fc_rtsp_server_media_element(FcRtspServer *server);
+
+void fc_rtsp_server_stop(FcRtspServer *server);
+void fc_rtsp_free(void *p);

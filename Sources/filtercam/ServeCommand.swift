@@ -1,0 +1,201 @@
+import CGStreamer
+import FilterCamHost
+import FilterCamTool
+import FilterCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `filtercam serve [options] FILE|DESCRIPTION`: the filtered camera for many viewers over
+/// RTSP, on GStreamer's own RTSP server.
+///
+/// The user's pipeline runs under the same session as `launch` (live commands, stills,
+/// Ctrl-C, the summary) and ends in an `intervideosink`; the server's one shared media
+/// reads that channel and encodes it once (H.264, a key frame every second), however many
+/// viewers watch. The camera runs while someone watches and stops 3 s after the last
+/// viewer leaves (`--always-on` keeps it running, e.g. for a recording branch).
+enum ServeCommand {
+    static let usage = """
+        usage: filtercam serve [--port 8554] [--address 127.0.0.1] [--path /filtercam]
+                               [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
+                               [--tls-cert PEM --tls-key PEM] [--always-on] FILE|DESCRIPTION
+          The description produces raw video, e.g. 'filtercamsrc ! videoconvert ! filtercam filter=sepia';
+          serve adds the encoder and payloader and prints the URL to open.
+        """
+
+    struct Options {
+        var configuration = RTSPServer.Configuration()
+        var noAuth = false
+        var alwaysOn = false
+        var target: [String] = []
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            printError("filtercam serve: \(error)")
+            return 2
+        }
+        // The user's pipeline, as `launch` reads it, into a channel the server reads.
+        var argument = options.target.joined(separator: " ")
+        if options.target.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
+        var description = argument
+        var file: PipelineFile? = nil
+        if options.target.count == 1 && !argument.contains("!") &&
+            (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument)) {
+            do {
+                file = try PipelineFile(contentsOf: argument)
+                description = file!.description
+            } catch {
+                printError("filtercam serve: \(error)")
+                return 1
+            }
+        }
+        let channel = "filtercam-serve-\(getpid())"
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipeline(description: "\(description) ! intervideosink name=filtercam-serve-out channel=\(channel)")
+        } catch {
+            printError("filtercam serve: \(error)")
+            if "\(error)".contains("filtercam-serve-out") || "\(error)".contains("intervideosink") {
+                printError("  the description must produce raw video (video/x-raw): end it with '! videoconvert', not an encoder or a sink")
+            }
+            for hint in ParseHints.hints(for: "\(error)", file: file) { printError("  " + hint) }
+            return 1
+        }
+        var configuration = options.configuration
+        configuration.launch = """
+            ( intervideosrc channel=\(channel) ! video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
+            ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 \
+            ! rtph264pay name=pay0 pt=96 config-interval=-1 )
+            """
+        let server: RTSPServer
+        do {
+            server = try RTSPServer(configuration)
+        } catch {
+            printError("filtercam serve: \(error) (address \(configuration.address), port \(configuration.port))")
+            return 1
+        }
+        print("serving \(server.url)")
+        print("  open it with: ffplay \(server.url) | vlc \(server.url) | gst-launch-1.0 playbin uri=\(server.url)")
+        fflush(stdout)
+
+        let session = PipelineSession(pipeline: pipeline)
+        LaunchCommand.session = session
+        LaunchCommand.installSignalHandlers()
+        let restoreTerminal = LaunchCommand.startReadingCommands(into: session)
+        var lastViewer = Date.distantPast
+        var cameraOn = true
+        session.onTick = {
+            server.iterate()
+            guard !options.alwaysOn else { return }
+            if server.viewers > 0 {
+                lastViewer = Date()
+                if !cameraOn { pipeline.setPlaying(true); cameraOn = true }
+            } else if cameraOn && Date().timeIntervalSince(lastViewer) > 3 {
+                pipeline.setPlaying(false)
+                cameraOn = false
+            }
+        }
+        let outcome = session.run()
+        restoreTerminal()
+        switch outcome {
+        case .endOfStream, .stoppedByUser: return 0
+        case .error: return 1
+        case .aborted: return 130
+        }
+    }
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var o = Options()
+        var authFile: String?
+        var i = 0
+        func value(_ flag: String) throws -> String {
+            i += 1
+            guard i < arguments.count else { throw UsageError(description: "\(flag) needs a value\n\(usage)") }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            let a = arguments[i]
+            switch a {
+            case "--port":
+                let text = try value(a)
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw UsageError(description: "--port \(text.quotedForMessage): a port is a number from 1 to 65535 (0: any free port)")
+                }
+                o.configuration.port = port
+            case "--address": o.configuration.address = try value(a)
+            case "--path":
+                let path = try value(a)
+                o.configuration.path = path.hasPrefix("/") ? path : "/" + path
+            case "--auth":
+                let pair = try value(a)
+                guard let colon = pair.firstIndex(of: ":"), colon != pair.startIndex, pair.index(after: colon) != pair.endIndex else {
+                    throw UsageError(description: "--auth takes USER:PASSWORD")
+                }
+                o.configuration.users.append((String(pair[..<colon]), String(pair[pair.index(after: colon)...])))
+            case "--auth-file": authFile = try value(a)
+            case "--no-auth": o.noAuth = true
+            case "--tls-cert": o.configuration.tlsCertificate = try value(a)
+            case "--tls-key": o.configuration.tlsKey = try value(a)
+            case "--always-on": o.alwaysOn = true
+            case "--help", "-h": throw UsageError(description: usage)
+            default:
+                if a.hasPrefix("--") && o.target.isEmpty { throw UsageError(description: "unknown option \(a.quotedForMessage)\n\(usage)") }
+                o.target.append(a)
+            }
+            i += 1
+        }
+        if let authFile { o.configuration.users += try readAuthFile(authFile) }
+        guard !o.target.isEmpty else { throw UsageError(description: "give a pipeline file or a description\n\(usage)") }
+        if (o.configuration.tlsCertificate == nil) != (o.configuration.tlsKey == nil) {
+            throw UsageError(description: "TLS needs both --tls-cert and --tls-key")
+        }
+        for file in [o.configuration.tlsCertificate, o.configuration.tlsKey].compactMap({ $0 })
+            where !FileManager.default.isReadableFile(atPath: file) {
+            throw UsageError(description: "cannot read \(file.quotedForMessage) (TLS certificate or key)")
+        }
+        if o.configuration.users.isEmpty && !o.noAuth && !isLoopback(o.configuration.address) {
+            throw UsageError(description: """
+                refusing to serve on \(o.configuration.address) without a password: anyone who can reach it \
+                could watch the camera. Give --auth USER:PASSWORD or --auth-file FILE, or --no-auth to allow it.
+                """)
+        }
+        return o
+    }
+
+    /// `user:password` lines (blank lines and `#` comments skipped); the file must not be
+    /// readable by everyone.
+    static func readAuthFile(_ path: String) throws -> [(String, String)] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw UsageError(description: "--auth-file \(path.quotedForMessage): \(String(cString: strerror(errno)))") }
+        if info.st_mode & S_IROTH != 0 {
+            throw UsageError(description: "--auth-file \(path.quotedForMessage) is readable by everyone; make it private first: chmod 600 \(path)")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw UsageError(description: "--auth-file \(path.quotedForMessage) cannot be read")
+        }
+        var users: [(String, String)] = []
+        for (n, line) in text.split(whereSeparator: \.isNewline).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
+                throw UsageError(description: "--auth-file \(path):\(n + 1): expected user:password")
+            }
+            users.append((String(trimmed[..<colon]), String(trimmed[trimmed.index(after: colon)...])))
+        }
+        guard !users.isEmpty else { throw UsageError(description: "--auth-file \(path.quotedForMessage) holds no user:password line") }
+        return users
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address == "localhost" || address == "::1" || address.hasPrefix("127.")
+    }
+}
