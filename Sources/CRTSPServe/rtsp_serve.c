@@ -63,7 +63,6 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   gst_rtsp_media_factory_set_launch(factory, c->launch);
   // One camera, many viewers: the pipeline runs once, however many watch.
   gst_rtsp_media_factory_set_shared(factory, TRUE);
-  gst_rtsp_media_factory_set_latency(factory, 0);
   g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), s);
 
   if (c->n_users > 0 || c->tls_cert) {

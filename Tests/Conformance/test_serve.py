@@ -1,0 +1,249 @@
+"""`filtercam serve` as its viewers meet it, on loopback only (127.0.0.1), bounded in
+time and count: many viewers of one shared media, one killed mid-stream, connect and
+disconnect cycles with flat memory, passwords, garbage requests, the filtered picture."""
+import hashlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.path.join(ROOT, ".build", "release", "filtercam")
+GREY = ("videotestsrc is-live=true pattern=solid-color foreground-color=0xff808080 ! "
+        "video/x-raw,width=320,height=240,framerate=30/1 ! videoconvert ! filtercam filter=sepia")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, *arguments, description=GREY):
+        self.port = free_port()
+        self.process = subprocess.Popen([CLI, "serve", "--port", str(self.port)] + list(arguments) + [description],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.url = None
+        deadline = time.time() + 20
+        while time.time() < deadline and self.url is None:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            match = re.search(r"serving (rtsps?://\S+)", line)
+            if match:
+                self.url = match.group(1)
+        if self.url is None:
+            self.process.kill()
+            raise AssertionError("no URL printed: " + self.process.stderr.read()[-1500:])
+
+    def rss_kb(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        try:
+            _, err = self.process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, err = self.process.communicate()
+        self.process.stdin.close()
+        self.process.stdout.close()
+        self.process.stderr.close()
+        return self.process.returncode, err
+
+
+def viewer(url, seconds, out, extra=()):
+    """A counting viewer: RTP → H.264 frames into an MP4, stopped with SIGINT (EOS)."""
+    return subprocess.Popen(["timeout", "-s", "INT", str(seconds), "gst-launch-1.0", "-e", "rtspsrc", f"location={url}",
+                             "latency=200", *extra, "!", "rtph264depay", "!", "h264parse", "!", "mp4mux", "!",
+                             "filesink", f"location={out}"], stdout=open(out + ".log", "w"), stderr=subprocess.STDOUT)
+
+
+def frames_and_duration(path):
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return 0, 0.0
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets:format=duration",
+                          "-of", "default=nw=1", path], capture_output=True, text=True).stdout
+    packets = re.search(r"nb_read_packets=(\d+)", out)
+    duration = re.search(r"duration=([\d.]+)", out)
+    return (int(packets.group(1)) if packets else 0), (float(duration.group(1)) if duration else 0.0)
+
+
+def rtsp_request(port, lines, read=True):
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        return s.recv(4096).decode(errors="replace") if read else ""
+
+
+class Serve(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CLI):
+            raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+
+    def test_eight_viewers_one_killed_the_others_keep_every_frame(self):
+        server = Server()
+        folder = tempfile.mkdtemp(prefix="fc-viewers-")
+        try:
+            viewers = []
+            for i in range(8):   # viewers join one after another, as people do
+                viewers.append(viewer(server.url, 10, os.path.join(folder, f"v{i}.mp4")))
+                time.sleep(0.25)
+            time.sleep(4)
+            viewers[7].send_signal(signal.SIGKILL)   # one viewer vanishes mid-stream
+            for v in viewers[:7]:
+                v.wait(30)
+            for i in range(7):
+                frames, duration = frames_and_duration(os.path.join(folder, f"v{i}.mp4"))
+                print(f"\n  viewer {i}: {frames} frames in {duration:.2f} s ({frames / max(duration, 0.01):.1f} fps)",
+                      file=__import__("sys").stderr)
+                with self.subTest(viewer=i):
+                    log = open(os.path.join(folder, f"v{i}.mp4.log")).read()[-1500:]
+                    self.assertGreater(duration, 5, f"viewer {i} played too short a time: {log}")
+                    # 30 fps for as long as it played (the first frame starts the clock).
+                    self.assertGreaterEqual(frames, 0.95 * (duration * 30 - 1), f"{frames} frames in {duration:.2f} s")
+            self.assertIsNone(server.process.poll(), "the server died")
+        finally:
+            status, err = server.stop()
+        self.assertEqual(status, 0, err[-1500:])
+        self.assertIn("processed=", err)
+
+    def test_viewer_sees_the_filtered_picture(self):
+        server = Server()
+        folder = tempfile.mkdtemp(prefix="fc-picture-")
+        try:
+            viewer(server.url, 4, os.path.join(folder, "v.mp4")).wait(30)
+        finally:
+            server.stop()
+        png = os.path.join(folder, "frame.png")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.mp4"), "-vf", "select=eq(n\\,20)",
+                        "-vframes", "1", png], check=True)
+        r, g, b = (int(v) for v in subprocess.run(
+            ["convert", png, "-format", "%[fx:int(255*p{160,120}.r)],%[fx:int(255*p{160,120}.g)],%[fx:int(255*p{160,120}.b)]", "info:"],
+            capture_output=True, text=True, check=True).stdout.split(","))
+        # Grey 128 through CISepiaTone at 0.8, by hand: 0.8 x (173, 154, 120) + 0.2 x 128 = (164, 149, 122).
+        for got, want in zip((r, g, b), (164, 149, 122)):
+            self.assertLessEqual(abs(got - want), 8, f"viewer pixel {(r, g, b)}, sepia of grey {(164, 149, 122)}")
+
+    def test_connect_disconnect_cycles_keep_memory_flat(self):
+        server = Server()
+        try:
+            def cycle():
+                with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+                    f = s.makefile("rb")
+
+                    def request(method, url, cseq, extra=""):
+                        s.sendall(f"{method} {url} RTSP/1.0\r\nCSeq: {cseq}\r\n{extra}\r\n".encode())
+                        headers = {}
+                        status = f.readline().decode()
+                        while True:
+                            line = f.readline().decode().strip()
+                            if not line:
+                                break
+                            k, _, v = line.partition(":")
+                            headers[k.strip().lower()] = v.strip()
+                        if "content-length" in headers:
+                            f.read(int(headers["content-length"]))
+                        return status, headers
+                    status, _ = request("DESCRIBE", server.url, 1, "Accept: application/sdp\r\n")
+                    self.assertIn("200", status)
+                    status, headers = request("SETUP", server.url + "/stream=0", 2,
+                                              "Transport: RTP/AVP/TCP;unicast;interleaved=0-1\r\n")
+                    self.assertIn("200", status)
+                    session = headers["session"].split(";")[0]
+                    request("PLAY", server.url, 3, f"Session: {session}\r\n")
+                    s.recv(4096)   # some interleaved RTP
+                    s.sendall(f"TEARDOWN {server.url} RTSP/1.0\r\nCSeq: 4\r\nSession: {session}\r\n\r\n".encode())
+            for _ in range(10):
+                cycle()
+            warm = server.rss_kb()
+            for _ in range(50):
+                cycle()
+            time.sleep(1)
+            grown = server.rss_kb() - warm
+            print(f"\n  50 connect/disconnect cycles: resident memory {warm} kB -> +{grown} kB", file=__import__("sys").stderr)
+            self.assertLess(grown, 2048)
+        finally:
+            server.stop()
+
+    def test_password_required_and_wrong_one_refused(self):
+        server = Server("--auth", "alice:secret")
+        folder = tempfile.mkdtemp(prefix="fc-auth-")
+        try:
+            reply = rtsp_request(server.port, [f"DESCRIBE {server.url} RTSP/1.0", "CSeq: 1"])
+            self.assertIn("401", reply.splitlines()[0])
+            self.assertIn("Digest", reply)
+            # Digest with the wrong password.
+            realm = re.search(r'realm="([^"]+)"', reply).group(1)
+            nonce = re.search(r'nonce="([^"]+)"', reply).group(1)
+            h = lambda text: hashlib.md5(text.encode()).hexdigest()
+            response = h(f"{h(f'alice:{realm}:wrong')}:{nonce}:{h(f'DESCRIBE:{server.url}')}")
+            wrong = rtsp_request(server.port, [f"DESCRIBE {server.url} RTSP/1.0", "CSeq: 2",
+                                               f'Authorization: Digest username="alice", realm="{realm}", nonce="{nonce}", '
+                                               f'uri="{server.url}", response="{response}"'])
+            self.assertIn("401", wrong.splitlines()[0])
+            # A viewer with the wrong password gets nothing; with the right one, the picture.
+            viewer(server.url, 4, os.path.join(folder, "bad.mp4"), ["user-id=alice", "user-pw=wrong"]).wait(30)
+            self.assertEqual(frames_and_duration(os.path.join(folder, "bad.mp4"))[0], 0)
+            viewer(server.url, 4, os.path.join(folder, "good.mp4"), ["user-id=alice", "user-pw=secret"]).wait(30)
+            self.assertGreater(frames_and_duration(os.path.join(folder, "good.mp4"))[0], 30)
+        finally:
+            server.stop()
+
+    def test_garbage_requests_leave_the_server_serving(self):
+        server = Server()
+        folder = tempfile.mkdtemp(prefix="fc-garbage-")
+        try:
+            for junk in [["GARBAGE"], ["FOO rtsp://127.0.0.1/ RTSP/1.0", "CSeq: 1"],
+                         [f"DESCRIBE {server.url} RTSP/1.0", "CSeq: 1", "X-Big: " + "a" * 100_000],
+                         ["\x00\xff\xfe binary"]]:
+                try:
+                    rtsp_request(server.port, junk)
+                except (ConnectionError, socket.timeout):
+                    pass
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+                s.sendall(b"DESCRIBE " + server.url.encode() + b" RTSP/1.0\r\nCSeq: 1\r\n")   # and vanish mid-request
+            viewer(server.url, 4, os.path.join(folder, "v.mp4")).wait(30)
+            self.assertGreater(frames_and_duration(os.path.join(folder, "v.mp4"))[0], 30)
+            self.assertIsNone(server.process.poll())
+        finally:
+            server.stop()
+
+    def test_refusals_before_serving(self):
+        def serve(*arguments):
+            return subprocess.run([CLI, "serve", *arguments], capture_output=True, text=True, timeout=30)
+        r = serve("--address", "0.0.0.0", GREY)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("without a password", r.stderr)
+        self.assertIn("--no-auth", r.stderr)
+        folder = tempfile.mkdtemp(prefix="fc-refuse-")
+        auth = os.path.join(folder, "users")
+        with open(auth, "w") as f:
+            f.write("alice:secret\n")
+        os.chmod(auth, 0o644)
+        r = serve("--auth-file", auth, GREY)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("readable by everyone", r.stderr)
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            r = serve("--port", str(busy.getsockname()[1]), GREY)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("cannot listen", r.stderr)
+        self.assertNotIn("serving", r.stdout)
+        r = serve("audiotestsrc")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("raw video", r.stderr)
+        r = serve("--tls-cert", os.path.join(folder, "missing.pem"), "--tls-key", os.path.join(folder, "missing.key"), GREY)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("missing.pem", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
