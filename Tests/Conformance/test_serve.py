@@ -247,3 +247,44 @@ class Serve(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class NetworkPipelineFiles(unittest.TestCase):
+    """pipelines/rtp.pipeline and pipelines/srt.pipeline against a receiver on loopback."""
+
+    SOURCE = "videotestsrc is-live=true num-buffers=150 pattern=solid-color foreground-color=0xff808080 ! video/x-raw,width=320,height=240,framerate=30/1"
+
+    def test_rtp_pipeline_reaches_a_receiver(self):
+        port = free_port()
+        folder = tempfile.mkdtemp(prefix="fc-rtp-")
+        out = os.path.join(folder, "r.mp4")
+        receiver = subprocess.Popen(
+            ["timeout", "-s", "INT", "8", "gst-launch-1.0", "-e", "udpsrc", f"port={port}",
+             "caps=application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96", "!",
+             "rtpjitterbuffer", "!", "rtph264depay", "!", "h264parse", "!", "mp4mux", "!", "filesink", f"location={out}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)
+        sender = subprocess.run([CLI, "launch", os.path.join(ROOT, "pipelines", "rtp.pipeline")],
+                                env=dict(os.environ, SOURCE=self.SOURCE, PORT=str(port)), capture_output=True, text=True, timeout=60)
+        receiver.wait(30)
+        self.assertEqual(sender.returncode, 0, sender.stderr[-1000:])
+        frames, _ = frames_and_duration(out)
+        self.assertGreaterEqual(frames, 140, f"{frames} of 150 frames")
+
+    def test_srt_pipeline_serves_a_caller(self):
+        port = free_port()
+        folder = tempfile.mkdtemp(prefix="fc-srt-")
+        out = os.path.join(folder, "s.ts")
+        sender = subprocess.Popen([CLI, "launch", os.path.join(ROOT, "pipelines", "srt.pipeline")],
+                                  env=dict(os.environ, SOURCE=self.SOURCE.replace("num-buffers=150", "num-buffers=300"), PORT=str(port)),
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        subprocess.run(["timeout", "-s", "INT", "5", "gst-launch-1.0", "-e", "srtsrc", f"uri=srt://127.0.0.1:{port}", "!",
+                        "filesink", f"location={out}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        sender.send_signal(signal.SIGINT)
+        sender.communicate(timeout=20)
+        frames = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
+                                 "stream=nb_read_packets,codec_name", "-of", "default=nw=1", out], capture_output=True, text=True).stdout
+        self.assertIn("codec_name=h264", frames)
+        count = int(re.search(r"nb_read_packets=(\d+)", frames).group(1))
+        self.assertGreater(count, 60, frames)
