@@ -266,8 +266,20 @@ final class PipelineFileRunTests: XCTestCase {
     func testEveryPipelineFileIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Build.packageRoot + "/pipelines")
             .filter { $0.hasSuffix(".pipeline") }.sorted()
-        XCTAssertEqual(files, ["demo.pipeline", "faces.pipeline", "preview.pipeline", "rawout.pipeline", "record.pipeline", "snapshot.pipeline"],
+        // rtp and srt are run against receivers in Tests/Conformance/test_serve.py.
+        XCTAssertEqual(files, ["demo.pipeline", "faces.pipeline", "preview.pipeline", "rawout.pipeline", "record.pipeline",
+                               "rtp.pipeline", "snapshot.pipeline", "srt.pipeline", "virtualcam.pipeline"],
                        "a pipeline file was added or removed: give it a test here")
+    }
+
+    /// Without a v4l2loopback device (none here) the file parses and stops with the device named.
+    func testVirtualCameraPipelineNamesAMissingDevice() throws {
+        let r = try runCLI(["launch", try pipelineFile("virtualcam.pipeline")],
+                           environment: ["SOURCE": "videotestsrc num-buffers=5 ! video/x-raw,width=64,height=48", "OUTPUT": "/dev/video-missing"],
+                           timeout: 30)
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("/dev/video-missing"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
     }
 
     func testDemoPipeline() throws {
