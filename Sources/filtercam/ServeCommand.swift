@@ -12,7 +12,8 @@ import Glibc
 ///
 /// The user's pipeline runs under the same session as `launch` (live commands, stills,
 /// Ctrl-C, the summary) and ends in an `intervideosink`; the server's one shared media
-/// reads that channel and encodes it once (H.264, a key frame every second), however many
+/// reads that channel and encodes it once (H.264 constrained baseline; a key frame every
+/// second), however many
 /// viewers watch. The camera runs while someone watches and stops 3 s after the last
 /// viewer leaves (`--always-on` keeps it running, e.g. for a recording branch).
 enum ServeCommand {
@@ -69,7 +70,7 @@ enum ServeCommand {
         var configuration = options.configuration
         configuration.launch = """
             ( intervideosrc channel=\(channel) ! video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
-            ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 \
+            ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 ! video/x-h264,profile=constrained-baseline \
             ! rtph264pay name=pay0 pt=96 config-interval=-1 )
             """
         let server: RTSPServer
