@@ -59,10 +59,12 @@ class Server:
 
 
 def viewer(url, seconds, out, extra=()):
-    """A counting viewer: RTP → H.264 frames into an MP4, stopped with SIGINT (EOS)."""
-    return subprocess.Popen(["timeout", "-s", "INT", str(seconds), "gst-launch-1.0", "-e", "rtspsrc", f"location={url}",
-                             "latency=200", *extra, "!", "rtph264depay", "!", "h264parse", "!", "mp4mux", "!",
-                             "filesink", f"location={out}"], stdout=open(out + ".log", "w"), stderr=subprocess.STDOUT)
+    """A counting viewer: RTP → H.264 frames into an MP4, stopped with SIGINT (EOS); its
+    output goes to OUT.log."""
+    with open(out + ".log", "w") as log:
+        return subprocess.Popen(["timeout", "-s", "INT", str(seconds), "gst-launch-1.0", "-e", "rtspsrc", f"location={url}",
+                                 "latency=200", *extra, "!", "rtph264depay", "!", "h264parse", "!", "mp4mux", "!",
+                                 "filesink", f"location={out}"], stdout=log, stderr=subprocess.STDOUT)
 
 
 def frames_and_duration(path):
@@ -214,6 +216,52 @@ class Serve(unittest.TestCase):
             self.assertIsNone(server.process.poll())
         finally:
             server.stop()
+
+    def test_tls_with_a_password(self):
+        folder = tempfile.mkdtemp(prefix="fc-tls-")
+        cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+        server = Server("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key)
+        try:
+            self.assertTrue(server.url.startswith("rtsps://"), server.url)
+            out = os.path.join(folder, "v.mp4")
+            viewer(server.url, 4, out, ["tls-validation-flags=0", "protocols=tcp", "user-id=alice", "user-pw=secret"]).wait(30)
+            self.assertGreater(frames_and_duration(out)[0], 30)
+        finally:
+            server.stop()
+
+    def test_live_commands_reach_the_served_picture(self):
+        server = Server()
+        folder = tempfile.mkdtemp(prefix="fc-live-")
+        try:
+            v = viewer(server.url, 6, os.path.join(folder, "v.mp4"))
+            time.sleep(3)
+            server.process.stdin.write("set filter=none\n")
+            server.process.stdin.flush()
+            v.wait(30)
+        finally:
+            status, err = server.stop()
+        self.assertIn("set filtercam0.filter = none", err)
+        png = os.path.join(folder, "last.png")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.5", "-i", os.path.join(folder, "v.mp4"), "-vframes", "1", png], check=True)
+        r, g, b = (int(v) for v in subprocess.run(
+            ["convert", png, "-format", "%[fx:int(255*p{160,120}.r)],%[fx:int(255*p{160,120}.g)],%[fx:int(255*p{160,120}.b)]", "info:"],
+            capture_output=True, text=True, check=True).stdout.split(","))
+        for got in (r, g, b):
+            self.assertLessEqual(abs(got - 128), 8, f"after 'set filter=none' the viewer sees {(r, g, b)}, not grey 128")
+
+    def test_camera_runs_only_while_someone_watches_unless_always_on(self):
+        for always_on, expect_running in [(False, False), (True, True)]:
+            with self.subTest(always_on=always_on):
+                server = Server(*(["--always-on"] if always_on else []))
+                time.sleep(4)   # nobody watches
+                status, err = server.stop()
+                processed = int(re.search(r"processed=(\d+)", err).group(1))
+                if expect_running:
+                    self.assertGreater(processed, 90, err[-500:])
+                else:
+                    self.assertLess(processed, 15, f"the camera ran with no viewer: {err[-500:]}")
 
     def test_refusals_before_serving(self):
         def serve(*arguments):
