@@ -170,6 +170,28 @@ class Window(unittest.TestCase):
                 finally:
                     self.close(pipeline)
 
+    def test_glimagesink_window_full_rate_and_click(self):
+        # The OpenGL sink (Mesa under Xvfb): 30 fps into it, and its navigation places the lens.
+        os.environ["DISPLAY"] = self.display
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,framerate=30/1 ! "
+            "filtercam name=fc filter=sepia lens=0,0,0.25,0.25 ! glimagesink name=window")
+        window = Counter(sink_pad(pipeline, "window"))
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            time.sleep(1.5)
+            before = window.count
+            time.sleep(4)
+            fps = (window.count - before) / 4
+            print(f"\n  window (glimagesink) at 30 fps live: {fps:.1f} fps", file=sys.stderr)
+            self.assertGreaterEqual(fps, 29)
+            self.xdotool("mousemove", "200", "120", "click", "1")
+            lens = [float(v) for v in pipeline.get_by_name("fc").get_property("lens").split(",")]
+            self.assertAlmostEqual(lens[0] + lens[2] / 2, 200 / 320, delta=1.5 / 320)
+            self.assertAlmostEqual(lens[1] + lens[3] / 2, 120 / 240, delta=1.5 / 240)
+        finally:
+            self.close(pipeline)
+
     def test_drag_moves_the_lens_with_the_pointer(self):
         pipeline, fc = self.window_pipeline("lens=0.25,0.25,0.5,0.5")
         try:
