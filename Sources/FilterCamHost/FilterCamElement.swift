@@ -118,6 +118,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         }
         worker.decorationWanted = { [unowned self] in self.faces.isEnabled || self.facesWereReported }
         worker.onTags = { [unowned self] in self.observeTags($0) }
+        worker.onStreamStart = { [unowned self] in self.settings.withLock { $0.streamTagMethod = nil } }
         worker.mapPointer = { [unowned self] in self.mapPointer($0, $1) }
         worker.onNavigation = { [unowned self] in self.navigate($0) }
     }

@@ -48,6 +48,8 @@ final class FrameWorkerBin: @unchecked Sendable {
     var decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)?
     /// Whether `decorate` has anything to do for this frame (saves making it writable).
     var decorationWanted: (() -> Bool)?
+    /// Called on the worker when a new stream starts (STREAM_START), in stream order.
+    var onStreamStart: (() -> Void)?
     /// Called on the worker when EOS arrives, before it goes downstream (pending stills).
     var onEndOfStream: (() -> Void)?
     /// Maps a pointer position on the output back to the input (navigation events).
@@ -222,6 +224,13 @@ final class FrameWorkerBin: @unchecked Sendable {
             case .sample(let sample):
                 process(sample, generation: generation)
             case .event(let event):
+                if event.pointee.type == GST_EVENT_STREAM_START {
+                    // A new stream: what its predecessor's tags said no longer holds (as
+                    // videoflip). The appsrc makes its own STREAM_START.
+                    onStreamStart?()
+                    gst_event_unref(event)
+                    continue
+                }
                 if event.pointee.type == GST_EVENT_TAG, let onTags {
                     var list: UnsafeMutablePointer<GstTagList>?
                     gst_event_parse_tag(event, &list)
@@ -538,7 +547,7 @@ final class FrameWorkerBin: @unchecked Sendable {
                 me.earliestTime.store(UInt64.max, ordering: .relaxed)
                 me.liveState.store(0, ordering: .relaxed)
                 me.mailbox.setFlushing(false)
-            case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP,
+            case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP, GST_EVENT_STREAM_START,
                  GST_EVENT_STREAM_GROUP_DONE:
                 me.mailbox.put(.event(gst_event_ref(event)))
             default:
