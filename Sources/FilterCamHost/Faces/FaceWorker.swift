@@ -12,10 +12,7 @@ import CFaceDetect
 /// The thread runs at a lower priority (nice +10), and while any face worker runs OpenCV
 /// works single-threaded (its thread count is process-wide): detection then takes at
 /// most one core, at low priority, and on a busy machine it slows down instead of the
-/// video. Measured (release, this 2-core machine, 1280×720 at 30 fps with 15 ms of
-/// other work per frame on the video thread): with OpenCV's two TBB threads the video
-/// thread's worst frame took 36–51 ms (1–6 of 300 frames late); single-threaded 17–23 ms,
-/// none late, and more detections per second (4–6 instead of 2–5).
+/// video (the measurement behind this choice is in the README, "Face detection").
 final class FaceWorker: @unchecked Sendable {
     struct Job {
         let grey: GreyImage
