@@ -71,12 +71,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case .lensOutline:
             return ElementProperty("lens-outline", nick: "Lens outline",
                 blurb: "With osd, always outline the lens (not only while it moves)", .bool(defaultValue: false))
-        case .framesProcessed:
-            return ElementProperty("frames-processed", nick: "Frames processed",
-                blurb: "Frames filtered and pushed downstream since the element started", .counter)
-        case .framesDropped:
-            return ElementProperty("frames-dropped", nick: "Frames dropped",
-                blurb: "Frames replaced by a newer one while the filter was busy (live sources only)", .counter)
+        case .framesProcessed: return FrameWorkerBin.framesProcessedProperty
+        case .framesDropped: return FrameWorkerBin.framesDroppedProperty
         }
     }
 

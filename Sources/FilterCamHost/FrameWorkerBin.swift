@@ -84,6 +84,12 @@ final class FrameWorkerBin: @unchecked Sendable {
     private var outputCaps: UnsafeMutablePointer<GstCaps>?
     private var outputSize = (0, 0)
 
+    /// The counters every element with a frame worker shows, declared once.
+    static let framesProcessedProperty = ElementProperty("frames-processed", nick: "Frames processed",
+        blurb: "Frames filtered and pushed downstream since the element started", .counter)
+    static let framesDroppedProperty = ElementProperty("frames-dropped", nick: "Frames dropped",
+        blurb: "Frames dropped because they came late: replaced by a newer one while the filter was busy (live sources), or already late for the sink (QoS)", .counter)
+
     /// Frames that went downstream.
     var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
     /// Frames replaced in the mailbox, plus (live) frames the appsrc's leaky queue let

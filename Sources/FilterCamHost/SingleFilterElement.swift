@@ -34,10 +34,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
     static func elementClass(for d: FilterDescriptor) -> ElementClass {
         let typeName = "GstFc" + d.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         var properties = d.parameters.map(property(for:))
-        properties.append(ElementProperty("frames-processed", nick: "Frames processed",
-                                          blurb: "Frames filtered and pushed downstream since the element started", .counter))
-        properties.append(ElementProperty("frames-dropped", nick: "Frames dropped",
-                                          blurb: "Frames replaced by a newer one while the filter was busy (live sources only)", .counter))
+        properties += [FrameWorkerBin.framesProcessedProperty, FrameWorkerBin.framesDroppedProperty]
         return ElementClass(
             factoryName: prefix + d.id, typeName: typeName,
             longName: "FilterCam \(d.title)", klass: "Filter/Effect/Video",
