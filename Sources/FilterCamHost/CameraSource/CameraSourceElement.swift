@@ -137,7 +137,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
 
     let element: UnsafeMutablePointer<GstElement>
     private let settings = Locked(Settings())
-    private let pendingError = Locked<String?>(nil)
+    private let refusal: PropertyRefusal
     /// Serialises opening and switching; guards `active` and `outputSize`.
     private let switching = NSRecursiveLock()
     private var active: Active?
@@ -152,6 +152,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
+        refusal = PropertyRefusal(element: element)
         rate = GStreamer.make("videorate", name: "rate")!
         let scale = GStreamer.make("videoscale", name: "scale")!
         let convert = GStreamer.make("videoconvert", name: "convert")!
@@ -254,22 +255,12 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
         }
     }
 
-    /// As `filtercam`'s: before the element runs a refused value is an ERROR when it
-    /// starts; while it runs, a WARNING. The previous value stays.
+    /// The one refusal every FilterCam element uses (`PropertyRefusal`): before the element
+    /// runs a refused value is an ERROR when it starts; while it runs, a WARNING. The
+    /// previous value stays.
     private func refuse(_ property: String, _ value: String, _ why: String) {
         log.warning(element, "refused \(property)=\(value): \(why)")
-        let text = "\(GStreamer.name(of: element)): invalid \(property) \(value.quotedForMessage): \(why)"
-        if isRunning {
-            fc_post_warning(element, text, nil)
-        } else {
-            pendingError.withLock { $0 = text }
-        }
-    }
-
-    private var isRunning: Bool {
-        var state = GST_STATE_NULL, pending = GST_STATE_NULL
-        gst_element_get_state(element, &state, &pending, 0)
-        return state.rawValue >= GST_STATE_PAUSED.rawValue
+        refusal.refuse(property, value, why)
     }
 
     private var hasSource: Bool {
@@ -301,10 +292,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
     private func beforeStateChange(_ transition: GstStateChange, _ result: GstStateChangeReturn) -> GstStateChangeReturn {
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if from == Int32(GST_STATE_NULL.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            if let error = pendingError.withLock({ e -> String? in defer { e = nil }; return e }) {
-                fc_post_error(element, error, nil)
-                return GST_STATE_CHANGE_FAILURE
-            }
+            if !refusal.check(transition) { return GST_STATE_CHANGE_FAILURE }
             return start() ? result : GST_STATE_CHANGE_FAILURE
         }
         return result
