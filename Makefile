@@ -62,7 +62,9 @@ bench: build
 # where `filtercam launch NAME` finds them.
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR = $(PREFIX)/share/gstreamer-1.0/plugins
-install: build
+install: deps
+	swift build -c release --product filtercam
+	swift build -c release --product gstfiltercam
 	install -d $(PREFIX)/bin $(PLUGIN_DIR) $(PREFIX)/share/filtercam/pipelines
 	install -m 755 .build/release/filtercam $(PREFIX)/bin/filtercam
 	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
