@@ -269,8 +269,8 @@ class Window(unittest.TestCase):
 
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.
-        env = dict(os.environ, DISPLAY=self.display, SOURCE="videotestsrc is-live=true", SINK="ximagesink", FILTER="none",
-                   OSD="false")
+        env = dict(os.environ, DISPLAY=self.display, SOURCE="videotestsrc is-live=true ! video/x-raw,width=640,height=480",
+                   FILTER="none", OSD="false")
         cli = subprocess.Popen([CLI, "launch", os.path.join(ROOT, "pipelines", "preview.pipeline")], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
@@ -326,6 +326,26 @@ class Window(unittest.TestCase):
             self.assertTrue(all(self.region_differs(a, b) for a, b in zip(before, card)), f"{before} -> {card}")
             self.xdotool("key", "h")
             self.assertEqual([screenshot_pixel(self.display, x, y) for x, y in spots], before)
+        finally:
+            self.close(pipeline)
+
+    def test_click_lands_on_the_lens_through_the_letterbox(self):
+        os.environ["DISPLAY"] = self.display
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=640,height=480,framerate=30/1 ! "
+            "filtercam name=fc filter=sepia ! glimagesink")
+        pipeline.set_state(Gst.State.PLAYING)
+        time.sleep(1.5)
+        try:
+            self.xdotool("mousemove", "320", "240", "key", "r")   # turned: 480x640 shown at x 140..500
+            self.xdotool("mousemove", "400", "120", "click", "1")
+            lens = [float(v) for v in pipeline.get_by_name("fc").get_property("lens").split(",")]
+            # Window x 400 is picture x (400 - 140) * 480 / 360; y 120 is 160 of 640. A first
+            # click places a half-size lens centred there, kept inside the picture.
+            cx, cy = (400 - 140) / 360, 120 / 480
+            self.assertAlmostEqual(lens[2], 0.5)
+            self.assertAlmostEqual(lens[0], min(max(cx - 0.25, 0), 0.5), delta=0.01)
+            self.assertAlmostEqual(lens[1], min(max(cy - 0.25, 0), 0.5), delta=0.01)
         finally:
             self.close(pipeline)
 
