@@ -35,21 +35,14 @@ enum LaunchCommand {
             printError("filtercam launch: give a pipeline file (pipelines/*.pipeline) or a description, e.g. 'videotestsrc ! filtercam filter=sepia ! autovideosink'")
             return 2
         }
-        var argument = rest.joined(separator: " ")
-        if rest.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
-        var description = argument
-        var file: PipelineFile? = nil
-        let looksLikeFile = rest.count == 1 && !argument.contains("!") &&
-            (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument))
-        if looksLikeFile {
-            do {
-                file = try PipelineFile(contentsOf: argument)
-                description = file!.description
-            } catch {
-                printError("filtercam launch: \(error)")
-                return 1
-            }
+        let target: PipelineTarget
+        do {
+            target = try PipelineTarget(rest)
+        } catch {
+            printError("filtercam launch: \(error)")
+            return 1
         }
+        let (argument, description, file) = (target.argument, target.description, target.file)
         if let problem = DisplayCheck.problem(with: description, command: "launch") {
             printError(problem)
             return 1

@@ -1,3 +1,4 @@
+import FilterCamTool
 import Foundation
 
 /// `filtercam launch preview` finds `pipelines/preview.pipeline`: in the current folder,
@@ -24,5 +25,30 @@ enum PipelineLookup {
             if FileManager.default.fileExists(atPath: path) { return path }
         }
         return nil
+    }
+}
+
+/// What `launch` and `serve` were given: a pipeline file (by path or by name) or a
+/// description; the description to parse, and the file when there is one (to name lines).
+struct PipelineTarget {
+    let argument: String
+    let description: String
+    let file: PipelineFile?
+
+    /// Throws the file's error (missing, unreadable, a `${…}` problem).
+    init(_ words: [String]) throws {
+        var argument = words.joined(separator: " ")
+        if words.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
+        let looksLikeFile = words.count == 1 && !argument.contains("!") &&
+            (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument))
+        if looksLikeFile {
+            let file = try PipelineFile(contentsOf: argument)
+            self.file = file
+            description = file.description
+        } else {
+            file = nil
+            description = argument
+        }
+        self.argument = argument
     }
 }

@@ -41,20 +41,14 @@ enum ServeCommand {
             return 2
         }
         // The user's pipeline, as `launch` reads it, into a channel the server reads.
-        var argument = options.target.joined(separator: " ")
-        if options.target.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
-        var description = argument
-        var file: PipelineFile? = nil
-        if options.target.count == 1 && !argument.contains("!") &&
-            (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument)) {
-            do {
-                file = try PipelineFile(contentsOf: argument)
-                description = file!.description
-            } catch {
-                printError("filtercam serve: \(error)")
-                return 1
-            }
+        let target: PipelineTarget
+        do {
+            target = try PipelineTarget(options.target)
+        } catch {
+            printError("filtercam serve: \(error)")
+            return 1
         }
+        let (description, file) = (target.description, target.file)
         let channel = "filtercam-serve-\(getpid())"
         let pipeline: Pipeline
         do {

@@ -92,3 +92,11 @@ def drain_bus(pipeline, types):
         if message is None:
             return found
         found.append(message)
+
+
+def image_pixel(path, x, y):
+    """The (r, g, b) of one pixel of an image file, read by ImageMagick."""
+    out = subprocess.run(["convert", path, "-format",
+                          f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
+                         capture_output=True, text=True, check=True).stdout
+    return tuple(int(v) for v in out.strip().split(","))

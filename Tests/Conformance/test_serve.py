@@ -11,6 +11,8 @@ import tempfile
 import time
 import unittest
 
+from support import image_pixel
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.path.join(ROOT, ".build", "release", "filtercam")
 GREY = ("videotestsrc is-live=true pattern=solid-color foreground-color=0xff808080 ! "
@@ -126,9 +128,7 @@ class Serve(unittest.TestCase):
         png = os.path.join(folder, "frame.png")
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.mp4"), "-vf", "select=eq(n\\,20)",
                         "-vframes", "1", png], check=True)
-        r, g, b = (int(v) for v in subprocess.run(
-            ["convert", png, "-format", "%[fx:int(255*p{160,120}.r)],%[fx:int(255*p{160,120}.g)],%[fx:int(255*p{160,120}.b)]", "info:"],
-            capture_output=True, text=True, check=True).stdout.split(","))
+        r, g, b = image_pixel(png, 160, 120)
         # Grey 128 through CISepiaTone at 0.8, by hand: 0.8 x (173, 154, 120) + 0.2 x 128 = (164, 149, 122).
         for got, want in zip((r, g, b), (164, 149, 122)):
             self.assertLessEqual(abs(got - want), 8, f"viewer pixel {(r, g, b)}, sepia of grey {(164, 149, 122)}")
@@ -245,9 +245,7 @@ class Serve(unittest.TestCase):
         self.assertIn("set filtercam0.filter = none", err)
         png = os.path.join(folder, "last.png")
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.5", "-i", os.path.join(folder, "v.mp4"), "-vframes", "1", png], check=True)
-        r, g, b = (int(v) for v in subprocess.run(
-            ["convert", png, "-format", "%[fx:int(255*p{160,120}.r)],%[fx:int(255*p{160,120}.g)],%[fx:int(255*p{160,120}.b)]", "info:"],
-            capture_output=True, text=True, check=True).stdout.split(","))
+        r, g, b = image_pixel(png, 160, 120)
         for got in (r, g, b):
             self.assertLessEqual(abs(got - 128), 8, f"after 'set filter=none' the viewer sees {(r, g, b)}, not grey 128")
 

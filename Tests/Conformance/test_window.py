@@ -10,7 +10,7 @@ import tempfile
 import time
 import unittest
 
-from support import Counter, Gst, drain_bus, sink_pad
+from support import Counter, Gst, drain_bus, image_pixel, sink_pad
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.path.join(ROOT, ".build", "release", "filtercam")
@@ -52,9 +52,7 @@ def screenshot_pixel(display, x, y):
     shot = os.path.join(folder, "shot.png")
     env = dict(os.environ, DISPLAY=display)
     subprocess.run(["import", "-window", "root", shot], env=env, check=True, timeout=30)
-    out = subprocess.run(["convert", shot, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
-                         capture_output=True, text=True, check=True).stdout
-    return tuple(int(v) for v in out.strip().split(","))
+    return image_pixel(shot, x, y)
 
 
 def rendered_pixel(element, x, y, size=(320, 240)):
@@ -64,9 +62,7 @@ def rendered_pixel(element, x, y, size=(320, 240)):
     subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!", f"video/x-raw,width={size[0]},height={size[1]}", "!",
                     "videoconvert", "!"] + element.split() + ["!", "videoconvert", "!", "pngenc", "!", "filesink", f"location={png}"],
                    check=True, timeout=30)
-    out = subprocess.run(["convert", png, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
-                         capture_output=True, text=True, check=True).stdout
-    return tuple(int(v) for v in out.strip().split(","))
+    return image_pixel(png, x, y)
 
 
 class Window(unittest.TestCase):
