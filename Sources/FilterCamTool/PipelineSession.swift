@@ -28,7 +28,7 @@ public final class PipelineSession {
     private var pendingCommands: [LiveCommand] = []
     private var interruptCount = 0
 
-    /// Called on the session's loop about every 50 ms (e.g. to run an RTSP server's requests).
+    /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
 
     public func enqueue(_ command: LiveCommand) {
@@ -55,7 +55,8 @@ public final class PipelineSession {
         var eosDeadline: Date? = nil
         var outcome: Outcome? = nil
         while outcome == nil {
-            if let m = gst_bus_timed_pop(bus, 50_000_000) {
+            // 20 ms: live commands (stdin, keys) are picked up within a frame.
+            if let m = gst_bus_timed_pop(bus, 20_000_000) {
                 outcome = handle(m)
                 gst_message_unref(m)
                 if outcome == .endOfStream && eosDeadline != nil { outcome = .stoppedByUser }

@@ -52,7 +52,7 @@ enum ServeCommand {
         let channel = "filtercam-serve-\(getpid())"
         let pipeline: Pipeline
         do {
-            pipeline = try Pipeline(description: "\(description) ! intervideosink name=filtercam-serve-out channel=\(channel)")
+            pipeline = try Pipeline(description: "\(description) ! intervideosink name=filtercam-serve-out channel=\(channel) sync=false")
         } catch {
             printError("filtercam serve: \(error)")
             if "\(error)".contains("filtercam-serve-out") || "\(error)".contains("intervideosink") {
