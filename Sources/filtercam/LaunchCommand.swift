@@ -73,11 +73,7 @@ enum LaunchCommand {
         let restoreTerminal = startReadingCommands(into: session)
         let outcome = session.run()
         restoreTerminal()
-        switch outcome {
-        case .endOfStream, .stoppedByUser: return 0
-        case .error: return 1
-        case .aborted: return 130
-        }
+        return outcome.exitStatus
     }
 
     /// The quoted element, property or value a GStreamer parse error names.
@@ -134,5 +130,17 @@ enum LaunchCommand {
             }
         }
         return {}
+    }
+}
+
+extension PipelineSession.Outcome {
+    /// The process's exit status: 0 at the end of the stream or on quit, 1 after an error,
+    /// 130 when a second Ctrl-C aborted (as a shell reports SIGINT).
+    var exitStatus: Int32 {
+        switch self {
+        case .endOfStream, .stoppedByUser: return 0
+        case .error: return 1
+        case .aborted: return 130
+        }
     }
 }

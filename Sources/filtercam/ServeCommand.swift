@@ -97,11 +97,7 @@ enum ServeCommand {
         }
         let outcome = session.run()
         restoreTerminal()
-        switch outcome {
-        case .endOfStream, .stoppedByUser: return 0
-        case .error: return 1
-        case .aborted: return 130
-        }
+        return outcome.exitStatus
     }
 
     struct UsageError: Error, CustomStringConvertible {
