@@ -147,6 +147,7 @@ final class FrameWorkerBin: @unchecked Sendable {
             refusedFormat.store(false, ordering: .relaxed)
             earliestTime.store(UInt64.max, ordering: .relaxed)
             addedLatency.store(0, ordering: .relaxed)
+            recentProcessing.reset()   // the worker is not running yet
             liveState.store(0, ordering: .relaxed)
             mailbox.start()
             startWorker()
