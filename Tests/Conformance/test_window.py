@@ -2,6 +2,7 @@
 example through the `filtercam` CLI, a screenshot of what it shows, the window's frame
 rate into a syncing `ximagesink`, and the message when there is no display at all."""
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -77,6 +78,9 @@ class Window(unittest.TestCase):
     def tearDownClass(cls):
         cls.xvfb.stop()
 
+    def setUp(self):
+        self.wait_for_no_window()
+
     def test_readme_first_example_shows_sepia_in_a_window(self):
         env = dict(os.environ, DISPLAY=self.display)
         cli = subprocess.Popen([CLI, "launch", FIRST_EXAMPLE], env=env, stdin=subprocess.DEVNULL,
@@ -139,6 +143,18 @@ class Window(unittest.TestCase):
     def close(self, pipeline):
         pipeline.set_state(Gst.State.NULL)
         del os.environ["DISPLAY"]
+        self.wait_for_no_window()
+
+    def wait_for_no_window(self, timeout=5):
+        """Until the display has no window left: a closing window (the GL sink's goes away
+        a little later) must not catch the next test's clicks."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
+                                  capture_output=True, text=True).stdout
+            if re.search(r"^\s*0 children", tree, re.M):
+                return
+            time.sleep(0.1)
 
     def test_click_centres_the_lens_where_clicked_in_every_orientation(self):
         # The window (no window manager) sits at (0,0) at the picture's size; the lens
