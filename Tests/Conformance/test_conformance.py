@@ -535,3 +535,17 @@ class OnScreenDisplayInFrames(unittest.TestCase):
             pipeline.set_state(Gst.State.NULL)
             stills.append(open(os.path.join(folder, "s-00.jpg"), "rb").read())
         self.assertEqual(stills[0], stills[1], "the still with osd on differs from the one with it off")
+
+
+class ErrorsByName(unittest.TestCase):
+    """An error inside a FilterCam element (its inner appsrc) is reported by the element."""
+
+    def test_inner_error_reported_under_the_elements_name(self):
+        pipeline = Gst.parse_launch("videotestsrc num-buffers=5 ! video/x-raw,format=BGRx,width=64,height=48 ! filtercam name=fc")
+        pipeline.set_state(Gst.State.PLAYING)   # nothing after fc: its appsrc cannot push
+        message = pipeline.get_bus().timed_pop_filtered(5 * Gst.SECOND, Gst.MessageType.ERROR)
+        pipeline.set_state(Gst.State.NULL)
+        self.assertIsNotNone(message)
+        self.assertEqual(message.src.get_name(), "fc")
+        self.assertTrue(message.parse_error()[0].message.startswith("fc: "))
+        self.assertIn("not-linked", message.parse_error()[1])
