@@ -139,8 +139,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             do {
                 let chain = try FilterChain.parse(text)
                 settings.withLock { $0.filterText = text; $0.chain = chain }
-                let id = text.split(whereSeparator: { $0 == " " || $0 == "," }).first.map(String.init) ?? "none"
-                let title = FilterRegistry.shared.descriptor(id: id)?.title ?? text
+                let title = FilterRegistry.shared.descriptor(id: chain.leadingID)?.title ?? text
                 display.withLock { $0.filterChanged(to: title, at: Self.now) }
             } catch {
                 refuse("filter", text, error.message)
@@ -371,11 +370,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case .lens(let lens): GStreamer.set(me, "lens", lens.description)
         case .zoom(let zoom): GStreamer.set(me, "zoom", String(zoom))
         case .nextFilter, .previousFilter:
-            let current = s.filterText.split(separator: " ").first.map(String.init) ?? "none"
-            GStreamer.set(me, "filter", FilterRegistry.shared.id(after: current, step: action == .nextFilter ? 1 : -1))
+            GStreamer.set(me, "filter", FilterRegistry.shared.id(after: s.chain.leadingID, step: action == .nextFilter ? 1 : -1))
         case .rotate:
-            let method = OrientationMethod(rawValue: s.orientation) ?? .identity
-            GStreamer.set(me, "orientation", method.nextQuarterTurn.nick)
+            // As the terminal's `rotate` (OrientationMethod.afterRotate): auto starts from identity.
+            GStreamer.set(me, "orientation", (OrientationMethod(rawValue: s.orientation) ?? .identity).nextQuarterTurn.nick)
         case .mirror:
             if s.orientation == FilterCamSettings.autoOrientation {
                 GStreamer.set(me, "camera-facing", s.cameraFacing == .back ? "front" : "back")

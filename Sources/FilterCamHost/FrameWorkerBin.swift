@@ -92,8 +92,8 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     /// Frames that went downstream.
     var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
-    /// Frames replaced in the mailbox, plus (live) frames the appsrc's leaky queue let
-    /// go because downstream was still busy with an older one.
+    /// Frames replaced in the mailbox, frames skipped as late (QoS), plus frames pushed
+    /// into the appsrc that never left it (refused during a flush).
     var framesDropped: UInt64 {
         let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
         let queued = UInt64(gst_app_src_get_current_level_buffers(appsrc.asAppSrc))
@@ -326,13 +326,10 @@ final class FrameWorkerBin: @unchecked Sendable {
         guard earliest != UInt64.max, segment.pointee.format == GST_FORMAT_TIME else { return false }
         let runningTime = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(timestamp))
         guard runningTime != GstClockTime.max, UInt64(runningTime) <= earliest else { return false }
-        let dropped = qosDropped.add(1, ordering: .relaxed).newValue
-        let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
-        let message = gst_message_new_qos(element.asObject, 0, runningTime, streamTime, guint64(timestamp), duration)!
-        let proportion = Double(bitPattern: qosProportion.load(ordering: .relaxed))
-        gst_message_set_qos_values(message, gint64(Int64(bitPattern: UInt64(runningTime)) &- Int64(bitPattern: earliest)), proportion, 1_000_000)
-        gst_message_set_qos_stats(message, GST_FORMAT_BUFFERS, guint64(processedCount.load(ordering: .relaxed)), guint64(dropped))
-        gst_element_post_message(element, message)
+        qosDropped.add(1, ordering: .relaxed)
+        postQoS(live: false, pts: GstClockTime(timestamp), duration: duration, segment: segment,
+                jitter: Int64(bitPattern: UInt64(runningTime)) &- Int64(bitPattern: earliest),
+                proportion: Double(bitPattern: qosProportion.load(ordering: .relaxed)))
         log.debug(element, "QoS: skipping late frame at running time \(runningTime) (earliest \(earliest))")
         return true
     }
@@ -675,12 +672,20 @@ final class FrameWorkerBin: @unchecked Sendable {
     private func reportDropped(_ sample: OpaquePointer) {
         guard let buffer = gst_sample_get_buffer(sample), let segment = gst_sample_get_segment(sample) else { return }
         let pts = fc_buffer_pts(buffer)
+        postQoS(live: true, pts: pts, duration: fc_buffer_duration(buffer), segment: segment, jitter: nil, proportion: 1)
+        log.debug(element, "dropped the frame at \(pts) ns: a newer one arrived while the filter was busy")
+    }
+
+    /// A QoS message for a frame this element dropped, with the running counts (as
+    /// GstBaseTransform posts them); `jitter` is how late it was, when known.
+    private func postQoS(live: Bool, pts: GstClockTime, duration: GstClockTime, segment: UnsafePointer<GstSegment>,
+                         jitter: Int64?, proportion: Double) {
         let runningTime = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts)
         let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
-        let message = gst_message_new_qos(element.asObject, 1, runningTime, streamTime, pts, fc_buffer_duration(buffer))!
+        let message = gst_message_new_qos(element.asObject, live ? 1 : 0, runningTime, streamTime, pts, duration)!
+        if let jitter { gst_message_set_qos_values(message, gint64(jitter), proportion, 1_000_000) }
         gst_message_set_qos_stats(message, GST_FORMAT_BUFFERS, guint64(processedCount.load(ordering: .relaxed)), guint64(framesDropped))
         gst_element_post_message(element, message)
-        log.debug(element, "dropped the frame at \(pts) ns: a newer one arrived while the filter was busy")
     }
 
     /// Posts (once per stream) the error that names the format and the remedy.

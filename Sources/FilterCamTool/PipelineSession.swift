@@ -112,12 +112,14 @@ public final class PipelineSession {
     /// pipeline would not reach the muxers: EOS goes straight into every muxer's sink pads,
     /// and the session waits (bounded) for the sinks to finish, so a recording keeps the
     /// frames up to the error and stays playable.
+    private static func isMuxer(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
+        guard let factory = gst_element_get_factory(element),
+              let klass = gst_element_factory_get_metadata(factory, "klass") else { return false }
+        return String(cString: klass).contains("Muxer")
+    }
+
     private func finaliseRecordings() {
-        let muxers = pipeline.elements.filter { e in
-            guard let factory = gst_element_get_factory(e),
-                  let klass = gst_element_factory_get_metadata(factory, "klass") else { return false }
-            return String(cString: klass).contains("Muxer")
-        }
+        let muxers = pipeline.elements.filter(Self.isMuxer)
         guard !muxers.isEmpty else { return }
         errorLine("Finishing \(muxers.count == 1 ? "the recording" : "\(muxers.count) recordings") after the error…")
         for muxer in muxers {
@@ -148,9 +150,7 @@ public final class PipelineSession {
     /// sink) the wait is short (1.5 s): a live source that never ends must not hold a quit.
     private func beginEndOfStream(_ why: String) -> Date {
         let recording = pipeline.elements.contains { e in
-            guard let factory = gst_element_get_factory(e) else { return false }
-            let klass = gst_element_factory_get_metadata(factory, "klass").map { String(cString: $0) } ?? ""
-            return klass.contains("Muxer") || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
+            Self.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
         }
         stoppingARecording = recording
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
@@ -295,15 +295,13 @@ public final class PipelineSession {
                 errorLine("filter: \(next)")
             case .nextFilter, .previousFilter:
                 let target = try self.target(nil)
-                let current = (Pipeline.property(target, "filter") ?? "none").split(separator: " ").first.map(String.init) ?? "none"
+                let current = FilterChain.leadingID(of: Pipeline.property(target, "filter") ?? "none")
                 let next = FilterRegistry.shared.id(after: current, step: command == .nextFilter ? 1 : -1)
                 try Pipeline.setProperty(target, "filter", next)
                 errorLine("filter: \(next)")
             case .rotate:
                 let target = try self.target(nil)
-                let order = ["identity", "90r", "180", "90l"]
-                let current = Pipeline.property(target, "orientation") ?? "identity"
-                let next = order[((order.firstIndex(of: current) ?? -1) + 1) % order.count]
+                let next = OrientationMethod.afterRotate(Pipeline.property(target, "orientation") ?? "identity").nick
                 try Pipeline.setProperty(target, "orientation", next)
                 errorLine("orientation: \(next)")
             case .snapshot:

@@ -25,6 +25,14 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
     /// True when the chain changes no pixel (`none`).
     public var isIdentity: Bool { steps.isEmpty }
 
+    /// The first filter's id ("none" for an empty chain): what next/previous filter step from.
+    public var leadingID: String { steps.first?.id ?? "none" }
+
+    /// The leading filter id of a chain as written; "none" when it does not parse.
+    public static func leadingID(of text: String, registry: FilterRegistry = .shared) -> String {
+        (try? parse(text, registry: registry))?.leadingID ?? "none"
+    }
+
     /// How to write a chain, with examples: printed by `filtercam filters`.
     public static let syntaxHelp = """
         Filter chains (the `filter` property of filtercam):

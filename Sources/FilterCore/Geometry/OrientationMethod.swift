@@ -134,6 +134,12 @@ public enum OrientationMethod: Int, CaseIterable, Sendable, CustomStringConverti
     /// method turns on through its mirrored cycle.
     public var nextQuarterTurn: OrientationMethod { then(.rotate90R) }
 
+    /// The `rotate` command (terminal and window alike) on an `orientation` value: a fixed
+    /// method turns on; `auto` or anything else starts again from identity.
+    public static func afterRotate(_ nick: String) -> OrientationMethod {
+        (OrientationMethod(nick: nick) ?? .identity).nextQuarterTurn
+    }
+
     public func then(_ other: OrientationMethod) -> OrientationMethod {
         let p = other.matrix, q = matrix
         return OrientationMethod(matrix: (p.a * q.a + p.b * q.c, p.a * q.b + p.b * q.d,
