@@ -10,7 +10,7 @@ public enum FilterCamPlugin {
 
     /// Every element class the plugin provides: `filtercam`, `filtercamsrc`, then one element per
     /// registered filter (`fcsepia`, …). Classes are made once per filter id.
-    static var elementClasses: [ElementClass] {
+    package static var elementClasses: [ElementClass] {
         [FilterCamElement.elementClass, CameraSourceElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)
     }
 

@@ -38,7 +38,15 @@ final class FrameWorkerBin: @unchecked Sendable {
     private let appsrc: UnsafeMutablePointer<GstElement>
     private let sinkPad: UnsafeMutablePointer<GstPad>    // the appsink's
     private let srcPad: UnsafeMutablePointer<GstPad>     // the appsrc's
-    private let mailbox = FrameMailbox()
+    /// Samples (GstSample) and serialized events, owned while they wait.
+    typealias Mailbox = FrameMailbox<OpaquePointer, UnsafeMutablePointer<GstEvent>>
+    private let mailbox = Mailbox { item in
+        switch item {
+        case .frame(let sample): gst_sample_unref(sample)
+        case .event(let event): gst_event_unref(event)
+        case .endOfStream: break
+        }
+    }
     private weak var stage: FrameStage?
 
     /// Called on the worker for each TAG event before it goes on (auto orientation).
@@ -228,7 +236,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         }
         while let (item, generation) = mailbox.next() {
             switch item {
-            case .sample(let sample):
+            case .frame(let sample):
                 process(sample, generation: generation)
             case .event(let event):
                 if event.pointee.type == GST_EVENT_STREAM_START {
@@ -490,7 +498,7 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// Hands a frame that reached the appsink to the worker (streaming thread).
     private func receive(_ sample: OpaquePointer) {
         if liveState.load(ordering: .relaxed) == 0 { detectLiveness() }
-        if let replaced = mailbox.put(sample: sample, live: isLive).replaced {
+        if let replaced = mailbox.put(frame: sample, live: isLive).replaced {
             reportDropped(replaced)
             gst_sample_unref(replaced)
         }

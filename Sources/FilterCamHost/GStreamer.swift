@@ -24,6 +24,14 @@ public enum GStreamer {
         gst_util_set_object_arg(object.assumingMemoryBound(to: GObject.self), property, value)
     }
 
+    /// The factory name of an element (`filtercam`, `videotestsrc`).
+    package static func factoryName(of element: UnsafeMutablePointer<GstElement>) -> String? {
+        guard let factory = gst_element_get_factory(element) else { return nil }
+        guard let name = gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) else { return nil }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
     /// The element's name (`filtercam0`).
     package static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
         guard let cName = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)) else { return "?" }
@@ -34,7 +42,7 @@ public enum GStreamer {
 
 extension UnsafeMutablePointer where Pointee == GstElement {
     package var asObject: UnsafeMutablePointer<GstObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstObject.self) }
-    var asGObject: UnsafeMutablePointer<GObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GObject.self) }
+    package var asGObject: UnsafeMutablePointer<GObject> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GObject.self) }
     package var asBin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstBin.self) }
     package var asAppSink: UnsafeMutablePointer<GstAppSink> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSink.self) }
     package var asAppSrc: UnsafeMutablePointer<GstAppSrc> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSrc.self) }
@@ -50,7 +58,7 @@ enum GValueReader {
 
 extension String {
     /// `String(cString:)` for optional C strings.
-    init?(optionalCString p: UnsafePointer<gchar>?) {
+    package init?(optionalCString p: UnsafePointer<gchar>?) {
         guard let p else { return nil }
         self.init(cString: p)
     }

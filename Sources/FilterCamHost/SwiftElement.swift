@@ -16,8 +16,8 @@ protocol SwiftElement: AnyObject {
 
 /// One element type: its metadata, properties, action signals, and how to make the
 /// Swift side of an instance.
-final class ElementClass: @unchecked Sendable {
-    let factoryName: String
+package final class ElementClass: @unchecked Sendable {
+    package let factoryName: String
     let typeName: String
     let longName: String
     let klass: String

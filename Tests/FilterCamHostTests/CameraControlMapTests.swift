@@ -1,5 +1,6 @@
 @testable import FilterCamHost
 @testable import FilterCamTool
+@testable import FilterCore
 import Foundation
 import XCTest
 #if canImport(Glibc)

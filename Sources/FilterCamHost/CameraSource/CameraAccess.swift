@@ -1,3 +1,4 @@
+import FilterCore
 import CFilterCamShim
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import FilterCore
 import CGStreamer
 import CFilterCamShim
 

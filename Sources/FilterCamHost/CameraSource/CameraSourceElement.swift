@@ -484,7 +484,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
         _ = gst_element_link(source.bin, rate)
         sourceCount += 1
         if let test = gst_bin_get_by_name(source.bin.asBin, "camera") {
-            if Pipeline.factoryName(of: test) == "videotestsrc", let now = runningTime() {
+            if GStreamer.factoryName(of: test) == "videotestsrc", let now = runningTime() {
                 GStreamer.set(UnsafeMutableRawPointer(test), "timestamp-offset", String(now))
             }
             gst_object_unref(UnsafeMutableRawPointer(test))

@@ -9,7 +9,7 @@ import Foundation
 /// it while stills keep coming). Not thread-safe: one thread encodes at a time.
 final class JPEGEncoder {
     let width: Int, height: Int, format: PixelFormat, quality: Int
-    private let pipeline: Pipeline
+    private let pipeline: UnsafeMutablePointer<GstElement>
     private let source: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
     private let muxer: UnsafeMutablePointer<GstElement>
@@ -24,18 +24,39 @@ final class JPEGEncoder {
         // jpegenc takes BGRx/RGBx but not BGRA/RGBA: the same bytes, relabelled.
         let capsFormat = frame.format == .bgra || frame.format == .bgrx ? "BGRx" : "RGBx"
         let caps = "video/x-raw,format=\(capsFormat),width=\(frame.width),height=\(frame.height),framerate=0/1"
-        pipeline = try Pipeline(description:
-            "appsrc name=src format=time caps=\"\(caps)\" ! jpegenc quality=\(quality) ! jifmux name=mux ! appsink name=sink sync=false")
-        guard let src = pipeline.element(named: "src"), let sink = pipeline.element(named: "sink"),
-              let mux = pipeline.element(named: "mux") else {
+        // Our own description (no user input): a parse error here means a missing plugin.
+        var error: UnsafeMutablePointer<GError>?
+        let parsed = gst_parse_launch_full(
+            "appsrc name=src format=time caps=\"\(caps)\" ! jpegenc quality=\(quality) ! jifmux name=mux ! appsink name=sink sync=false",
+            nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            let message = String(cString: error.pointee.message)
+            g_error_free(error)
+            if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
+            throw JPEGWriter.Failure(description: "the JPEG encoder could not be built: \(message)")
+        }
+        guard let parsed else { throw JPEGWriter.Failure(description: "the JPEG encoder could not be built") }
+        gst_object_ref_sink(UnsafeMutableRawPointer(parsed))
+        pipeline = parsed
+        func named(_ name: String) -> UnsafeMutablePointer<GstElement>? {
+            guard let e = gst_bin_get_by_name(parsed.asBin, name) else { return nil }
+            gst_object_unref(UnsafeMutableRawPointer(e))   // the pipeline keeps it
+            return e
+        }
+        guard let src = named("src"), let sink = named("sink"), let mux = named("mux") else {
             throw JPEGWriter.Failure(description: "JPEG encoder pipeline incomplete")
         }
         source = src
         self.sink = sink
         muxer = mux
-        guard pipeline.setState(GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else {
+        guard gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else {
             throw JPEGWriter.Failure(description: "the JPEG encoder did not start")
         }
+    }
+
+    deinit {
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 
     /// Whether `frame` can go through this encoder at `quality`.

@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
+import FilterCamHost
 import Foundation
 
 /// A parsed, owned GStreamer pipeline (the reference is released on deinit).
@@ -115,10 +116,7 @@ public final class Pipeline {
 
     /// The factory name of an element (`filtercam`, `videotestsrc`).
     public static func factoryName(of element: UnsafeMutablePointer<GstElement>) -> String? {
-        guard let factory = gst_element_get_factory(element) else { return nil }
-        guard let name = gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) else { return nil }
-        defer { g_free(name) }
-        return String(cString: name)
+        GStreamer.factoryName(of: element)
     }
 
     /// The FilterCam elements inside (filtercam and friends) with their names.

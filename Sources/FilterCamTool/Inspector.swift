@@ -1,5 +1,6 @@
 import CGStreamer
 import CFilterCamShim
+import FilterCamHost
 import Foundation
 
 /// `filtercam inspect`: an element's description in the manner of `gst-inspect-1.0`.

@@ -243,7 +243,7 @@ public struct V4L2ControlInfo: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case integer, boolean, menu, button, integerMenu, other(Int32)
         /// From V4L2_CTRL_TYPE_*.
-        init(v4l2Type t: Int32) {
+        public init(v4l2Type t: Int32) {
             switch t {
             case 1: self = .integer
             case 2: self = .boolean

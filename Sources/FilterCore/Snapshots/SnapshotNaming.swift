@@ -1,22 +1,21 @@
 import Foundation
-import FilterCore
 
 /// File names for stills from a template with one printf-style counter (`%d`, `%05d`):
 /// `snapshot-%05d.jpg` gives `snapshot-00000.jpg`, `snapshot-00001.jpg`, … The counter
 /// skips every name that already exists, so a still never overwrites a file. A bracketed
 /// set shares one counter and gets an `-ev…` suffix per still (`snapshot-00003-ev-1.jpg`,
 /// `snapshot-00003-ev+0.jpg`, `snapshot-00003-ev+1.jpg`).
-struct SnapshotNaming: Equatable {
-    struct TemplateError: Error, CustomStringConvertible {
-        let description: String
+public struct SnapshotNaming: Equatable {
+    public struct TemplateError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let template: String
+    public let template: String
     private let prefix: String
     private let suffix: String
     private let width: Int
 
-    init(template: String) throws {
+    public init(template: String) throws {
         self.template = template
         let pattern = try NSRegularExpression(pattern: "%(0?)([0-9]*)d")
         let range = NSRange(template.startIndex..., in: template)
@@ -39,12 +38,12 @@ struct SnapshotNaming: Equatable {
     }
 
     /// The folder the stills go to.
-    var folder: String {
+    public var folder: String {
         let dir = (prefix as NSString).deletingLastPathComponent
         return dir.isEmpty ? "." : dir
     }
 
-    func path(counter: Int, bias: Double? = nil) -> String {
+    public func path(counter: Int, bias: Double? = nil) -> String {
         var number = String(counter)
         if number.count < width { number = String(repeating: "0", count: width - number.count) + number }
         var tail = suffix
@@ -62,7 +61,7 @@ struct SnapshotNaming: Equatable {
     }
 
     /// The first counter ≥ `start` whose names (all biases of a set) are all free.
-    func nextFree(from start: Int, biases: [Double]) -> Int {
+    public func nextFree(from start: Int, biases: [Double]) -> Int {
         var n = max(start, 0)
         while true {
             let names = biases.isEmpty ? [path(counter: n)] : biases.map { path(counter: n, bias: $0) }
@@ -72,7 +71,7 @@ struct SnapshotNaming: Equatable {
     }
 
     /// Parses a bracket list such as `-1,0,1` (EV); empty means no bracketing.
-    static func parseBracket(_ text: String) throws -> [Double] {
+    public static func parseBracket(_ text: String) throws -> [Double] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return [] }
         return try trimmed.split(separator: ",", omittingEmptySubsequences: false).map { item in
