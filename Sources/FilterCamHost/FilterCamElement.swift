@@ -92,10 +92,6 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     private var worker: FrameWorkerBin!
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
-    /// Faces found in the frame being processed (worker thread), for the buffer's metas.
-    private var currentFaces: [PixelRect] = []
-    /// Detection was on for an earlier frame: one more decoration reports "no faces".
-    private var facesWereReported = false
     private let refusal: PropertyRefusal
 
     // Worker-thread state: filter instances are rebuilt only when the chain changes.
@@ -108,15 +104,6 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         snapshots = SnapshotBranch(element: element)
         faces = FaceDetection(element: element)
         worker = FrameWorkerBin(element: element, stage: self, log: .filtercam)
-        worker.onEndOfStream = { [unowned self] in self.snapshots.finish() }
-        worker.decorate = { [unowned self] buffer, timestamp in
-            self.faces.decorate(buffer, faces: self.currentFaces, timestamp: timestamp)
-        }
-        worker.decorationWanted = { [unowned self] in self.faces.isEnabled || self.facesWereReported }
-        worker.onTags = { [unowned self] in self.observeTags($0) }
-        worker.onStreamStart = { [unowned self] in self.settings.withLock { $0.streamTagMethod = nil } }
-        worker.mapPointer = { [unowned self] in self.mapPointer($0, $1) }
-        worker.onNavigation = { [unowned self] in self.navigate($0) }
     }
 
     // MARK: Properties
@@ -238,77 +225,56 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
 
     // MARK: Frames (worker thread)
 
-    func job(for input: FrameShape) -> FrameJob {
+    /// One frame's task: the recipe (geometry and filters), then on the finished picture
+    /// faces, stills and the on-screen display, then the faces onto the buffer. Faces go
+    /// from the pixels to the buffer through this task's own closures.
+    func task(for input: FrameShape, stream: StreamState) -> FrameTask {
         let s = settings.withLock { $0 }
         let chain = s.effectiveChain
         if chain != activeChain {
             activeChain = chain
             activeFilters = chain.makeFilters()
         }
-        let method = s.effectiveOrientation
+        let method = s.effectiveOrientation(tag: stream.tagOrientation)
         let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
                                 zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop)
         activePlan.withLock { $0 = plan }
-        let filters = activeFilters
-        let lensRect = plan.lensPixelRect
-        // Work on the finished picture: faces are found and squared, stills copied from
-        // it (squares included), then the flash drawn.
-        let snapshots = self.snapshots, faces = self.faces, live = worker.isLive
+        let recipe = FrameRecipe(plan: plan, filters: activeFilters)
+        let lensRect = recipe.lensRect
+        let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
         let detecting = faces.isEnabled
-        facesWereReported = detecting || (facesWereReported && !currentFaces.isEmpty)
-        currentFaces = []
         // The on-screen display goes on last: never into a still.
         let overlay = s.osd ? onScreenItems(lens: s.lens.isFull || s.lensCrop ? nil : lensRect, settings: s) : []
-        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { [unowned self] frame in
-            if detecting { self.currentFaces = faces.process(frame, method: method, live: live) }
+        // Work on the finished picture: faces are found and squared, stills copied from
+        // it (squares included), then the flash drawn.
+        var found: [PixelRect] = []
+        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { frame in
+            if detecting { found = faces.process(frame, method: method, live: live) }
             if snapshots.needsFrame {
                 snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
                 snapshots.drawFlash(frame, timestamp: frame.timestamp)
             }
             OSDRenderer.draw(overlay, on: frame)
         } : nil
-        if plan.isIdentity {
-            if filters.isEmpty && finish == nil { return .passthrough(width: input.width, height: input.height) }
-            let whole = lensRect == PixelRect(x: 0, y: 0, width: input.width, height: input.height)
-            return FrameJob(outputWidth: input.width, outputHeight: input.height, work: .inPlace({ frame in
-                if !filters.isEmpty { filters.apply(to: whole ? frame : frame.subview(lensRect)) }
-                finish?(frame)
-            }, copying: { source, destination in
-                if whole {
-                    filters.apply(from: source, to: destination)
-                } else {
-                    LensCopy.copyOutside(lensRect, from: source, to: destination)
-                    filters.apply(from: source.subview(lensRect), to: destination.subview(lensRect))
-                }
-                finish?(destination)
-            }))
-        }
-        return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .render { source, destination in
-            plan.render(from: source, to: destination)
-            if !filters.isEmpty { filters.apply(to: destination.subview(lensRect)) }
-            finish?(destination)
-        }, geometry: plan)
+        // After detection stops, one more decoration reports "no faces".
+        let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
+            faces.decorate(buffer, faces: found, timestamp: timestamp)
+        } : nil
+        return FrameTask(recipe.job(finish: finish), decorate: decorate)
+    }
+
+    /// EOS: stills still waiting for a frame are written (or reported) now.
+    func endOfStream() {
+        snapshots.finish()
     }
 
     /// The plan of the last frame, for mapping navigation events back.
     private let activePlan = Locked<GeometryPlan?>(nil)
 
     /// Pointer positions on the output mapped to the input, through the transform.
-    func mapPointer(_ x: Double, _ y: Double) -> (Double, Double) {
+    func mapPointerToInput(x: Double, y: Double) -> (x: Double, y: Double) {
         guard let plan = activePlan.withLock({ $0 }) else { return (x, y) }
         return plan.mapPointToSource(x: x, y: y)
-    }
-
-    /// `image-orientation` tags from upstream drive orientation=auto.
-    func observeTags(_ tags: UnsafeMutablePointer<GstTagList>) {
-        var value: UnsafeMutablePointer<gchar>?
-        guard gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { return }
-        defer { g_free(value) }
-        let method = OrientationMethod(imageOrientationTag: String(cString: value))
-        let global = gst_tag_list_get_scope(tags) == GST_TAG_SCOPE_GLOBAL
-        settings.withLock { s in
-            if global { s.globalTagMethod = method } else { s.streamTagMethod = method }
-        }
     }
 
     // MARK: The preview window (navigation events, from the sink's streaming thread)

@@ -2,7 +2,7 @@ import FilterCore
 
 /// What the user set on a `filtercam` element: read once per frame by the worker
 /// (copied out under the lock, so a frame always sees one consistent setting), apart
-/// from what was negotiated or learnt from the stream (`FrameWorkerBin`, tags).
+/// from what was negotiated or learnt from the stream (`StreamState`).
 struct FilterCamSettings: Sendable {
     static let defaultFilter = "none"
     static let defaultIntensity = 0.8
@@ -31,19 +31,16 @@ struct FilterCamSettings: Sendable {
     var osd = false
     var lensOutline = false
 
-    /// The transform upstream tags asked for (stream scope wins over global), if any.
-    var streamTagMethod: OrientationMethod?
-    var globalTagMethod: OrientationMethod?
-
     /// The chain as applied: the `intensity` shortcut folded in.
     var effectiveChain: FilterChain { intensityIsSet ? chain.withStrength(intensity) : chain }
 
-    /// The transform in use: the fixed one, or for `auto` the tag's, else the device's.
-    var effectiveOrientation: OrientationMethod {
+    /// The transform in use: the fixed one, or for `auto` the stream's tag (`StreamState`),
+    /// else the device's.
+    func effectiveOrientation(tag: OrientationMethod?) -> OrientationMethod {
         if orientation != Self.autoOrientation {
             return OrientationMethod(rawValue: orientation) ?? .identity
         }
-        if let tag = streamTagMethod ?? globalTagMethod { return tag }
+        if let tag { return tag }
         return device.method(facing: cameraFacing)
     }
 }

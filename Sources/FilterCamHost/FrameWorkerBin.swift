@@ -38,33 +38,22 @@ final class FrameWorkerBin: @unchecked Sendable {
     private let appsrc: UnsafeMutablePointer<GstElement>
     private let sinkPad: UnsafeMutablePointer<GstPad>    // the appsink's
     private let srcPad: UnsafeMutablePointer<GstPad>     // the appsrc's
-    /// Samples (GstSample) and serialized events, owned while they wait.
-    typealias Mailbox = FrameMailbox<OpaquePointer, UnsafeMutablePointer<GstEvent>>
+    /// A frame as the streaming thread hands it over: the sample (owned) and whether
+    /// upstream was live when it arrived.
+    struct ReceivedFrame {
+        let sample: OpaquePointer
+        let live: Bool
+    }
+    /// Frames and serialized events, owned while they wait.
+    typealias Mailbox = FrameMailbox<ReceivedFrame, UnsafeMutablePointer<GstEvent>>
     private let mailbox = Mailbox { item in
         switch item {
-        case .frame(let sample): gst_sample_unref(sample)
+        case .frame(let frame): gst_sample_unref(frame.sample)
         case .event(let event): gst_event_unref(event)
         case .endOfStream: break
         }
     }
     private weak var stage: FrameStage?
-
-    /// Called on the worker for each TAG event before it goes on (auto orientation).
-    var onTags: ((UnsafeMutablePointer<GstTagList>) -> Void)?
-    /// Called on the worker with each output buffer (writable) before it is pushed, to
-    /// attach metas (faces).
-    var decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)?
-    /// Whether `decorate` has anything to do for this frame (saves making it writable).
-    var decorationWanted: (() -> Bool)?
-    /// Called on the worker when a new stream starts (STREAM_START), in stream order.
-    var onStreamStart: (() -> Void)?
-    /// Called on the worker when EOS arrives, before it goes downstream (pending stills).
-    var onEndOfStream: (() -> Void)?
-    /// Maps a pointer position on the output back to the input (navigation events).
-    var mapPointer: ((Double, Double) -> (Double, Double))?
-    /// A navigation event from downstream (the window's mouse and keys): true when the
-    /// element used it; unused ones go upstream with their pointer mapped.
-    var onNavigation: ((UnsafeMutablePointer<GstEvent>) -> Bool)?
 
     /// Frames the worker pushed into the appsrc, and frames that left it downstream.
     private let processedCount = Atomic<UInt64>(0)
@@ -72,8 +61,6 @@ final class FrameWorkerBin: @unchecked Sendable {
     private let liveState = Atomic<Int>(0)          // 0 unknown, 1 live, 2 not live
     /// Latency we add, in ns: the recent processing time (see `noteProcessingTime`).
     private let addedLatency = Atomic<UInt64>(0)
-    /// Worker thread: processing times of the last frames.
-    private var recentProcessing = RunningMaximum(window: 30)
     /// QoS from downstream: frames whose running time is at or before this are late
     /// (UInt64.max: no QoS seen since the last flush).
     private let earliestTime = Atomic<UInt64>(UInt64.max)
@@ -85,12 +72,8 @@ final class FrameWorkerBin: @unchecked Sendable {
     private var thread: Thread?
     private var workerDone = DispatchSemaphore(value: 0)
 
-    // Worker-thread state: the input caps and what was derived from them.
-    private var inputCaps: UnsafeMutablePointer<GstCaps>?
-    private var inputInfo = GstVideoInfo()
-    private var inputShape: FrameShape?
-    private var outputCaps: UnsafeMutablePointer<GstCaps>?
-    private var outputSize = (0, 0)
+    /// What the worker knows of the stream (worker thread only; see `StreamState`).
+    private var stream = StreamState()
 
     /// The counters every element with a frame worker shows, declared once.
     static let framesProcessedProperty = ElementProperty("frames-processed", nick: "Frames processed",
@@ -108,7 +91,8 @@ final class FrameWorkerBin: @unchecked Sendable {
         return mailbox.droppedCount + qosDropped.load(ordering: .relaxed)
             + (pushed > left + queued ? pushed - left - queued : 0)
     }
-    var isLive: Bool { liveState.load(ordering: .relaxed) == 1 }
+    /// Whether upstream is live, as the streaming thread last found it.
+    private var receivingLive: Bool { liveState.load(ordering: .relaxed) == 1 }
 
     /// The element's debug category.
     let log: DebugCategory
@@ -155,7 +139,7 @@ final class FrameWorkerBin: @unchecked Sendable {
             refusedFormat.store(false, ordering: .relaxed)
             earliestTime.store(UInt64.max, ordering: .relaxed)
             addedLatency.store(0, ordering: .relaxed)
-            recentProcessing.reset()   // the worker is not running yet
+            stream.reset()   // the worker is not running yet
             liveState.store(0, ordering: .relaxed)
             mailbox.start()
             startWorker()
@@ -169,7 +153,8 @@ final class FrameWorkerBin: @unchecked Sendable {
         }
         if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
             stopWorker()
-            resetNegotiation()
+            stream.reset()
+            releasePool()
         }
         if after && to == Int32(GST_STATE_NULL.rawValue) {
             gst_element_set_state(appsink, GST_STATE_NULL)
@@ -236,20 +221,21 @@ final class FrameWorkerBin: @unchecked Sendable {
         }
         while let (item, generation) = mailbox.next() {
             switch item {
-            case .frame(let sample):
-                process(sample, generation: generation)
+            case .frame(let frame):
+                stream.isLive = frame.live
+                process(frame.sample, generation: generation)
             case .event(let event):
                 if event.pointee.type == GST_EVENT_STREAM_START {
                     // A new stream: what its predecessor's tags said no longer holds (as
                     // videoflip). The appsrc makes its own STREAM_START.
-                    onStreamStart?()
+                    stream.startNewStream()
                     gst_event_unref(event)
                     continue
                 }
-                if event.pointee.type == GST_EVENT_TAG, let onTags {
+                if event.pointee.type == GST_EVENT_TAG {
                     var list: UnsafeMutablePointer<GstTagList>?
                     gst_event_parse_tag(event, &list)
-                    if let list { onTags(list) }
+                    if let list { stream.observe(list) }
                 }
                 // Before the first frame the appsrc has no caps yet; events sent now would
                 // overtake them (sticky-event misordering), so they wait for that frame.
@@ -260,7 +246,7 @@ final class FrameWorkerBin: @unchecked Sendable {
                 }
             case .endOfStream:
                 sendHeldEvents()
-                onEndOfStream?()
+                stage?.endOfStream()
                 // As an event in the appsrc's queue, not gst_app_src_end_of_stream: that one leaves
                 // the appsrc EOS for good (only a seek on the appsrc itself clears it), so a
                 // flushing seek after EOS would play nothing.
@@ -279,52 +265,15 @@ final class FrameWorkerBin: @unchecked Sendable {
         heldEvents.removeAll()
     }
 
-    private func resetNegotiation() {
-        if let c = inputCaps { gst_caps_unref(c) }
-        if let c = outputCaps { gst_caps_unref(c) }
-        inputCaps = nil
-        outputCaps = nil
-        inputShape = nil
-        releasePool()
-    }
-
-    /// Reads the input format when the caps change. Returns false for caps we cannot use.
+    /// Reads the input format when the caps change; reports caps we cannot use.
     private func adopt(caps: UnsafeMutablePointer<GstCaps>) -> Bool {
-        if let current = inputCaps, gst_caps_is_equal(current, caps) != 0 { return inputShape != nil }
-        resetNegotiation()
-        inputCaps = gst_caps_ref(caps)
-        var info = GstVideoInfo()
-        guard gst_video_info_from_caps(&info, caps) != 0,
-              let name = String(optionalCString: gst_video_format_to_string(info.finfo.pointee.format)),
-              let format = PixelFormat(rawValue: name)
-        else {
-            let text = GStreamer.describe(caps)
-            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(text); accepted formats: \(PixelFormat.names) (put videoconvert in front)", nil)
+        if let current = stream.inputCaps, gst_caps_is_equal(current, caps) != 0 { return stream.inputShape != nil }
+        guard stream.adopt(caps) else {
+            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(GStreamer.describe(caps)); accepted formats: \(PixelFormat.names) (put videoconvert in front)", nil)
             return false
         }
-        inputInfo = info
-        inputShape = FrameShape(width: Int(info.width), height: Int(info.height), format: format)
         return true
     }
-
-    /// The input caps with the output size; a 90° turn also turns the pixel aspect ratio
-    /// (as videoflip). Everything else (colorimetry, framerate, …) is carried over.
-    private func outputCaps(width: Int, height: Int, swapsAxes: Bool) -> UnsafeMutablePointer<GstCaps> {
-        if let c = outputCaps, outputSize == (width, height), outputSwapsAxes == swapsAxes { return c }
-        if let c = outputCaps { gst_caps_unref(c) }
-        let caps: UnsafeMutablePointer<GstCaps>
-        if width == Int(inputInfo.width) && height == Int(inputInfo.height) && !swapsAxes {
-            caps = gst_caps_ref(inputCaps!)
-        } else {
-            caps = fc_caps_with_size(inputCaps!, Int32(width), Int32(height), swapsAxes ? 1 : 0)
-        }
-        outputCaps = caps
-        outputSize = (width, height)
-        outputSwapsAxes = swapsAxes
-        log.info(element, "output caps \(GStreamer.describe(caps))")
-        return caps
-    }
-    private var outputSwapsAxes = false
 
     /// QoS: whether the sink has already declared this frame late (GstBaseTransform's
     /// rule: running time at or before the earliest time it asked for). A late frame is
@@ -344,7 +293,7 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     private func process(_ sample: OpaquePointer, generation: Int) {
         guard let caps = gst_sample_get_caps(sample), let inBuffer = gst_sample_get_buffer(sample),
-              adopt(caps: caps), let shape = inputShape, let stage
+              adopt(caps: caps), let shape = stream.inputShape, let stage
         else {
             gst_sample_unref(sample)
             return
@@ -369,7 +318,8 @@ final class FrameWorkerBin: @unchecked Sendable {
             let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
             if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
         }
-        let job = stage.job(for: shape)
+        let task = stage.task(for: shape, stream: stream)
+        let job = task.job
         switch job.work {
         case .passthrough:
             break
@@ -377,7 +327,7 @@ final class FrameWorkerBin: @unchecked Sendable {
             buffer = fc_buffer_make_writable(buffer)
             if fc_buffer_memory_writable(buffer) != 0 {
                 var frame = GstVideoFrame()
-                if gst_video_frame_map(&frame, &inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                if gst_video_frame_map(&frame, &stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
                     inPlace(view(of: &frame, shape: shape, timestamp: timestamp))
                     gst_video_frame_unmap(&frame)
                 }
@@ -390,14 +340,15 @@ final class FrameWorkerBin: @unchecked Sendable {
             buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
                             timestamp: timestamp, work)
         }
-        if let decorate, decorationWanted?() ?? true {
+        if let decorate = task.decorate {
             buffer = fc_buffer_make_writable(buffer)
             decorate(buffer, timestamp)
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         noteProcessingTime(elapsed)
 
-        let outCaps = outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
+        let (outCaps, isNew) = stream.outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
+        if isNew { log.info(element, "output caps \(GStreamer.describe(outCaps))") }
         let outSample = gst_sample_new(buffer, outCaps, segment, nil)!
         gst_buffer_unref(buffer)
         pushLock.withLock { _ in
@@ -415,13 +366,13 @@ final class FrameWorkerBin: @unchecked Sendable {
                         geometry: GeometryPlan?, timestamp: UInt64?,
                         _ work: (FrameView, FrameView) -> Void) -> UnsafeMutablePointer<GstBuffer> {
         var outInfo = GstVideoInfo()
-        gst_video_info_set_format(&outInfo, inputInfo.finfo.pointee.format, guint(width), guint(height))
+        gst_video_info_set_format(&outInfo, stream.inputInfo.finfo.pointee.format, guint(width), guint(height))
         let out = acquireOutputBuffer(info: &outInfo)
         gst_buffer_copy_into(out, input, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
         fc_copy_metas(input, out, geometry == nil ? 1 : 0)
         if let geometry { RegionOfInterest.map(from: input, to: out, through: geometry) }
         var src = GstVideoFrame(), dst = GstVideoFrame()
-        if gst_video_frame_map(&src, &inputInfo, input, GST_MAP_READ) != 0 {
+        if gst_video_frame_map(&src, &stream.inputInfo, input, GST_MAP_READ) != 0 {
             if gst_video_frame_map(&dst, &outInfo, out, GST_MAP_WRITE) != 0 {
                 let outShape = FrameShape(width: width, height: height, format: shape.format)
                 work(view(of: &src, shape: shape, timestamp: timestamp), view(of: &dst, shape: outShape, timestamp: timestamp))
@@ -474,16 +425,16 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// It grows at once (a LATENCY message makes the pipeline redistribute it) and shrinks
     /// only when it would halve, so a jittery filter does not send a message per frame.
     private func noteProcessingTime(_ ns: UInt64) {
-        recentProcessing.add(ns)
+        stream.recentProcessing.add(ns)
         log.log(element, "frame took \(ns / 1_000) µs")
-        guard isLive else { return }
+        guard stream.isLive else { return }
         let current = addedLatency.load(ordering: .relaxed)
         // One frame a second may be descheduled on a busy two-core machine (seen: 8 ms for a
         // 0.3 ms filter); it is set aside, a filter slow twice in 30 frames is not.
-        let wanted = reportedLatency(forProcessing: recentProcessing.maximum(ignoringLargest: 1))
+        let wanted = reportedLatency(forProcessing: stream.recentProcessing.maximum(ignoringLargest: 1))
         guard wanted > current || (wanted < current / 2 && current - wanted >= 2_000_000) else { return }
         addedLatency.store(wanted, ordering: .relaxed)
-        log.info(element, "latency \(current / 1_000) µs -> \(wanted / 1_000) µs (processing took up to \(recentProcessing.maximum / 1_000) µs, one outlier set aside)")
+        log.info(element, "latency \(current / 1_000) µs -> \(wanted / 1_000) µs (processing took up to \(stream.recentProcessing.maximum / 1_000) µs, one outlier set aside)")
         gst_element_post_message(element, gst_message_new_latency(element.asObject))
     }
 
@@ -498,9 +449,10 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// Hands a frame that reached the appsink to the worker (streaming thread).
     private func receive(_ sample: OpaquePointer) {
         if liveState.load(ordering: .relaxed) == 0 { detectLiveness() }
-        if let replaced = mailbox.put(frame: sample, live: isLive).replaced {
-            reportDropped(replaced)
-            gst_sample_unref(replaced)
+        let live = receivingLive
+        if let replaced = mailbox.put(frame: ReceivedFrame(sample: sample, live: live), live: live).replaced {
+            reportDropped(replaced.sample)
+            gst_sample_unref(replaced.sample)
         }
     }
 
@@ -601,7 +553,7 @@ final class FrameWorkerBin: @unchecked Sendable {
                 gst_event_unref(event)
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_NAVIGATION:
-                if let handler = me.onNavigation, handler(event) {
+                if me.stage?.navigate(event) == true {
                     gst_event_unref(event)
                     return GST_PAD_PROBE_HANDLED
                 }
@@ -720,12 +672,12 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     /// A navigation event with pointer coordinates mapped from output to input.
     private func mappedNavigation(_ event: UnsafeMutablePointer<GstEvent>) -> UnsafeMutablePointer<GstEvent> {
-        guard let mapPointer, let original = gst_event_get_structure(event),
+        guard let stage, let original = gst_event_get_structure(event),
               let structure = gst_structure_copy(original) else { return gst_event_ref(event) }
         var x = 0.0, y = 0.0
         if gst_structure_get_double(structure, "pointer_x", &x) != 0,
            gst_structure_get_double(structure, "pointer_y", &y) != 0 {
-            let (nx, ny) = mapPointer(x, y)
+            let (nx, ny) = stage.mapPointerToInput(x: x, y: y)
             var v = GValue()
             g_value_init(&v, fc_type_double())
             g_value_set_double(&v, nx)

@@ -109,14 +109,14 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
 
     func action(_ index: Int) {}
 
-    func job(for input: FrameShape) -> FrameJob {
+    func task(for input: FrameShape, stream: StreamState) -> FrameTask {
         let current = values.withLock { $0 }
         if current != activeValues || activeFilter == nil {
             activeValues = current
             activeFilter = descriptor.make(current)
         }
         let filters: [any FrameFilter] = [activeFilter!]
-        return FrameJob(outputWidth: input.width, outputHeight: input.height,
-                        work: .inPlace({ filters.apply(to: $0) }, copying: { filters.apply(from: $0, to: $1) }))
+        return FrameTask(FrameJob(outputWidth: input.width, outputHeight: input.height,
+                                  work: .inPlace({ filters.apply(to: $0) }, copying: { filters.apply(from: $0, to: $1) })))
     }
 }

@@ -45,9 +45,3 @@ public struct FrameShape: Equatable, Sendable {
         self.format = format
     }
 }
-
-/// Something that turns input frames into output frames: `filtercam` and every
-/// single-filter element. Called on the host's worker thread only.
-public protocol FrameStage: AnyObject {
-    func job(for input: FrameShape) -> FrameJob
-}

@@ -104,6 +104,10 @@ final class FaceDetection: @unchecked Sendable {
 
     var isEnabled: Bool { settings.withLock { $0.enabled } }
 
+    /// Whether the last `faces` message named faces (one more, empty, is due when
+    /// detection stops).
+    var hasReportedFaces: Bool { posted.withLock { !$0.isEmpty } }
+
     // MARK: Properties
 
     func setProperty(_ index: Int, _ value: PropertyValue) {

@@ -1,0 +1,40 @@
+import CGStreamer
+import FilterCore
+
+/// Everything one frame needs, asked of the element once: the pixels' job (FilterCore)
+/// and what the output buffer carries besides them (metas, messages). State a frame
+/// passes from its pixels to its decoration (the faces found in it) is captured by the
+/// two closures of the same task, never kept in the element.
+struct FrameTask {
+    var job: FrameJob
+    /// Runs on the output buffer (made writable) after the pixels, with the frame's
+    /// timestamp; nil when there is nothing to add.
+    var decorate: ((UnsafeMutablePointer<GstBuffer>, _ timestamp: UInt64?) -> Void)?
+
+    init(_ job: FrameJob, decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = nil) {
+        self.job = job
+        self.decorate = decorate
+    }
+}
+
+/// The element behind a `FrameWorkerBin`. Walking a frame from the appsink to the appsrc
+/// enters the element once (`task`); the worker calls it otherwise only at the end of the
+/// stream and for the preview window's events.
+protocol FrameStage: AnyObject {
+    /// The task for one input frame (worker thread), decided from one copy of the settings
+    /// and what the worker knows of the stream.
+    func task(for input: FrameShape, stream: StreamState) -> FrameTask
+    /// EOS arrived, before it goes downstream (worker thread): finish pending work (stills).
+    func endOfStream()
+    /// A navigation event from the window (the sink's thread): true when the element used it.
+    func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool
+    /// A pointer position on the output mapped back to the input, for navigation events
+    /// that go on upstream.
+    func mapPointerToInput(x: Double, y: Double) -> (x: Double, y: Double)
+}
+
+extension FrameStage {
+    func endOfStream() {}
+    func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { false }
+    func mapPointerToInput(x: Double, y: Double) -> (x: Double, y: Double) { (x, y) }
+}

@@ -1,0 +1,96 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+
+/// What the frame worker knows of the stream it is processing. Owned by the worker
+/// thread (only it reads or writes it); reset at READY→PAUSED (`reset`), and at every
+/// STREAM_START for what belonged to the previous stream (`startNewStream`).
+struct StreamState {
+    /// The negotiated input: caps as received, and what was read from them.
+    private(set) var inputCaps: UnsafeMutablePointer<GstCaps>?
+    var inputInfo = GstVideoInfo()
+    private(set) var inputShape: FrameShape?
+
+    /// The caps pushed with the output, kept while size and turn stay the same.
+    private var outputCaps: UnsafeMutablePointer<GstCaps>?
+    private var outputSize = (width: 0, height: 0, swapsAxes: false)
+
+    /// `image-orientation` tags from upstream (stream scope wins over global), for `auto`.
+    private(set) var streamTagOrientation: OrientationMethod?
+    private(set) var globalTagOrientation: OrientationMethod?
+    var tagOrientation: OrientationMethod? { streamTagOrientation ?? globalTagOrientation }
+
+    /// Whether upstream is live, as the streaming thread found it for the current frame.
+    var isLive = false
+
+    /// Processing times of the last frames, behind the reported latency.
+    var recentProcessing = RunningMaximum(window: 30)
+
+    /// Everything back to "nothing known" (READY→PAUSED, PAUSED→READY).
+    mutating func reset() {
+        forgetCaps()
+        streamTagOrientation = nil
+        globalTagOrientation = nil
+        isLive = false
+        recentProcessing.reset()
+    }
+
+    /// A new stream (STREAM_START): what its predecessor's tags said no longer holds (as
+    /// videoflip); caps come again with it.
+    mutating func startNewStream() {
+        streamTagOrientation = nil
+        globalTagOrientation = nil
+    }
+
+    /// Notes the orientation a TAG event asks for.
+    mutating func observe(_ tags: UnsafeMutablePointer<GstTagList>) {
+        var value: UnsafeMutablePointer<gchar>?
+        guard gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { return }
+        defer { g_free(value) }
+        let method = OrientationMethod(imageOrientationTag: String(cString: value))
+        if gst_tag_list_get_scope(tags) == GST_TAG_SCOPE_GLOBAL {
+            globalTagOrientation = method
+        } else {
+            streamTagOrientation = method
+        }
+    }
+
+    /// Reads the input format when the caps change. Returns nil for caps that are not
+    /// raw video in a format we take (the caller reports them), else whether they are usable.
+    mutating func adopt(_ caps: UnsafeMutablePointer<GstCaps>) -> Bool {
+        if let current = inputCaps, gst_caps_is_equal(current, caps) != 0 { return inputShape != nil }
+        forgetCaps()
+        inputCaps = gst_caps_ref(caps)
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0,
+              let name = String(optionalCString: gst_video_format_to_string(info.finfo.pointee.format)),
+              let format = PixelFormat(rawValue: name)
+        else { return false }
+        inputInfo = info
+        inputShape = FrameShape(width: Int(info.width), height: Int(info.height), format: format)
+        return true
+    }
+
+    /// The input caps with the output size; a 90° turn also turns the pixel aspect ratio
+    /// (as videoflip). Everything else (colorimetry, framerate, …) is carried over.
+    /// The second value is true when they are new.
+    mutating func outputCaps(width: Int, height: Int, swapsAxes: Bool) -> (UnsafeMutablePointer<GstCaps>, isNew: Bool) {
+        if let c = outputCaps, outputSize == (width, height, swapsAxes) { return (c, false) }
+        if let c = outputCaps { gst_caps_unref(c) }
+        let caps = width == Int(inputInfo.width) && height == Int(inputInfo.height) && !swapsAxes
+            ? gst_caps_ref(inputCaps!)!
+            : fc_caps_with_size(inputCaps!, Int32(width), Int32(height), swapsAxes ? 1 : 0)!
+        outputCaps = caps
+        outputSize = (width, height, swapsAxes)
+        return (caps, true)
+    }
+
+    private mutating func forgetCaps() {
+        if let c = inputCaps { gst_caps_unref(c) }
+        if let c = outputCaps { gst_caps_unref(c) }
+        inputCaps = nil
+        outputCaps = nil
+        inputShape = nil
+        outputSize = (0, 0, false)
+    }
+}

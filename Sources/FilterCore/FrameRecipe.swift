@@ -1,0 +1,64 @@
+/// The lens/filter recipe for one frame: the geometry (orientation, zoom, lens crop) and
+/// the filters applied inside the lens. The one place the lens is applied, whichever way
+/// the host writes the frame:
+/// - in place, when the geometry changes nothing and the frame's memory is writable;
+/// - copying, when it changes nothing but the memory is shared: the lens filtered into
+///   the new frame and the rest copied, in one pass;
+/// - rendering, when the geometry makes a new picture: the picture first, then the
+///   filters inside the lens of the output.
+public struct FrameRecipe {
+    public let plan: GeometryPlan
+    public let filters: [any FrameFilter]
+
+    public init(plan: GeometryPlan, filters: [any FrameFilter]) {
+        self.plan = plan
+        self.filters = filters
+    }
+
+    /// The lens in output pixels (the whole output when there is no lens or it is cropped to).
+    public var lensRect: PixelRect { plan.lensPixelRect }
+
+    private var lensIsWholeFrame: Bool {
+        lensRect == PixelRect(x: 0, y: 0, width: plan.outputWidth, height: plan.outputHeight)
+    }
+
+    /// Applies the recipe to a frame of the input size, in place (only when `plan.isIdentity`).
+    public func applyInPlace(_ frame: FrameView) {
+        precondition(plan.isIdentity, "a recipe that changes the geometry needs a new frame")
+        guard !filters.isEmpty else { return }
+        filters.apply(to: lensIsWholeFrame ? frame : frame.subview(lensRect))
+    }
+
+    /// Writes the recipe's output for `source` into `destination` (other memory, of the
+    /// output size).
+    public func apply(from source: FrameView, to destination: FrameView) {
+        if !plan.isIdentity {
+            plan.render(from: source, to: destination)
+            if !filters.isEmpty { filters.apply(to: destination.subview(lensRect)) }
+        } else if lensIsWholeFrame {
+            filters.apply(from: source, to: destination)
+        } else {
+            LensCopy.copyOutside(lensRect, from: source, to: destination)
+            filters.apply(from: source.subview(lensRect), to: destination.subview(lensRect))
+        }
+    }
+
+    /// The job for one frame: this recipe, then `finish` on the finished picture (faces,
+    /// stills, on-screen display). Passthrough when neither changes anything.
+    public func job(finish: ((FrameView) -> Void)?) -> FrameJob {
+        if plan.isIdentity {
+            if filters.isEmpty && finish == nil { return .passthrough(width: plan.outputWidth, height: plan.outputHeight) }
+            return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .inPlace({ frame in
+                applyInPlace(frame)
+                finish?(frame)
+            }, copying: { source, destination in
+                apply(from: source, to: destination)
+                finish?(destination)
+            }))
+        }
+        return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .render { source, destination in
+            apply(from: source, to: destination)
+            finish?(destination)
+        }, geometry: plan)
+    }
+}
