@@ -30,6 +30,20 @@ public struct ElementProperty: Sendable {
         self.kind = kind
     }
 
+    /// The value a fresh element reads.
+    var defaultValue: PropertyValue {
+        switch kind {
+        case .double(_, _, let d): return .double(d)
+        case .int(_, _, let d): return .int(Int(d))
+        case .uint(_, _, let d): return .int(Int(d))
+        case .bool(let d): return .bool(d)
+        case .string(let d): return .string(d)
+        case .enumeration(_, _, let d): return .int(d)
+        case .gstEnum(_, let d): return .int(Int(d))
+        case .counter: return .uint64(0)
+        }
+    }
+
     var isReadOnly: Bool {
         if case .counter = kind { return true }
         return false

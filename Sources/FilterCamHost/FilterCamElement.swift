@@ -10,69 +10,67 @@ import Synchronization
 ///
 /// Properties are declared in `FilterCamElement.properties` (the table `inspect` shows);
 /// settings live in `FilterCamSettings`; frames cross `FrameWorkerBin`.
-final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchecked Sendable {
-    enum Property: Int, CaseIterable {
+final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
+    enum Property: String, PropertyNames {
         case filter, intensity
-        case lens, lensCrop, orientation, deviceOrientation, cameraFacing, zoom, maxZoom
-        case navigation, osd, lensOutline
-        case framesProcessed, framesDropped
+        case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
+        case cameraFacing = "camera-facing", zoom, maxZoom = "max-zoom"
+        case navigation, osd, lensOutline = "lens-outline"
     }
 
-    /// The element's own properties, then each component's (snapshots, faces), in that order.
-    static let properties: [ElementProperty] = ownProperties + SnapshotBranch.properties + FaceDetection.properties
-    static let snapshotPropertyBase = ownProperties.count
-    static let facePropertyBase = snapshotPropertyBase + SnapshotBranch.properties.count
+    /// The element is its parts, in this order: its own settings, the frame worker's
+    /// counters, the snapshot branch, face detection.
+    static let properties: [ElementProperty] = ownProperties + FrameWorkerBin.counterProperties
+        + SnapshotBranch.properties + FaceDetection.properties
 
     static let ownProperties: [ElementProperty] = Property.allCases.map { p in
         switch p {
         case .filter:
-            return ElementProperty("filter", nick: "Filter",
+            return ElementProperty(p.rawValue, nick: "Filter",
                 blurb: "Filter id or chain, e.g. \"sepia intensity=0.8, vignette radius=0.7\" (see `filtercam filters`)",
                 .string(defaultValue: FilterCamSettings.defaultFilter))
         case .intensity:
-            return ElementProperty("intensity", nick: "Intensity",
+            return ElementProperty(p.rawValue, nick: "Intensity",
                 blurb: "Strength of the first filter in the chain (0 = original), unless the chain sets it; until set, each filter's own default applies",
                 .double(min: 0, max: 1, defaultValue: FilterCamSettings.defaultIntensity))
         case .lens:
-            return ElementProperty("lens", nick: "Lens",
+            return ElementProperty(p.rawValue, nick: "Lens",
                 blurb: "Lens rectangle x,y,w,h as fractions of the output frame; the filter applies only inside it",
                 .string(defaultValue: LensRect.full.description))
         case .lensCrop:
-            return ElementProperty("lens-crop", nick: "Lens crop",
+            return ElementProperty(p.rawValue, nick: "Lens crop",
                 blurb: "Output only the lens region (the output caps change to the lens size)", .bool(defaultValue: false))
         case .orientation:
-            return ElementProperty("orientation", nick: "Orientation",
+            return ElementProperty(p.rawValue, nick: "Orientation",
                 blurb: "Transform applied first, as videoflip's video-direction; auto follows image-orientation tags, else device-orientation",
                 .gstEnum(getType: { gst_video_orientation_method_get_type() }, defaultValue: 0))
         case .deviceOrientation:
-            return ElementProperty("device-orientation", nick: "Device orientation",
+            return ElementProperty(p.rawValue, nick: "Device orientation",
                 blurb: "How the device is held (used by orientation=auto without a tag); face-up, face-down and unknown keep the last known one",
                 .enumeration(typeName: "FilterCamDeviceOrientation", nicks: DeviceOrientation.allCases.map(\.nick), defaultIndex: 0))
         case .cameraFacing:
-            return ElementProperty("camera-facing", nick: "Camera facing",
+            return ElementProperty(p.rawValue, nick: "Camera facing",
                 blurb: "back, or front (the picture is mirrored like a selfie preview) for orientation=auto",
                 .enumeration(typeName: "FilterCamCameraFacing", nicks: CameraFacing.allCases.map(\.rawValue), defaultIndex: 0))
         case .zoom:
-            return ElementProperty("zoom", nick: "Zoom",
+            return ElementProperty(p.rawValue, nick: "Zoom",
                 blurb: "Digital zoom: centred scale-and-crop; any value is clamped to [1, max-zoom] like a pinch",
                 .double(min: 0, max: Double.greatestFiniteMagnitude, defaultValue: 1))
         case .maxZoom:
-            return ElementProperty("max-zoom", nick: "Maximum zoom",
+            return ElementProperty(p.rawValue, nick: "Maximum zoom",
                 blurb: "Largest zoom factor (the camera's maximum scale-and-crop factor)",
                 .double(min: 1, max: 1000, defaultValue: FilterCamSettings.defaultMaxZoom))
         case .navigation:
-            return ElementProperty("navigation", nick: "Navigation",
+            return ElementProperty(p.rawValue, nick: "Navigation",
                 blurb: "Take the preview window's mouse and keys (click/drag the lens, wheel or +/- zoom, n/p filter, r rotate, m mirror, s snapshot, f faces, l lens, [ ] lens size, arrows move it, h help, q quit)",
                 .bool(defaultValue: true))
         case .osd:
-            return ElementProperty("osd", nick: "On-screen display",
+            return ElementProperty(p.rawValue, nick: "On-screen display",
                 blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the count after a still. Off for encoders; never in stills",
                 .bool(defaultValue: false))
         case .lensOutline:
-            return ElementProperty("lens-outline", nick: "Lens outline",
+            return ElementProperty(p.rawValue, nick: "Lens outline",
                 blurb: "With osd, always outline the lens (not only while it moves)", .bool(defaultValue: false))
-        case .framesProcessed: return FrameWorkerBin.framesProcessedProperty
-        case .framesDropped: return FrameWorkerBin.framesDroppedProperty
         }
     }
 
@@ -92,7 +90,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     private var worker: FrameWorkerBin!
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
-    private let refusal: PropertyRefusal
+    private var parts: ElementParts!
 
     // Worker-thread state: filter instances are rebuilt only when the chain changes.
     private var activeChain = FilterChain.none
@@ -100,26 +98,21 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
-        refusal = PropertyRefusal(element: element)
         snapshots = SnapshotBranch(element: element)
         faces = FaceDetection(element: element)
         worker = FrameWorkerBin(element: element, stage: self, log: .filtercam)
+        parts = ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, faces])
     }
 
     // MARK: Properties
 
-    func setProperty(_ index: Int, _ value: PropertyValue) {
-        if index >= Self.facePropertyBase {
-            faces.setProperty(index - Self.facePropertyBase, value)
-            return
-        }
-        if index >= Self.snapshotPropertyBase {
-            if let problem = snapshots.setProperty(index - Self.snapshotPropertyBase, value) {
-                refuse(Self.properties[index].name, value.text, problem)
-            }
-            return
-        }
-        guard let property = Property(rawValue: index) else { return }
+    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
+    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
+
+    var properties: [ElementProperty] { Self.ownProperties }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
+        guard let property = Property(rawValue: name) else { return }
         switch (property, value) {
         case (.filter, .string(let text)):
             let text = text ?? FilterCamSettings.defaultFilter
@@ -129,7 +122,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
                 let title = FilterRegistry.shared.descriptor(id: chain.leadingID)?.title ?? text
                 display.withLock { $0.filterChanged(to: title, at: Self.now) }
             } catch {
-                refuse("filter", text, error.message)
+                throw PropertyProblem(error.message)
             }
         case (.intensity, .double(let v)):
             settings.withLock { $0.intensity = v; $0.intensityIsSet = true }
@@ -140,7 +133,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
                 settings.withLock { $0.lens = lens }
                 display.withLock { $0.lensMoved(at: Self.now) }
             } catch {
-                refuse("lens", text, "\(error)")
+                throw PropertyProblem("\(error)")
             }
         case (.lensCrop, .bool(let v)):
             settings.withLock { $0.lensCrop = v }
@@ -152,7 +145,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
             settings.withLock { $0.cameraFacing = CameraFacing.allCases[v] }
         case (.zoom, .double(let v)):
             if v.isNaN {
-                refuse("zoom", "nan", "a zoom factor is a number, clamped to [1, max-zoom]")
+                throw PropertyProblem("a zoom factor is a number, clamped to [1, max-zoom]")
             } else {
                 let zoom = settings.withLock { s -> Double in s.zoom = Zoom.clamp(v, max: s.maxZoom); return s.zoom }
                 display.withLock { $0.zoomChanged(to: zoom, at: Self.now) }
@@ -170,10 +163,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         }
     }
 
-    func getProperty(_ index: Int) -> PropertyValue {
-        if index >= Self.facePropertyBase { return faces.getProperty(index - Self.facePropertyBase) }
-        if index >= Self.snapshotPropertyBase { return snapshots.getProperty(index - Self.snapshotPropertyBase) }
-        switch Property(rawValue: index)! {
+    func get(_ name: String) -> PropertyValue {
+        switch Property(rawValue: name)! {
         case .filter: return .string(settings.withLock { $0.filterText })
         case .intensity: return .double(settings.withLock { $0.intensity })
         case .lens: return .string(settings.withLock { $0.lens.description })
@@ -188,28 +179,20 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         case .navigation: return .bool(settings.withLock { $0.navigation })
         case .osd: return .bool(settings.withLock { $0.osd })
         case .lensOutline: return .bool(settings.withLock { $0.lensOutline })
-        case .framesProcessed: return .uint64(worker.framesProcessed)
-        case .framesDropped: return .uint64(worker.framesDropped)
         }
-    }
-
-    private func refuse(_ property: String, _ value: String, _ why: String) {
-        refusal.refuse(property, value, why)
     }
 
     // MARK: Element
 
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        if !after && !refusal.check(transition) { return GST_STATE_CHANGE_FAILURE }
+        if !after && !parts.check(transition) { return GST_STATE_CHANGE_FAILURE }
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
-            snapshots.start()
-            faces.start()
+            parts.start()
         }
         let result = worker.changeState(transition, after: after, result: result)
         if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            snapshots.drain()
-            faces.stop()
+            parts.stop()
         }
         return result
     }

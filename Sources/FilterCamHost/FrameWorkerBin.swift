@@ -75,12 +75,6 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// What the worker knows of the stream (worker thread only; see `StreamState`).
     private var stream = StreamState()
 
-    /// The counters every element with a frame worker shows, declared once.
-    static let framesProcessedProperty = ElementProperty("frames-processed", nick: "Frames processed",
-        blurb: "Frames filtered and pushed downstream since the element started", .counter)
-    static let framesDroppedProperty = ElementProperty("frames-dropped", nick: "Frames dropped",
-        blurb: "Frames dropped because they came late: replaced by a newer one while the filter was busy (live sources), or already late for the sink (QoS)", .counter)
-
     /// Frames that went downstream.
     var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
     /// Frames replaced in the mailbox, frames skipped as late (QoS), plus frames pushed
@@ -687,5 +681,28 @@ final class FrameWorkerBin: @unchecked Sendable {
             g_value_unset(&v)
         }
         return gst_event_new_navigation(structure)
+    }
+}
+
+/// The counters every element with a frame worker shows, declared once: the worker is
+/// the part of each element that owns them.
+extension FrameWorkerBin: ElementPart {
+    enum Counter: String, PropertyNames {
+        case framesProcessed = "frames-processed", framesDropped = "frames-dropped"
+    }
+
+    static let counterProperties = [
+        ElementProperty(Counter.framesProcessed.rawValue, nick: "Frames processed",
+            blurb: "Frames filtered and pushed downstream since the element started", .counter),
+        ElementProperty(Counter.framesDropped.rawValue, nick: "Frames dropped",
+            blurb: "Frames dropped because they came late: replaced by a newer one while the filter was busy (live sources), or already late for the sink (QoS)", .counter),
+    ]
+
+    var properties: [ElementProperty] { Self.counterProperties }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {}   // read-only
+
+    func get(_ name: String) -> PropertyValue {
+        Counter(rawValue: name) == .framesProcessed ? .uint64(framesProcessed) : .uint64(framesDropped)
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// `fcvignette radius=0.7`): a GObject property per declared parameter, the same worker
 /// and caps handling as `filtercam`. Nothing here is specific to any filter: the
 /// `FilterDescriptor` is the only input.
-final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unchecked Sendable {
+final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
     static let prefix = "fc"
 
     let elementClass: ElementClass
@@ -15,7 +15,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
     private let element: UnsafeMutablePointer<GstElement>
     private let values: Locked<FilterValues>
     private var worker: FrameWorkerBin!
-    private let refusal: PropertyRefusal
+    private var parts: ElementParts!
 
     // Worker-thread state.
     private var activeValues: FilterValues?
@@ -26,15 +26,14 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
         self.descriptor = descriptor
         self.elementClass = elementClass
         values = Locked(descriptor.defaultValues)
-        refusal = PropertyRefusal(element: element)
         worker = FrameWorkerBin(element: element, stage: self, log: .singleFilter)
+        parts = ElementParts(element: element, declared: elementClass.properties, parts: [self, worker])
     }
 
     /// The element class for a filter: `fc<id>`, type `GstFc<Id>`.
     static func elementClass(for d: FilterDescriptor) -> ElementClass {
         let typeName = "GstFc" + d.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        var properties = d.parameters.map(property(for:))
-        properties += [FrameWorkerBin.framesProcessedProperty, FrameWorkerBin.framesDroppedProperty]
+        let properties = d.parameters.map(property(for:)) + FrameWorkerBin.counterProperties
         return ElementClass(
             factoryName: prefix + d.id, typeName: typeName,
             longName: "FilterCam \(d.title)", klass: "Filter/Effect/Video",
@@ -62,9 +61,14 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
         }
     }
 
-    func setProperty(_ index: Int, _ value: PropertyValue) {
-        guard index < descriptor.parameters.count else { return }
-        let p = descriptor.parameters[index]
+    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
+    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
+
+    /// The filter's parameters (the worker's counters are its own part).
+    var properties: [ElementProperty] { descriptor.parameters.map(Self.property(for:)) }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
+        guard let p = descriptor.parameters.first(where: { $0.name == name }) else { return }
         let filterValue: FilterValue?
         switch (p.kind, value) {
         case (.double, .double(let v)): filterValue = .double(v)
@@ -75,19 +79,15 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
             do {
                 filterValue = try p.validate(try FilterChain.parseValue(text ?? "", for: p))
             } catch {
-                refusal.refuse(p.name, text ?? "", error.message)
-                filterValue = nil
+                throw PropertyProblem(error.message)
             }
         default: filterValue = nil
         }
         if let filterValue { values.withLock { $0[p.name] = filterValue } }
     }
 
-    func getProperty(_ index: Int) -> PropertyValue {
-        let n = descriptor.parameters.count
-        if index == n { return .uint64(worker.framesProcessed) }
-        if index == n + 1 { return .uint64(worker.framesDropped) }
-        let p = descriptor.parameters[index]
+    func get(_ name: String) -> PropertyValue {
+        let p = descriptor.parameters.first { $0.name == name }!
         switch values.withLock({ $0[p.name] }) {
         case .double(let v): return .double(v)
         case .int(let v): return .int(v)
@@ -99,7 +99,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, @unc
     }
 
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        if !after && !refusal.check(transition) { return GST_STATE_CHANGE_FAILURE }
+        if !after && !parts.check(transition) { return GST_STATE_CHANGE_FAILURE }
         return worker.changeState(transition, after: after, result: result)
     }
 

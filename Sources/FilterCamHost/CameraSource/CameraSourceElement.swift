@@ -33,10 +33,12 @@ import Synchronization
 /// back/front are chosen among the device monitor's cameras by name or V4L2 card
 /// ("back", "rear", "world" / "front", "user"), else the first camera is back and the
 /// next one front, else the first camera is used.
-package final class CameraSourceElement: SwiftElement, HasElementClass, @unchecked Sendable {
-    enum Property: Int, CaseIterable {
-        case camera, preset, fallback, numBuffers
-        case torch, focusMode, focusPosition, exposureBias, exposureTime, iso, whiteBalance, tint, zoom
+package final class CameraSourceElement: SwiftElement, HasElementClass, ElementPart, @unchecked Sendable {
+    enum Property: String, PropertyNames {
+        case camera, preset, fallback, numBuffers = "num-buffers"
+        // Camera controls (`CameraControl`): names as CameraControl.propertyName.
+        case torch, focusMode = "focus-mode", focusPosition = "focus-position", exposureBias = "exposure-bias"
+        case exposureTime = "exposure-time", iso, whiteBalance = "white-balance", tint, zoom
     }
 
     package static let factoryName = "filtercamsrc"
@@ -48,46 +50,46 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
     static let properties: [ElementProperty] = Property.allCases.map { p in
         switch p {
         case .camera:
-            return ElementProperty("camera", nick: "Camera",
+            return ElementProperty(p.rawValue, nick: "Camera",
                 blurb: "back, front, a device path (/dev/videoN) or test:PATTERN (a test picture, e.g. test:ball); changing it while playing switches cameras without stopping",
                 .string(defaultValue: "back"))
         case .preset:
-            return ElementProperty("preset", nick: "Preset",
+            return ElementProperty(p.rawValue, nick: "Preset",
                 blurb: "Output size: 640x480, 1280x720, 1920x1080 or photo (the camera's largest; 1920x1080 for a test picture); always at 30 fps",
                 .enumeration(typeName: "FilterCamCameraPreset", nicks: CameraPreset.allCases.map(\.rawValue), defaultIndex: 0))
         case .fallback:
-            return ElementProperty("fallback", nick: "Fallback",
+            return ElementProperty(p.rawValue, nick: "Fallback",
                 blurb: "When no camera can be opened: test (a live test picture and a WARNING) or none (an ERROR: the pipeline does not start)",
                 .enumeration(typeName: "FilterCamCameraFallback", nicks: CameraFallback.allCases.map(\.rawValue), defaultIndex: 0))
         case .numBuffers:
-            return ElementProperty("num-buffers", nick: "Number of buffers",
+            return ElementProperty(p.rawValue, nick: "Number of buffers",
                 blurb: "Frames each opened source delivers before EOS (-1 = unlimited)",
                 .int(min: -1, max: Int32.max, defaultValue: -1))
         case .torch:
-            return ElementProperty("torch", nick: "Torch", blurb: "Torch (LED) on", .bool(defaultValue: false))
+            return ElementProperty(p.rawValue, nick: "Torch", blurb: "Torch (LED) on", .bool(defaultValue: false))
         case .focusMode:
-            return ElementProperty("focus-mode", nick: "Focus mode",
+            return ElementProperty(p.rawValue, nick: "Focus mode",
                 blurb: "locked, auto (focus once) or continuous autofocus",
                 .enumeration(typeName: "FilterCamFocusMode", nicks: FocusMode.allCases.map(\.rawValue), defaultIndex: 2))
         case .focusPosition:
-            return ElementProperty("focus-position", nick: "Focus position",
+            return ElementProperty(p.rawValue, nick: "Focus position",
                 blurb: "Lens position, 0 (nearest) to 1 (farthest); locks focus", .double(min: 0, max: 1, defaultValue: 0.5))
         case .exposureBias:
-            return ElementProperty("exposure-bias", nick: "Exposure bias",
+            return ElementProperty(p.rawValue, nick: "Exposure bias",
                 blurb: "Exposure compensation in EV", .double(min: -4, max: 4, defaultValue: 0))
         case .exposureTime:
-            return ElementProperty("exposure-time", nick: "Exposure time",
+            return ElementProperty(p.rawValue, nick: "Exposure time",
                 blurb: "Custom exposure time in µs (0 = automatic exposure)", .int(min: 0, max: 10_000_000, defaultValue: 0))
         case .iso:
-            return ElementProperty("iso", nick: "ISO", blurb: "Custom ISO (0 = automatic)", .int(min: 0, max: 102_400, defaultValue: 0))
+            return ElementProperty(p.rawValue, nick: "ISO", blurb: "Custom ISO (0 = automatic)", .int(min: 0, max: 102_400, defaultValue: 0))
         case .whiteBalance:
-            return ElementProperty("white-balance", nick: "White balance",
+            return ElementProperty(p.rawValue, nick: "White balance",
                 blurb: "0 = automatic, else the temperature in kelvin (2000–10000)", .int(min: 0, max: 10_000, defaultValue: 0))
         case .tint:
-            return ElementProperty("tint", nick: "Tint", blurb: "White balance tint, -150 (green) to 150 (magenta)",
+            return ElementProperty(p.rawValue, nick: "Tint", blurb: "White balance tint, -150 (green) to 150 (magenta)",
                 .int(min: -150, max: 150, defaultValue: 0))
         case .zoom:
-            return ElementProperty("zoom", nick: "Zoom", blurb: "Optical/camera zoom factor", .double(min: 1, max: 10, defaultValue: 1))
+            return ElementProperty(p.rawValue, nick: "Zoom", blurb: "Optical/camera zoom factor", .double(min: 1, max: 10, defaultValue: 1))
         }
     }
 
@@ -107,15 +109,22 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
         var preset = CameraPreset.vga
         var fallback = CameraFallback.test
         var numBuffers = -1
-        /// Controls the user set, in the order first set (only these are ever applied).
+        /// The camera controls the user set, in the order first set: each held once, here
+        /// (only these are ever applied; an unset control reads as its declared default).
         var controls: [CameraControl] = []
-        var torch = false, focusMode = FocusMode.continuous, focusPosition = 0.5, exposureBias = 0.0
-        var exposureTime = 0, iso = 0, whiteBalance = 0, tint = 0, zoom = 1.0
 
         mutating func remember(_ c: CameraControl) {
             if let i = controls.firstIndex(where: { $0.propertyName == c.propertyName }) { controls[i] = c } else { controls.append(c) }
         }
-        var exposure: CameraControlSettings { CameraControlSettings(exposureTime: exposureTime, iso: iso) }
+        func control(named name: String) -> CameraControl? { controls.first { $0.propertyName == name } }
+        var exposure: CameraControlSettings {
+            var e = CameraControlSettings()
+            for c in controls {
+                if case .exposureTime(let t) = c { e.exposureTime = t }
+                if case .iso(let i) = c { e.iso = i }
+            }
+            return e
+        }
     }
 
     /// The source in use.
@@ -137,7 +146,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
 
     let element: UnsafeMutablePointer<GstElement>
     private let settings = Locked(Settings())
-    private let refusal: PropertyRefusal
+    private var parts: ElementParts!
     /// Serialises opening and switching; guards `active` and `outputSize`.
     private let switching = NSRecursiveLock()
     private var active: Active?
@@ -152,7 +161,6 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
-        refusal = PropertyRefusal(element: element)
         rate = GStreamer.make("videorate", name: "rate")!
         let scale = GStreamer.make("videoscale", name: "scale")!
         let convert = GStreamer.make("videoconvert", name: "convert")!
@@ -166,13 +174,18 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
         gst_object_unref(UnsafeMutableRawPointer(target))
         gst_element_add_pad(element, ghost)
         setOutputCaps(width: 640, height: 480)
+        parts = ElementParts(element: element, declared: Self.properties, parts: [self])
     }
 
     // MARK: Properties
 
-    func setProperty(_ index: Int, _ value: PropertyValue) {
-        guard let property = Property(rawValue: index) else { return }
-        var control: CameraControl? = nil
+    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
+    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
+
+    var properties: [ElementProperty] { Self.properties }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
+        guard let property = Property(rawValue: name) else { return }
         switch (property, value) {
         case (.camera, .string(let text)):
             let text = text ?? "back"
@@ -181,7 +194,8 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
                 settings.withLock { $0.camera = request; $0.cameraText = text }
                 if hasSource { switchCamera(to: request) }
             } catch {
-                refuse("camera", text, error.description)
+                log.warning(element, "refused camera=\(text): \(error.description)")
+                throw PropertyProblem(error.description)
             }
         case (.preset, .int(let v)):
             let preset = CameraPreset.allCases[v]
@@ -194,41 +208,12 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
             settings.withLock { $0.fallback = CameraFallback.allCases[v] }
         case (.numBuffers, .int(let v)):
             settings.withLock { $0.numBuffers = v }
-        case (.torch, .bool(let v)):
-            settings.withLock { $0.torch = v }
-            control = .torch(v)
-        case (.focusMode, .int(let v)):
-            settings.withLock { $0.focusMode = FocusMode.allCases[v] }
-            control = .focusMode(FocusMode.allCases[v])
-        case (.focusPosition, .double(let v)):
-            settings.withLock { $0.focusPosition = v }
-            control = .focusPosition(v)
-        case (.exposureBias, .double(let v)):
-            settings.withLock { $0.exposureBias = v }
-            control = .exposureBias(v)
-        case (.exposureTime, .int(let v)):
-            settings.withLock { $0.exposureTime = v }
-            control = .exposureTime(v)
-        case (.iso, .int(let v)):
-            settings.withLock { $0.iso = v }
-            control = .iso(v)
-        case (.whiteBalance, .int(let v)):
-            guard v == 0 || v >= 2000 else {
-                refuse("white-balance", String(v), "0 (automatic) or 2000–10000 kelvin")
-                return
-            }
-            settings.withLock { $0.whiteBalance = v }
-            control = .whiteBalance(v)
-        case (.tint, .int(let v)):
-            settings.withLock { $0.tint = v }
-            control = .tint(v)
-        case (.zoom, .double(let v)):
-            settings.withLock { $0.zoom = v }
-            control = .zoom(v)
         default:
-            break
-        }
-        if let control {
+            guard let control = CameraControl(property: name, value) else { return }
+            if case .whiteBalance(let k) = control, k != 0 && k < 2000 {
+                log.warning(element, "refused white-balance=\(k)")
+                throw PropertyProblem("0 (automatic) or 2000–10000 kelvin")
+            }
             settings.withLock { $0.remember(control) }
             switching.lock()
             defer { switching.unlock() }
@@ -236,31 +221,17 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
         }
     }
 
-    func getProperty(_ index: Int) -> PropertyValue {
+    func get(_ name: String) -> PropertyValue {
         let s = settings.withLock { $0 }
-        switch Property(rawValue: index)! {
+        switch Property(rawValue: name)! {
         case .camera: return .string(s.cameraText)
         case .preset: return .int(CameraPreset.allCases.firstIndex(of: s.preset)!)
         case .fallback: return .int(CameraFallback.allCases.firstIndex(of: s.fallback)!)
         case .numBuffers: return .int(s.numBuffers)
-        case .torch: return .bool(s.torch)
-        case .focusMode: return .int(FocusMode.allCases.firstIndex(of: s.focusMode)!)
-        case .focusPosition: return .double(s.focusPosition)
-        case .exposureBias: return .double(s.exposureBias)
-        case .exposureTime: return .int(s.exposureTime)
-        case .iso: return .int(s.iso)
-        case .whiteBalance: return .int(s.whiteBalance)
-        case .tint: return .int(s.tint)
-        case .zoom: return .double(s.zoom)
+        default:
+            return s.control(named: name)?.propertyValue
+                ?? Self.properties.first { $0.name == name }!.defaultValue
         }
-    }
-
-    /// The one refusal every FilterCam element uses (`PropertyRefusal`): before the element
-    /// runs a refused value is an ERROR when it starts; while it runs, a WARNING. The
-    /// previous value stays.
-    private func refuse(_ property: String, _ value: String, _ why: String) {
-        log.warning(element, "refused \(property)=\(value): \(why)")
-        refusal.refuse(property, value, why)
     }
 
     private var hasSource: Bool {
@@ -284,7 +255,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
         defer { switching.unlock() }
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_NULL.rawValue) {
-            stop()
+            closeCamera()
         }
         return result
     }
@@ -292,8 +263,8 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
     private func beforeStateChange(_ transition: GstStateChange, _ result: GstStateChangeReturn) -> GstStateChangeReturn {
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if from == Int32(GST_STATE_NULL.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            if !refusal.check(transition) { return GST_STATE_CHANGE_FAILURE }
-            return start() ? result : GST_STATE_CHANGE_FAILURE
+            if !parts.check(transition) { return GST_STATE_CHANGE_FAILURE }
+            return openCamera() ? result : GST_STATE_CHANGE_FAILURE
         }
         return result
     }
@@ -326,7 +297,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
 
     // MARK: Opening and switching
 
-    private func start() -> Bool {
+    private func openCamera() -> Bool {
         switching.lock()
         defer { switching.unlock() }
         sourceCount = 0
@@ -336,7 +307,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, @uncheck
         return true
     }
 
-    private func stop() {
+    private func closeCamera() {
         switching.lock()
         defer { switching.unlock() }
         if let old = active {

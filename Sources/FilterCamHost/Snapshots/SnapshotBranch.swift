@@ -12,12 +12,14 @@ import Synchronization
 /// the file atomically. Every request ends in a file (`snapshot-saved` message) or a
 /// reported failure (a WARNING naming the path and a `snapshot-failed` message); the
 /// stream keeps running either way. EOS waits for pending stills.
-final class SnapshotBranch: @unchecked Sendable {
+final class SnapshotBranch: ElementPart, @unchecked Sendable {
     enum Region: String, CaseIterable { case frame, lens }
     enum OrientationMode: String, CaseIterable { case bake, exif }
 
-    enum Property: Int, CaseIterable {
-        case location, quality, region, orientation, every, bracket, flash, written
+    enum Property: String, PropertyNames {
+        case location = "snapshot-location", quality = "snapshot-quality", region = "snapshot-region"
+        case orientation = "snapshot-orientation", every = "snapshot-every", bracket = "snapshot-bracket"
+        case flash, written = "snapshots-written"
     }
 
     static let defaultLocation = "snapshot-%05d.jpg"
@@ -28,31 +30,31 @@ final class SnapshotBranch: @unchecked Sendable {
     static let properties: [ElementProperty] = Property.allCases.map { p in
         switch p {
         case .location:
-            return ElementProperty("snapshot-location", nick: "Snapshot location",
+            return ElementProperty(p.rawValue, nick: "Snapshot location",
                 blurb: "File name template with one counter (%05d style); the counter never overwrites an existing file",
                 .string(defaultValue: defaultLocation))
         case .quality:
-            return ElementProperty("snapshot-quality", nick: "Snapshot quality", blurb: "JPEG quality of stills",
+            return ElementProperty(p.rawValue, nick: "Snapshot quality", blurb: "JPEG quality of stills",
                 .int(min: 1, max: 100, defaultValue: 85))
         case .region:
-            return ElementProperty("snapshot-region", nick: "Snapshot region", blurb: "Save the whole frame or only the lens region",
+            return ElementProperty(p.rawValue, nick: "Snapshot region", blurb: "Save the whole frame or only the lens region",
                 .enumeration(typeName: "FilterCamSnapshotRegion", nicks: Region.allCases.map(\.rawValue), defaultIndex: 0))
         case .orientation:
-            return ElementProperty("snapshot-orientation", nick: "Snapshot orientation",
+            return ElementProperty(p.rawValue, nick: "Snapshot orientation",
                 blurb: "bake: pixels turned as displayed; exif: pixels as captured plus the EXIF Orientation tag",
                 .enumeration(typeName: "FilterCamSnapshotOrientation", nicks: OrientationMode.allCases.map(\.rawValue), defaultIndex: 0))
         case .every:
-            return ElementProperty("snapshot-every", nick: "Snapshot every", blurb: "Take a still every N processed frames (0 = off)",
+            return ElementProperty(p.rawValue, nick: "Snapshot every", blurb: "Take a still every N processed frames (0 = off)",
                 .int(min: 0, max: Int32.max, defaultValue: 0))
         case .bracket:
-            return ElementProperty("snapshot-bracket", nick: "Snapshot bracket",
+            return ElementProperty(p.rawValue, nick: "Snapshot bracket",
                 blurb: "Exposure biases in EV for a bracketed set, e.g. \"-1,0,1\" (empty = off): one still per bias from consecutive frames",
                 .string(defaultValue: ""))
         case .flash:
-            return ElementProperty("flash", nick: "Flash", blurb: "Flash the live picture white (about 0.4 s) when a still is taken",
+            return ElementProperty(p.rawValue, nick: "Flash", blurb: "Flash the live picture white (about 0.4 s) when a still is taken",
                 .bool(defaultValue: true))
         case .written:
-            return ElementProperty("snapshots-written", nick: "Snapshots written", blurb: "Stills written to disk", .counter)
+            return ElementProperty(p.rawValue, nick: "Snapshots written", blurb: "Stills written to disk", .counter)
         }
     }
 
@@ -102,16 +104,17 @@ final class SnapshotBranch: @unchecked Sendable {
 
     // MARK: Properties
 
-    /// Returns an error message for an invalid value (the previous value stays).
-    func setProperty(_ index: Int, _ value: PropertyValue) -> String? {
-        guard let p = Property(rawValue: index) else { return nil }
+    var properties: [ElementProperty] { Self.properties }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
+        guard let p = Property(rawValue: name) else { return }
         switch (p, value) {
         case (.location, .string(let text)):
             do {
                 let naming = try SnapshotNaming(template: text ?? Self.defaultLocation)
                 settings.withLock { $0.naming = naming }
             } catch {
-                return "\(error)"
+                throw PropertyProblem("\(error)")
             }
         case (.quality, .int(let v)): settings.withLock { $0.quality = v }
         case (.region, .int(let v)): settings.withLock { $0.region = Region.allCases[v] }
@@ -122,17 +125,16 @@ final class SnapshotBranch: @unchecked Sendable {
                 let list = try SnapshotNaming.parseBracket(text ?? "")
                 settings.withLock { $0.bracket = list }
             } catch {
-                return "\(error)"
+                throw PropertyProblem("\(error)")
             }
         case (.flash, .bool(let v)): settings.withLock { $0.flash = v }
         default: break
         }
-        return nil
     }
 
-    func getProperty(_ index: Int) -> PropertyValue {
+    func get(_ name: String) -> PropertyValue {
         let s = settings.withLock { $0 }
-        switch Property(rawValue: index)! {
+        switch Property(rawValue: name)! {
         case .location: return .string(s.naming.template)
         case .quality: return .int(s.quality)
         case .region: return .int(Region.allCases.firstIndex(of: s.region)!)
@@ -328,6 +330,11 @@ final class SnapshotBranch: @unchecked Sendable {
             report(failure: "cannot write snapshot \(path): the stream ended before the bracketed set was complete", path: path)
         }
         bracketRemaining = []
+        drain()
+    }
+
+    /// The run is over: stills already taken are written (or reported) first.
+    func stop() {
         drain()
     }
 
