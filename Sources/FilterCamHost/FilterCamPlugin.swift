@@ -14,16 +14,15 @@ public enum FilterCamPlugin {
         [FilterCamElement.elementClass, CameraSourceElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)
     }
 
-    nonisolated(unsafe) private static var singleFilterClasses: [String: ElementClass] = [:]
-    private static let classLock = NSLock()
+    private static let singleFilterClasses = Locked<[String: ElementClass]>([:])
 
     private static func singleFilterClass(_ d: FilterDescriptor) -> ElementClass {
-        classLock.lock()
-        defer { classLock.unlock() }
-        if let c = singleFilterClasses[d.id] { return c }
-        let c = SingleFilterElement.elementClass(for: d)
-        singleFilterClasses[d.id] = c
-        return c
+        singleFilterClasses.withLock { classes in
+            if let c = classes[d.id] { return c }
+            let c = SingleFilterElement.elementClass(for: d)
+            classes[d.id] = c
+            return c
+        }
     }
 
     /// Adds a filter to this program: to the filter registry (so chains and
@@ -37,20 +36,16 @@ public enum FilterCamPlugin {
 
     /// Filters of loadable plugins built on FilterCam, by plugin name (plugin_init is a C
     /// callback without context, so it finds its filters here by the plugin's name).
-    nonisolated(unsafe) private static var pluginFilters: [String: [FilterDescriptor]] = [:]
+    private static let pluginFilters = Locked<[String: [FilterDescriptor]]>([:])
 
     /// A plugin descriptor for a loadable plugin that provides `filters` as elements
     /// (`fc<id>`): return it from `gst_plugin_<name>_get_desc`.
     public static func pluginDescriptor(name: String, summary: String, filters: [FilterDescriptor]) -> UnsafeRawPointer {
-        classLock.lock()
-        pluginFilters[name] = filters
-        classLock.unlock()
+        pluginFilters.withLock { $0[name] = filters }
         return UnsafeRawPointer(makeDescriptor(name: name, summary: summary, initialise: { plugin in
             guard let cName = gst_plugin_get_name(plugin) else { return 0 }
             let name = String(cString: cName)
-            FilterCamPlugin.classLock.lock()
-            let filters = FilterCamPlugin.pluginFilters[name] ?? []
-            FilterCamPlugin.classLock.unlock()
+            let filters = FilterCamPlugin.pluginFilters.withLock { $0[name] ?? [] }
             for d in filters { FilterRegistry.shared.register(d) }
             return filters.allSatisfy { FilterCamPlugin.singleFilterClass($0).register(in: plugin) } ? 1 : 0
         }))

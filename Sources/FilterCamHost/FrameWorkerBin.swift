@@ -70,7 +70,8 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     private let pushLock = Locked(())
     private var thread: Thread?
-    private var workerDone = DispatchSemaphore(value: 0)
+    /// Whether the worker thread is running (its end is waited for at PAUSED→READY).
+    private let workerRunning = Locked(false)
 
     /// What the worker knows of the stream (worker thread only; see `StreamState`).
     private var stream = StreamState()
@@ -190,10 +191,10 @@ final class FrameWorkerBin: @unchecked Sendable {
     // MARK: Worker
 
     private func startWorker() {
-        workerDone = DispatchSemaphore(value: 0)
+        workerRunning.withLock { $0 = true }
         let t = Thread { [unowned self] in
             self.workerLoop()
-            self.workerDone.signal()
+            self.workerRunning.withLockAndWake { $0 = false }
         }
         t.name = "\(GStreamer.name(of: element)) worker"
         t.start()
@@ -203,7 +204,7 @@ final class FrameWorkerBin: @unchecked Sendable {
     private func stopWorker() {
         guard thread != nil else { return }
         mailbox.stop()
-        workerDone.wait()
+        workerRunning.wait(until: { !$0 }) { _ in }
         thread = nil
     }
 

@@ -178,11 +178,13 @@ enum GObjectWarnings {
     /// (e.g. a refused property value set by the application while a snapshot encoder is
     /// being built) is not this body's and goes to GLib's default handler.
     nonisolated(unsafe) private static var collectingThread: pthread_t?
-    private static let lock = NSLock()
+    private static let lock = Locked(())
 
     static func capture<T>(_ body: () -> T) -> (result: T, messages: [Warning]) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in capturing(body) }
+    }
+
+    private static func capturing<T>(_ body: () -> T) -> (result: T, messages: [Warning]) {
         collected = []
         collectingThread = pthread_self()
         let id = g_log_set_handler("GLib-GObject", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue), { domain, level, message, data in

@@ -24,20 +24,22 @@ public final class PipelineSession {
     }
 
     /// Requests from other threads (signals, stdin), handled on the bus loop.
-    private let requests = NSLock()
-    private var pendingCommands: [LiveCommand] = []
-    private var interruptCount = 0
+    private struct Requests {
+        var commands: [LiveCommand] = []
+        var interrupts = 0
+    }
+    private let requests = Locked(Requests())
 
     /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
 
     public func enqueue(_ command: LiveCommand) {
-        requests.lock(); pendingCommands.append(command); requests.unlock()
+        requests.withLock { $0.commands.append(command) }
     }
 
     /// Ctrl-C or SIGTERM: the first sends EOS, the second aborts.
     public func interrupt() {
-        requests.lock(); interruptCount += 1; requests.unlock()
+        requests.withLock { $0.interrupts += 1 }
     }
 
     /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
@@ -65,21 +67,18 @@ public final class PipelineSession {
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()
-            requests.lock()
-            var commands: [LiveCommand] = []
-            if ready || outcome != nil {
-                commands = pendingCommands
-                pendingCommands.removeAll()
+            let takeCommands = ready || outcome != nil
+            let (commands, interrupts) = requests.withLock { r -> ([LiveCommand], Int) in
+                defer { if takeCommands { r.commands.removeAll() } }
+                return (takeCommands ? r.commands : [], r.interrupts)
             }
-            let interrupts = interruptCount
-            requests.unlock()
             if outcome != nil && !commands.isEmpty {
                 errorLine("not run (the pipeline ended first): \(commands.map { "\($0)" }.joined(separator: ", "))")
             }
             for (i, c) in commands.enumerated() where outcome == nil {
                 if c == .quit {
                     if !stillsRequestedAreDone() {
-                        requests.lock(); pendingCommands.insert(contentsOf: commands[i...], at: 0); requests.unlock()
+                        requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
                         break
                     }
                     if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }

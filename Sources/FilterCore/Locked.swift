@@ -15,9 +15,15 @@ public final class Locked<Value>: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
 
-    public init(_ value: Value) {
+    /// `recursive`: the thread holding the lock may take it again (a critical section that
+    /// calls back into code that locks, as a camera switch inside a state change).
+    public init(_ value: Value, recursive: Bool = false) {
         self.value = value
-        pthread_mutex_init(&mutex, nil)
+        var mutexAttributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&mutexAttributes)
+        if recursive { pthread_mutexattr_settype(&mutexAttributes, Int32(PTHREAD_MUTEX_RECURSIVE)) }
+        pthread_mutex_init(&mutex, &mutexAttributes)
+        pthread_mutexattr_destroy(&mutexAttributes)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)   // deadlines immune to clock changes
@@ -36,6 +42,11 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(&mutex) }
         return try body(&value)
     }
+
+    /// Takes the lock for a critical section that cannot be one closure (it spans the two
+    /// calls around a state change); every `lock()` needs its `unlock()` on the same thread.
+    public func lock() { pthread_mutex_lock(&mutex) }
+    public func unlock() { pthread_mutex_unlock(&mutex) }
 
     /// Runs `body` under the lock and then wakes every thread waiting in `wait(until:)`:
     /// for changes a waiter may be waiting for.

@@ -148,7 +148,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, ElementP
     private let settings = Locked(Settings())
     private var parts: ElementParts!
     /// Serialises opening and switching; guards `active` and `outputSize`.
-    private let switching = NSRecursiveLock()
+    private let switching = Locked((), recursive: true)
     private var active: Active?
     /// What `active` is, readable without `switching` (from streaming threads).
     struct Shown: @unchecked Sendable { var bin: UnsafeMutablePointer<GstElement>; var label: String; var isCamera: Bool; var isFallback: Bool }

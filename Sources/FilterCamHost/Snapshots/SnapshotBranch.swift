@@ -91,10 +91,13 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
         let orientation: OrientationMode
         let timestamp: UInt64?
     }
-    private let jobs = NSCondition()
-    private var queue: [Job] = []
-    private var writing = 0
-    private var writerRunning = false
+    private struct Writer {
+        var queue: [Job] = []
+        var writing = 0
+        var running = false
+        var idle: Bool { queue.isEmpty && writing == 0 }
+    }
+    private let writer = Locked(Writer())
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
@@ -222,43 +225,38 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     // MARK: Writer thread
 
     private func enqueue(_ job: Job) {
-        jobs.lock()
-        if queue.count >= Self.maximumQueued {
-            jobs.unlock()
+        let (queued, startThread) = writer.withLockAndWake { w -> (Bool, Bool) in
+            guard w.queue.count < Self.maximumQueued else { return (false, false) }
+            w.queue.append(job)
+            defer { w.running = true }
+            return (true, !w.running)
+        }
+        guard queued else {
             report(failure: "cannot write snapshot \(job.path): \(Self.maximumQueued) stills are already waiting for the encoder", path: job.path)
             return
         }
-        queue.append(job)
-        if !writerRunning {
-            writerRunning = true
-            Thread.detachNewThread { [self] in writerLoop() }
-        }
-        jobs.broadcast()
-        jobs.unlock()
+        if startThread { Thread.detachNewThread { [self] in writerLoop() } }
     }
 
     private func writerLoop() {
         // One encoder for the stills of this run of the thread (kept while stills come).
         var encoder: JPEGEncoder? = nil
         while true {
-            jobs.lock()
-            while queue.isEmpty {
-                // The thread ends when idle; the next still starts it again.
-                if !jobs.wait(until: Date().addingTimeInterval(2)) && queue.isEmpty {
-                    writerRunning = false
-                    jobs.broadcast()
-                    jobs.unlock()
-                    return
-                }
+            // The thread ends when idle for 2 s; the next still starts it again.
+            let next = writer.wait(until: { !$0.queue.isEmpty }, timeout: 2) { w -> Job in
+                w.writing += 1
+                return w.queue.removeFirst()
             }
-            let job = queue.removeFirst()
-            writing += 1
-            jobs.unlock()
+            guard let job = next else {
+                let ended = writer.withLockAndWake { w -> Bool in
+                    guard w.queue.isEmpty else { return false }   // a still came just now
+                    w.running = false
+                    return true
+                }
+                if ended { return } else { continue }
+            }
             write(job, encoder: &encoder)
-            jobs.lock()
-            writing -= 1
-            jobs.broadcast()
-            jobs.unlock()
+            writer.withLockAndWake { $0.writing -= 1 }
         }
     }
 
@@ -316,12 +314,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
 
     /// Waits until every queued still is written or reported (EOS, stop), at most `timeout`.
     func drain(timeout: TimeInterval = 30) {
-        let deadline = Date().addingTimeInterval(timeout)
-        jobs.lock()
-        while (!queue.isEmpty || writing > 0) && Date() < deadline {
-            _ = jobs.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
-        }
-        jobs.unlock()
+        _ = writer.wait(until: \.idle, timeout: timeout) { _ in }
     }
 
     /// End of stream: stills of an unfinished bracket are reported, the rest written.
