@@ -8,8 +8,9 @@ import Synchronization
 /// with ghost pads, behaving towards its neighbours like an ordinary filter element.
 ///
 /// What crosses the gap, and how (each fix was needed; see the design notes in the README):
-/// - frames: the appsink's new-sample callback hands each sample to a `FrameMailbox`;
-///   the worker thread takes the newest, asks the `FrameStage` for a `FrameJob`, and
+/// - frames: a probe on the appsink's pad hands each frame to a `FrameMailbox`; the
+///   worker thread takes the newest, asks its element once for a `FrameTask` (through
+///   `FrameStage`; what it knows of the stream is in `StreamState`), and
 ///   pushes the result with `gst_app_src_push_sample` (caps and segment travel with it);
 /// - preroll: the appsink is kept out of the bin's state changes (locked state) and set
 ///   to PLAYING with `async=false`, so it never holds the preroll frame; downstream
