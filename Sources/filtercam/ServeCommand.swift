@@ -87,12 +87,19 @@ enum ServeCommand {
         session.onTick = {
             server.iterate()
             guard !options.alwaysOn else { return }
+            // Said on stderr, so whoever runs the server sees why the camera light goes off.
             if server.viewers > 0 {
                 lastViewer = Date()
-                if !cameraOn { pipeline.setPlaying(true); cameraOn = true }
+                if !cameraOn {
+                    pipeline.setPlaying(true)
+                    cameraOn = true
+                    printError("filtercam serve: camera running for a viewer")
+                }
             } else if cameraOn && Date().timeIntervalSince(lastViewer) > 3 {
                 pipeline.setPlaying(false)
                 cameraOn = false
+                printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"
+                                                      : "filtercam serve: camera paused: nobody has watched for 3 s")
             }
         }
         let outcome = session.run()

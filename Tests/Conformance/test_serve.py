@@ -26,10 +26,11 @@ def free_port():
 
 
 class Server:
-    def __init__(self, *arguments, description=GREY):
+    def __init__(self, *arguments, description=GREY, cwd=None):
         self.port = free_port()
         self.process = subprocess.Popen([CLI, "serve", "--port", str(self.port)] + list(arguments) + [description],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        cwd=cwd)
         self.url = None
         deadline = time.time() + 20
         while time.time() < deadline and self.url is None:
@@ -260,6 +261,50 @@ class Serve(unittest.TestCase):
                     self.assertGreater(processed, 90, err[-500:])
                 else:
                     self.assertLess(processed, 15, f"the camera ran with no viewer: {err[-500:]}")
+
+    def test_camera_pauses_three_seconds_after_the_last_viewer_leaves(self):
+        server = Server()
+        folder = tempfile.mkdtemp(prefix="fc-leave-")
+        try:
+            time.sleep(4.5)   # paused before anyone came
+            watched = viewer(server.url, 5, os.path.join(folder, "v.mp4"))
+            watched.wait(30)
+            left = time.time()
+            time.sleep(8)     # nobody watches: 3 s of grace, then paused
+        finally:
+            status, err = server.stop()
+        lines = [l for l in err.splitlines() if "filtercam serve: camera" in l]
+        self.assertEqual(lines, ["filtercam serve: camera paused until a viewer comes",
+                                 "filtercam serve: camera running for a viewer",
+                                 "filtercam serve: camera paused: nobody has watched for 3 s"], err[-800:])
+        self.assertGreater(frames_and_duration(os.path.join(folder, "v.mp4"))[0], 60, "the viewer saw the camera")
+        processed = int(re.search(r"processed=(\d+)", err).group(1))
+        # Running about 5 s for the viewer plus 3 s of grace (and connection set-up), not
+        # the 8 s after it: at 30 fps that is at most about 330 frames, 500 if it never paused.
+        self.assertLess(processed, 360, f"the camera kept running after the viewer left ({time.time() - left:.0f} s ago): {err[-500:]}")
+
+    def test_snapshot_command_while_serving_writes_the_served_picture(self):
+        folder = tempfile.mkdtemp(prefix="fc-serve-still-")
+        server = Server(cwd=folder)
+        try:
+            v = viewer(server.url, 6, os.path.join(folder, "v.mp4"))
+            time.sleep(3)
+            server.process.stdin.write("snapshot\n")
+            server.process.stdin.flush()
+            v.wait(30)
+        finally:
+            status, err = server.stop()
+        stills = sorted(f for f in os.listdir(folder) if f.endswith(".jpg"))
+        self.assertEqual(stills, ["snapshot-00000.jpg"], err[-800:])
+        # The still is the served picture: grey 128 through sepia, as the viewer sees it
+        # (jpegdec through ImageMagick, compared with the viewer's last frame).
+        still = image_pixel(os.path.join(folder, stills[0]), 160, 120)
+        png = os.path.join(folder, "last.png")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.5", "-i", os.path.join(folder, "v.mp4"), "-vframes", "1", png], check=True)
+        seen = image_pixel(png, 160, 120)
+        self.assertGreater(still[0], still[2] + 20, f"a sepia still is warm: {still}")
+        for a, b in zip(still, seen):
+            self.assertLessEqual(abs(a - b), 10, f"still {still} vs what the viewer saw {seen}")
 
     def test_refusals_before_serving(self):
         def serve(*arguments):
