@@ -80,6 +80,28 @@ def frames_and_duration(path):
     return (int(packets.group(1)) if packets else 0), (float(duration.group(1)) if duration else 0.0)
 
 
+def command_while_watched(folder, command):
+    """Serves GREY (working folder FOLDER) to a viewer recording FOLDER/v.mp4 for 6 s, sends
+    COMMAND on stdin after 3 s; returns the server's stderr."""
+    server = Server(cwd=folder)
+    try:
+        v = viewer(server.url, 6, os.path.join(folder, "v.mp4"))
+        time.sleep(3)
+        server.process.stdin.write(command + "\n")
+        server.process.stdin.flush()
+        v.wait(30)
+    finally:
+        _, err = server.stop()
+    return err
+
+
+def last_viewed_pixel(folder, x, y):
+    """(r, g, b) at (x, y) of the last frame the viewer recorded in FOLDER/v.mp4."""
+    png = os.path.join(folder, "last.png")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.5", "-i", os.path.join(folder, "v.mp4"), "-vframes", "1", png], check=True)
+    return image_pixel(png, x, y)
+
+
 def rtsp_request(port, lines, read=True):
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
@@ -233,20 +255,10 @@ class Serve(unittest.TestCase):
             server.stop()
 
     def test_live_commands_reach_the_served_picture(self):
-        server = Server()
         folder = tempfile.mkdtemp(prefix="fc-live-")
-        try:
-            v = viewer(server.url, 6, os.path.join(folder, "v.mp4"))
-            time.sleep(3)
-            server.process.stdin.write("set filter=none\n")
-            server.process.stdin.flush()
-            v.wait(30)
-        finally:
-            status, err = server.stop()
+        err = command_while_watched(folder, "set filter=none")
         self.assertIn("set filtercam0.filter = none", err)
-        png = os.path.join(folder, "last.png")
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.5", "-i", os.path.join(folder, "v.mp4"), "-vframes", "1", png], check=True)
-        r, g, b = image_pixel(png, 160, 120)
+        r, g, b = last_viewed_pixel(folder, 160, 120)
         for got in (r, g, b):
             self.assertLessEqual(abs(got - 128), 8, f"after 'set filter=none' the viewer sees {(r, g, b)}, not grey 128")
 
@@ -285,23 +297,13 @@ class Serve(unittest.TestCase):
 
     def test_snapshot_command_while_serving_writes_the_served_picture(self):
         folder = tempfile.mkdtemp(prefix="fc-serve-still-")
-        server = Server(cwd=folder)
-        try:
-            v = viewer(server.url, 6, os.path.join(folder, "v.mp4"))
-            time.sleep(3)
-            server.process.stdin.write("snapshot\n")
-            server.process.stdin.flush()
-            v.wait(30)
-        finally:
-            status, err = server.stop()
+        err = command_while_watched(folder, "snapshot")
         stills = sorted(f for f in os.listdir(folder) if f.endswith(".jpg"))
         self.assertEqual(stills, ["snapshot-00000.jpg"], err[-800:])
         # The still is the served picture: grey 128 through sepia, as the viewer sees it
         # (jpegdec through ImageMagick, compared with the viewer's last frame).
         still = image_pixel(os.path.join(folder, stills[0]), 160, 120)
-        png = os.path.join(folder, "last.png")
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.5", "-i", os.path.join(folder, "v.mp4"), "-vframes", "1", png], check=True)
-        seen = image_pixel(png, 160, 120)
+        seen = last_viewed_pixel(folder, 160, 120)
         self.assertGreater(still[0], still[2] + 20, f"a sepia still is warm: {still}")
         for a, b in zip(still, seen):
             self.assertLessEqual(abs(a - b), 10, f"still {still} vs what the viewer saw {seen}")
