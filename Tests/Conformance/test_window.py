@@ -327,6 +327,36 @@ class Window(unittest.TestCase):
         finally:
             self.close(pipeline)
 
+    def test_osd_shows_the_zoom_and_the_still_count_then_clears(self):
+        folder = tempfile.mkdtemp(prefix="fc-osd-still-")
+        pipeline, fc = self.window_pipeline(f"osd=true flash=false snapshot-location={folder}/s-%05d.jpg")
+        spots = [(x, 22) for x in (140, 160, 180)]   # top centre, where the banner goes
+        try:
+            time.sleep(1.5)   # the title shown at start has gone
+            before = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            # A still: the banner comes once the file is written, and goes; the picture stays.
+            self.xdotool("mousemove", "100", "200", "key", "s")
+            during = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            self.assertEqual(os.listdir(folder), ["s-00000.jpg"])
+            self.assertTrue(any(self.region_differs(a, b) for a, b in zip(before, during)), f"no still banner: {before} -> {during}")
+            time.sleep(1.8)
+            self.assertEqual([screenshot_pixel(self.display, x, y) for x, y in spots], before, "the still banner did not clear")
+            # Zoom: the banner over the zoomed picture, then the zoomed picture alone, as
+            # filtercam renders it at that zoom without osd.
+            self.xdotool("key", "plus")
+            zoom = fc.get_property("zoom")
+            self.assertGreater(zoom, 1.0)
+            zoomed = [rendered_pixel(f"filtercam filter=sepia zoom={zoom}", x, y) for x, y in spots]
+            during = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            self.assertTrue(any(self.region_differs(a, b) for a, b in zip(zoomed, during)), f"no zoom banner: {zoomed} -> {during}")
+            time.sleep(1.8)
+            after = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            for a, e in zip(after, zoomed):
+                for p, q in zip(a, e):
+                    self.assertLessEqual(abs(p - q), 2, f"the zoom banner did not clear: {after} vs {zoomed}")
+        finally:
+            self.close(pipeline)
+
     def test_help_card_on_h(self):
         pipeline, fc = self.window_pipeline("osd=true filter=none")
         try:
