@@ -537,6 +537,47 @@ class OnScreenDisplayInFrames(unittest.TestCase):
         self.assertEqual(stills[0], stills[1], "the still with osd on differs from the one with it off")
 
 
+class Playbin(unittest.TestCase):
+    """As a player's video-filter: playbin inserts the element itself (with its own
+    converters), plays at the clip's rate into a syncing sink, and seeks."""
+
+    def play(self, video_filter, seek_to=None):
+        playbin = Gst.ElementFactory.make("playbin")
+        playbin.set_property("uri", Gst.filename_to_uri(clip()))
+        playbin.set_property("video-filter", Gst.parse_bin_from_description(video_filter, True))
+        sink = Gst.ElementFactory.make("fakesink")
+        sink.set_property("sync", True)
+        playbin.set_property("video-sink", sink)
+        playbin.set_property("audio-sink", Gst.ElementFactory.make("fakesink"))
+        counter = Counter(sink.get_static_pad("sink"))
+        try:
+            if seek_to is not None:
+                playbin.set_state(Gst.State.PAUSED)
+                self.assertIsNotNone(wait_for(playbin, Gst.MessageType.ASYNC_DONE), "no preroll")
+                self.assertTrue(playbin.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE, seek_to))
+                self.assertIsNotNone(wait_for(playbin, Gst.MessageType.ASYNC_DONE), "no preroll after the seek")
+                counter.clear()
+            started = time.monotonic()
+            run_to_eos(playbin, timeout=30)
+            return list(counter.pts), time.monotonic() - started
+        finally:
+            playbin.set_state(Gst.State.NULL)
+
+    def test_video_filter_plays_every_frame_in_real_time(self):
+        reference, _ = self.play("identity")
+        for description in ("filtercam filter=sepia", "filtercam orientation=90r lens=0.25,0.25,0.5,0.5 filter=mono"):
+            with self.subTest(video_filter=description):
+                pts, seconds = self.play(description)
+                self.assertEqual(pts, reference, "the same frames, at the same times, as with identity")
+                self.assertGreater(seconds, 9.0, "a syncing sink plays the 10 s clip in real time")
+
+    def test_video_filter_seeks(self):
+        reference, _ = self.play("identity", seek_to=7 * Gst.SECOND)
+        self.assertTrue(7 * Gst.SECOND <= reference[0] <= 7.1 * Gst.SECOND, reference[:3])   # after the prerolled frame
+        pts, _ = self.play("filtercam filter=sepia", seek_to=7 * Gst.SECOND)
+        self.assertEqual(pts, reference)
+
+
 class ErrorsByName(unittest.TestCase):
     """An error inside a FilterCam element (its inner appsrc) is reported by the element."""
 
