@@ -62,10 +62,13 @@ enum ServeCommand {
             return 1
         }
         var configuration = options.configuration
+        // SPS/PPS once a second (config-interval=1), not with each key frame (-1): through
+        // rtph264depay, -1 leaves openh264dec (the decoder a player without gstreamer1.0-libav
+        // picks) unable to decode a single frame; avdec_h264 takes either.
         configuration.launch = """
             ( intervideosrc channel=\(channel) ! video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
             ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 ! video/x-h264,profile=constrained-baseline \
-            ! rtph264pay name=pay0 pt=96 config-interval=-1 )
+            ! rtph264pay name=pay0 pt=96 config-interval=1 )
             """
         let server: RTSPServer
         do {

@@ -20,7 +20,7 @@ from test_serve import CLI, GREY, Server, free_port  # noqa: E402
 Gst.init(None)
 STOCK = ("( videotestsrc is-live=true pattern=solid-color foreground-color=0xff808080 ! video/x-raw,width=320,height=240,framerate=30/1 "
          "! videoconvert ! video/x-raw,format=I420 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 "
-         "! rtph264pay name=pay0 pt=96 config-interval=-1 )")
+         "! rtph264pay name=pay0 pt=96 config-interval=1 )")
 
 
 def cpu_seconds(pid):

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from support import image_pixel
+from support import Gst, image_pixel
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.path.join(ROOT, ".build", "release", "filtercam")
@@ -194,6 +194,20 @@ class Serve(unittest.TestCase):
             grown = server.rss_kb() - warm
             print(f"\n  50 connect/disconnect cycles: resident memory {warm} kB -> +{grown} kB", file=__import__("sys").stderr)
             self.assertLess(grown, 2048)
+        finally:
+            server.stop()
+
+    def test_every_stock_h264_decoder_shows_the_stream(self):
+        # A player picks avdec_h264 (gstreamer1.0-libav) or, without it, openh264dec.
+        server = Server()
+        try:
+            for decoder in ("avdec_h264", "openh264dec"):
+                with self.subTest(decoder=decoder):
+                    self.assertIsNotNone(Gst.ElementFactory.find(decoder), f"{decoder} is installed by make deps")
+                    out = subprocess.run(["timeout", "20", "gst-launch-1.0", "rtspsrc", f"location={server.url}", "latency=200", "!",
+                                          "rtph264depay", "!", "h264parse", "!", decoder, "!", "fakesink", "num-buffers=30"],
+                                         capture_output=True, text=True)
+                    self.assertEqual(out.returncode, 0, f"{decoder} decoded no 30 frames: {out.stdout[-400:]} {out.stderr[-400:]}")
         finally:
             server.stop()
 
