@@ -132,9 +132,21 @@ class Window(unittest.TestCase):
         pipeline = Gst.parse_launch(
             "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,framerate=30/1 ! "
             f"filtercam name=fc filter=sepia {properties} ! videoconvert ! ximagesink name=window")
+        shown = Counter(sink_pad(pipeline, "window"))
         pipeline.set_state(Gst.State.PLAYING)
-        time.sleep(1.5)   # the window is mapped and shows frames
+        # The window is mapped and shows frames (on a loaded machine this takes longer than
+        # the 1.5 s it takes alone; a click before it lands on the root window).
+        deadline = time.time() + 15
+        while time.time() < deadline and not (shown.count >= 30 and self.window_count() > 0):
+            time.sleep(0.1)
+        time.sleep(0.5)
         return pipeline, pipeline.get_by_name("fc")
+
+    def window_count(self):
+        tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
+                              capture_output=True, text=True).stdout
+        match = re.search(r"^\s*(\d+) child", tree, re.M)
+        return int(match.group(1)) if match else 0
 
     def xdotool(self, *arguments):
         subprocess.run(["xdotool"] + list(arguments), env=dict(os.environ, DISPLAY=self.display), check=True, timeout=10)
@@ -150,9 +162,7 @@ class Window(unittest.TestCase):
         a little later) must not catch the next test's clicks."""
         deadline = time.time() + timeout
         while time.time() < deadline:
-            tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
-                                  capture_output=True, text=True).stdout
-            if re.search(r"^\s*0 children", tree, re.M):
+            if self.window_count() == 0:
                 return
             time.sleep(0.1)
 
