@@ -80,6 +80,15 @@ def frames_and_duration(path):
     return (int(packets.group(1)) if packets else 0), (float(duration.group(1)) if duration else 0.0)
 
 
+def udp_port_bound(port):
+    """Whether some process has bound UDP PORT (IPv4 or IPv6), from /proc."""
+    for table in ("/proc/net/udp", "/proc/net/udp6"):
+        with open(table) as f:
+            if any(line.split()[1].endswith(":%04X" % port) for line in list(f)[1:]):
+                return True
+    return False
+
+
 def command_while_watched(folder, command):
     """Serves GREY (working folder FOLDER) to a viewer recording FOLDER/v.mp4 for 6 s, sends
     COMMAND on stdin after 3 s; returns the server's stderr."""
@@ -388,7 +397,10 @@ class NetworkPipelineFiles(unittest.TestCase):
         sender = subprocess.Popen([CLI, "launch", os.path.join(ROOT, "pipelines", "srt.pipeline")],
                                   env=dict(os.environ, SOURCE=self.SOURCE.replace("num-buffers=150", "num-buffers=300"), PORT=str(port)),
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.5)
+        # The listener is up when its UDP port is bound (a caller before that is refused).
+        deadline = time.time() + 15
+        while time.time() < deadline and not udp_port_bound(port):
+            time.sleep(0.1)
         subprocess.run(["timeout", "-s", "INT", "5", "gst-launch-1.0", "-e", "srtsrc", f"uri=srt://127.0.0.1:{port}", "!",
                         "filesink", f"location={out}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
         sender.send_signal(signal.SIGINT)
