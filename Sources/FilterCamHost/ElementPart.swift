@@ -84,11 +84,6 @@ final class ElementParts: @unchecked Sendable {
         refusal.check(transition)
     }
 
-    /// A refusal that is not a property setter's (a window command, a switch that failed).
-    func refuse(_ name: String, _ value: String, _ why: String) {
-        refusal.refuse(name, value, why)
-    }
-
     func start() { parts.forEach { $0.part.start() } }
     func stop() { parts.forEach { $0.part.stop() } }
 }
