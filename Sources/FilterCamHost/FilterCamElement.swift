@@ -93,7 +93,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
     /// Faces found in the frame being processed (worker thread), for the buffer's metas.
-    private var currentFaces: [PixelRect] = []
+    private var currentFaces: [DetectedFace] = []
     /// Detection was on for an earlier frame: one more decoration reports "no faces".
     private var facesWereReported = false
     private let refusal: PropertyRefusal
@@ -260,7 +260,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, @unchec
         // The on-screen display goes on last: never into a still.
         let overlay = s.osd ? onScreenItems(lens: s.lens.isFull || s.lensCrop ? nil : lensRect, settings: s) : []
         let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { [unowned self] frame in
-            if detecting { self.currentFaces = faces.process(frame, method: method, live: live) }
+            if detecting { self.currentFaces = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
             if snapshots.needsFrame {
                 snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
                 snapshots.drawFlash(frame, timestamp: frame.timestamp)
