@@ -61,9 +61,9 @@ final class FaceRollTests: XCTestCase {
         XCTAssertEqual(merge.merge([face(0, 100, 0, 40), face(5, 95, 180, 12)], expectedRoll: 0), [face(0, 100, 0, 40)])
         // A weak box in another roll beside a sure face: dropped (below a third).
         XCTAssertEqual(merge.merge([face(0, 100, 0, 40), face(300, 60, 180, 12)], expectedRoll: 0), [face(0, 100, 0, 40)])
-        // Alone in another roll, with no more than 15 candidates: dropped; with 16: kept.
-        XCTAssertEqual(merge.merge([face(300, 60, 90, 15)], expectedRoll: 0), [])
-        XCTAssertEqual(merge.merge([face(300, 60, 90, 16)], expectedRoll: 0), [face(300, 60, 90, 16)])
+        // Alone in another roll, with no more than 10 candidates: dropped; with 11: kept.
+        XCTAssertEqual(merge.merge([face(300, 60, 90, 10)], expectedRoll: 0), [])
+        XCTAssertEqual(merge.merge([face(300, 60, 90, 11)], expectedRoll: 0), [face(300, 60, 90, 11)])
         // The expected roll keeps weak boxes (the tracker decides) unless another roll dominates.
         XCTAssertEqual(merge.merge([face(300, 60, 0, 3)], expectedRoll: 0), [face(300, 60, 0, 3)])
         XCTAssertEqual(merge.merge([face(0, 100, 180, 40), face(300, 60, 0, 6)], expectedRoll: 0), [face(0, 100, 180, 40)])

@@ -57,14 +57,14 @@ final class FaceDetection: @unchecked Sendable {
         case .scaleFactor:
             return ElementProperty("face-scale-factor", nick: "Face scale factor",
                 blurb: "Step between the detector's scales (detectMultiScale scaleFactor; larger is faster, misses more)",
-                .double(min: 1.01, max: 10, defaultValue: 1.1))
+                .double(min: 1.01, max: 10, defaultValue: FaceSettings.defaultScaleFactor))
         case .minNeighbors:
             return ElementProperty("face-min-neighbors", nick: "Face minimum neighbours",
                 blurb: "Overlapping candidates needed for a candidate face (detectMultiScale minNeighbors); drawn once confirmed, see face-confirm-neighbors",
                 .int(min: 0, max: 1000, defaultValue: 3))
         case .confirmNeighbors:
             return ElementProperty("face-confirm-neighbors", nick: "Face confirmation neighbours",
-                blurb: "A candidate with more overlapping candidates than this is drawn at once (as minNeighbors at this setting); others only once found on two consecutive analysed frames",
+                blurb: "A candidate with more overlapping candidates than this is drawn at once (as minNeighbors at this setting; 4 at scale factor 1.2 is about as strict as minNeighbors 5 at 1.1); others only once found on two consecutive analysed frames",
                 .int(min: 0, max: 1000, defaultValue: Int32(FaceSettings.defaultConfirmNeighbors)))
         case .detectionWidth:
             return ElementProperty("face-detection-width", nick: "Face detection width",

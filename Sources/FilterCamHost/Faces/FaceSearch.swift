@@ -12,7 +12,7 @@ import FilterCore
 /// them anyway, tested).
 struct FaceSearch: Equatable, Sendable {
     /// Tuning in output-frame pixels (sizes are divided by the grey copy's step).
-    var parameters = FaceDetector.Parameters(minSize: FaceSettings.defaultMinSize)
+    var parameters = FaceDetector.Parameters(scaleFactor: FaceSettings.defaultScaleFactor, minSize: FaceSettings.defaultMinSize)
     /// Rolls searched (degrees clockwise), the expected one first.
     var rolls = [0]
     var otherRollMinimum = FaceOrientationMerge.defaultOtherRollMinimum

@@ -1,13 +1,13 @@
 /// One picture's detections from several rolls merged into one list of candidates.
 ///
 /// Each extra roll searched brings its own face-like patterns (a turned picture shows
-/// the cascade shapes it never sees upright). Measured on the face fixtures and their
-/// turned, mirrored, small, dark and bright versions (OpenCV 4.6, minNeighbors 3): true
-/// faces in the right roll had 24–99 candidate windows, the false boxes of the wrong
-/// rolls 4–14, always beside a surer face of another roll or alone with ≤ 5. So:
+/// the cascade shapes it never sees upright). Measured on the six face fixtures and their
+/// turned, mirrored, small, dark and bright versions (OpenCV 4.6, scaleFactor 1.2,
+/// minNeighbors 3, the element's defaults): true faces in their roll had 11–45 candidate
+/// windows, the false boxes of the other rolls 4–6, beside a surer face or alone. So:
 /// - a roll is kept only when its surest box has at least a third of the candidates of
 ///   the picture's surest box (faces in one picture mostly share its "up": on the
-///   astronaut turned 180° the face had 40 in its roll, a false box 6 in the upright one);
+///   astronaut turned 180° the face had 23 in its roll, a false box 4 in the upright one);
 /// - a roll other than the expected one (the first searched: upright, or the device's)
 ///   also needs a box with more than `otherRollMinimum` candidates;
 /// - boxes that cover the same face (overlap ≥ 60 % of the smaller) are one face: within
@@ -18,7 +18,7 @@ public struct FaceOrientationMerge: Sendable {
     /// A roll other than the expected one needs a box with more candidates than this.
     public var otherRollMinimum: Int
 
-    public static let defaultOtherRollMinimum = 15
+    public static let defaultOtherRollMinimum = 10
 
     public init(otherRollMinimum: Int = Self.defaultOtherRollMinimum) {
         self.otherRollMinimum = otherRollMinimum
