@@ -222,6 +222,28 @@ final class FaceDetectionTests: XCTestCase {
         XCTAssertEqual(faces(.all, deviceUpright: .rotate90L), found)
     }
 
+    /// The confirmation rule through the element's face part: on the LFW mosaic at a third
+    /// of its size (faces ~30 px, sampled as a step-3 grey copy samples), one face has too
+    /// few candidate windows to be drawn from one frame; it is drawn on the second
+    /// consecutive frame, where the sure faces stay put.
+    func testWeakFaceIsDrawnOnTheSecondConsecutiveFrame() throws {
+        let mosaic = try FaceFixtures.load(FaceFixtures.lfwMosaic)
+        let small = PixelBuffer(width: mosaic.width / 3, height: mosaic.height / 3, format: mosaic.format)
+        for y in 0..<small.height {
+            for x in 0..<small.width { small.view.setPixel(x: x, y: y, mosaic.view.pixel(x: x * 3 + 1, y: y * 3 + 1)) }
+        }
+        let faces = FaceFixtures.lfwMosaic.faces.filter { $0 != FaceFixtures.lfwWeakTile }
+            .map { FaceFixtures.r($0.x / 3, $0.y / 3, $0.width / 3, $0.height / 3) }
+        let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
+        d.start()
+        defer { d.stop() }
+        let first = d.process(small.view, method: .identity, live: false)
+        let second = d.process(small.view, method: .identity, live: false)
+        FaceFixtures.assertMatches(second.map(\.rect), faces: faces, threshold: 0.4, "second frame")
+        XCTAssertEqual(second.count, first.count + 1, "first \(first), second \(second)")
+        for f in first { XCTAssertTrue(second.contains(f), "\(f) moved") }
+    }
+
     // MARK: Buffers and messages
 
     func testDecorateAddsRegionMetasAndPostsOnChange() throws {

@@ -61,4 +61,16 @@ final class FaceTrackerTests: XCTestCase {
         t.reset()
         XCTAssertEqual(t.faces, [])
     }
+
+    /// A face in a roll the frame did not search is kept as it is, not counted as missed.
+    func testFaceOfARollNotSearchedIsKept() {
+        var t = FaceTracker(confirmNeighbors: 5)
+        let turned = face(10, 10, 40, neighbors: 20, angle: 90), weak = face(200, 10, 40, neighbors: 3, angle: 90)
+        XCTAssertEqual(t.update([turned, weak]).count, 1)
+        for _ in 0..<5 { XCTAssertEqual(t.update([], searched: [0]).map(\.rect), [turned.rect]) }
+        // The weak one, seen again on the next search of its roll: consecutive for that roll.
+        XCTAssertEqual(t.update([turned, weak], searched: [0, 90]).count, 2)
+        XCTAssertEqual(t.update([], searched: [0, 90]).count, 2)   // one miss held
+        XCTAssertEqual(t.update([], searched: [0, 90]), [])
+    }
 }

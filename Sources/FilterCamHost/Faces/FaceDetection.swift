@@ -22,7 +22,9 @@ import Synchronization
 ///   while the device orientation is unknown (a webcam, a file), else the one implied by
 ///   how the device is held. Each roll is one more search on the turned grey copy, on
 ///   the face worker for live sources; boxes are mapped back onto the output frame and
-///   carry their roll (`angle`, degrees clockwise) into the message and the ROI metas;
+///   carry their roll (`angle`, degrees clockwise) into the message and the ROI metas.
+///   A first frame (a single picture) searches every roll; later frames of a video the
+///   expected roll and those of the faces drawn, and the others in turn (`FaceRollSchedule`);
 /// - confirmation: candidates come from `face-min-neighbors`; a square is drawn for one
 ///   surer than `face-confirm-neighbors` or found on two consecutive analysed frames,
 ///   and squares follow a face smoothly (`FaceTracker`);
@@ -101,6 +103,7 @@ final class FaceDetection: @unchecked Sendable {
     /// of non-live faces (live ones are confirmed on the face worker).
     private var wasEnabled = false
     private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors)
+    private var schedule = FaceRollSchedule()
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
@@ -188,6 +191,7 @@ final class FaceDetection: @unchecked Sendable {
         analyses.withLock { $0 = 0 }
         posted.withLock { $0 = [] }
         tracker.reset()
+        schedule.reset()
         running.store(true, ordering: .relaxed)
         preload()
     }
@@ -218,6 +222,7 @@ final class FaceDetection: @unchecked Sendable {
             if wasEnabled {
                 worker.clear()
                 tracker.reset()
+                schedule.reset()
             }
             wasEnabled = false
             return []
@@ -236,9 +241,10 @@ final class FaceDetection: @unchecked Sendable {
             } ?? []
         } else {
             analyses.withLock { $0 += 1 }
+            search.rolls = schedule.rolls(requested: search.rolls, drawn: tracker.faces.map(\.angle))
             let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: frame.width, frameHeight: frame.height)
             tracker.confirmNeighbors = s.confirmNeighbors
-            faces = tracker.update(candidates, in: geometry)
+            faces = tracker.update(candidates, in: geometry, searched: Set(search.rolls))
         }
         if !faces.isEmpty {
             framesWithFaces.add(1, ordering: .relaxed)

@@ -18,7 +18,8 @@ import CFaceDetect
 final class FaceWorker: @unchecked Sendable {
     struct Job {
         let grey: GreyImage
-        let search: FaceSearch
+        /// With every requested roll; the worker's `FaceRollSchedule` picks this frame's.
+        var search: FaceSearch
         let cascadePath: String
         let geometry: FaceGeometry
         let confirmNeighbors: Int
@@ -34,6 +35,7 @@ final class FaceWorker: @unchecked Sendable {
     private let detect: (Job) -> [DetectedFace]
     /// Worker-thread state: confirmation and following across analysed copies.
     private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors)
+    private var schedule = FaceRollSchedule()
     private var trackerGeneration = 0
     private let name: String
     private let condition = NSCondition()
@@ -135,17 +137,19 @@ final class FaceWorker: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let job = pending!
+            var job = pending!
             pending = nil
             busy = true
             condition.unlock()
 
             if job.generation != trackerGeneration {
                 tracker.reset()
+                schedule.reset()
                 trackerGeneration = job.generation
             }
             tracker.confirmNeighbors = job.confirmNeighbors
-            let faces = tracker.update(detect(job), in: job.geometry)
+            job.search.rolls = schedule.rolls(requested: job.search.rolls, drawn: tracker.faces.map(\.angle))
+            let faces = tracker.update(detect(job), in: job.geometry, searched: Set(job.search.rolls))
 
             condition.lock()
             busy = false

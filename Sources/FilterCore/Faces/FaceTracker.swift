@@ -4,8 +4,8 @@
 /// Confirmation (fewer false alarms): a candidate is drawn once it is sure on its own
 /// (more candidate windows than `confirmNeighbors`, the same rule as detectMultiScale's
 /// minNeighbors at that stricter setting: a single picture gets exactly that) or once it
-/// has been found on two consecutive analysed frames (video: a passing pattern rarely
-/// survives two looks, a face does).
+/// has been found on two consecutive analysed frames that searched its roll (video: a
+/// passing pattern rarely survives two looks, a face does).
 ///
 /// Following (no flicker): a candidate that overlaps a track (IoU ≥ 0.3) continues it;
 /// the square moves halfway towards the new box while the two still overlap well
@@ -42,7 +42,9 @@ public struct FaceTracker: Sendable {
     }
 
     /// Takes one analysed frame's candidates; returns the faces to draw, sorted by (y, x).
-    public mutating func update(_ candidates: [DetectedFace]) -> [DetectedFace] {
+    /// `searched`: the rolls this frame searched (nil: all); a face of another roll was
+    /// not looked for, so it is kept as it is rather than counted as missed.
+    public mutating func update(_ candidates: [DetectedFace], searched: Set<Int>? = nil) -> [DetectedFace] {
         var unmatched = Array(tracks.indices)
         var next: [Track] = []
         for c in candidates.sorted(by: { $0.neighbors > $1.neighbors }) {
@@ -56,10 +58,14 @@ public struct FaceTracker: Sendable {
                                   confirmed: c.neighbors > confirmNeighbors))
             }
         }
-        for i in unmatched where tracks[i].confirmed && tracks[i].missed < holdFrames {
-            var t = tracks[i]
-            t.missed += 1
-            next.append(t)
+        for i in unmatched {
+            if let searched, !searched.contains(tracks[i].angle) {
+                next.append(tracks[i])
+            } else if tracks[i].confirmed && tracks[i].missed < holdFrames {
+                var t = tracks[i]
+                t.missed += 1
+                next.append(t)
+            }
         }
         tracks = next
         return faces
@@ -84,10 +90,10 @@ public struct FaceTracker: Sendable {
 
     /// `update` for candidates found in the picture `geometry`: tracks from another picture
     /// (the device turned, the zoom changed) are first moved into it.
-    public mutating func update(_ candidates: [DetectedFace], in geometry: FaceGeometry) -> [DetectedFace] {
+    public mutating func update(_ candidates: [DetectedFace], in geometry: FaceGeometry, searched: Set<Int>? = nil) -> [DetectedFace] {
         if let old = self.geometry, old != geometry { remap { old.map($0, to: geometry) } }
         self.geometry = geometry
-        return update(candidates)
+        return update(candidates, searched: searched)
     }
 
     public mutating func reset() {
