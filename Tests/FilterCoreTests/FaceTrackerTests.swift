@@ -7,20 +7,35 @@ final class FaceTrackerTests: XCTestCase {
         DetectedFace(rect: PixelRect(x: x, y: y, width: size, height: size), angle: angle, neighbors: neighbors)
     }
 
-    func testSureCandidateIsDrawnAtOnceAWeakOneOnlyOnTheSecondConsecutiveFrame() {
+    /// One frame to confirm (non-live): a sure candidate is drawn at once, a weak one never.
+    func testSureCandidateIsDrawnAtOnceAWeakOneNever() {
         var t = FaceTracker(confirmNeighbors: 5)
         let sure = face(100, 100, 80, neighbors: 6), weak = face(300, 50, 40, neighbors: 5)
         XCTAssertEqual(t.update([sure, weak]).map(\.rect), [sure.rect])
-        XCTAssertEqual(t.update([sure, weak]).map(\.rect), [weak.rect, sure.rect])   // sorted by (y, x)
+        XCTAssertEqual(t.update([sure, weak]).map(\.rect), [sure.rect])
     }
 
-    func testWeakCandidateMissingInBetweenIsNotConfirmed() {
-        var t = FaceTracker(confirmNeighbors: 5)
-        let weak = face(10, 10, 40, neighbors: 3)
+    /// Two frames to confirm (live): drawn on the second consecutive sure sighting only.
+    func testLiveFaceIsDrawnOnTheSecondConsecutiveSureSighting() {
+        var t = FaceTracker(confirmNeighbors: 5, confirmFrames: 2)
+        let sure = face(100, 100, 80, neighbors: 9)
+        XCTAssertEqual(t.update([sure]), [])
+        XCTAssertEqual(t.update([]), [])            // not consecutive: starts again
+        XCTAssertEqual(t.update([sure]), [])
+        XCTAssertEqual(t.update([sure]).map(\.rect), [sure.rect])
+        // Drawn: a weaker sighting of it keeps the square (no flicker).
+        XCTAssertEqual(t.update([face(100, 100, 80, neighbors: 4)]).map(\.rect), [sure.rect])
+        // A one-frame pattern, however sure, is not drawn.
+        XCTAssertEqual(t.update([sure, face(400, 0, 50, neighbors: 30)]).count, 1)
+    }
+
+    func testWeakSightingsInBetweenDoNotConfirm() {
+        var t = FaceTracker(confirmNeighbors: 5, confirmFrames: 2)
+        let sure = face(10, 10, 40, neighbors: 8), weak = face(10, 10, 40, neighbors: 3)
+        XCTAssertEqual(t.update([sure]), [])
         XCTAssertEqual(t.update([weak]), [])
-        XCTAssertEqual(t.update([]), [])
-        XCTAssertEqual(t.update([weak]), [])   // not consecutive: starts again
-        XCTAssertEqual(t.update([weak]).count, 1)
+        XCTAssertEqual(t.update([sure]), [])
+        XCTAssertEqual(t.update([sure]).count, 1)
     }
 
     func testConfirmedFaceSurvivesOneMissThenGoes() {
@@ -64,12 +79,13 @@ final class FaceTrackerTests: XCTestCase {
 
     /// A face in a roll the frame did not search is kept as it is, not counted as missed.
     func testFaceOfARollNotSearchedIsKept() {
-        var t = FaceTracker(confirmNeighbors: 5)
-        let turned = face(10, 10, 40, neighbors: 20, angle: 90), weak = face(200, 10, 40, neighbors: 3, angle: 90)
-        XCTAssertEqual(t.update([turned, weak]).count, 1)
+        var t = FaceTracker(confirmNeighbors: 5, confirmFrames: 2)
+        let turned = face(10, 10, 40, neighbors: 20, angle: 90), other = face(200, 10, 40, neighbors: 8, angle: 90)
+        XCTAssertEqual(t.update([turned]), [])
+        XCTAssertEqual(t.update([turned, other]).count, 1)
         for _ in 0..<5 { XCTAssertEqual(t.update([], searched: [0]).map(\.rect), [turned.rect]) }
-        // The weak one, seen again on the next search of its roll: consecutive for that roll.
-        XCTAssertEqual(t.update([turned, weak], searched: [0, 90]).count, 2)
+        // The other face, sure again on the next search of its roll: consecutive for that roll.
+        XCTAssertEqual(t.update([turned, other], searched: [0, 90]).count, 2)
         XCTAssertEqual(t.update([], searched: [0, 90]).count, 2)   // one miss held
         XCTAssertEqual(t.update([], searched: [0, 90]), [])
     }

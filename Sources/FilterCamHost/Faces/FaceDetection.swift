@@ -26,8 +26,8 @@ import Synchronization
 ///   A first frame (a single picture) searches every roll; later frames of a video the
 ///   expected roll and those of the faces drawn, and the others in turn (`FaceRollSchedule`);
 /// - confirmation: candidates come from `face-min-neighbors`; a square is drawn for one
-///   surer than `face-confirm-neighbors` or found on two consecutive analysed frames,
-///   and squares follow a face smoothly (`FaceTracker`);
+///   surer than `face-confirm-neighbors`, on a live source only once it was so on two
+///   consecutive detection updates, and squares follow a face smoothly (`FaceTracker`);
 /// - a missing or malformed cascade: one WARNING on the bus naming the path; the stream
 ///   keeps running without detection.
 final class FaceDetection: @unchecked Sendable {
@@ -62,11 +62,11 @@ final class FaceDetection: @unchecked Sendable {
                 .double(min: 1.01, max: 10, defaultValue: FaceSettings.defaultScaleFactor))
         case .minNeighbors:
             return ElementProperty("face-min-neighbors", nick: "Face minimum neighbours",
-                blurb: "Overlapping candidates needed for a candidate face (detectMultiScale minNeighbors); drawn once confirmed, see face-confirm-neighbors",
+                blurb: "Overlapping candidates needed for a candidate face (detectMultiScale minNeighbors): candidates weigh the rolls and keep a drawn face's square; drawing takes face-confirm-neighbors",
                 .int(min: 0, max: 1000, defaultValue: 3))
         case .confirmNeighbors:
             return ElementProperty("face-confirm-neighbors", nick: "Face confirmation neighbours",
-                blurb: "A candidate with more overlapping candidates than this is drawn at once (as minNeighbors at this setting; 4 at scale factor 1.2 is about as strict as minNeighbors 5 at 1.1); others only once found on two consecutive analysed frames",
+                blurb: "A face is drawn when it has more overlapping candidates than this (as minNeighbors at this setting; 4 at scale factor 1.2 is about as strict as minNeighbors 5 at 1.1); on a live source on two consecutive detection updates",
                 .int(min: 0, max: 1000, defaultValue: Int32(FaceSettings.defaultConfirmNeighbors)))
         case .detectionWidth:
             return ElementProperty("face-detection-width", nick: "Face detection width",
@@ -241,7 +241,7 @@ final class FaceDetection: @unchecked Sendable {
             } ?? []
         } else {
             analyses.withLock { $0 += 1 }
-            search.rolls = schedule.rolls(requested: search.rolls, drawn: tracker.faces.map(\.angle))
+            search.rolls = schedule.rolls(requested: search.rolls, drawn: tracker.trackedRolls)
             let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: frame.width, frameHeight: frame.height)
             tracker.confirmNeighbors = s.confirmNeighbors
             faces = tracker.update(candidates, in: geometry, searched: Set(search.rolls))

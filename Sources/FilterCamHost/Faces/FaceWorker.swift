@@ -34,7 +34,7 @@ final class FaceWorker: @unchecked Sendable {
     /// Runs one job (on this worker's thread); returns candidates in the job's frame pixels.
     private let detect: (Job) -> [DetectedFace]
     /// Worker-thread state: confirmation and following across analysed copies.
-    private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors)
+    private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors, confirmFrames: 2)
     private var schedule = FaceRollSchedule()
     private var trackerGeneration = 0
     private let name: String
@@ -148,7 +148,7 @@ final class FaceWorker: @unchecked Sendable {
                 trackerGeneration = job.generation
             }
             tracker.confirmNeighbors = job.confirmNeighbors
-            job.search.rolls = schedule.rolls(requested: job.search.rolls, drawn: tracker.faces.map(\.angle))
+            job.search.rolls = schedule.rolls(requested: job.search.rolls, drawn: tracker.trackedRolls)
             let faces = tracker.update(detect(job), in: job.geometry, searched: Set(job.search.rolls))
 
             condition.lock()

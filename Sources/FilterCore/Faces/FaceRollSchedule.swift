@@ -3,8 +3,8 @@
 /// Each roll costs one full detection, so searching all four on every frame costs four
 /// times the upright search. Faces in a video keep their roll from frame to frame (a
 /// turned camera stays turned), so after a first analysis of every roll, each frame
-/// searches the expected roll (the first requested) and the rolls of the faces drawn now,
-/// and every `period`-th frame one more of the other rolls, in turn. A face appearing in
+/// searches the expected roll (the first requested) and the rolls of the faces drawn or
+/// being confirmed, and every `period`-th frame one more of the other rolls, in turn. A face appearing in
 /// another roll is found within `period` × (other rolls) analysed frames (9 with all four
 /// rolls: 0.3 s at 30 analyses per second); `FaceTracker` keeps the faces of a roll not
 /// searched on a frame. A single picture is one first frame: every roll is searched.
@@ -21,7 +21,7 @@ public struct FaceRollSchedule: Sendable {
     }
 
     /// The rolls to search on the next analysed frame, the expected one first.
-    /// `drawn`: the rolls of the faces drawn now.
+    /// `drawn`: the rolls of the faces drawn or being confirmed now (`FaceTracker.trackedRolls`).
     public mutating func rolls(requested: [Int], drawn: [Int]) -> [Int] {
         if requested != self.requested { reset(requested) }
         defer { analysed += 1 }

@@ -1,23 +1,25 @@
 /// Which candidates become face squares, and where the squares sit from one analysed
 /// frame to the next.
 ///
-/// Confirmation (fewer false alarms): a candidate is drawn once it is sure on its own
-/// (more candidate windows than `confirmNeighbors`, the same rule as detectMultiScale's
-/// minNeighbors at that stricter setting: a single picture gets exactly that) or once it
-/// has been found on two consecutive analysed frames that searched its roll (video: a
-/// passing pattern rarely survives two looks, a face does).
+/// Confirmation (fewer false alarms): a candidate is sure when it has more candidate
+/// windows than `confirmNeighbors` (the same rule as detectMultiScale's minNeighbors at
+/// that stricter setting: a single picture gets exactly that). A face is drawn once it has
+/// been sure on `confirmFrames` consecutive analysed frames that searched its roll: 1 for
+/// non-live sources (every frame is analysed; a single picture has only one), 2 for live
+/// ones (a pattern the camera's noise makes look like a face for one frame is not drawn).
 ///
 /// Following (no flicker): a candidate that overlaps a track (IoU ≥ 0.3) continues it;
 /// the square moves halfway towards the new box while the two still overlap well
-/// (IoU ≥ 0.5), and jumps when the face moved more. A confirmed face missed on one
-/// analysed frame keeps its square for that frame; an unconfirmed one is forgotten at
-/// once (its next sighting starts again).
+/// (IoU ≥ 0.5), and jumps when the face moved more. A drawn face keeps its square while
+/// weaker candidates still find it, and for one analysed frame where nothing does.
 public struct FaceTracker: Sendable {
     struct Track: Sendable {
         var x, y, width, height: Double
         var angle: Int
         var neighbors: Int
         var confirmed: Bool
+        /// Consecutive analyses with a sure candidate.
+        var sure: Int
         var missed = 0
 
         var rect: PixelRect {
@@ -26,8 +28,10 @@ public struct FaceTracker: Sendable {
         }
     }
 
-    /// A single sighting with more candidate windows than this is confirmed at once.
+    /// A candidate with more candidate windows than this is sure.
     public var confirmNeighbors: Int
+    /// Consecutive analyses a face must be sure on before it is drawn.
+    public var confirmFrames: Int
     /// Analysed frames a confirmed face may be missed on before its square goes.
     public var holdFrames = 1
     /// How far a square moves towards a new box of the same face (1: all the way).
@@ -37,8 +41,9 @@ public struct FaceTracker: Sendable {
     /// The picture the tracks' boxes are in (see `update(_:in:)`).
     private var geometry: FaceGeometry?
 
-    public init(confirmNeighbors: Int) {
+    public init(confirmNeighbors: Int, confirmFrames: Int = 1) {
         self.confirmNeighbors = confirmNeighbors
+        self.confirmFrames = confirmFrames
     }
 
     /// Takes one analysed frame's candidates; returns the faces to draw, sorted by (y, x).
@@ -51,11 +56,12 @@ public struct FaceTracker: Sendable {
             let best = unmatched.max { DetectedFace.iou(tracks[$0].rect, c.rect) < DetectedFace.iou(tracks[$1].rect, c.rect) }
             if let best, DetectedFace.iou(tracks[best].rect, c.rect) >= 0.3 {
                 unmatched.removeAll { $0 == best }
-                next.append(follow(tracks[best], to: c))
-            } else {
+                let t = follow(tracks[best], to: c)
+                if t.confirmed || t.sure > 0 { next.append(t) }
+            } else if c.neighbors > confirmNeighbors {
                 next.append(Track(x: Double(c.rect.x), y: Double(c.rect.y), width: Double(c.rect.width),
                                   height: Double(c.rect.height), angle: c.angle, neighbors: c.neighbors,
-                                  confirmed: c.neighbors > confirmNeighbors))
+                                  confirmed: confirmFrames <= 1, sure: 1))
             }
         }
         for i in unmatched {
@@ -76,6 +82,9 @@ public struct FaceTracker: Sendable {
         tracks.filter(\.confirmed).map { DetectedFace(rect: $0.rect, angle: $0.angle, neighbors: $0.neighbors) }
             .sorted { ($0.rect.y, $0.rect.x) < ($1.rect.y, $1.rect.x) }
     }
+
+    /// The rolls of the faces drawn or on their way to being drawn (for `FaceRollSchedule`).
+    public var trackedRolls: [Int] { tracks.map(\.angle) }
 
     /// Moves every track into another picture (the output's size or orientation changed);
     /// a track with nothing left there is dropped.
@@ -110,7 +119,8 @@ public struct FaceTracker: Sendable {
         t.height += (Double(c.rect.height) - t.height) * a
         t.angle = c.angle
         t.neighbors = c.neighbors
-        t.confirmed = true   // seen now and on the previous analysed frame
+        t.sure = c.neighbors > confirmNeighbors ? t.sure + 1 : 0
+        t.confirmed = t.confirmed || t.sure >= confirmFrames
         t.missed = 0
         return t
     }
