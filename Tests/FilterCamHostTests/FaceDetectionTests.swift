@@ -258,6 +258,31 @@ final class FaceDetectionTests: XCTestCase {
         XCTAssertEqual(live.process(small.view, method: .identity, live: true).map(\.rect), sure.map(\.rect))
     }
 
+    /// Through the element: `device-orientation=portrait` with a fixed `orientation=identity`
+    /// means faces of people standing lie with their tops to the left (roll 270) in the
+    /// output; `face-orientations=device` searches that roll only. The `faces` message says so.
+    func testDeviceModeThroughTheElementSearchesTheHeldRoll() throws {
+        let photo = try XCTUnwrap(FaceFixtures.path(FaceFixtures.astronaut))
+        func faces(turned direction: String) throws -> [DetectedFace] {
+            let p = try Pipeline(description: "filesrc location=\"\(photo)\" ! pngdec ! videoconvert ! videoflip video-direction=\(direction) ! videoconvert ! filtercam detect-faces=true device-orientation=portrait orientation=identity face-orientations=device ! fakesink")
+            p.setState(GST_STATE_PLAYING)
+            defer { p.setState(GST_STATE_NULL) }
+            var found: [DetectedFace] = []
+            let types = GstMessageType(rawValue: GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+            while let m = gst_bus_timed_pop_filtered(p.bus, 20_000_000_000, types) {
+                defer { gst_message_unref(m) }
+                if m.pointee.type != GST_MESSAGE_ELEMENT { break }
+                if let s = gst_message_get_structure(m), String(cString: gst_structure_get_name(s)) == "faces" { found = FaceReport.faces(in: s) }
+            }
+            return found
+        }
+        let expected = FaceFixtures.transformed(FaceFixtures.astronaut.faces[0], .rotate90L, width: 512, height: 512)
+        let held = try faces(turned: "90l")
+        FaceFixtures.assertMatches(held.map(\.rect), faces: [expected], "turned 90l")
+        XCTAssertEqual(held.map(\.angle), [270])
+        XCTAssertEqual(try faces(turned: "90r"), [])   // roll 90: not how the device is held
+    }
+
     // MARK: Buffers and messages
 
     func testDecorateAddsRegionMetasAndPostsOnChange() throws {
