@@ -11,8 +11,9 @@ import Synchronization
 /// The element calls `process` on its worker for every output frame (after orientation,
 /// zoom and filter) and `decorate` with the output buffer. How frames are analysed:
 /// - the detector is OpenCV's Viola–Jones `CascadeClassifier` (CFaceDetect shim) on a grey
-///   copy of the output frame, brought down to at most `face-detection-width` pixels wide
-///   by an integer step (1280×720 → 640×360) — about 4× less work than full size;
+///   copy of the output frame, brought down by the largest integer step that keeps it at
+///   least `face-detection-width` wide (1280×720 → 640×360; pictures under 1280 wide stay
+///   whole, so their small faces are not lost), at scale factor 1.2 (README: the trade);
 /// - non-live sources: every frame is analysed before it leaves (nothing skipped);
 /// - live sources: the grey copy goes to a `FaceWorker` thread (newest copy wins, lower
 ///   priority), the frame leaves at once with the latest result, carried onto later
