@@ -230,9 +230,9 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         let overlay = s.osd ? onScreenItems(lens: s.lens.isFull || s.lensCrop ? nil : lensRect, settings: s) : []
         // Work on the finished picture: faces are found and squared, stills copied from
         // it (squares included), then the flash drawn.
-        var found: [PixelRect] = []
+        var found: [DetectedFace] = []
         let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { frame in
-            if detecting { found = faces.process(frame, method: method, live: live) }
+            if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
             if snapshots.needsFrame {
                 snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
                 snapshots.drawFlash(frame, timestamp: frame.timestamp)

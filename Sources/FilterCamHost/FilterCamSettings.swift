@@ -43,4 +43,10 @@ struct FilterCamSettings: Sendable {
         if let tag { return tag }
         return device.method(facing: cameraFacing)
     }
+
+    /// The transform that shows the input upright for how the device is held, nil while
+    /// the device has not said (`face-orientations=auto` then searches every roll).
+    var deviceUpright: OrientationMethod? {
+        device.lastKnown == nil ? nil : device.method(facing: cameraFacing)
+    }
 }

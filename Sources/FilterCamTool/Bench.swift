@@ -80,11 +80,19 @@ public struct Bench {
         list.append(Case(name: "zoom", filterCam: "filtercam zoom=2",
                          native: "\(videocrop(zoom, width: w, height: h)) ! videoscale ! video/x-raw,width=\(w),height=\(h)"))
         if let face = faceImage {
-            // Borders keep the face undistorted (a stretched face is not found).
-            let photo = "filesrc location=\"\(face)\" ! pngdec ! videoconvert ! videoscale add-borders=true ! video/x-raw,width=\(w),height=\(h),pixel-aspect-ratio=1/1 ! imagefreeze num-buffers=FRAMES"
-            list.append(Case(name: "faces", filterCam: "videoconvert ! video/x-raw,format=BGRx ! filtercam detect-faces=true face-overlay=false",
-                             native: "videoconvert ! video/x-raw,format=RGB ! facedetect display=false min-neighbors=3 scale-factor=1.1",
-                             filterCamSource: photo, nativeSource: photo, onlySizes: ["640x480", "1280x720"]))
+            // Borders keep the face undistorted (a stretched face is not found). Each side gets
+            // the picture in the format it takes, converted once before imagefreeze.
+            func photo(_ format: String) -> String {
+                "filesrc location=\"\(face)\" ! pngdec ! videoconvert ! videoscale add-borders=true ! video/x-raw,format=\(format),width=\(w),height=\(h),pixel-aspect-ratio=1/1 ! imagefreeze num-buffers=FRAMES"
+            }
+            // The same cascade and tuning on both sides (facedetect's min size 30 is its default).
+            let facedetect = "facedetect display=false min-neighbors=3 scale-factor=1.1"
+            // The element's defaults: with no device orientation, face-orientations=auto searches all four rolls.
+            list.append(Case(name: "faces", filterCam: "filtercam detect-faces=true face-overlay=false", native: facedetect,
+                             filterCamSource: photo("BGRx"), nativeSource: photo("RGB"), onlySizes: ["640x480", "1280x720"]))
+            // The same job as facedetect: upright faces only.
+            list.append(Case(name: "faces-upright", filterCam: "filtercam detect-faces=true face-overlay=false face-orientations=upright",
+                             native: facedetect, filterCamSource: photo("BGRx"), nativeSource: photo("RGB"), onlySizes: ["640x480", "1280x720"]))
         }
         let snapshots = stillsFolder
         let bgrx = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRx,width=\(w),height=\(h),framerate=30/1 ! imagefreeze num-buffers=FRAMES"
@@ -161,7 +169,7 @@ public struct Bench {
             for c in Self.cases(width: w, height: h) where (only.isEmpty || only.contains(c.name)) && (c.onlySizes?.contains(size) ?? true) {
                 var a: [Double] = [], b: [Double] = []
                 // Detection and encoding are far slower per frame than pixel passes.
-                let caseFrames = c.name == "faces" || c.name == "snapshot" ? max(10, frames / 10) : frames
+                let caseFrames = c.name.hasPrefix("faces") || c.name == "snapshot" ? max(10, frames / 10) : frames
                 do {
                     if c.name == "snapshot" {
                         try? FileManager.default.removeItem(atPath: Self.stillsFolder)
@@ -190,6 +198,9 @@ public struct Bench {
         }
         if only.isEmpty || only.contains("latency") {
             results += latencyResults()
+        }
+        if only.isEmpty || only.contains("faces-live") {
+            results += liveFaceResults()
         }
         return results
     }
@@ -244,7 +255,19 @@ public struct Bench {
     /// Live 30 fps source → element → appsink; latency = running time at arrival − PTS.
     func liveLatencies(element: String, width: Int, height: Int, frames: Int) throws -> Latencies {
         let pipeline = try Pipeline(description: "videotestsrc is-live=true num-buffers=\(frames) ! video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1 ! \(element) ! appsink name=out sync=false max-buffers=100")
-        let sink = pipeline.element(named: "out")!
+        let (lat, elapsed) = sinkLatencies(pipeline)
+        guard lat.count > 3 else { throw Pipeline.ParseError(description: "too few frames from '\(element)'") }
+        let third = max(1, lat.count / 3)
+        return Latencies(median: median(lat), max: lat.max()!,
+                         firstThird: lat.prefix(third).reduce(0, +) / Double(third),
+                         lastThird: lat.suffix(third).reduce(0, +) / Double(third),
+                         fps: Double(lat.count) / elapsed)
+    }
+
+    /// Plays `pipeline` (ending in `appsink name=out`) to its end: each frame's latency at
+    /// the sink (running time at arrival − PTS, ms) and the seconds it took.
+    func sinkLatencies(_ pipeline: Pipeline) -> (latencies: [Double], seconds: Double) {
+        guard let sink = pipeline.element(named: "out") else { return ([], 0) }
         pipeline.setState(GST_STATE_PLAYING)
         var lat: [Double] = []
         let start = DispatchTime.now().uptimeNanoseconds
@@ -258,13 +281,7 @@ public struct Bench {
             }
             gst_sample_unref(sample)
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        guard lat.count > 3 else { throw Pipeline.ParseError(description: "too few frames from '\(element)'") }
-        let third = max(1, lat.count / 3)
-        return Latencies(median: median(lat), max: lat.max()!,
-                         firstThird: lat.prefix(third).reduce(0, +) / Double(third),
-                         lastThird: lat.suffix(third).reduce(0, +) / Double(third),
-                         fps: Double(lat.count) / elapsed)
+        return (lat, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 }
 

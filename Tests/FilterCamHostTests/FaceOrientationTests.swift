@@ -3,14 +3,17 @@
 import FilterCore
 import XCTest
 
-/// Faces turned in the picture: with `face-orientation-search` the same face rotated 90°,
+/// Faces turned in the picture: searching all four rolls, the same face rotated 90°,
 /// 180°, 270° or mirrored (every one of the eight orientation methods applied to the
-/// fixture with FilterCore's `Orientation.transform`) is found, and its box lands on the
-/// face's transformed box.
+/// fixture with FilterCore's `Orientation.transform`) is found, its box lands on the
+/// face's transformed box, and its roll is the one the method gave it.
 final class FaceOrientationTests: XCTestCase {
-    private func search(_ frame: PixelBuffer, orientations: Bool, detectionWidth: Int = 0) throws -> [PixelRect] {
-        try FaceSearch(orientations: orientations).run(FaceFixtures.detector, on: FaceFixtures.grey(frame, detectionWidth: detectionWidth),
-                                                      frameWidth: frame.width, frameHeight: frame.height)
+    /// The faces drawn for a single picture: the search's candidates, confirmed. Faces of
+    /// 30 px and more: below that OpenCV itself (minNeighbors 5) reports a false 26 px box
+    /// on the mirrored astronaut, which the accuracy tests count against OpenCV's own.
+    private func search(_ frame: PixelBuffer, orientations: Bool, detectionWidth: Int = 0) throws -> [DetectedFace] {
+        FaceFixtures.drawn(try FaceSearch(parameters: FaceDetector.Parameters(scaleFactor: FaceSettings.defaultScaleFactor, minSize: 30), rolls: orientations ? FaceRoll.all : [0]).run(
+            FaceFixtures.detector, on: FaceFixtures.grey(frame, detectionWidth: detectionWidth), frameWidth: frame.width, frameHeight: frame.height))
     }
 
     func testEveryOrientationFoundWithOrientationSearch() throws {
@@ -20,8 +23,10 @@ final class FaceOrientationTests: XCTestCase {
                 let turned = FaceFixtures.oriented(upright, method)
                 let expected = image.faces.map { FaceFixtures.transformed($0, method, width: upright.width, height: upright.height) }
                 let ignore = image.ignore.map { FaceFixtures.transformed($0, method, width: upright.width, height: upright.height) }
-                FaceFixtures.assertMatches(try search(turned, orientations: true), faces: expected, ignore: ignore,
-                                           "\(image.file) \(method.nick)")
+                let found = try search(turned, orientations: true)
+                FaceFixtures.assertMatches(found.map(\.rect), faces: expected, ignore: ignore, "\(image.file) \(method.nick)")
+                XCTAssertEqual(found.filter { FaceFixtures.iou($0.rect, expected[0]) >= 0.4 }.map(\.angle), [FaceRoll.of(method)],
+                               "\(image.file) \(method.nick)")
             }
         }
     }
@@ -36,7 +41,7 @@ final class FaceOrientationTests: XCTestCase {
         for method in OrientationMethod.allCases {
             let turned = FaceFixtures.oriented(upright, method)
             let expected = FaceFixtures.astronaut.faces.map { FaceFixtures.transformed($0, method, width: 512, height: 512) }
-            FaceFixtures.assertMatches(try search(turned, orientations: true, detectionWidth: 256), faces: expected,
+            FaceFixtures.assertMatches(try search(turned, orientations: true, detectionWidth: 256).map(\.rect), faces: expected,
                                        onlyFaces: false, "astronaut \(method.nick) at step 2")
         }
     }
@@ -47,17 +52,19 @@ final class FaceOrientationTests: XCTestCase {
         let upright = try FaceFixtures.load(FaceFixtures.astronaut)
         XCTAssertEqual(try search(FaceFixtures.oriented(upright, .rotate90R), orientations: false), [])
         let mirrored = try search(FaceFixtures.oriented(upright, .horizontal), orientations: false)
-        FaceFixtures.assertMatches(mirrored, faces: [FaceFixtures.transformed(FaceFixtures.astronaut.faces[0], .horizontal, width: 512, height: 512)],
+        FaceFixtures.assertMatches(mirrored.map(\.rect), faces: [FaceFixtures.transformed(FaceFixtures.astronaut.faces[0], .horizontal, width: 512, height: 512)],
                                    "horiz without search")
     }
 
-    /// No false boxes appear from the extra turns on the many-face mosaic either.
+    /// No false boxes appear from the extra turns on the many-face mosaic either; every face
+    /// but the weak tile 4 is drawn (OpenCV finds that one only at minNeighbors 3, and at
+    /// scale factor 1.2 not at all).
     func testMosaicWithOrientationSearch() throws {
         let mosaic = try FaceFixtures.load(FaceFixtures.lfwMosaic)
         for method in [OrientationMethod.identity, .rotate90L, .rotate180] {
             let turned = FaceFixtures.oriented(mosaic, method)
-            let expected = FaceFixtures.lfwMosaic.faces.map { FaceFixtures.transformed($0, method, width: mosaic.width, height: mosaic.height) }
-            FaceFixtures.assertMatches(try search(turned, orientations: true), faces: expected, "lfw \(method.nick)")
+            let expected = FaceFixtures.lfwMosaic.faces.filter { $0 != FaceFixtures.lfwWeakTile }.map { FaceFixtures.transformed($0, method, width: mosaic.width, height: mosaic.height) }
+            FaceFixtures.assertMatches(try search(turned, orientations: true).map(\.rect), faces: expected, "lfw \(method.nick)")
         }
     }
 

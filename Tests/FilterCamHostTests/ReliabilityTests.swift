@@ -33,6 +33,7 @@ final class ReliabilityTests: XCTestCase {
             ("camera-facing", ["back", "front"]),
             ("zoom", ["1", "2", "8", "0.5"]),
             ("detect-faces", ["false"]),
+            ("face-orientations", ["auto", "upright", "device", "all"]),
             ("snapshot-quality", ["50", "90"]),
             ("snapshot-region", ["frame", "lens"]),
         ]

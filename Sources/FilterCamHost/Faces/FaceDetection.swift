@@ -11,23 +11,30 @@ import Synchronization
 /// The element calls `process` on its worker for every output frame (after orientation,
 /// zoom and filter) and `decorate` with the output buffer. How frames are analysed:
 /// - the detector is OpenCV's Viola–Jones `CascadeClassifier` (CFaceDetect shim) on a grey
-///   copy of the output frame, brought down to at most `face-detection-width` pixels wide
-///   by an integer step (1280×720 → 640×360) — about 4× less work than full size;
+///   copy of the output frame, brought down by the largest integer step that keeps it at
+///   least `face-detection-width` wide (1280×720 → 640×360; pictures under 1280 wide stay
+///   whole, so their small faces are not lost), at scale factor 1.2 (README: the trade);
 /// - non-live sources: every frame is analysed before it leaves (nothing skipped);
 /// - live sources: the grey copy goes to a `FaceWorker` thread (newest copy wins, lower
 ///   priority), the frame leaves at once with the latest result, carried onto later
 ///   frames (and through orientation changes, `FaceGeometry`) until the next one;
-/// - orientation: the output frame is the picture the viewer sees, already turned with the
-///   device, so a plain search finds faces upright to the viewer and its boxes are
-///   already in output coordinates. `face-orientation-search` additionally searches the
-///   grey copy turned 90°, 270°, 180° and mirrored (`FaceSearch`), for faces that are
-///   rotated in the picture itself, mapping the boxes back onto the output frame;
+/// - orientation: the output frame is the picture the viewer sees. `face-orientations`
+///   says which rolls of face are searched (`FaceOrientations`): by default all four
+///   while the device orientation is unknown (a webcam, a file), else the one implied by
+///   how the device is held. Each roll is one more search on the turned grey copy, on
+///   the face worker for live sources; boxes are mapped back onto the output frame and
+///   carry their roll (`angle`, degrees clockwise) into the message and the ROI metas.
+///   A first frame (a single picture) searches every roll; later frames of a video the
+///   expected roll and those of the faces drawn, and the others in turn (`FaceRollSchedule`);
+/// - confirmation: candidates come from `face-min-neighbors`; a square is drawn for one
+///   surer than `face-confirm-neighbors`, on a live source only once it was so on two
+///   consecutive detection updates, and squares follow a face smoothly (`FaceTracker`);
 /// - a missing or malformed cascade: one WARNING on the bus naming the path; the stream
 ///   keeps running without detection.
 final class FaceDetection: @unchecked Sendable {
     enum Property: Int, CaseIterable {
-        case detectFaces, overlay, cascade, minSize, maxSize, scaleFactor, minNeighbors
-        case detectionWidth, orientationSearch, framesWithFaces
+        case detectFaces, overlay, cascade, minSize, maxSize, scaleFactor, minNeighbors, confirmNeighbors
+        case detectionWidth, orientations, orientationSearch, framesWithFaces, analyses
     }
 
     static let properties: [ElementProperty] = Property.allCases.map { p in
@@ -45,7 +52,7 @@ final class FaceDetection: @unchecked Sendable {
                 .string(defaultValue: FaceDetector.defaultCascadePath))
         case .minSize:
             return ElementProperty("face-min-size", nick: "Minimum face size",
-                blurb: "Smallest face to find, in output pixels (at least the cascade's window times the downscale step)",
+                blurb: "Smallest face to find, in output pixels (0: the cascade's window, 24 px, times the downscale step)",
                 .int(min: 0, max: 32767, defaultValue: Int32(FaceSettings.defaultMinSize)))
         case .maxSize:
             return ElementProperty("face-max-size", nick: "Maximum face size",
@@ -53,22 +60,33 @@ final class FaceDetection: @unchecked Sendable {
         case .scaleFactor:
             return ElementProperty("face-scale-factor", nick: "Face scale factor",
                 blurb: "Step between the detector's scales (detectMultiScale scaleFactor; larger is faster, misses more)",
-                .double(min: 1.01, max: 10, defaultValue: 1.1))
+                .double(min: 1.01, max: 10, defaultValue: FaceSettings.defaultScaleFactor))
         case .minNeighbors:
             return ElementProperty("face-min-neighbors", nick: "Face minimum neighbours",
-                blurb: "Overlapping candidates needed to keep a face (detectMultiScale minNeighbors; larger: fewer false faces)",
+                blurb: "Overlapping candidates needed for a candidate face (detectMultiScale minNeighbors): candidates weigh the rolls and keep a drawn face's square; drawing takes face-confirm-neighbors",
                 .int(min: 0, max: 1000, defaultValue: 3))
+        case .confirmNeighbors:
+            return ElementProperty("face-confirm-neighbors", nick: "Face confirmation neighbours",
+                blurb: "A face is drawn when it has more overlapping candidates than this (as minNeighbors at this setting; 4 at scale factor 1.2 is about as strict as minNeighbors 5 at 1.1); on a live source on two consecutive detection updates",
+                .int(min: 0, max: 1000, defaultValue: Int32(FaceSettings.defaultConfirmNeighbors)))
         case .detectionWidth:
             return ElementProperty("face-detection-width", nick: "Face detection width",
-                blurb: "Detect on a grey copy at most this wide, downscaled by an integer step (0: full size)",
+                blurb: "Detect on a grey copy at least this wide, downscaled by the largest integer step that keeps it so (0: full size)",
                 .int(min: 0, max: 32767, defaultValue: Int32(FaceSettings.defaultDetectionWidth)))
+        case .orientations:
+            return ElementProperty("face-orientations", nick: "Face orientations",
+                blurb: "Rolls of face searched: auto (all while device-orientation is unknown, else device), upright, device (the roll implied by device-orientation and orientation), all (0°, 90°, 180°, 270°: four searches)",
+                .enumeration(typeName: "FilterCamFaceOrientations", nicks: FaceOrientations.allCases.map(\.nick), defaultIndex: 0))
         case .orientationSearch:
             return ElementProperty("face-orientation-search", nick: "Face orientation search",
-                blurb: "Also find faces turned 90°, 180°, 270° or mirrored in the picture (about 5× the detection work)",
+                blurb: "Deprecated: true is face-orientations=all, false face-orientations=upright",
                 .bool(defaultValue: false))
         case .framesWithFaces:
             return ElementProperty("frames-with-faces", nick: "Frames with faces",
                 blurb: "Frames in which at least one face was seen since the element started", .counter)
+        case .analyses:
+            return ElementProperty("face-analyses", nick: "Face analyses",
+                blurb: "Frames analysed for faces since the element started (live: the detection updates)", .counter)
         }
     }
 
@@ -78,10 +96,15 @@ final class FaceDetection: @unchecked Sendable {
     private let worker: FaceWorker
     private let running = Atomic<Bool>(false)
     private let framesWithFaces = Atomic<UInt64>(0)
-    /// The faces of the last `faces` message ([] before the first).
-    private let posted = Locked<[PixelRect]>([])
-    /// Worker-thread state: whether the last frame had detection on.
+    /// Analyses counted on both paths (a class: the face worker's closure holds it, not `self`).
+    private let analyses = Locked<UInt64>(0)
+    /// The faces of the last `faces` message ([] before the first), without their neighbours.
+    private let posted = Locked<[DetectedFace]>([])
+    /// Worker-thread state: whether the last frame had detection on, and the confirmation
+    /// of non-live faces (live ones are confirmed on the face worker).
     private var wasEnabled = false
+    private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors)
+    private var schedule = FaceRollSchedule()
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
@@ -94,9 +117,11 @@ final class FaceDetection: @unchecked Sendable {
             fc_post_warning(e, "\(GStreamer.name(of: e)): \(text)", nil)
         }
         self.cache = cache
+        let analyses = analyses
         worker = FaceWorker(name: "\(GStreamer.name(of: element))-faces") { job in
-            cache.faces(in: job.grey, job.search, cascadePath: job.cascadePath,
-                        frameWidth: job.geometry.width, frameHeight: job.geometry.height)
+            analyses.withLock { $0 += 1 }
+            return cache.faces(in: job.grey, job.search, cascadePath: job.cascadePath,
+                               frameWidth: job.geometry.width, frameHeight: job.geometry.height)
         }
     }
 
@@ -129,10 +154,14 @@ final class FaceDetection: @unchecked Sendable {
             settings.withLock { $0.search.parameters.scaleFactor = min(max(v, 1.01), 10) }
         case (.minNeighbors, .int(let v)):
             settings.withLock { $0.search.parameters.minNeighbors = max(v, 0) }
+        case (.confirmNeighbors, .int(let v)):
+            settings.withLock { $0.confirmNeighbors = max(v, 0) }
         case (.detectionWidth, .int(let v)):
             settings.withLock { $0.detectionWidth = max(v, 0) }
+        case (.orientations, .int(let v)):
+            settings.withLock { $0.orientations = FaceOrientations.allCases[min(max(v, 0), FaceOrientations.allCases.count - 1)] }
         case (.orientationSearch, .bool(let v)):
-            settings.withLock { $0.search.orientations = v }
+            settings.withLock { $0.orientations = v ? .all : .upright }
         default:
             break
         }
@@ -148,9 +177,12 @@ final class FaceDetection: @unchecked Sendable {
         case .maxSize: return .int(s.search.parameters.maxSize)
         case .scaleFactor: return .double(s.search.parameters.scaleFactor)
         case .minNeighbors: return .int(s.search.parameters.minNeighbors)
+        case .confirmNeighbors: return .int(s.confirmNeighbors)
         case .detectionWidth: return .int(s.detectionWidth)
-        case .orientationSearch: return .bool(s.search.orientations)
+        case .orientations: return .int(FaceOrientations.allCases.firstIndex(of: s.orientations) ?? 0)
+        case .orientationSearch: return .bool(s.orientations == .all)
         case .framesWithFaces: return .uint64(framesWithFaces.load(ordering: .relaxed))
+        case .analyses: return .uint64(analyses.withLock { $0 })
         }
     }
 
@@ -161,7 +193,10 @@ final class FaceDetection: @unchecked Sendable {
         worker.stop()
         cache.reset()
         framesWithFaces.store(0, ordering: .relaxed)
+        analyses.withLock { $0 = 0 }
         posted.withLock { $0 = [] }
+        tracker.reset()
+        schedule.reset()
         running.store(true, ordering: .relaxed)
         preload()
     }
@@ -182,35 +217,53 @@ final class FaceDetection: @unchecked Sendable {
 
     // MARK: Frames (worker thread)
 
-    func process(_ frame: FrameView, method: OrientationMethod, live: Bool) -> [PixelRect] {
+    /// Faces in `frame` (the output picture, made from the input by `method`), drawn on
+    /// it when `face-overlay` is on. `deviceUpright`: the method that would show the input
+    /// upright for how the device is held (nil: unknown), for `face-orientations`.
+    func process(_ frame: FrameView, method: OrientationMethod, deviceUpright: OrientationMethod? = nil,
+                 live: Bool) -> [DetectedFace] {
         let s = settings.withLock { $0 }
         guard s.enabled else {
-            if wasEnabled { worker.clear() }
+            if wasEnabled {
+                worker.clear()
+                tracker.reset()
+                schedule.reset()
+            }
             wasEnabled = false
             return []
         }
         wasEnabled = true
         let geometry = FaceGeometry(width: frame.width, height: frame.height, method: method)
         let grey = GreyImage(frame: frame, step: GreyImage.step(frameWidth: frame.width, detectionWidth: s.detectionWidth))
-        let faces: [PixelRect]
+        var search = s.search
+        search.rolls = s.orientations.rolls(applied: method, deviceUpright: deviceUpright)
+        let faces: [DetectedFace]
         if live {
-            worker.submit(FaceWorker.Job(grey: grey, search: s.search, cascadePath: s.cascadePath, geometry: geometry))
-            faces = worker.latest.map { r in r.faces.compactMap { r.geometry.map($0, to: geometry) } } ?? []
+            worker.submit(FaceWorker.Job(grey: grey, search: search, cascadePath: s.cascadePath, geometry: geometry,
+                                         confirmNeighbors: s.confirmNeighbors))
+            faces = worker.latest.map { r in
+                r.faces.compactMap { f in r.geometry.map(f.rect, to: geometry).map { DetectedFace(rect: $0, angle: f.angle, neighbors: f.neighbors) } }
+            } ?? []
         } else {
-            faces = cache.faces(in: grey, s.search, cascadePath: s.cascadePath, frameWidth: frame.width, frameHeight: frame.height)
+            analyses.withLock { $0 += 1 }
+            search.rolls = schedule.rolls(requested: search.rolls, drawn: tracker.trackedRolls)
+            let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: frame.width, frameHeight: frame.height)
+            tracker.confirmNeighbors = s.confirmNeighbors
+            faces = tracker.update(candidates, in: geometry, searched: Set(search.rolls))
         }
         if !faces.isEmpty {
             framesWithFaces.add(1, ordering: .relaxed)
-            if s.overlay { FaceOverlay.draw(faces, on: frame) }
+            if s.overlay { FaceOverlay.draw(faces.map(\.rect), on: frame) }
         }
         return faces
     }
 
-    func decorate(_ buffer: UnsafeMutablePointer<GstBuffer>, faces: [PixelRect], timestamp: UInt64?) {
+    func decorate(_ buffer: UnsafeMutablePointer<GstBuffer>, faces: [DetectedFace], timestamp: UInt64?) {
         if !faces.isEmpty { FaceReport.addRegionMetas(faces, to: buffer) }
+        let reported = faces.map { DetectedFace(rect: $0.rect, angle: $0.angle) }
         let changed = posted.withLock { p -> Bool in
-            guard p != faces else { return false }
-            p = faces
+            guard p != reported else { return false }
+            p = reported
             return true
         }
         if changed { _ = fc_post_element_message(element, FaceReport.structure(faces, timestamp: timestamp)) }

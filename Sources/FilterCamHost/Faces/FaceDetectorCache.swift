@@ -38,9 +38,9 @@ final class FaceDetectorCache: @unchecked Sendable {
         return stored ? loaded : entry.withLock { $0?.path == path ? $0?.detector : loaded }
     }
 
-    /// Faces in `grey` (copied from a `frameWidth`×`frameHeight` frame) in frame pixels,
-    /// with the detector for `cascadePath`; [] when there is none or detection fails.
-    func faces(in grey: GreyImage, _ search: FaceSearch, cascadePath: String, frameWidth: Int, frameHeight: Int) -> [PixelRect] {
+    /// Candidate faces in `grey` (copied from a `frameWidth`×`frameHeight` frame) in frame
+    /// pixels, with the detector for `cascadePath`; [] when there is none or detection fails.
+    func faces(in grey: GreyImage, _ search: FaceSearch, cascadePath: String, frameWidth: Int, frameHeight: Int) -> [DetectedFace] {
         guard let detector = detector(for: cascadePath) else { return [] }
         do {
             return try search.run(detector, on: grey, frameWidth: frameWidth, frameHeight: frameHeight)

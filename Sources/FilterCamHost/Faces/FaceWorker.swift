@@ -7,7 +7,9 @@ import CFaceDetect
 /// of each output frame and goes on at once; this thread detects on the newest copy
 /// (a copy still waiting when a newer one arrives is replaced, like dropped late frames)
 /// and publishes the result, which the video worker carries onto every frame until the
-/// next one arrives.
+/// next one arrives. Every roll searched (`face-orientations`) is searched here, never on
+/// the video thread, and the confirmation of faces across analysed frames (`FaceTracker`)
+/// happens here too, in the order the copies were analysed.
 ///
 /// The thread runs at a lower priority (nice +10), and while any face worker runs OpenCV
 /// works single-threaded (its thread count is process-wide): detection then takes at
@@ -16,19 +18,25 @@ import CFaceDetect
 final class FaceWorker: @unchecked Sendable {
     struct Job {
         let grey: GreyImage
-        let search: FaceSearch
+        /// With every requested roll; the worker's `FaceRollSchedule` picks this frame's.
+        var search: FaceSearch
         let cascadePath: String
         let geometry: FaceGeometry
+        let confirmNeighbors: Int
         var generation = 0
     }
 
     struct Result {
-        let faces: [PixelRect]
+        let faces: [DetectedFace]
         let geometry: FaceGeometry
     }
 
-    /// Runs one job (on this worker's thread); returns faces in the job's frame pixels.
-    private let detect: (Job) -> [PixelRect]
+    /// Runs one job (on this worker's thread); returns candidates in the job's frame pixels.
+    private let detect: (Job) -> [DetectedFace]
+    /// Worker-thread state: confirmation and following across analysed copies.
+    private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors, confirmFrames: 2)
+    private var schedule = FaceRollSchedule()
+    private var trackerGeneration = 0
     private let name: String
     private let condition = NSCondition()
     private var pending: Job?
@@ -42,7 +50,7 @@ final class FaceWorker: @unchecked Sendable {
     private(set) var replaced: UInt64 = 0
     private(set) var completed: UInt64 = 0
 
-    init(name: String, detect: @escaping (Job) -> [PixelRect]) {
+    init(name: String, detect: @escaping (Job) -> [DetectedFace]) {
         self.name = name
         self.detect = detect
     }
@@ -129,12 +137,19 @@ final class FaceWorker: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let job = pending!
+            var job = pending!
             pending = nil
             busy = true
             condition.unlock()
 
-            let faces = detect(job)
+            if job.generation != trackerGeneration {
+                tracker.reset()
+                schedule.reset()
+                trackerGeneration = job.generation
+            }
+            tracker.confirmNeighbors = job.confirmNeighbors
+            job.search.rolls = schedule.rolls(requested: job.search.rolls, drawn: tracker.trackedRolls)
+            let faces = tracker.update(detect(job), in: job.geometry, searched: Set(job.search.rolls))
 
             condition.lock()
             busy = false

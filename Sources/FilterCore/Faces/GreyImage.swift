@@ -22,11 +22,12 @@ public struct GreyImage {
         self.step = step
     }
 
-    /// The integer step that brings `frameWidth` down to at most `detectionWidth`
-    /// (0: no downscaling). Never upscales.
+    /// The largest integer step that keeps `frameWidth` at least `detectionWidth` wide
+    /// (0: no downscaling). Never upscales. At least, not at most: a 800-wide picture is
+    /// searched whole (step 2 would lose its faces under 48 px), a 1280-wide frame at 640.
     public static func step(frameWidth: Int, detectionWidth: Int) -> Int {
-        guard detectionWidth > 0, frameWidth > detectionWidth else { return 1 }
-        return (frameWidth + detectionWidth - 1) / detectionWidth
+        guard detectionWidth > 0 else { return 1 }
+        return max(1, frameWidth / detectionWidth)
     }
 
     /// A grey copy of `frame`, `step` times smaller on each axis: grey pixel (x, y) is the
