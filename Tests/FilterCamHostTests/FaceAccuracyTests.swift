@@ -85,7 +85,7 @@ final class FaceAccuracyTests: XCTestCase {
     private func elementFaces(_ picture: Picture, _ properties: [String: PropertyValue] = [:]) -> [DetectedFace] {
         let d = FaceDetection(element: pipeline.element(named: "face-accuracy")!)
         for (name, value) in ["detect-faces": .bool(true), "face-overlay": .bool(false)].merging(properties, uniquingKeysWith: { $1 }) {
-            d.setProperty(FaceDetection.properties.firstIndex { $0.name == name }!, value)
+            try! d.set(name, value)
         }
         d.start()
         defer { d.stop() }

@@ -28,10 +28,7 @@ final class FaceDetectionTests: XCTestCase {
 
     private func make(_ properties: [String: PropertyValue] = [:]) -> FaceDetection {
         let d = FaceDetection(element: element)
-        for (name, value) in properties {
-            let index = FaceDetection.properties.firstIndex { $0.name == name }!
-            d.setProperty(index, value)
-        }
+        for (name, value) in properties { try! d.set(name, value) }
         return d
     }
 
@@ -72,36 +69,36 @@ final class FaceDetectionTests: XCTestCase {
                                "face-scale-factor", "face-min-neighbors", "face-confirm-neighbors", "face-detection-width",
                                "face-orientations", "face-orientation-search", "frames-with-faces", "face-analyses"])
         let d = make()
-        XCTAssertEqual(d.getProperty(index("detect-faces")), .bool(false))
+        XCTAssertEqual(d.get("detect-faces"), .bool(false))
         XCTAssertFalse(d.isEnabled)
-        XCTAssertEqual(d.getProperty(index("face-overlay")), .bool(true))
-        XCTAssertEqual(d.getProperty(index("face-cascade")), .string(FaceDetector.defaultCascadePath))
-        XCTAssertEqual(d.getProperty(index("face-min-size")), .int(0))
-        XCTAssertEqual(d.getProperty(index("face-max-size")), .int(0))
-        XCTAssertEqual(d.getProperty(index("face-scale-factor")), .double(1.2))
-        XCTAssertEqual(d.getProperty(index("face-min-neighbors")), .int(3))
-        XCTAssertEqual(d.getProperty(index("face-confirm-neighbors")), .int(4))
-        XCTAssertEqual(d.getProperty(index("face-detection-width")), .int(640))
-        XCTAssertEqual(d.getProperty(index("face-orientations")), .int(0))   // auto
+        XCTAssertEqual(d.get("face-overlay"), .bool(true))
+        XCTAssertEqual(d.get("face-cascade"), .string(FaceDetector.defaultCascadePath))
+        XCTAssertEqual(d.get("face-min-size"), .int(0))
+        XCTAssertEqual(d.get("face-max-size"), .int(0))
+        XCTAssertEqual(d.get("face-scale-factor"), .double(1.2))
+        XCTAssertEqual(d.get("face-min-neighbors"), .int(3))
+        XCTAssertEqual(d.get("face-confirm-neighbors"), .int(4))
+        XCTAssertEqual(d.get("face-detection-width"), .int(640))
+        XCTAssertEqual(d.get("face-orientations"), .int(0))   // auto
         XCTAssertEqual(FaceOrientations.allCases.map(\.nick), ["auto", "upright", "device", "all"])
-        XCTAssertEqual(d.getProperty(index("face-orientation-search")), .bool(false))
-        XCTAssertEqual(d.getProperty(index("frames-with-faces")), .uint64(0))
+        XCTAssertEqual(d.get("face-orientation-search"), .bool(false))
+        XCTAssertEqual(d.get("frames-with-faces"), .uint64(0))
         if case .counter = FaceDetection.properties[index("frames-with-faces")].kind {} else { XCTFail("not a counter") }
 
-        d.setProperty(index("detect-faces"), .bool(true))
+        try! d.set("detect-faces", .bool(true))
         XCTAssertTrue(d.isEnabled)
-        d.setProperty(index("face-cascade"), .string(nil))
-        XCTAssertEqual(d.getProperty(index("face-cascade")), .string(FaceDetector.defaultCascadePath))
-        d.setProperty(index("face-min-neighbors"), .int(5))
-        XCTAssertEqual(d.getProperty(index("face-min-neighbors")), .int(5))
+        try! d.set("face-cascade", .string(nil))
+        XCTAssertEqual(d.get("face-cascade"), .string(FaceDetector.defaultCascadePath))
+        try! d.set("face-min-neighbors", .int(5))
+        XCTAssertEqual(d.get("face-min-neighbors"), .int(5))
         // The deprecated bool is an alias: true is all, false upright.
-        d.setProperty(index("face-orientation-search"), .bool(true))
-        XCTAssertEqual(d.getProperty(index("face-orientations")), .int(3))
-        XCTAssertEqual(d.getProperty(index("face-orientation-search")), .bool(true))
-        d.setProperty(index("face-orientation-search"), .bool(false))
-        XCTAssertEqual(d.getProperty(index("face-orientations")), .int(1))
-        d.setProperty(index("face-orientations"), .int(2))
-        XCTAssertEqual(d.getProperty(index("face-orientation-search")), .bool(false))
+        try! d.set("face-orientation-search", .bool(true))
+        XCTAssertEqual(d.get("face-orientations"), .int(3))
+        XCTAssertEqual(d.get("face-orientation-search"), .bool(true))
+        try! d.set("face-orientation-search", .bool(false))
+        XCTAssertEqual(d.get("face-orientations"), .int(1))
+        try! d.set("face-orientations", .int(2))
+        XCTAssertEqual(d.get("face-orientation-search"), .bool(false))
     }
 
     // MARK: Frames
@@ -126,7 +123,7 @@ final class FaceDetectionTests: XCTestCase {
             let frame = FaceFixtures.copy(source)
             let faces = d.process(frame.view, method: .identity, live: false)
             FaceFixtures.assertMatches(faces.map(\.rect), faces: FaceFixtures.astronaut.faces, "frame \(n)")
-            XCTAssertEqual(d.getProperty(index("frames-with-faces")), .uint64(UInt64(n)))
+            XCTAssertEqual(d.get("frames-with-faces"), .uint64(UInt64(n)))
             guard let f = faces.first?.rect else { continue }
             let red = RGBA(r: 255, g: 0, b: 0, a: 255)
             let t = FaceOverlay.thickness(frameWidth: frame.width, box: f)
@@ -187,9 +184,9 @@ final class FaceDetectionTests: XCTestCase {
         // Carried onto later frames until the next result.
         for _ in 0..<5 { XCTAssertEqual(d.process(source.view, method: .identity, live: true), reference) }
         // Switched off: nothing, and no stale boxes when switched on again.
-        d.setProperty(index("detect-faces"), .bool(false))
+        try! d.set("detect-faces", .bool(false))
         XCTAssertEqual(d.process(source.view, method: .identity, live: true), [])
-        d.setProperty(index("detect-faces"), .bool(true))
+        try! d.set("detect-faces", .bool(true))
         let first = d.process(source.view, method: .identity, live: true)
         XCTAssertTrue(first.isEmpty || first == reference)
     }
@@ -341,7 +338,7 @@ final class FaceDetectionTests: XCTestCase {
         texts = warnings(drainBus())
         XCTAssertEqual(texts, [], "warned once only")
         // Fixed while running: detection resumes.
-        d.setProperty(index("face-cascade"), .string(FaceDetector.defaultCascadePath))
+        try! d.set("face-cascade", .string(FaceDetector.defaultCascadePath))
         XCTAssertEqual(d.process(frame.view, method: .identity, live: false).count, 1)
         d.stop()
     }
@@ -364,7 +361,7 @@ final class FaceDetectionTests: XCTestCase {
         let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
         for _ in 0..<3 {
             d.start()
-            XCTAssertEqual(d.getProperty(index("frames-with-faces")), .uint64(0))
+            XCTAssertEqual(d.get("frames-with-faces"), .uint64(0))
             _ = d.process(frame.view, method: .identity, live: true)
             _ = d.process(frame.view, method: .identity, live: false)
             d.stop()

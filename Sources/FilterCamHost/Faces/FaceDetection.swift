@@ -31,61 +31,64 @@ import Synchronization
 ///   consecutive detection updates, and squares follow a face smoothly (`FaceTracker`);
 /// - a missing or malformed cascade: one WARNING on the bus naming the path; the stream
 ///   keeps running without detection.
-final class FaceDetection: @unchecked Sendable {
-    enum Property: Int, CaseIterable {
-        case detectFaces, overlay, cascade, minSize, maxSize, scaleFactor, minNeighbors, confirmNeighbors
-        case detectionWidth, orientations, orientationSearch, framesWithFaces, analyses
+final class FaceDetection: ElementPart, @unchecked Sendable {
+    enum Property: String, PropertyNames {
+        case detectFaces = "detect-faces", overlay = "face-overlay", cascade = "face-cascade"
+        case minSize = "face-min-size", maxSize = "face-max-size", scaleFactor = "face-scale-factor"
+        case minNeighbors = "face-min-neighbors", confirmNeighbors = "face-confirm-neighbors"
+        case detectionWidth = "face-detection-width", orientations = "face-orientations"
+        case orientationSearch = "face-orientation-search", framesWithFaces = "frames-with-faces", analyses = "face-analyses"
     }
 
     static let properties: [ElementProperty] = Property.allCases.map { p in
         switch p {
         case .detectFaces:
-            return ElementProperty("detect-faces", nick: "Detect faces",
+            return ElementProperty(p.rawValue, nick: "Detect faces",
                 blurb: "Find faces (OpenCV Viola–Jones cascade); on live sources off the video path, results carried to later frames",
                 .bool(defaultValue: false))
         case .overlay:
-            return ElementProperty("face-overlay", nick: "Face overlay",
+            return ElementProperty(p.rawValue, nick: "Face overlay",
                 blurb: "Draw a red square over each detected face", .bool(defaultValue: true))
         case .cascade:
-            return ElementProperty("face-cascade", nick: "Face cascade",
+            return ElementProperty(p.rawValue, nick: "Face cascade",
                 blurb: "OpenCV cascade XML file used for face detection",
                 .string(defaultValue: FaceDetector.defaultCascadePath))
         case .minSize:
-            return ElementProperty("face-min-size", nick: "Minimum face size",
+            return ElementProperty(p.rawValue, nick: "Minimum face size",
                 blurb: "Smallest face to find, in output pixels (0: the cascade's window, 24 px, times the downscale step)",
                 .int(min: 0, max: 32767, defaultValue: Int32(FaceSettings.defaultMinSize)))
         case .maxSize:
-            return ElementProperty("face-max-size", nick: "Maximum face size",
+            return ElementProperty(p.rawValue, nick: "Maximum face size",
                 blurb: "Largest face to find, in output pixels (0: no limit)", .int(min: 0, max: 32767, defaultValue: 0))
         case .scaleFactor:
-            return ElementProperty("face-scale-factor", nick: "Face scale factor",
+            return ElementProperty(p.rawValue, nick: "Face scale factor",
                 blurb: "Step between the detector's scales (detectMultiScale scaleFactor; larger is faster, misses more)",
                 .double(min: 1.01, max: 10, defaultValue: FaceSettings.defaultScaleFactor))
         case .minNeighbors:
-            return ElementProperty("face-min-neighbors", nick: "Face minimum neighbours",
+            return ElementProperty(p.rawValue, nick: "Face minimum neighbours",
                 blurb: "Overlapping candidates needed for a candidate face (detectMultiScale minNeighbors): candidates weigh the rolls and keep a drawn face's square; drawing takes face-confirm-neighbors",
                 .int(min: 0, max: 1000, defaultValue: 3))
         case .confirmNeighbors:
-            return ElementProperty("face-confirm-neighbors", nick: "Face confirmation neighbours",
+            return ElementProperty(p.rawValue, nick: "Face confirmation neighbours",
                 blurb: "A face is drawn when it has more overlapping candidates than this (as minNeighbors at this setting; 4 at scale factor 1.2 is about as strict as minNeighbors 5 at 1.1); on a live source on two consecutive detection updates",
                 .int(min: 0, max: 1000, defaultValue: Int32(FaceSettings.defaultConfirmNeighbors)))
         case .detectionWidth:
-            return ElementProperty("face-detection-width", nick: "Face detection width",
+            return ElementProperty(p.rawValue, nick: "Face detection width",
                 blurb: "Detect on a grey copy at least this wide, downscaled by the largest integer step that keeps it so (0: full size)",
                 .int(min: 0, max: 32767, defaultValue: Int32(FaceSettings.defaultDetectionWidth)))
         case .orientations:
-            return ElementProperty("face-orientations", nick: "Face orientations",
+            return ElementProperty(p.rawValue, nick: "Face orientations",
                 blurb: "Rolls of face searched: auto (all while device-orientation is unknown, else device), upright, device (the roll implied by device-orientation and orientation), all (0°, 90°, 180°, 270°: four searches)",
                 .enumeration(typeName: "FilterCamFaceOrientations", nicks: FaceOrientations.allCases.map(\.nick), defaultIndex: 0))
         case .orientationSearch:
-            return ElementProperty("face-orientation-search", nick: "Face orientation search",
+            return ElementProperty(p.rawValue, nick: "Face orientation search",
                 blurb: "Deprecated: true is face-orientations=all, false face-orientations=upright",
                 .bool(defaultValue: false))
         case .framesWithFaces:
-            return ElementProperty("frames-with-faces", nick: "Frames with faces",
+            return ElementProperty(p.rawValue, nick: "Frames with faces",
                 blurb: "Frames in which at least one face was seen since the element started", .counter)
         case .analyses:
-            return ElementProperty("face-analyses", nick: "Face analyses",
+            return ElementProperty(p.rawValue, nick: "Face analyses",
                 blurb: "Frames analysed for faces since the element started (live: the detection updates)", .counter)
         }
     }
@@ -135,8 +138,11 @@ final class FaceDetection: @unchecked Sendable {
 
     // MARK: Properties
 
-    func setProperty(_ index: Int, _ value: PropertyValue) {
-        guard let property = Property(rawValue: index) else { return }
+    // GObject has already checked each value against its declared range or choices.
+    var properties: [ElementProperty] { Self.properties }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
+        guard let property = Property(rawValue: name) else { return }
         switch (property, value) {
         case (.detectFaces, .bool(let v)):
             settings.withLock { $0.enabled = v }
@@ -147,19 +153,19 @@ final class FaceDetection: @unchecked Sendable {
             settings.withLock { $0.cascadePath = v ?? FaceDetector.defaultCascadePath }
             preload()
         case (.minSize, .int(let v)):
-            settings.withLock { $0.search.parameters.minSize = max(v, 0) }
+            settings.withLock { $0.search.parameters.minSize = v }
         case (.maxSize, .int(let v)):
-            settings.withLock { $0.search.parameters.maxSize = max(v, 0) }
+            settings.withLock { $0.search.parameters.maxSize = v }
         case (.scaleFactor, .double(let v)):
-            settings.withLock { $0.search.parameters.scaleFactor = min(max(v, 1.01), 10) }
+            settings.withLock { $0.search.parameters.scaleFactor = v }
         case (.minNeighbors, .int(let v)):
-            settings.withLock { $0.search.parameters.minNeighbors = max(v, 0) }
+            settings.withLock { $0.search.parameters.minNeighbors = v }
         case (.confirmNeighbors, .int(let v)):
-            settings.withLock { $0.confirmNeighbors = max(v, 0) }
+            settings.withLock { $0.confirmNeighbors = v }
         case (.detectionWidth, .int(let v)):
-            settings.withLock { $0.detectionWidth = max(v, 0) }
+            settings.withLock { $0.detectionWidth = v }
         case (.orientations, .int(let v)):
-            settings.withLock { $0.orientations = FaceOrientations.allCases[min(max(v, 0), FaceOrientations.allCases.count - 1)] }
+            settings.withLock { $0.orientations = FaceOrientations.allCases[v] }
         case (.orientationSearch, .bool(let v)):
             settings.withLock { $0.orientations = v ? .all : .upright }
         default:
@@ -167,9 +173,9 @@ final class FaceDetection: @unchecked Sendable {
         }
     }
 
-    func getProperty(_ index: Int) -> PropertyValue {
+    func get(_ name: String) -> PropertyValue {
         let s = settings.withLock { $0 }
-        switch Property(rawValue: index)! {
+        switch Property(rawValue: name)! {
         case .detectFaces: return .bool(s.enabled)
         case .overlay: return .bool(s.overlay)
         case .cascade: return .string(s.cascadePath)

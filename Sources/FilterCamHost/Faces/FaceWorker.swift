@@ -1,6 +1,5 @@
 import FilterCore
 import Foundation
-import Synchronization
 import CFaceDetect
 
 /// Live face detection off the video path: the video worker hands over a small grey copy
@@ -38,17 +37,25 @@ final class FaceWorker: @unchecked Sendable {
     private var schedule = FaceRollSchedule()
     private var trackerGeneration = 0
     private let name: String
-    private let condition = NSCondition()
-    private var pending: Job?
-    private var result: Result?
-    /// Bumped by `clear()`: a job started before it does not publish after it.
-    private var generation = 0
-    private var thread: Thread?
-    private var stopping = false
-    private var busy = false
-    private var finished = DispatchSemaphore(value: 0)
-    private(set) var replaced: UInt64 = 0
-    private(set) var completed: UInt64 = 0
+
+    /// What the video worker and this thread share, behind one lock.
+    private struct Shared {
+        var pending: Job?
+        var result: Result?
+        /// Bumped by `clear()` and `stop()`: a job started before does not publish after.
+        var generation = 0
+        var thread: Thread?
+        var stopping = false
+        var busy = false
+        var threadRunning = false
+        var replaced: UInt64 = 0
+        var completed: UInt64 = 0
+    }
+    private let shared = Locked(Shared())
+
+    /// Copies replaced by a newer one before they were analysed, and copies analysed.
+    var replaced: UInt64 { shared.withLock { $0.replaced } }
+    var completed: UInt64 { shared.withLock { $0.completed } }
 
     init(name: String, detect: @escaping (Job) -> [DetectedFace]) {
         self.name = name
@@ -57,64 +64,60 @@ final class FaceWorker: @unchecked Sendable {
 
     /// Queues `job`, replacing one still waiting; starts the thread on first use.
     func submit(_ job: Job) {
-        condition.lock()
-        defer { condition.unlock() }
-        if stopping { return }
-        if pending != nil { replaced += 1 }
-        var job = job
-        job.generation = generation
-        pending = job
-        if thread == nil { startThread() }
-        condition.signal()
+        shared.withLockAndWake { s in
+            if s.stopping { return }
+            if s.pending != nil { s.replaced += 1 }
+            var job = job
+            job.generation = s.generation
+            s.pending = job
+            if s.thread == nil {
+                s.threadRunning = true
+                s.thread = startThread()
+            }
+        }
     }
 
     /// The latest result, if any since the last `clear()`.
-    var latest: Result? {
-        condition.lock()
-        defer { condition.unlock() }
-        return result
-    }
+    var latest: Result? { shared.withLock { $0.result } }
 
     /// Drops the result and any waiting job (detection switched off, or a new run).
     func clear() {
-        condition.lock()
-        pending = nil
-        result = nil
-        generation += 1
-        condition.unlock()
+        shared.withLock { s in
+            s.pending = nil
+            s.result = nil
+            s.generation += 1
+        }
     }
 
     /// Stops and joins the thread, drops the result; a later `submit` starts a new one.
     func stop() {
-        condition.lock()
-        let running = thread != nil
-        stopping = running
-        pending = nil
-        result = nil
-        generation += 1
-        condition.broadcast()
-        condition.unlock()
+        let running = shared.withLockAndWake { s -> Bool in
+            s.stopping = s.thread != nil
+            s.pending = nil
+            s.result = nil
+            s.generation += 1
+            return s.thread != nil
+        }
         guard running else { return }
-        finished.wait()
-        condition.lock()
-        thread = nil
-        stopping = false
-        condition.unlock()
+        shared.wait(until: { !$0.threadRunning }) { s in
+            s.thread = nil
+            s.stopping = false
+        }
     }
 
-    private func startThread() {
-        finished = DispatchSemaphore(value: 0)
-        let done = finished
+    /// A new thread, already started (called under the lock, which it does not take
+    /// before `submit` has returned).
+    private func startThread() -> Thread {
         let t = Thread { [self] in
             _ = cfd_set_current_thread_nice(10)
             Self.liveWorkers(+1)
             loop()
             Self.liveWorkers(-1)
-            done.signal()
+            shared.withLockAndWake { $0.threadRunning = false }
         }
         t.name = name
-        thread = t
         t.start()
+        return t
     }
 
     private static let running = Locked(0)
@@ -131,16 +134,12 @@ final class FaceWorker: @unchecked Sendable {
 
     private func loop() {
         while true {
-            condition.lock()
-            while pending == nil && !stopping { condition.wait() }
-            if stopping {
-                condition.unlock()
-                return
+            let taken = shared.wait(until: { $0.pending != nil || $0.stopping }) { s -> Job? in
+                guard !s.stopping else { return nil }
+                defer { s.pending = nil; s.busy = true }
+                return s.pending
             }
-            var job = pending!
-            pending = nil
-            busy = true
-            condition.unlock()
+            guard var job = taken ?? nil else { return }
 
             if job.generation != trackerGeneration {
                 tracker.reset()
@@ -151,25 +150,18 @@ final class FaceWorker: @unchecked Sendable {
             job.search.rolls = schedule.rolls(requested: job.search.rolls, drawn: tracker.trackedRolls)
             let faces = tracker.update(detect(job), in: job.geometry, searched: Set(job.search.rolls))
 
-            condition.lock()
-            busy = false
-            if job.generation == generation {
-                result = Result(faces: faces, geometry: job.geometry)
-                completed += 1
+            shared.withLockAndWake { s in
+                s.busy = false
+                if job.generation == s.generation {
+                    s.result = Result(faces: faces, geometry: job.geometry)
+                    s.completed += 1
+                }
             }
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
     /// Waits until no job is waiting or running (for tests; non-live code never waits).
     func waitUntilIdle(timeout: Double = 10) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while pending != nil || busy {
-            if !condition.wait(until: deadline) { return false }
-        }
-        return true
+        shared.wait(until: { $0.pending == nil && !$0.busy }, timeout: timeout) { _ in true } ?? false
     }
 }
