@@ -263,12 +263,11 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     /// Reads the input format when the caps change; reports caps we cannot use.
     private func adopt(caps: UnsafeMutablePointer<GstCaps>) -> Bool {
-        if let current = stream.inputCaps, gst_caps_is_equal(current, caps) != 0 { return stream.inputShape != nil }
-        guard stream.adopt(caps) else {
+        let (usable, changed) = stream.adopt(caps)
+        if !usable && changed {
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(GStreamer.describe(caps)); accepted formats: \(PixelFormat.names) (put videoconvert in front)", nil)
-            return false
         }
-        return true
+        return usable
     }
 
     /// QoS: whether the sink has already declared this frame late (GstBaseTransform's

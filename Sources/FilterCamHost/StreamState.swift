@@ -7,7 +7,7 @@ import FilterCore
 /// STREAM_START for what belonged to the previous stream (`startNewStream`).
 struct StreamState {
     /// The negotiated input: caps as received, and what was read from them.
-    private(set) var inputCaps: UnsafeMutablePointer<GstCaps>?
+    private var inputCaps: UnsafeMutablePointer<GstCaps>?
     var inputInfo = GstVideoInfo()
     private(set) var inputShape: FrameShape?
 
@@ -55,20 +55,20 @@ struct StreamState {
         }
     }
 
-    /// Reads the input format when the caps change. Returns nil for caps that are not
-    /// raw video in a format we take (the caller reports them), else whether they are usable.
-    mutating func adopt(_ caps: UnsafeMutablePointer<GstCaps>) -> Bool {
-        if let current = inputCaps, gst_caps_is_equal(current, caps) != 0 { return inputShape != nil }
+    /// Reads the input format when the caps change. `usable`: the caps are raw video in a
+    /// format we take; `changed`: they differ from the last ones (so a refusal is new).
+    mutating func adopt(_ caps: UnsafeMutablePointer<GstCaps>) -> (usable: Bool, changed: Bool) {
+        if let current = inputCaps, gst_caps_is_equal(current, caps) != 0 { return (inputShape != nil, false) }
         forgetCaps()
         inputCaps = gst_caps_ref(caps)
         var info = GstVideoInfo()
         guard gst_video_info_from_caps(&info, caps) != 0,
               let name = String(optionalCString: gst_video_format_to_string(info.finfo.pointee.format)),
               let format = PixelFormat(rawValue: name)
-        else { return false }
+        else { return (false, true) }
         inputInfo = info
         inputShape = FrameShape(width: Int(info.width), height: Int(info.height), format: format)
-        return true
+        return (true, true)
     }
 
     /// The input caps with the output size; a 90° turn also turns the pixel aspect ratio
