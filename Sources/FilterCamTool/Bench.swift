@@ -89,10 +89,10 @@ public struct Bench {
             let facedetect = "facedetect display=false min-neighbors=3 scale-factor=1.1"
             // The element's defaults: with no device orientation, face-orientations=auto searches all four rolls.
             list.append(Case(name: "faces", filterCam: "filtercam detect-faces=true face-overlay=false", native: facedetect,
-                             filterCamSource: photo("BGRx"), nativeSource: photo("RGB"), onlySizes: ["640x480", "1280x720"]))
+                             filterCamSource: photo("BGRx"), nativeSource: photo("RGB"), onlySizes: ["640x480", "1280x720", "720x1280"]))
             // The same job as facedetect: upright faces only.
             list.append(Case(name: "faces-upright", filterCam: "filtercam detect-faces=true face-overlay=false face-orientations=upright",
-                             native: facedetect, filterCamSource: photo("BGRx"), nativeSource: photo("RGB"), onlySizes: ["640x480", "1280x720"]))
+                             native: facedetect, filterCamSource: photo("BGRx"), nativeSource: photo("RGB"), onlySizes: ["640x480", "1280x720", "720x1280"]))
         }
         let snapshots = stillsFolder
         let bgrx = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRx,width=\(w),height=\(h),framerate=30/1 ! imagefreeze num-buffers=FRAMES"

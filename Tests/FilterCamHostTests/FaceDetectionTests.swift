@@ -388,12 +388,14 @@ final class FaceDetectionTests: XCTestCase {
         XCTAssertEqual(g2.width, 3)
         XCTAssertEqual(g2.height, 2)
         XCTAssertEqual(g2.pixels, [luma(1, 1), luma(3, 1), luma(5, 1), luma(1, 3), luma(3, 3), luma(5, 3)])
-        XCTAssertEqual(GreyImage.step(frameWidth: 1280, detectionWidth: 640), 2)
-        XCTAssertEqual(GreyImage.step(frameWidth: 1920, detectionWidth: 640), 3)
-        XCTAssertEqual(GreyImage.step(frameWidth: 1000, detectionWidth: 640), 1)   // at least 640 wide
-        XCTAssertEqual(GreyImage.step(frameWidth: 1279, detectionWidth: 640), 1)
-        XCTAssertEqual(GreyImage.step(frameWidth: 512, detectionWidth: 640), 1)
-        XCTAssertEqual(GreyImage.step(frameWidth: 4000, detectionWidth: 0), 1)
+        XCTAssertEqual(GreyImage.step(frameWidth: 1280, frameHeight: 720, detectionWidth: 640), 2)
+        XCTAssertEqual(GreyImage.step(frameWidth: 720, frameHeight: 1280, detectionWidth: 640), 2)   // turned: the longer side
+        XCTAssertEqual(GreyImage.step(frameWidth: 1920, frameHeight: 1080, detectionWidth: 640), 3)
+        XCTAssertEqual(GreyImage.step(frameWidth: 1000, frameHeight: 560, detectionWidth: 640), 1)   // at least 640
+        XCTAssertEqual(GreyImage.step(frameWidth: 1279, frameHeight: 720, detectionWidth: 640), 1)
+        XCTAssertEqual(GreyImage.step(frameWidth: 417, frameHeight: 800, detectionWidth: 640), 1)
+        XCTAssertEqual(GreyImage.step(frameWidth: 512, frameHeight: 512, detectionWidth: 640), 1)
+        XCTAssertEqual(GreyImage.step(frameWidth: 4000, frameHeight: 3000, detectionWidth: 0), 1)
     }
 
     func testOverlayClipsAtFrameEdges() {

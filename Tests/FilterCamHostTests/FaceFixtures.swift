@@ -117,7 +117,7 @@ enum FaceFixtures {
 
     /// The image's grey copy as the element would make it.
     static func grey(_ b: PixelBuffer, detectionWidth: Int = 0) -> GreyImage {
-        GreyImage(frame: b.view, step: GreyImage.step(frameWidth: b.width, detectionWidth: detectionWidth))
+        GreyImage(frame: b.view, step: GreyImage.step(frameWidth: b.width, frameHeight: b.height, detectionWidth: detectionWidth))
     }
 
     /// `rect` of a picture after `method` turned that picture (of `width`×`height`).

@@ -74,7 +74,7 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
                 .int(min: 0, max: 1000, defaultValue: Int32(FaceSettings.defaultConfirmNeighbors)))
         case .detectionWidth:
             return ElementProperty(p.rawValue, nick: "Face detection width",
-                blurb: "Detect on a grey copy at least this wide, downscaled by the largest integer step that keeps it so (0: full size)",
+                blurb: "Detect on a grey copy whose longer side is at least this long, downscaled by the largest integer step that keeps it so (0: full size)",
                 .int(min: 0, max: 32767, defaultValue: Int32(FaceSettings.defaultDetectionWidth)))
         case .orientations:
             return ElementProperty(p.rawValue, nick: "Face orientations",
@@ -240,7 +240,7 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         }
         wasEnabled = true
         let geometry = FaceGeometry(width: frame.width, height: frame.height, method: method)
-        let grey = GreyImage(frame: frame, step: GreyImage.step(frameWidth: frame.width, detectionWidth: s.detectionWidth))
+        let grey = GreyImage(frame: frame, step: GreyImage.step(frameWidth: frame.width, frameHeight: frame.height, detectionWidth: s.detectionWidth))
         var search = s.search
         search.rolls = s.orientations.rolls(applied: method, deviceUpright: deviceUpright)
         let faces: [DetectedFace]
