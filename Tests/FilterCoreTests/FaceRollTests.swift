@@ -34,6 +34,27 @@ final class FaceRollTests: XCTestCase {
         }
     }
 
+    /// A face carried from one orientation to another (the device turned between two
+    /// detections), worked out by hand: where the top of the head points afterwards.
+    func testCarriedRollFollowsTheTurnBetweenTwoMethods() {
+        // Upright in the input, shown turned 90° clockwise: head to the right (90).
+        XCTAssertEqual(FaceRoll.carried(0, from: .identity, to: .rotate90R), 90)
+        // Head right in a 90r picture (upright in the input), now shown 180: upside down.
+        XCTAssertEqual(FaceRoll.carried(90, from: .rotate90R, to: .rotate180), 180)
+        // Head right in the input, mirrored: head left.
+        XCTAssertEqual(FaceRoll.carried(90, from: .identity, to: .horizontal), 270)
+        // Head right in the input, flipped upside down (vert keeps left and right): still right.
+        XCTAssertEqual(FaceRoll.carried(90, from: .identity, to: .vertical), 90)
+        // Back through a mirror: head left in a mirrored picture is head right in the input, 90r: down.
+        XCTAssertEqual(FaceRoll.carried(270, from: .horizontal, to: .rotate90R), 180)
+        for m in OrientationMethod.allCases {
+            for roll in FaceRoll.all {
+                XCTAssertEqual(FaceRoll.carried(roll, from: m, to: m), roll, "no turn, no change (\(m))")
+                XCTAssertEqual(FaceRoll.carried(FaceRoll.carried(roll, from: m, to: .rotate90L), from: .rotate90L, to: m), roll)
+            }
+        }
+    }
+
     func testRollsPerMode() {
         XCTAssertEqual(FaceOrientations.upright.rolls(applied: .rotate90R, deviceUpright: .identity), [0])
         XCTAssertEqual(FaceOrientations.all.rolls(applied: .identity, deviceUpright: nil), [0, 90, 270, 180])

@@ -28,4 +28,14 @@ public enum FaceRoll {
     }
 
     public static func normalized(_ roll: Int) -> Int { ((roll % 360) + 360) % 360 }
+
+    /// The roll a face of roll `roll` in a picture made by `from` has in the picture made
+    /// from the same input by `to` (the device turned between two detections). A mirror
+    /// keeps a face's up but turns its roll the other way (head right becomes head left).
+    public static func carried(_ roll: Int, from: OrientationMethod, to: OrientationMethod) -> Int {
+        func mirrors(_ m: OrientationMethod) -> Bool { let x = m.matrix; return x.a * x.d - x.b * x.c < 0 }
+        let relative = roll - of(from)
+        let inInput = mirrors(from) ? -relative : relative
+        return normalized(of(to) + (mirrors(to) ? -inInput : inInput))
+    }
 }
