@@ -71,8 +71,11 @@ final class FaceTrackerTests: XCTestCase {
         let f = face(100, 50, 80, neighbors: 20)
         _ = t.update([f], in: g1)
         let moved = g1.map(f.rect, to: g2)!
-        // The same face found in the turned picture continues the track (no new sighting needed).
-        XCTAssertEqual(t.update([], in: g2).map(\.rect), [moved])
+        // The track follows into the turned picture (no new sighting needed), and the
+        // upright face now has its head to the right there: roll 90.
+        let carried = t.update([], in: g2)
+        XCTAssertEqual(carried.map(\.rect), [moved])
+        XCTAssertEqual(carried.map(\.angle), [90])
         t.reset()
         XCTAssertEqual(t.faces, [])
     }

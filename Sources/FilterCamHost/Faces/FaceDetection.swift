@@ -248,11 +248,7 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
             worker.submit(FaceWorker.Job(grey: grey, search: search, cascadePath: s.cascadePath, geometry: geometry,
                                          confirmNeighbors: s.confirmNeighbors))
             faces = worker.latest.map { r in
-                r.faces.compactMap { f in
-                    r.geometry.map(f.rect, to: geometry).map {
-                        DetectedFace(rect: $0, angle: FaceRoll.carried(f.angle, from: r.geometry.method, to: method), neighbors: f.neighbors)
-                    }
-                }
+                r.faces.compactMap { r.geometry.map($0, to: geometry) }
             } ?? []
         } else {
             analyses.withLock { $0 += 1 }

@@ -32,6 +32,14 @@ public struct FaceGeometry: Equatable, Sendable {
         return other.method.inverse.sourceRect(forOutputRect: inside, inputWidth: other.width, inputHeight: other.height)
     }
 
+    /// `face` (in this picture) in the picture `other`: its box mapped, its roll turned with
+    /// the change of orientation; nil when nothing of it is left there.
+    public func map(_ face: DetectedFace, to other: FaceGeometry) -> DetectedFace? {
+        guard let rect = map(face.rect, to: other) else { return nil }
+        return DetectedFace(rect: rect, angle: FaceRoll.carried(face.angle, from: method, to: other.method),
+                            neighbors: face.neighbors)
+    }
+
     private func clipped(_ r: PixelRect) -> PixelRect? {
         Self.clip(r, width: width, height: height)
     }

@@ -86,13 +86,15 @@ public struct FaceTracker: Sendable {
     /// The rolls of the faces drawn or on their way to being drawn (for `FaceRollSchedule`).
     public var trackedRolls: [Int] { tracks.map(\.angle) }
 
-    /// Moves every track into another picture (the output's size or orientation changed);
-    /// a track with nothing left there is dropped.
-    public mutating func remap(_ map: (PixelRect) -> PixelRect?) {
+    /// Moves every track into another picture (the output's size or orientation changed):
+    /// its box mapped and its roll turned with the picture; a track with nothing left there
+    /// is dropped.
+    public mutating func remap(from old: FaceGeometry, to new: FaceGeometry) {
         tracks = tracks.compactMap { t in
-            guard let r = map(t.rect) else { return nil }
+            guard let f = old.map(DetectedFace(rect: t.rect, angle: t.angle), to: new) else { return nil }
             var t = t
-            (t.x, t.y, t.width, t.height) = (Double(r.x), Double(r.y), Double(r.width), Double(r.height))
+            (t.x, t.y, t.width, t.height) = (Double(f.rect.x), Double(f.rect.y), Double(f.rect.width), Double(f.rect.height))
+            t.angle = f.angle
             return t
         }
     }
@@ -100,7 +102,7 @@ public struct FaceTracker: Sendable {
     /// `update` for candidates found in the picture `geometry`: tracks from another picture
     /// (the device turned, the zoom changed) are first moved into it.
     public mutating func update(_ candidates: [DetectedFace], in geometry: FaceGeometry, searched: Set<Int>? = nil) -> [DetectedFace] {
-        if let old = self.geometry, old != geometry { remap { old.map($0, to: geometry) } }
+        if let old = self.geometry, old != geometry { remap(from: old, to: geometry) }
         self.geometry = geometry
         return update(candidates, searched: searched)
     }
