@@ -15,9 +15,12 @@ import Synchronization
 /// - preroll: the appsink is kept out of the bin's state changes (locked state) and set
 ///   to PLAYING with `async=false`, so it never holds the preroll frame; downstream
 ///   prerolls on the first frame the worker pushes;
-/// - live or not: decided from a latency query upstream on the first frame. Live: a new
-///   frame replaces a waiting one in the mailbox (dropped, counted), so neither a slow
-///   filter nor a slow downstream ever blocks upstream. Not live: back-pressure, no loss.
+/// - live or not: decided from a latency query upstream on the first frame. Live: frames
+///   queue in the mailbox (at most 3; one more drops the oldest, counted), and the worker
+///   drops a frame only when it is late: it could no longer reach the sink in time and a
+///   newer one waits. So neither a slow filter nor a slow downstream ever blocks upstream,
+///   and frames that arrive together on time are all delivered. Not live: back-pressure,
+///   no loss.
 ///   The appsrc holds one processed frame and blocks the worker while downstream is busy
 ///   (a leaky appsrc dropped every other frame into a syncing sink: the sink holds a frame
 ///   until its render time while the next one is already waiting);
@@ -44,6 +47,10 @@ final class FrameWorkerBin: @unchecked Sendable {
     struct ReceivedFrame {
         let sample: OpaquePointer
         let live: Bool
+        /// Its running time (nil when not known): when the sink wants it, less the latency.
+        let runningTime: UInt64?
+        /// Its duration (nil when not known).
+        let duration: UInt64?
     }
     /// Frames and serialized events, owned while they wait.
     typealias Mailbox = FrameMailbox<ReceivedFrame, UnsafeMutablePointer<GstEvent>>
@@ -67,6 +74,12 @@ final class FrameWorkerBin: @unchecked Sendable {
     private let earliestTime = Atomic<UInt64>(UInt64.max)
     private let qosProportion = Atomic<UInt64>(0)   // Double bit pattern
     private let qosDropped = Atomic<UInt64>(0)
+    /// Live frames the worker found too late to reach the sink while a newer one waited.
+    private let lateDropped = Atomic<UInt64>(0)
+    /// The pipeline's latency from the last LATENCY event (UInt64.max: none seen).
+    private let pipelineLatency = Atomic<UInt64>(UInt64.max)
+    /// Upstream's minimum latency, from the query that found it live.
+    private let upstreamLatency = Atomic<UInt64>(0)
     /// Held while the worker checks a frame's flush generation and pushes it, and while
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     private let pushLock = Locked(())
@@ -84,7 +97,7 @@ final class FrameWorkerBin: @unchecked Sendable {
     var framesDropped: UInt64 {
         let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
         let queued = UInt64(gst_app_src_get_current_level_buffers(appsrc.asAppSrc))
-        return mailbox.droppedCount + qosDropped.load(ordering: .relaxed)
+        return mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
             + (pushed > left + queued ? pushed - left - queued : 0)
     }
     /// Whether upstream is live, as the streaming thread last found it.
@@ -132,12 +145,15 @@ final class FrameWorkerBin: @unchecked Sendable {
             processedCount.store(0, ordering: .relaxed)
             leftCount.store(0, ordering: .relaxed)
             qosDropped.store(0, ordering: .relaxed)
+            lateDropped.store(0, ordering: .relaxed)
+            pipelineLatency.store(UInt64.max, ordering: .relaxed)
             refusedFormat.store(false, ordering: .relaxed)
             earliestTime.store(UInt64.max, ordering: .relaxed)
             addedLatency.store(0, ordering: .relaxed)
             stream.reset()   // the worker is not running yet
             liveState.store(0, ordering: .relaxed)
             mailbox.start()
+            FrameMemory.keepFramesOutOfThreadArenas()
             startWorker()
             if gst_element_set_state(appsink, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
                 return GST_STATE_CHANGE_FAILURE
@@ -219,6 +235,12 @@ final class FrameWorkerBin: @unchecked Sendable {
             switch item {
             case .frame(let frame):
                 stream.isLive = frame.live
+                if frame.live && mailbox.framesWaiting > 0 && cannotReachSinkInTime(frame) {
+                    lateDropped.add(1, ordering: .relaxed)
+                    reportDropped(frame.sample, reason: "it could no longer reach the sink in time and a newer one waits")
+                    gst_sample_unref(frame.sample)
+                    continue
+                }
                 process(frame.sample, generation: generation)
             case .event(let event):
                 if event.pointee.type == GST_EVENT_STREAM_START {
@@ -249,6 +271,29 @@ final class FrameWorkerBin: @unchecked Sendable {
                 gst_element_send_event(appsrc, gst_event_new_eos())
             }
         }
+    }
+
+    /// Frames a video sink still shows when they come this late (basesink's default
+    /// `max-lateness` for video sinks): a frame is given up only past it.
+    static let sinkTolerance: UInt64 = 20_000_000
+
+    /// Whether a live frame, processed now, would come to the sink after its render time
+    /// (running time plus the pipeline latency) and the sink's tolerance. Where no sink
+    /// syncs to the clock (latency 0: an encoder into a file, an appsink) nothing has a
+    /// render time; there a frame is late once it has waited a frame's duration more than
+    /// upstream's latency, so a slow consumer does not make latency grow by what waits.
+    /// Unknown clock, latency or timestamp: not late.
+    private func cannotReachSinkInTime(_ frame: ReceivedFrame) -> Bool {
+        var latency = pipelineLatency.load(ordering: .relaxed)
+        if latency == 0, let duration = frame.duration { latency = upstreamLatency.load(ordering: .relaxed) + duration }
+        guard let runningTime = frame.runningTime, latency != UInt64.max, latency > 0,
+              let clock = gst_element_get_clock(element) else { return false }
+        let clockTime = UInt64(gst_clock_get_time(clock))
+        gst_object_unref(clock)
+        let baseTime = UInt64(gst_element_get_base_time(element))
+        guard clockTime >= baseTime else { return false }
+        let finished = clockTime - baseTime + stream.recentProcessing.maximum(ignoringLargest: 1)
+        return finished > runningTime + latency + Self.sinkTolerance
     }
 
     /// Whether a frame went out since the start (or the last flush).
@@ -445,9 +490,19 @@ final class FrameWorkerBin: @unchecked Sendable {
     private func receive(_ sample: OpaquePointer) {
         if liveState.load(ordering: .relaxed) == 0 { detectLiveness() }
         let live = receivingLive
-        if let replaced = mailbox.put(frame: ReceivedFrame(sample: sample, live: live), live: live).replaced {
-            reportDropped(replaced.sample)
-            gst_sample_unref(replaced.sample)
+        var runningTime: UInt64?, duration: UInt64?
+        if let buffer = gst_sample_get_buffer(sample) {
+            if let segment = gst_sample_get_segment(sample), segment.pointee.format == GST_FORMAT_TIME,
+               fc_buffer_pts(buffer) != GstClockTime.max {
+                let time = gst_segment_to_running_time(segment, GST_FORMAT_TIME, fc_buffer_pts(buffer))
+                if time != GstClockTime.max { runningTime = UInt64(time) }
+            }
+            if fc_buffer_duration(buffer) != GstClockTime.max { duration = UInt64(fc_buffer_duration(buffer)) }
+        }
+        let frame = ReceivedFrame(sample: sample, live: live, runningTime: runningTime, duration: duration)
+        if let dropped = mailbox.put(frame: frame, live: live).dropped {
+            reportDropped(dropped.sample, reason: "\(mailbox.maxWaitingFrames) newer ones were waiting for the filter")
+            gst_sample_unref(dropped.sample)
         }
     }
 
@@ -543,6 +598,15 @@ final class FrameWorkerBin: @unchecked Sendable {
             let me = FrameWorkerBin.from(data)
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             switch event.pointee.type {
+            case GST_EVENT_LATENCY:
+                // What the pipeline settled on: frames later than it are late at the sink.
+                // Upstream elements get it too, as through any other element.
+                var latency: GstClockTime = 0
+                gst_event_parse_latency(event, &latency)
+                me.pipelineLatency.store(UInt64(latency), ordering: .relaxed)
+                gst_pad_push_event(me.sinkPad, gst_event_ref(event))
+                gst_event_unref(event)
+                return GST_PAD_PROBE_HANDLED
             case GST_EVENT_SEEK:
                 gst_pad_push_event(me.sinkPad, gst_event_ref(event))
                 gst_event_unref(event)
@@ -622,13 +686,13 @@ final class FrameWorkerBin: @unchecked Sendable {
         return first
     }
 
-    /// A live frame replaced in the mailbox is reported like a QoS drop (a QoS message
+    /// A live frame dropped before processing is reported like a QoS drop (a QoS message
     /// with live=true, as live sources and decoders post), and logged.
-    private func reportDropped(_ sample: OpaquePointer) {
+    private func reportDropped(_ sample: OpaquePointer, reason: String) {
         guard let buffer = gst_sample_get_buffer(sample), let segment = gst_sample_get_segment(sample) else { return }
         let pts = fc_buffer_pts(buffer)
         postQoS(live: true, pts: pts, duration: fc_buffer_duration(buffer), segment: segment, jitter: nil, proportion: 1)
-        log.debug(element, "dropped the frame at \(pts) ns: a newer one arrived while the filter was busy")
+        log.debug(element, "dropped the frame at \(pts) ns: \(reason)")
     }
 
     /// A QoS message for a frame this element dropped, with the running counts (as
@@ -659,6 +723,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         if gst_pad_peer_query(sinkPad, query) != 0 {
             var minLatency: GstClockTime = 0, maxLatency: GstClockTime = 0
             gst_query_parse_latency(query, &live, &minLatency, &maxLatency)
+            upstreamLatency.store(minLatency == GstClockTime.max ? 0 : UInt64(minLatency), ordering: .relaxed)
         }
         gst_query_unref(query)
         liveState.store(live != 0 ? 1 : 2, ordering: .relaxed)
@@ -696,7 +761,7 @@ extension FrameWorkerBin: ElementPart {
         ElementProperty(Counter.framesProcessed.rawValue, nick: "Frames processed",
             blurb: "Frames filtered and pushed downstream since the element started", .counter),
         ElementProperty(Counter.framesDropped.rawValue, nick: "Frames dropped",
-            blurb: "Frames dropped because they came late: replaced by a newer one while the filter was busy (live sources), or already late for the sink (QoS)", .counter),
+            blurb: "Frames dropped because they came late (live sources): too late to reach the sink in time while a newer one waited, more than 3 waiting for a busy filter, or already late for the sink (QoS)", .counter),
     ]
 
     var properties: [ElementProperty] { Self.counterProperties }

@@ -1,10 +1,14 @@
 /// The hand-over between the thread that receives frames (GStreamer's streaming thread)
 /// and the worker that processes them.
 ///
-/// It holds serialized events in stream order and at most one waiting frame. With a
-/// live upstream a new frame replaces a waiting one, which counts as dropped (the
-/// newest frame wins, as AVFoundation's `alwaysDiscardsLateVideoFrames`); with a
-/// non-live upstream the receiving thread waits instead, so a file loses nothing.
+/// It holds serialized events in stream order and the frames waiting for the worker.
+/// With a live upstream frames queue up to `maxWaitingFrames`; one more drops the oldest
+/// (counted), so a slow worker never blocks a camera and what waits stays bounded.
+/// Frames that arrive together but on time (a `videorate` duplicate right behind its
+/// original, a decoder's burst) are all kept; whether a waiting frame is already too late
+/// to be worth processing is the worker's call when it takes it (`framesWaiting` says
+/// whether a newer one is there to take instead). With a non-live upstream the receiving
+/// thread waits while a frame waits, so a file loses nothing.
 ///
 /// Generic over what a frame and an event are, so it is tested without GStreamer; the
 /// host gives it `release`, which frees an item the mailbox drops (flush, stop, refusal).
@@ -23,18 +27,27 @@ public final class FrameMailbox<Frame, Event>: @unchecked Sendable {
         var generation = 0
         var dropped: UInt64 = 0
 
+        var frameCount: Int { items.reduce(0) { n, item in if case .frame = item { return n + 1 }; return n } }
         var holdsFrame: Bool { items.contains { if case .frame = $0 { return true }; return false } }
     }
 
     private let state = Locked(State())
     private let release: (Item) -> Void
+    /// Live frames that may wait at once (a camera's buffer pool is small: frames held
+    /// here are frames it cannot fill).
+    public let maxWaitingFrames: Int
 
-    public init(release: @escaping (Item) -> Void) {
+    public init(maxWaitingFrames: Int = 3, release: @escaping (Item) -> Void) {
+        precondition(maxWaitingFrames > 0, "a mailbox holds at least one frame")
+        self.maxWaitingFrames = maxWaitingFrames
         self.release = release
     }
 
-    /// Frames replaced by a newer one since `start` (read from any thread).
+    /// Frames dropped over the bound since `start` (read from any thread).
     public var droppedCount: UInt64 { state.withLock { $0.dropped } }
+
+    /// Frames waiting behind the items already taken.
+    public var framesWaiting: Int { state.withLock { $0.frameCount } }
 
     /// Opens the mailbox for a new run (READY → PAUSED).
     public func start() {
@@ -68,33 +81,29 @@ public final class FrameMailbox<Frame, Event>: @unchecked Sendable {
         old.forEach(release)
     }
 
-    /// Adds a frame (takes ownership). Live: replaces a waiting frame, which is handed
-    /// back (owned) so the caller can report it. Non-live: waits until no frame is waiting.
-    /// `accepted` is false when the frame was refused (flushing, stopped); it is released.
+    /// Adds a frame (takes ownership). Live: queues it; when more than `maxWaitingFrames`
+    /// would wait, the oldest waiting frame is dropped and handed back (owned) so the caller
+    /// can report it. Non-live: waits until no frame is waiting. `accepted` is false when
+    /// the frame was refused (flushing, stopped); it is released.
     @discardableResult
-    public func put(frame: Frame, live: Bool) -> (accepted: Bool, replaced: Frame?) {
+    public func put(frame: Frame, live: Bool) -> (accepted: Bool, dropped: Frame?) {
         // A flush while this frame waited makes it stale, even if the flush is already over.
         let entryGeneration = state.withLock { $0.generation }
-        let (accepted, replaced) = state.wait(until: { s in live || s.flushing || s.stopped || !s.holdsFrame }) { s -> (Bool, [Item]) in
-            var replaced: [Item] = []
-            if live {
-                s.items.removeAll { item in
-                    if case .frame = item { replaced.append(item); return true }
-                    return false
-                }
-                s.dropped += UInt64(replaced.count)
-            }
+        let limit = maxWaitingFrames
+        let (accepted, dropped) = state.wait(until: { s in live || s.flushing || s.stopped || !s.holdsFrame }) { s -> (Bool, Item?) in
             let accepted = !s.flushing && !s.stopped && s.generation == entryGeneration
-            if accepted { s.items.append(.frame(frame)) }
-            return (accepted, replaced)
+            guard accepted else { return (false, nil) }
+            var dropped: Item?
+            if live && s.frameCount >= limit, let oldest = s.items.firstIndex(where: { if case .frame = $0 { return true }; return false }) {
+                dropped = s.items.remove(at: oldest)
+                s.dropped += 1
+            }
+            s.items.append(.frame(frame))
+            return (true, dropped)
         }!
         if accepted { wake() } else { release(.frame(frame)) }
-        // Live puts replace at most the one waiting frame.
-        var handedBack: Frame?
-        for item in replaced {
-            if case .frame(let old) = item, handedBack == nil { handedBack = old } else { release(item) }
-        }
-        return (accepted, handedBack)
+        guard case .frame(let old)? = dropped else { return (accepted, nil) }
+        return (accepted, old)
     }
 
     /// Adds an event or EOS in stream order (never waits).

@@ -15,7 +15,6 @@ let usage = """
       help, --version                              this text; the version
     """
 
-MemoryPolicy.apply()
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
 let status: Int32

@@ -94,9 +94,75 @@ def drain_bus(pipeline, types):
         found.append(message)
 
 
+def play_for(pipeline, seconds):
+    """Lets a playing pipeline run for `seconds`, recalculating its latency whenever an
+    element asks (as gst-launch and filtercam do); an ERROR fails the caller."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for message in drain_bus(pipeline, Gst.MessageType.LATENCY | Gst.MessageType.ERROR):
+            if message.type == Gst.MessageType.ERROR:
+                raise AssertionError(message.parse_error()[0].message)
+            pipeline.recalculate_latency()
+        time.sleep(0.05)
+
+
 def image_pixel(path, x, y):
     """The (r, g, b) of one pixel of an image file, read by ImageMagick."""
     out = subprocess.run(["convert", path, "-format",
                           f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
                          capture_output=True, text=True, check=True).stdout
     return tuple(int(v) for v in out.strip().split(","))
+
+
+class PairedLiveSource:
+    """A live source that pushes its frames in pairs: every 66 ms two BGRx frames, the
+    earlier one already a frame interval old (its capture time), the later one on time.
+    It announces the 66 ms it holds a frame back as its latency, as a batching source must."""
+
+    def __init__(self, width=320, height=240):
+        self.width, self.height = width, height
+
+    def run_side_by_side(self, element, seconds):
+        frame = Gst.SECOND // 30
+        pipeline = Gst.parse_launch(
+            f"appsrc name=src is-live=true format=time do-timestamp=false min-latency={2 * frame} "
+            f"caps=video/x-raw,format=BGRx,width={self.width},height={self.height},framerate=30/1 ! tee name=t "
+            f"t. ! queue ! identity ! fakesink name=reference sync=true max-lateness=20000000 "
+            f"t. ! queue ! {element} ! fakesink name=tested sync=true max-lateness=20000000")
+        reference, tested = Counter(sink_pad(pipeline, "reference")), Counter(sink_pad(pipeline, "tested"))
+        src = pipeline.get_by_name("src")
+        size = self.width * self.height * 4
+        stop = threading.Event()
+
+        def push():
+            clock = src.get_clock()
+            base = src.get_base_time()
+            k = 0
+            while not stop.is_set():
+                first = 2 * k * frame
+                # Both frames of the pair are captured once the second one's time has come.
+                Gst.Clock.id_wait(clock.new_single_shot_id(base + first + 2 * frame))
+                for pts in (first, first + frame):
+                    buffer = Gst.Buffer.new_wrapped(bytes([(pts // frame) % 256]) * size)
+                    buffer.pts, buffer.duration = pts, frame
+                    if src.emit("push-buffer", buffer) != Gst.FlowReturn.OK:
+                        return
+                k += 1
+
+        pipeline.set_state(Gst.State.PLAYING)
+        # The sinks finish going to PLAYING on the first frame; the source is PLAYING (its
+        # base time set) before that: wait for its state message.
+        deadline = time.monotonic() + 10
+        while True:
+            message = wait_for(pipeline, Gst.MessageType.STATE_CHANGED, timeout=max(0.1, deadline - time.monotonic()))
+            assert message is not None, "the paired source did not reach PLAYING within 10 s"
+            if message.src == src and message.parse_state_changed()[1] == Gst.State.PLAYING:
+                break
+        pusher = threading.Thread(target=push, daemon=True)
+        pusher.start()
+        play_for(pipeline, seconds)
+        counts = reference.count, tested.count
+        stop.set()
+        pipeline.set_state(Gst.State.NULL)
+        pusher.join(timeout=5)
+        return counts

@@ -2,8 +2,8 @@ import XCTest
 import Foundation
 @testable import FilterCore
 
-/// The hand-over between the streaming thread and the worker, alone: newest frame wins,
-/// drops are counted, stop and flush wake the worker, no wake-up is lost, and every item
+/// The hand-over between the streaming thread and the worker, alone: live frames wait up to
+/// a bound (the oldest dropped past it, counted), stop and flush wake the worker, no wake-up is lost, and every item
 /// the mailbox drops is released exactly once.
 final class FrameMailboxTests: XCTestCase {
     /// Frames are numbers; events are strings. `released` records what the mailbox let go.
@@ -18,17 +18,39 @@ final class FrameMailboxTests: XCTestCase {
         return f
     }
 
-    func testLiveNewestFrameWinsAndDropsAreCounted() {
+    func testLiveFramesThatArriveTogetherAllWaitInOrder() {
+        // A videorate duplicate right behind its original, a decoder's burst: nothing is lost.
         let owner = Box(), box = owner.mailbox
         box.start()
-        XCTAssertNil(box.put(frame: 1, live: true).replaced)
-        let second = box.put(frame: 2, live: true)
-        XCTAssertTrue(second.accepted)
-        XCTAssertEqual(second.replaced, 1, "the waiting frame is handed back to be reported")
-        _ = box.put(frame: 3, live: true)
+        for f in 1...3 { XCTAssertNil(box.put(frame: UInt64(f), live: true).dropped) }
+        XCTAssertEqual(box.framesWaiting, 3)
+        XCTAssertEqual(box.droppedCount, 0)
+        XCTAssertEqual((1...3).map { _ in pts(of: try! XCTUnwrap(box.next()).0) }, [1, 2, 3])
+        XCTAssertEqual(box.framesWaiting, 0)
+        box.stop()
+    }
+
+    func testLiveFrameOverTheBoundDropsTheOldestAndIsCounted() {
+        let owner = Box(), box = owner.mailbox
+        box.start()
+        for f in 1...3 { _ = box.put(frame: UInt64(f), live: true) }
+        let fourth = box.put(frame: 4, live: true)
+        XCTAssertTrue(fourth.accepted)
+        XCTAssertEqual(fourth.dropped, 1, "the oldest waiting frame is handed back to be reported")
+        XCTAssertEqual(box.put(frame: 5, live: true).dropped, 2)
         XCTAssertEqual(box.droppedCount, 2)
-        let (item, _) = try! XCTUnwrap(box.next())
-        XCTAssertEqual(pts(of: item), 3)
+        XCTAssertEqual((1...3).map { _ in pts(of: try! XCTUnwrap(box.next()).0) }, [3, 4, 5])
+        XCTAssertTrue(owner.releasedFrames.isEmpty, "dropped frames are the caller's to release, not released twice")
+        box.stop()
+    }
+
+    func testTheBoundIsTheMailboxs() {
+        let released = Locked<Int>(0)
+        let box = FrameMailbox<UInt64, String>(maxWaitingFrames: 1) { _ in released.withLock { $0 += 1 } }
+        box.start()
+        _ = box.put(frame: 1, live: true)
+        XCTAssertEqual(box.put(frame: 2, live: true).dropped, 1, "with room for one, the newest wins")
+        XCTAssertEqual(pts(of: try! XCTUnwrap(box.next()).0), 2)
         box.stop()
     }
 
@@ -37,11 +59,13 @@ final class FrameMailboxTests: XCTestCase {
         box.start()
         _ = box.put(frame: 1, live: true)
         box.put(.endOfStream)
-        _ = box.put(frame: 2, live: true)   // replaces 1, EOS stays
-        let first = try! XCTUnwrap(box.next()).0
-        let second = try! XCTUnwrap(box.next()).0
-        if case .endOfStream = first {} else { XCTFail("EOS first, got \(first)") }
-        XCTAssertEqual(pts(of: second), 2)
+        box.put(.event("tag"))
+        _ = box.put(frame: 2, live: true)
+        let items = (1...4).map { _ in try! XCTUnwrap(box.next()).0 }
+        XCTAssertEqual(pts(of: items[0]), 1)
+        if case .endOfStream = items[1] {} else { XCTFail("EOS second, got \(items[1])") }
+        if case .event("tag") = items[2] {} else { XCTFail("the tag third, got \(items[2])") }
+        XCTAssertEqual(pts(of: items[3]), 2)
         box.stop()
     }
 
