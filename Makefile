@@ -49,7 +49,7 @@ test: deps
 conformance: deps
 	swift build -c release --product gstfiltercam
 	swift build -c release --product filtercam
-	cd Tests/Conformance && GST_PLUGIN_PATH=$(CURDIR)/.build/release /usr/bin/python3 -m unittest discover -v
+	cd Tests/Conformance && GST_PLUGIN_PATH=$(CURDIR)/.build/release /usr/bin/python3 run.py
 
 fuzz: deps
 	scripts/fuzz.sh

@@ -56,6 +56,22 @@ def screenshot_pixel(display, x, y):
     return image_pixel(shot, x, y)
 
 
+def eventually(check, timeout=5.0):
+    """Polls `check` until it returns something true or `timeout` s pass; returns its last
+    value (so the caller asserts on it, with what it was when time ran out)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+def close_to(a, b, tolerance=2):
+    """Whether two lists of (r, g, b) agree within `tolerance` per channel."""
+    return all(abs(p - q) <= tolerance for x, y in zip(a, b) for p, q in zip(x, y))
+
+
 def rendered_pixel(element, x, y, size=(320, 240)):
     """One pixel of videotestsrc's first frame of SIZE through ELEMENT, written as PNG."""
     folder = tempfile.mkdtemp(prefix="fc-frame-")
@@ -86,14 +102,15 @@ class Window(unittest.TestCase):
         cli = subprocess.Popen([CLI, "launch", FIRST_EXAMPLE], env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            time.sleep(3)
+            eventually(lambda: self.window_count() > 0 or cli.poll() is not None, 15)
             self.assertIsNone(cli.poll(), "filtercam exited: " + (cli.stderr.read() if cli.poll() is not None else ""))
             # The window opens at (0,0) without a window manager, at the video's 320x240.
             # It shows what the element makes: the same frame rendered to a file.
             for x, y in [(20, 100), (110, 100), (250, 100), (100, 220)]:
                 with self.subTest(pixel=(x, y)):
-                    shown = screenshot_pixel(self.display, x, y)
                     expected = rendered_pixel("filtercam filter=sepia", x, y)
+                    eventually(lambda: close_to([screenshot_pixel(self.display, x, y)], [expected]))
+                    shown = screenshot_pixel(self.display, x, y)
                     original = rendered_pixel("identity", x, y)
                     for a, e in zip(shown, expected):
                         self.assertLessEqual(abs(a - e), 2, f"window {shown}, filtercam's output {expected}")
@@ -115,9 +132,9 @@ class Window(unittest.TestCase):
                 "t. ! queue ! filtercam filter=sepia ! videoconvert ! ximagesink name=window sync=true")
             reference, window = Counter(sink_pad(pipeline, "reference")), Counter(sink_pad(pipeline, "window"))
             pipeline.set_state(Gst.State.PLAYING)
-            time.sleep(1)
+            eventually(lambda: window.count >= 30, 15)   # shown and running
             r0, w0 = reference.count, window.count
-            time.sleep(5)
+            time.sleep(5)   # the measuring interval
             r1, w1 = reference.count, window.count
             pipeline.set_state(Gst.State.NULL)
         finally:
@@ -139,7 +156,6 @@ class Window(unittest.TestCase):
         deadline = time.time() + 15
         while time.time() < deadline and not (shown.count >= 30 and self.window_count() > 0):
             time.sleep(0.1)
-        time.sleep(0.5)
         return pipeline, pipeline.get_by_name("fc")
 
     def window_count(self):
@@ -149,8 +165,13 @@ class Window(unittest.TestCase):
         return int(match.group(1)) if match else 0
 
     def xdotool(self, *arguments):
+        """Real input; what it changes is waited for by the caller (`eventually`)."""
         subprocess.run(["xdotool"] + list(arguments), env=dict(os.environ, DISPLAY=self.display), check=True, timeout=10)
-        time.sleep(0.4)   # a few frames for the change to reach the window
+
+    def lens_after_change(self, element, old):
+        """The lens once it differs from `old` (within 5 s), as four numbers."""
+        eventually(lambda: element.get_property("lens") != old)
+        return [float(v) for v in element.get_property("lens").split(",")]
 
     def close(self, pipeline):
         pipeline.set_state(Gst.State.NULL)
@@ -174,15 +195,19 @@ class Window(unittest.TestCase):
                 pipeline, fc = self.window_pipeline(f"orientation={orientation} lens=0,0,0.25,0.25")
                 try:
                     x, y = int(w * 0.6), int(h * 0.55)
+                    old = fc.get_property("lens")
                     self.xdotool("mousemove", str(x), str(y), "click", "1")
-                    lens = [float(v) for v in fc.get_property("lens").split(",")]
+                    lens = self.lens_after_change(fc, old)
                     self.assertAlmostEqual(lens[0] + lens[2] / 2, x / w, delta=1.5 / w)
                     self.assertAlmostEqual(lens[1] + lens[3] / 2, y / h, delta=1.5 / h)
                     # On screen: filtered under the click, untouched far from it (the
                     # same frame rendered by filtercam without and with that lens).
-                    shown = screenshot_pixel(self.display, x, y)
                     original = rendered_pixel(f"filtercam orientation={orientation}", x, y, size=(320, 240))
                     filtered = rendered_pixel(f"filtercam orientation={orientation} filter=sepia", x, y, size=(320, 240))
+                    shown = screenshot_pixel(self.display, x, y)
+                    if not close_to([shown], [filtered]):   # the new lens may not be drawn yet
+                        eventually(lambda: close_to([screenshot_pixel(self.display, x, y)], [filtered]))
+                        shown = screenshot_pixel(self.display, x, y)
                     for a, e in zip(shown, filtered):
                         self.assertLessEqual(abs(a - e), 2, f"under the click {shown}, sepia {filtered}, original {original}")
                     corner = screenshot_pixel(self.display, 5, 5)
@@ -201,14 +226,15 @@ class Window(unittest.TestCase):
         window = Counter(sink_pad(pipeline, "window"))
         pipeline.set_state(Gst.State.PLAYING)
         try:
-            time.sleep(1.5)
+            eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)   # shown, running
             before = window.count
-            time.sleep(4)
+            time.sleep(4)   # the measuring interval
             fps = (window.count - before) / 4
             print(f"\n  window (glimagesink) at 30 fps live: {fps:.1f} fps", file=sys.stderr)
             self.assertGreaterEqual(fps, 29)
+            fc = pipeline.get_by_name("fc")
             self.xdotool("mousemove", "200", "120", "click", "1")
-            lens = [float(v) for v in pipeline.get_by_name("fc").get_property("lens").split(",")]
+            lens = self.lens_after_change(fc, "0,0,0.25,0.25")
             self.assertAlmostEqual(lens[0] + lens[2] / 2, 200 / 320, delta=1.5 / 320)
             self.assertAlmostEqual(lens[1] + lens[3] / 2, 120 / 240, delta=1.5 / 240)
         finally:
@@ -217,14 +243,20 @@ class Window(unittest.TestCase):
     def test_drag_moves_the_lens_with_the_pointer(self):
         pipeline, fc = self.window_pipeline("lens=0.25,0.25,0.5,0.5")
         try:
+            # ximagesink reads input every 50 ms and hands a batch on motion first, buttons
+            # after; a hand takes longer than that between pressing and moving.
             self.xdotool("mousemove", "160", "120", "mousedown", "1")
+            time.sleep(0.2)
             self.xdotool("mousemove", "200", "140")
+            eventually(lambda: abs(float(fc.get_property("lens").split(",")[0]) - (200 / 320 - 0.25)) < 0.01)
             self.xdotool("mousemove", "240", "160", "mouseup", "1")
-            lens = [float(v) for v in fc.get_property("lens").split(",")]
             # Centre at (240, 160) of 320x240, clamped inside: x 0.5..1, y 0.417..0.917.
+            eventually(lambda: fc.get_property("lens").startswith("0.5,"))
+            lens = [float(v) for v in fc.get_property("lens").split(",")]
             self.assertAlmostEqual(lens[0], 0.5, places=2)
             self.assertAlmostEqual(lens[1] + lens[3] / 2, 160 / 240, places=2)
             self.xdotool("mousemove", "20", "20")   # no button held: the lens stays
+            time.sleep(0.4)   # a check that nothing happens can only wait (a dozen frames)
             self.assertEqual([float(v) for v in fc.get_property("lens").split(",")], lens)
         finally:
             self.close(pipeline)
@@ -232,26 +264,27 @@ class Window(unittest.TestCase):
     def test_keys_and_wheel_in_the_window(self):
         pipeline, fc = self.window_pipeline("lens=0.25,0.25,0.5,0.5")
         try:
-            self.xdotool("mousemove", "100", "100", "key", "n")
-            self.assertEqual(fc.get_property("filter"), "mono")   # the catalog's next after sepia
-            self.xdotool("key", "p")
-            self.assertEqual(fc.get_property("filter"), "sepia")
-            self.xdotool("key", "r")
-            self.assertEqual(fc.get_property("orientation").value_nick, "90r")
-            self.xdotool("key", "plus")
-            self.assertAlmostEqual(fc.get_property("zoom"), 1.25)
-            self.xdotool("click", "5")   # wheel towards the user: zoom out
-            self.assertAlmostEqual(fc.get_property("zoom"), 1.0)
-            self.xdotool("key", "l")
-            self.assertEqual(fc.get_property("lens"), "0,0,1,1")
-            self.xdotool("key", "l")
-            self.assertEqual(fc.get_property("lens"), "0.25,0.25,0.5,0.5")
-            self.xdotool("key", "bracketright")
-            self.assertGreater(float(fc.get_property("lens").split(",")[2]), 0.5)
+            def after(keys, read, expected):
+                self.xdotool(*keys)
+                self.assertEqual(eventually(lambda: read() == expected) and read(), expected, f"after {keys}")
+
+            after(["mousemove", "100", "100", "key", "n"], lambda: fc.get_property("filter"), "mono")   # next after sepia
+            after(["key", "p"], lambda: fc.get_property("filter"), "sepia")
+            after(["key", "r"], lambda: fc.get_property("orientation").value_nick, "90r")
+            after(["key", "plus"], lambda: round(fc.get_property("zoom"), 6), 1.25)
+            after(["click", "5"], lambda: round(fc.get_property("zoom"), 6), 1.0)   # wheel towards the user: zoom out
+            after(["key", "l"], lambda: fc.get_property("lens"), "0,0,1,1")
+            after(["key", "l"], lambda: fc.get_property("lens"), "0.25,0.25,0.5,0.5")
+            after(["key", "bracketright"], lambda: float(fc.get_property("lens").split(",")[2]) > 0.5, True)
             self.xdotool("key", "q")
-            quit_messages = [m for m in drain_bus(pipeline, Gst.MessageType.APPLICATION)
-                             if m.get_structure().get_name() == "filtercam-command"
-                             and m.get_structure().get_string("command") == "quit"]
+            quit_messages = []
+            eventually(lambda: quit_messages.extend(
+                m for m in drain_bus(pipeline, Gst.MessageType.APPLICATION)
+                if m.get_structure().get_name() == "filtercam-command"
+                and m.get_structure().get_string("command") == "quit") or quit_messages)
+            time.sleep(0.4)   # and no second one (a check that nothing happens can only wait)
+            quit_messages.extend(m for m in drain_bus(pipeline, Gst.MessageType.APPLICATION)
+                                 if m.get_structure().get_name() == "filtercam-command")
             self.assertEqual(len(quit_messages), 1)
         finally:
             self.close(pipeline)
@@ -260,17 +293,19 @@ class Window(unittest.TestCase):
         os.environ["DISPLAY"] = self.display
         pipeline = Gst.parse_launch(
             "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
-            "navigationtest ! videoconvert ! filtercam name=fc navigation=false lens=0,0,0.25,0.25 ! videoconvert ! ximagesink")
+            "navigationtest ! videoconvert ! filtercam name=fc navigation=false lens=0,0,0.25,0.25 ! videoconvert ! "
+            "ximagesink name=window")
         seen = []
         test = pipeline.get_by_name("fc").get_static_pad("sink")
         test.add_probe(Gst.PadProbeType.EVENT_UPSTREAM,
                        lambda pad, info: (seen.append(info.get_event().type), Gst.PadProbeReturn.OK)[1])
+        window = Counter(sink_pad(pipeline, "window"))
         pipeline.set_state(Gst.State.PLAYING)
-        time.sleep(1.5)
+        eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)
         try:
             self.xdotool("mousemove", "100", "100", "click", "1")
+            self.assertTrue(eventually(lambda: Gst.EventType.NAVIGATION in seen), "the click went upstream")
             self.assertEqual(pipeline.get_by_name("fc").get_property("lens"), "0,0,0.25,0.25")
-            self.assertIn(Gst.EventType.NAVIGATION, seen)
         finally:
             self.close(pipeline)
 
@@ -280,7 +315,7 @@ class Window(unittest.TestCase):
                                 "videoconvert ! filtercam filter=sepia ! videoconvert ! ximagesink"],
                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            time.sleep(2)
+            self.assertTrue(eventually(lambda: self.window_count() > 0, 15), "no window")
             self.xdotool("mousemove", "100", "100", "key", "q")
             out, err = cli.communicate(timeout=2)
         except subprocess.TimeoutExpired:
@@ -296,12 +331,13 @@ class Window(unittest.TestCase):
         cli = subprocess.Popen([CLI, "launch", os.path.join(ROOT, "pipelines", "preview.pipeline")], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            time.sleep(2)
+            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 320, 240) != (0, 0, 0), 15),
+                            "the window shows no picture")
             self.xdotool("mousemove", "320", "240", "key", "r")
-            time.sleep(0.4)
             # 640x480 window; the turned 480x640 picture is scaled to 360x480 at x 140..500.
             # SMPTE bars turned clockwise: white at the top, blue at the bottom, the white
             # block of the bottom row on the left.
+            eventually(lambda: screenshot_pixel(self.display, 50, 240) == (0, 0, 0))
             self.assertEqual(screenshot_pixel(self.display, 50, 240), (0, 0, 0), "left bar")
             self.assertEqual(screenshot_pixel(self.display, 600, 240), (0, 0, 0), "right bar")
             self.assertEqual(screenshot_pixel(self.display, 320, 5), (255, 255, 255), "top of the turned picture")
@@ -317,67 +353,68 @@ class Window(unittest.TestCase):
     def region_differs(self, a, b):
         return any(abs(x - y) > 30 for x, y in zip(a, b))
 
+    def shown(self, spots):
+        return [screenshot_pixel(self.display, x, y) for x, y in spots]
+
+    def wait_until_shown(self, spots, expected, what):
+        """The screen at `spots` comes to show `expected` (±2) within 5 s."""
+        self.assertTrue(eventually(lambda: close_to(self.shown(spots), expected)),
+                        f"{what}: {self.shown(spots)} vs {expected}")
+
+    def wait_until_covered(self, spots, picture, what):
+        """Something (a banner, the card) comes over `picture` at `spots` within 1.2 s (it
+        stays 1.5 s)."""
+        self.assertTrue(eventually(lambda: any(self.region_differs(a, b) for a, b in zip(picture, self.shown(spots))), 1.2),
+                        f"no {what}: {picture} -> {self.shown(spots)}")
+
     def test_osd_shows_the_filter_title_then_clears(self):
+        spots = [(x, 22) for x in (140, 160, 180)]   # top centre, where the banner goes
+        sepia = [rendered_pixel("filtercam filter=sepia", x, y) for x, y in spots]
+        mono = [rendered_pixel("filtercam filter=mono", x, y) for x, y in spots]
         pipeline, fc = self.window_pipeline("osd=true")
         try:
-            time.sleep(1.5)   # the title shown at start has gone
-            # Top centre, where the banner goes: on the SMPTE bars, the green bar.
-            before = [screenshot_pixel(self.display, x, 22) for x in (140, 160, 180)]
+            self.wait_until_shown(spots, sepia, "the title shown at start did not go")
             self.xdotool("mousemove", "100", "200", "key", "n")
-            during = [screenshot_pixel(self.display, x, 22) for x in (140, 160, 180)]
-            self.assertTrue(any(self.region_differs(a, b) for a, b in zip(before, during)),
-                            f"no banner: {before} -> {during}")
-            time.sleep(1.8)
+            self.wait_until_covered(spots, sepia, "banner")
             # Cleared: the picture under it is the new filter's (mono), as rendered without osd.
-            after = [screenshot_pixel(self.display, x, 22) for x in (140, 160, 180)]
-            mono = [rendered_pixel("filtercam filter=mono", x, 22) for x in (140, 160, 180)]
-            for a, e in zip(after, mono):
-                for p, q in zip(a, e):
-                    self.assertLessEqual(abs(p - q), 2, f"the banner did not clear after its 1.5 s: {after} vs {mono}")
+            self.wait_until_shown(spots, mono, "the banner did not clear after its 1.5 s")
         finally:
             self.close(pipeline)
 
     def test_osd_shows_the_zoom_and_the_still_count_then_clears(self):
         folder = tempfile.mkdtemp(prefix="fc-osd-still-")
-        pipeline, fc = self.window_pipeline(f"osd=true flash=false snapshot-location={folder}/s-%05d.jpg")
         spots = [(x, 22) for x in (140, 160, 180)]   # top centre, where the banner goes
+        sepia = [rendered_pixel("filtercam filter=sepia", x, y) for x, y in spots]
+        zoomed = [rendered_pixel("filtercam filter=sepia zoom=1.25", x, y) for x, y in spots]
+        pipeline, fc = self.window_pipeline(f"osd=true flash=false snapshot-location={folder}/s-%05d.jpg")
         try:
-            time.sleep(1.5)   # the title shown at start has gone
-            before = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            self.wait_until_shown(spots, sepia, "the title shown at start did not go")
             # A still: the banner comes once the file is written, and goes; the picture stays.
             self.xdotool("mousemove", "100", "200", "key", "s")
-            during = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            self.wait_until_covered(spots, sepia, "still banner")
             self.assertEqual(os.listdir(folder), ["s-00000.jpg"])
-            self.assertTrue(any(self.region_differs(a, b) for a, b in zip(before, during)), f"no still banner: {before} -> {during}")
-            time.sleep(1.8)
-            self.assertEqual([screenshot_pixel(self.display, x, y) for x, y in spots], before, "the still banner did not clear")
+            self.wait_until_shown(spots, sepia, "the still banner did not clear")
             # Zoom: the banner over the zoomed picture, then the zoomed picture alone, as
             # filtercam renders it at that zoom without osd.
             self.xdotool("key", "plus")
-            zoom = fc.get_property("zoom")
-            self.assertGreater(zoom, 1.0)
-            zoomed = [rendered_pixel(f"filtercam filter=sepia zoom={zoom}", x, y) for x, y in spots]
-            during = [screenshot_pixel(self.display, x, y) for x, y in spots]
-            self.assertTrue(any(self.region_differs(a, b) for a, b in zip(zoomed, during)), f"no zoom banner: {zoomed} -> {during}")
-            time.sleep(1.8)
-            after = [screenshot_pixel(self.display, x, y) for x, y in spots]
-            for a, e in zip(after, zoomed):
-                for p, q in zip(a, e):
-                    self.assertLessEqual(abs(p - q), 2, f"the zoom banner did not clear: {after} vs {zoomed}")
+            self.assertEqual(eventually(lambda: round(fc.get_property("zoom"), 6) == 1.25) and 1.25,
+                             round(fc.get_property("zoom"), 6))
+            self.wait_until_covered(spots, zoomed, "zoom banner")
+            self.wait_until_shown(spots, zoomed, "the zoom banner did not clear")
         finally:
             self.close(pipeline)
 
     def test_help_card_on_h(self):
+        spots = [(120, 110), (160, 120), (200, 130)]   # bright bars under the card's box
+        plain = [rendered_pixel("identity", x, y) for x, y in spots]
         pipeline, fc = self.window_pipeline("osd=true filter=none")
         try:
-            time.sleep(1.5)
-            spots = [(120, 110), (160, 120), (200, 130)]   # bright bars under the card's box
-            before = [screenshot_pixel(self.display, x, y) for x, y in spots]
+            self.wait_until_shown(spots, plain, "the picture")
             self.xdotool("mousemove", "100", "200", "key", "h")
-            card = [screenshot_pixel(self.display, x, y) for x, y in spots]
-            self.assertTrue(all(self.region_differs(a, b) for a, b in zip(before, card)), f"{before} -> {card}")
+            self.assertTrue(eventually(lambda: all(self.region_differs(a, b) for a, b in zip(plain, self.shown(spots)))),
+                            f"no help card: {plain} -> {self.shown(spots)}")
             self.xdotool("key", "h")
-            self.assertEqual([screenshot_pixel(self.display, x, y) for x, y in spots], before)
+            self.wait_until_shown(spots, plain, "the help card did not go")
         finally:
             self.close(pipeline)
 
@@ -385,13 +422,18 @@ class Window(unittest.TestCase):
         os.environ["DISPLAY"] = self.display
         pipeline = Gst.parse_launch(
             "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=640,height=480,framerate=30/1 ! "
-            "filtercam name=fc filter=sepia ! glimagesink")
+            "filtercam name=fc filter=sepia ! glimagesink name=window")
+        window = Counter(sink_pad(pipeline, "window"))
         pipeline.set_state(Gst.State.PLAYING)
-        time.sleep(1.5)
+        eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)
+        fc = pipeline.get_by_name("fc")
         try:
             self.xdotool("mousemove", "320", "240", "key", "r")   # turned: 480x640 shown at x 140..500
+            eventually(lambda: fc.get_property("orientation").value_nick == "90r")
+            window.clear()
+            eventually(lambda: window.count >= 3)   # the turned picture is what the window shows
             self.xdotool("mousemove", "400", "120", "click", "1")
-            lens = [float(v) for v in pipeline.get_by_name("fc").get_property("lens").split(",")]
+            lens = self.lens_after_change(fc, "0,0,1,1")
             # Window x 400 is picture x (400 - 140) * 480 / 360; y 120 is 160 of 640. A first
             # click places a half-size lens centred there, kept inside the picture.
             cx, cy = (400 - 140) / 360, 120 / 480

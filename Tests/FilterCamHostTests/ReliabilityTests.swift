@@ -42,7 +42,7 @@ final class ReliabilityTests: XCTestCase {
         var threads: [Thread] = []
         for seed in 0..<2 {
             let t = Thread {
-                var rng = SystemRandomNumberGenerator()
+                var rng = SeededRandom(seed: UInt64(seed) + 1)   // the same changes every run
                 var n = seed
                 while running.withLock({ $0 }) {
                     let (name, values) = changes[Int.random(in: 0..<changes.count, using: &rng)]
@@ -134,11 +134,17 @@ final class ReliabilityTests: XCTestCase {
             (fc, "filter", ["none", "sepia", "invert"]),
             (fc, "orientation", ["identity", "180", "horiz"]),
         ]
-        for _ in 0..<2 {
+        // The same switches in every run (a seeded sequence per thread), so what is judged
+        // does not depend on which switches chance picked; made until both enough frames and
+        // enough switches have gone by, however slow the machine (ThreadSanitizer, load).
+        let switchesMade = Locked(0)
+        for seed in [UInt64(1), 2] {
             Thread.detachNewThread {
+                var random = SeededRandom(seed: seed)
                 while running.withLock({ $0 }) {
-                    let (element, name, values) = changes.randomElement()!
-                    try? Pipeline.setProperty(element, name, values.randomElement()!)
+                    let (element, name, values) = changes.randomElement(using: &random)!
+                    try? Pipeline.setProperty(element, name, values.randomElement(using: &random)!)
+                    switchesMade.withLock { $0 += 1 }
                     usleep(20_000)
                 }
                 done.signal()
@@ -148,8 +154,9 @@ final class ReliabilityTests: XCTestCase {
         var sizes = Set<String>()
         var frames = 0
         var lastFrame: Date? = nil, longestGap = 0.0
-        let deadline = Date().addingTimeInterval(3)
-        while Date() < deadline {
+        let deadline = Date().addingTimeInterval(60)
+        while frames < 45 || switchesMade.withLock({ $0 }) < 150 {
+            if Date() > deadline { XCTFail("only \(frames) frames and \(switchesMade.withLock { $0 }) switches in 60 s"); break }
             if let error = pipeline.popError() { XCTFail(error); break }
             if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 100_000_000) {
                 let frame = try sample.capturedFrame()
@@ -166,7 +173,6 @@ final class ReliabilityTests: XCTestCase {
         pipeline.setState(GST_STATE_NULL)
         // Liveness, not speed (this also runs under ThreadSanitizer on a busy machine):
         // frames keep coming through the switches, none stalls the stream.
-        XCTAssertGreaterThan(frames, 15, "frames keep coming (30 a second when the machine is free)")
         XCTAssertLessThan(longestGap, 1.5, "no switch stalls the stream")
         XCTAssertTrue(sizes.isSubset(of: ["640x480", "1280x720"]), "only the presets' sizes (a camera switch alone keeps the size: CameraSourceTests): \(sizes)")
     }
@@ -397,7 +403,7 @@ final class ReliabilityTests: XCTestCase {
     }
 
     func testFuzzedFilterChainsAreParsedOrRefusedWithAMessage() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom(seed: 406)
         let words = FilterRegistry.shared.ids + ["intensity=", "radius=", "matrix=<", ">", ",", " ", "=", "0.5", "-1", "1e9", "nan", "#FF0000", "0x", "<1,2>", "levels=3"]
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz-=,<> 0123456789.#x\t\"'")
         for _ in 0..<3000 {
@@ -414,7 +420,7 @@ final class ReliabilityTests: XCTestCase {
     }
 
     func testFuzzedLensAndCommandsAndPipelineFiles() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom(seed: 423)
         let alphabet = Array("0123456789.,-+e ${}:=#abcxyz!\"'\n")
         for _ in 0..<3000 {
             let text = randomText(&rng, alphabet: alphabet, maxLength: 30)
@@ -442,7 +448,7 @@ final class ReliabilityTests: XCTestCase {
         let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=32,height=24,framerate=30/1 ! filtercam name=fc ! fakesink")
         let fc = try pipeline.requireElement("fc")
         pipeline.setState(GST_STATE_PLAYING)
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom(seed: 451)
         let alphabet = Array("abc0123456789.,-<> =%d/")
         for _ in 0..<300 {
             for name in ["filter", "lens", "snapshot-location", "snapshot-bracket", "face-cascade"] {
@@ -453,5 +459,19 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertNil(pipeline.popError(), "bad values while playing are warnings, not errors")
         XCTAssertGreaterThan(counter(fc, "frames-processed") ?? 0, 0)
         pipeline.setState(GST_STATE_NULL)
+    }
+}
+
+/// A fixed sequence of pseudo-random numbers (SplitMix64), so a test that picks at random
+/// picks the same in every run.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
