@@ -94,6 +94,21 @@ class OnTimeBursts(unittest.TestCase):
                 self.assertGreater(reference, 100)
                 self.assertGreaterEqual(tested, 0.99 * reference - 1)
 
+    def test_webrtc_call_start_up(self):
+        # A sender webrtcbin and a receiver in one process: while the call starts, frames
+        # bunch up; what reaches the encoder and the receiver's syncing sink in the first
+        # 5 s, beside identity in the same place.
+        from webrtc_pair import frames_received
+        reference = frames_received("identity")
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                tested = frames_received(element)
+                print(f"\n  WebRTC call start-up, {element}: identity {reference[0]} encoded, {reference[1]} received; "
+                      f"FilterCam {tested[0]} encoded, {tested[1]} received", file=sys.stderr)
+                self.assertGreater(reference[0], 100)
+                self.assertGreaterEqual(tested[0], 0.99 * reference[0] - 1)
+                self.assertGreaterEqual(tested[1], 0.99 * reference[1] - 1)
+
     def test_overload_still_drops_and_reports(self):
         # A chain several times slower than the frame interval: frames are dropped, counted
         # and reported as QoS, and frames still reach the sink.
