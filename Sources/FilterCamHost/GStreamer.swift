@@ -14,6 +14,14 @@ public enum GStreamer {
         return true
     }()
 
+    /// Whether an element factory of that name is registered (ours included).
+    package static func hasElement(named name: String) -> Bool {
+        initialize()
+        guard let factory = gst_element_factory_find(name) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+        return true
+    }
+
     /// Makes an element from a factory, or nil when the factory is missing.
     static func make(_ factory: String, name: String? = nil) -> UnsafeMutablePointer<GstElement>? {
         gst_element_factory_make(factory, name)

@@ -187,6 +187,21 @@ public final class PipelineSession {
         return nil
     }
 
+    /// Whether the debug detail keeps GStreamer's first line, the C source location that
+    /// raised the message (`file.c(123): function (): /pipeline/element`): for developers
+    /// (`launch --verbose`, or GST_DEBUG set), noise for everyone else.
+    public var showsSourceLocations = !(ProcessInfo.processInfo.environment["GST_DEBUG"] ?? "").isEmpty
+
+    /// The debug detail without its source-location line unless asked for.
+    static func detailForUser(_ detail: String, withSourceLocation: Bool) -> String {
+        guard !withSourceLocation else { return detail }
+        var lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let first = lines.first, first.range(of: #"^\S+\(\d+\): .*\(\)"#, options: .regularExpression) != nil {
+            lines.removeFirst()
+        }
+        return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Prints an ERROR or WARNING with the element that raised it and the debug detail.
     private func report(_ m: UnsafeMutablePointer<GstMessage>) {
         var error: UnsafeMutablePointer<GError>?
@@ -203,7 +218,8 @@ public final class PipelineSession {
             return String(cString: path)
         } ?? "?"
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
-        if !detail.isEmpty { errorLine("  debug: \(detail)") }
+        let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
+        if !shownDetail.isEmpty { errorLine("  debug: \(shownDetail)") }
         if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
             for (name, element) in filterStages where !hasCaps(element) {
                 errorLine("  hint: \(name) takes raw video in \(PixelFormat.names) only; put 'videoconvert !' in front of it")

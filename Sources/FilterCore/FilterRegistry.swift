@@ -40,7 +40,7 @@ public final class FilterRegistry: Sendable {
 
     public func lookup(id: String) throws(FilterError) -> FilterDescriptor {
         guard let d = descriptor(id: id) else {
-            throw FilterError("unknown filter \(id.quotedForMessage); valid filters: \(ids.joined(separator: ", "))")
+            throw FilterError("unknown filter \(id.quotedForMessage)\(NameSuggestion.hint(for: id, among: ids)); valid filters: \(ids.joined(separator: ", "))")
         }
         return d
     }

@@ -21,7 +21,8 @@ enum FiltersCommand {
         }
         if let id = arguments.first {
             guard let d = FilterRegistry.shared.descriptor(id: id) else {
-                printError("filtercam filters: no filter \(id.quotedForMessage); filters: \(FilterRegistry.shared.ids.joined(separator: ", "))")
+                let ids = FilterRegistry.shared.ids
+                printError("filtercam filters: no filter \(id.quotedForMessage)\(NameSuggestion.hint(for: id, among: ids)); filters: \(ids.joined(separator: ", "))")
                 return 1
             }
             print("\(d.id) — \(d.title)\n  \(d.summary)")

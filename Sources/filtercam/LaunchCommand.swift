@@ -12,6 +12,7 @@ enum LaunchCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         var messages: FileHandle? = nil
+        var verbose = false
         var rest: [String] = []
         for a in arguments {
             if a == "--messages" {
@@ -24,9 +25,11 @@ enum LaunchCommand {
                     return 2
                 }
                 messages = h
-            } else if a == "--help" || a == "-h" {
-                print("usage: filtercam launch [--messages[=FILE]] FILE|DESCRIPTION\n\n\(LiveCommand.helpText)")
-                return 0
+            } else if a == "--verbose" {
+                verbose = true
+            } else if a.hasPrefix("-") && rest.isEmpty {
+                printError("filtercam launch: unknown option \(a.quotedForMessage) (options: --messages[=FILE], --verbose, --help)")
+                return 2
             } else {
                 rest.append(a)
             }
@@ -68,6 +71,7 @@ enum LaunchCommand {
         }
         let session = PipelineSession(pipeline: pipeline)
         session.messagesOutput = messages
+        if verbose { session.showsSourceLocations = true }
         Self.session = session
         installSignalHandlers()
         let restoreTerminal = startReadingCommands(into: session)

@@ -2,6 +2,7 @@ import CGStreamer
 import CFilterCamShim
 import FilterCamHost
 import FilterCamTool
+import FilterCore
 import Foundation
 
 /// What to add to a GStreamer parse error so the user can fix the description: the
@@ -13,11 +14,11 @@ enum ParseHints {
         let quoted = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
         if message.hasPrefix("no element"), let name = quoted.first,
-           let guess = closest(to: name, among: elementNames()) {
+           let guess = NameSuggestion.closest(to: name, among: elementNames()) {
             out.append("did you mean \"\(guess)\"? (gst-inspect-1.0 lists the elements)")
         }
         if message.hasPrefix("no property"), quoted.count >= 2,
-           let guess = closest(to: quoted[0], among: propertyNames(ofFactory: quoted[1])) {
+           let guess = NameSuggestion.closest(to: quoted[0], among: propertyNames(ofFactory: quoted[1])) {
             out.append("did you mean \"\(guess)\"? (filtercam inspect \(quoted[1]) lists its properties)")
         }
         if message.hasPrefix("could not set property"), quoted.count >= 3,
@@ -100,25 +101,5 @@ enum ParseHints {
             }
         }
         return nil
-    }
-
-    /// The candidate at the smallest edit distance, if it is close (at most a third of the name).
-    static func closest(to name: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, d) = scored, d > 0, d <= max(2, name.count / 3) else { return nil }
-        return best
-    }
-
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

@@ -1,4 +1,6 @@
+import FilterCamHost
 import FilterCamTool
+import FilterCore
 import Foundation
 
 /// `filtercam launch preview` finds `pipelines/preview.pipeline`: in the current folder,
@@ -6,8 +8,22 @@ import Foundation
 /// `<prefix>/bin/filtercam`), then in the package the binary was built in.
 enum PipelineLookup {
     static func file(named name: String) -> String? {
-        guard !name.contains("/"), !name.contains("!"), !name.contains(" "), !name.hasSuffix(".pipeline"),
-              !FileManager.default.fileExists(atPath: name) else { return nil }
+        guard looksLikeName(name), !FileManager.default.fileExists(atPath: name) else { return nil }
+        for folder in folders() {
+            let path = folder.appendingPathComponent(name + ".pipeline").path
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// A single word that can only be a pipeline name or an element's name.
+    static func looksLikeName(_ word: String) -> Bool {
+        !word.isEmpty && !word.contains("/") && !word.contains("!") && !word.contains(" ") && !word.contains("=")
+            && !word.hasSuffix(".pipeline") && !word.hasPrefix("-")
+    }
+
+    /// Where names are looked up, in order.
+    static func folders() -> [URL] {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let binFolder = executable.deletingLastPathComponent()
         var candidates = [
@@ -20,11 +36,7 @@ enum PipelineLookup {
             folder = folder.deletingLastPathComponent()
             candidates.append(folder.appendingPathComponent("pipelines"))
         }
-        for folder in candidates {
-            let path = folder.appendingPathComponent(name + ".pipeline").path
-            if FileManager.default.fileExists(atPath: path) { return path }
-        }
-        return nil
+        return candidates
     }
 }
 
@@ -39,6 +51,10 @@ struct PipelineTarget {
     init(_ words: [String]) throws {
         var argument = words.joined(separator: " ")
         if words.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
+        if words.count == 1, PipelineLookup.looksLikeName(argument), argument == words[0],
+           !FileManager.default.fileExists(atPath: argument), !GStreamer.hasElement(named: argument) {
+            throw UnknownPipelineName(name: argument)
+        }
         let looksLikeFile = words.count == 1 && !argument.contains("!") &&
             (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument))
         if looksLikeFile {
@@ -50,5 +66,17 @@ struct PipelineTarget {
             description = argument
         }
         self.argument = argument
+    }
+}
+
+/// A single word that names neither a pipeline file nor an element.
+struct UnknownPipelineName: Error, CustomStringConvertible {
+    let name: String
+    var description: String {
+        let shipped = ShippedPipelines.names()
+        var text = "no pipeline file \(name).pipeline (looked in ./pipelines, the installed share folder and the package) "
+            + "and no element \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: shipped))"
+        if !shipped.isEmpty { text += "; shipped pipelines: \(shipped.joined(separator: ", ")) (filtercam launch --help)" }
+        return text
     }
 }

@@ -18,6 +18,10 @@ let usage = """
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
 let status: Int32
+if CommandHelp.isAsked(in: arguments), let help = CommandHelp.text(for: command) {
+    print(help)
+    exit(0)
+}
 switch command {
 case "launch": status = LaunchCommand.run(arguments)
 case "serve": status = ServeCommand.run(arguments)

@@ -45,6 +45,61 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("line 4"), r.stderr)
     }
 
+    func testHelpOnEveryCommandGoesToStdoutAndSucceeds() throws {
+        for command in ["launch", "serve", "inspect", "filters", "devices", "bench"] {
+            for flag in ["--help", "-h"] {
+                let r = try runCLI([command, flag])
+                XCTAssertEqual(r.status, 0, "\(command) \(flag): \(r.summary)")
+                XCTAssertTrue(r.stdoutText.hasPrefix("usage: filtercam \(command)"), "\(command) \(flag): \(r.stdoutText)")
+                XCTAssertTrue(r.stderr.isEmpty, "\(command) \(flag) printed on stderr: \(r.stderr)")
+            }
+        }
+    }
+
+    func testLaunchHelpListsTheShippedPipelinesWithTheirVariables() throws {
+        let r = try runCLI(["launch", "--help"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: Build.packageRoot + "/pipelines")
+            .filter { $0.hasSuffix(".pipeline") }.map { String($0.dropLast(".pipeline".count)) }
+        XCTAssertFalse(shipped.isEmpty)
+        for name in shipped {
+            XCTAssertTrue(r.stdoutText.contains("\n  \(name) "), "\(name) not listed: \(r.stdoutText)")
+        }
+        // demo.pipeline reads ${FRAMES:-150} and ${OUT:-demo.mp4}.
+        XCTAssertTrue(r.stdoutText.contains("FRAMES=150"), r.stdoutText)
+        XCTAssertTrue(r.stdoutText.contains("OUT=demo.mp4"), r.stdoutText)
+    }
+
+    func testAMistypedPipelineNameSuggestsTheShippedOne() throws {
+        let r = try runCLI(["launch", "previw"])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("no pipeline file previw.pipeline"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("did you mean \"preview\""), r.stderr)
+        XCTAssertTrue(r.stderr.contains("shipped pipelines: demo"), r.stderr)
+    }
+
+    func testAnUnknownOptionIsNamed() throws {
+        let r = try runCLI(["launch", "--bogus", "x"])
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertTrue(r.stderr.contains("unknown option '--bogus'"), r.stderr)
+    }
+
+    func testAMistypedFilterIdGetsDidYouMean() throws {
+        let listed = try runCLI(["filters", "sepai"])
+        XCTAssertTrue(listed.stderr.contains("did you mean \"sepia\""), listed.stderr)
+        let set = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam filter=sepai ! fakesink"])
+        XCTAssertNotEqual(set.status, 0)
+        XCTAssertTrue(set.stderr.contains("did you mean \"sepia\""), set.stderr)
+    }
+
+    func testCSourceLocationsOnlyWhenAskedFor() throws {
+        let plain = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam filter=sepai ! fakesink"])
+        XCTAssertTrue(plain.stderr.contains("unknown filter"), plain.stderr)
+        XCTAssertFalse(plain.stderr.contains(".c("), "a C source location for a user: \(plain.stderr)")
+        let verbose = try runCLI(["launch", "--verbose", "videotestsrc num-buffers=1 ! filtercam filter=sepai ! fakesink"])
+        XCTAssertTrue(verbose.stderr.contains("shim.c("), verbose.stderr)
+    }
+
     func testLaunchFindsAShippedPipelineByName() throws {
         let r = try runCLI(["launch", "rawout"], environment: ["SOURCE": "videotestsrc num-buffers=3", "WIDTH": "16", "HEIGHT": "8"], timeout: 30)
         XCTAssertFalse(r.stderr.contains("no element"), r.stderr)

@@ -1,0 +1,30 @@
+/// "Did you mean …": the known name closest to a mistyped one, by edit distance, when it
+/// is close enough to be the likely intent (at most 2 edits, or a third of the name).
+public enum NameSuggestion {
+    public static func closest(to name: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
+        guard let (best, d) = scored, d > 0, d <= max(2, name.count / 3) else { return nil }
+        return best
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions of characters.
+    public static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// " (did you mean "x"?)" or nothing, to end a message with.
+    public static func hint(for name: String, among candidates: [String]) -> String {
+        closest(to: name, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
+    }
+}

@@ -1,0 +1,23 @@
+import XCTest
+@testable import FilterCore
+
+/// "Did you mean": edit distances counted by hand, and when a guess is close enough.
+final class NameSuggestionTests: XCTestCase {
+    func testDistancesCountedByHand() {
+        XCTAssertEqual(NameSuggestion.distance("sepai", "sepia"), 2)     // two substitutions
+        XCTAssertEqual(NameSuggestion.distance("previw", "preview"), 1)  // one insertion
+        XCTAssertEqual(NameSuggestion.distance("", "abc"), 3)
+        XCTAssertEqual(NameSuggestion.distance("kitten", "sitting"), 3)
+        XCTAssertEqual(NameSuggestion.distance("mono", "mono"), 0)
+    }
+
+    func testOnlyCloseNamesAreSuggested() {
+        let ids = ["none", "sepia", "mono", "vignette"]
+        XCTAssertEqual(NameSuggestion.closest(to: "sepai", among: ids), "sepia")
+        XCTAssertEqual(NameSuggestion.closest(to: "vignete", among: ids), "vignette")
+        XCTAssertNil(NameSuggestion.closest(to: "sepia", among: ids), "an exact name needs no suggestion")
+        XCTAssertNil(NameSuggestion.closest(to: "zzzzzzzz", among: ids))
+        XCTAssertEqual(NameSuggestion.hint(for: "mno", among: ids), " (did you mean \"mono\"?)")
+        XCTAssertEqual(NameSuggestion.hint(for: "xylophone", among: ids), "")
+    }
+}
