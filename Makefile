@@ -31,6 +31,7 @@ build: deps
 
 run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
+	@echo "wrote demo.mp4 ($$(du -h demo.mp4 | cut -f1)): open it with any player, e.g. ffplay demo.mp4"
 
 # Debug build of everything (the tests run the filtercam binary and load the plugin), then the
 # suite; then the short sanitizer runs: libFuzzer on every fuzz target (10 s each; `make fuzz`
