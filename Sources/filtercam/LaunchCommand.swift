@@ -46,6 +46,10 @@ enum LaunchCommand {
             return 1
         }
         let (argument, description, file) = (target.argument, target.description, target.file)
+        if let problem = QuoteCheck.problem(in: description, file: file, argument: argument) {
+            printError("filtercam launch: \(problem)")
+            return 1
+        }
         if let problem = DisplayCheck.problem(with: description, command: "launch") {
             printError(problem)
             return 1

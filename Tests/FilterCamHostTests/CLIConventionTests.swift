@@ -100,6 +100,18 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(verbose.stderr.contains("shim.c("), verbose.stderr)
     }
 
+    func testAnUnclosedQuoteNamesItsLine() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("quote.pipeline")
+        try "# a \"quoted\" comment\nvideotestsrc num-buffers=3\n  ! filtercam filter=\"sepia\n  ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try runCLI(["launch", file.path])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("quote.pipeline:3: a double quote is never closed"), r.stderr)
+        let closed = try runCLI(["launch", "videotestsrc num-buffers=3 ! filtercam filter=\"sepia, vignette\" ! fakesink"])
+        XCTAssertEqual(closed.status, 0, closed.summary)
+    }
+
     func testLaunchFindsAShippedPipelineByName() throws {
         let r = try runCLI(["launch", "rawout"], environment: ["SOURCE": "videotestsrc num-buffers=3", "WIDTH": "16", "HEIGHT": "8"], timeout: 30)
         XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
