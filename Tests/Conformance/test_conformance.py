@@ -9,6 +9,7 @@ filter that must be faster than the frame interval):
 import os
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -141,9 +142,13 @@ class Latency(unittest.TestCase):
     def test_sepia_640x480_adds_at_most_5_ms(self):
         pipeline = Gst.parse_launch(
             "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=640,height=480,framerate=30/1 ! "
-            "identity name=before ! filtercam name=fc filter=sepia ! fakesink sync=true")
+            "identity name=before ! filtercam name=fc filter=sepia ! fakesink name=sink sync=true")
+        shown = Counter(sink_pad(pipeline, "sink"))
         pipeline.set_state(Gst.State.PLAYING)
-        time.sleep(2.5)  # past the first frames (their set-up is not the filter's cost)
+        # Past the first frames (their set-up is not the filter's cost): 60 frames shown.
+        deadline = time.monotonic() + 20
+        while shown.count < 60 and time.monotonic() < deadline:
+            wait_for(pipeline, Gst.MessageType.ERROR, timeout=0.05)
         added = []
         for _ in range(10):
             upstream = latency_of(pipeline.get_by_name("before").get_static_pad("src"))
@@ -242,6 +247,13 @@ class Seeks(unittest.TestCase):
     def segment_seek(self, element, rate, start, stop, flags=Gst.SeekFlags.SEGMENT):
         pipeline = clip_pipeline(element)
         counter = Counter(sink_pad(pipeline, "sink"))
+        ended = threading.Event()
+
+        def on_event(pad, info):
+            if info.get_event().type in (Gst.EventType.SEGMENT_DONE, Gst.EventType.EOS):
+                ended.set()
+            return Gst.PadProbeReturn.OK
+        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, on_event)
         pipeline.set_state(Gst.State.PAUSED)
         pipeline.get_state(10 * Gst.SECOND)
         counter.clear()
@@ -250,8 +262,9 @@ class Seeks(unittest.TestCase):
         pipeline.set_state(Gst.State.PLAYING)
         done = wait_for(pipeline, Gst.MessageType.SEGMENT_DONE | Gst.MessageType.EOS)
         kind = done.type if done else None
-        # SEGMENT_DONE comes from the source, before the last frames reach the sink.
-        time.sleep(0.5)
+        # SEGMENT_DONE comes from the source, before the last frames reach the sink; its
+        # event follows them there.
+        self.assertTrue(ended.wait(10), "no SEGMENT_DONE or EOS event reached the sink")
         pts = list(counter.pts)
         pipeline.set_state(Gst.State.NULL)
         return kind, pts
@@ -559,10 +572,12 @@ class PropertiesAndStills(unittest.TestCase):
         thread.start()
         for _ in range(5):
             fc.emit("snapshot")
-            time.sleep(0.15)
+            time.sleep(0.15)   # stills spread over a few frames, as a user's clicks are
         stop.set()
         thread.join()
-        time.sleep(0.5)
+        deadline = time.monotonic() + 10   # the writer works on its own thread
+        while fc.get_property("snapshots-written") < 5 and time.monotonic() < deadline:
+            time.sleep(0.05)
         warnings = [m.parse_warning()[0].message for m in drain_bus(pipeline, Gst.MessageType.WARNING)]
         written = fc.get_property("snapshots-written")
         zoom = fc.get_property("zoom")

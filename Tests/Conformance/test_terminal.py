@@ -20,35 +20,40 @@ class Terminal(unittest.TestCase):
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
         subprocess.run(["tmux", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
                        check=True, env=env)
-        time.sleep(1.5)
+        self.wait_for("':' for a command")   # the hint comes once the pipeline plays
 
     def tearDown(self):
         subprocess.run(["tmux", "kill-session", "-t", self.session], capture_output=True)
 
     def keys(self, *keys):
         subprocess.run(["tmux", "send-keys", "-t", self.session] + list(keys), check=True)
-        time.sleep(0.5)
 
     def screen(self):
         return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.session], capture_output=True,
                               text=True, check=True).stdout
 
+    def wait_for(self, text, timeout=15):
+        """The screen once it shows `text` (fails after `timeout` s, showing the screen)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.screen():
+            if time.monotonic() > deadline:
+                self.fail(f"{text!r} did not appear within {timeout} s:\n{self.screen()}")
+            time.sleep(0.05)
+        return self.screen()
+
     def test_command_line_single_keys_hint_and_quit(self):
-        self.assertIn("':' for a command", self.screen())
         self.keys(":", "set zoom=2", "Enter")
-        screen = self.screen()
-        self.assertIn("set filtercam0.zoom = 2", screen)
+        screen = self.wait_for("set filtercam0.zoom = 2")
         self.assertNotIn("snapshot", screen.split("set filtercam0.zoom")[0].split("':' for a command")[-1],
                          "the letters of 'set zoom=2' were taken as keys")
         self.keys(":", "filtr", "Escape")
-        self.assertIn("(cancelled)", self.screen())
+        self.wait_for("(cancelled)")
         self.keys("x")
-        self.assertIn("unknown key", self.screen())
+        self.wait_for("unknown key")
         self.keys("n")
-        self.assertIn("filter: sepia", self.screen())   # next after none
+        self.wait_for("filter: sepia")   # next after none
         self.keys("q")
-        time.sleep(1.5)
-        screen = self.screen()
+        screen = self.wait_for("EXIT=")
         self.assertIn("EXIT=0", screen)
         self.assertIn("processed=", screen)
 
