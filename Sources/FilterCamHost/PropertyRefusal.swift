@@ -1,13 +1,14 @@
 import FilterCore
 import CGStreamer
 import CFilterCamShim
+import Foundation
 import Synchronization
 
 /// What happens to a property value an element cannot take (a GObject setter cannot
 /// fail): the previous value stays. While the element runs, the refusal is a WARNING on
 /// the bus; before it runs (a pipeline description) it is kept and becomes an ERROR when
 /// the element starts, so `filtercam launch` fails with the message.
-final class PropertyRefusal: @unchecked Sendable {
+package final class PropertyRefusal: @unchecked Sendable {
     private let element: UnsafeMutablePointer<GstElement>
     private let pending = Locked<String?>(nil)
 
@@ -20,6 +21,7 @@ final class PropertyRefusal: @unchecked Sendable {
         var state = GST_STATE_NULL, next = GST_STATE_NULL
         gst_element_get_state(element, &state, &next, 0)
         if state.rawValue >= GST_STATE_PAUSED.rawValue {
+            if Self.collector.collect(text) { return }   // the setter reports it itself
             fc_post_warning(element, text, nil)
         } else {
             pending.withLock { $0 = text }
@@ -32,5 +34,45 @@ final class PropertyRefusal: @unchecked Sendable {
               let error = pending.withLock({ e -> String? in defer { e = nil }; return e }) else { return true }
         fc_post_error(element, error, nil)
         return false
+    }
+}
+
+extension PropertyRefusal {
+    /// Runs `body` (which sets properties) and returns the refusals it caused on this
+    /// thread while the elements run, instead of posting them as warnings: a program that sets a value and says whether it
+    /// took (`set` on filtercam's command line) reports a refusal once, in its own words,
+    /// not as a success line followed by a bus warning.
+    package static func collecting(_ body: () throws -> Void) rethrows -> [String] {
+        try collector.run(body)
+    }
+
+    fileprivate static let collector = RefusalCollector()
+}
+
+/// The refusals of the threads inside `PropertyRefusal.collecting` (a thread's own list,
+/// kept in its thread dictionary: a setter runs on the thread that sets).
+private final class RefusalCollector: Sendable {
+    private static let key = "filtercam.property-refusals"
+
+    /// One `collecting` call's list (a class: the dictionary holds it by reference).
+    private final class Refusals {
+        var texts: [String] = []
+    }
+
+    func run(_ body: () throws -> Void) rethrows -> [String] {
+        let dictionary = Thread.current.threadDictionary
+        let outer = dictionary[Self.key]
+        let refusals = Refusals()
+        dictionary[Self.key] = refusals
+        defer { dictionary[Self.key] = outer }
+        try body()
+        return refusals.texts
+    }
+
+    /// Whether a `run` on this thread took the refusal.
+    func collect(_ text: String) -> Bool {
+        guard let refusals = Thread.current.threadDictionary[Self.key] as? Refusals else { return false }
+        refusals.texts.append(text)
+        return true
     }
 }

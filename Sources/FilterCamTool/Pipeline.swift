@@ -160,7 +160,10 @@ public final class Pipeline {
         } else if gst_value_deserialize(&v, value) == 0 || g_param_value_validate(spec, &v) != 0 {
             throw ParseError(description: "invalid value \(value.quotedForMessage) for \(elementName).\(name): \(Inspector.typeDescription(spec))")
         }
-        g_object_set_property(element.asGObject, name, &v)
+        // A value the element refuses (it keeps the old one) is an error here, said once.
+        if let refusal = PropertyRefusal.collecting({ g_object_set_property(element.asGObject, name, &v) }).first {
+            throw ParseError(description: refusal)
+        }
     }
 }
 

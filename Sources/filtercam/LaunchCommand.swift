@@ -115,9 +115,13 @@ enum LaunchCommand {
                 while true {
                     var byte: UInt8 = 0
                     guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
+                    let wasEditing = keys.isEditing
                     switch keys.feed(byte) {
                     case .none: break
-                    case .command(let command): session.enqueue(command)
+                    case .command(let command):
+                        // The typed command line stays as it is; what it did goes on the next line.
+                        if wasEditing { FileHandle.standardError.write(Data("\n".utf8)) }
+                        session.enqueue(command)
                     // The command line is redrawn in place on stderr while it is typed.
                     case .show(let text): FileHandle.standardError.write(Data(("\r\u{1B}[K" + text + (keys.isEditing ? "" : "\n")).utf8))
                     case .error(let text): printError("\r\u{1B}[K" + text)

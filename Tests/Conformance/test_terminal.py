@@ -44,6 +44,11 @@ class Terminal(unittest.TestCase):
     def test_command_line_single_keys_hint_and_quit(self):
         self.keys(":", "set zoom=2", "Enter")
         screen = self.wait_for("set filtercam0.zoom = 2")
+        self.assertIn("\nset filtercam0.zoom = 2", screen, "what the command did goes on a line of its own")
+        self.keys(":", "set lens=2,2,1", "Enter")
+        screen = self.wait_for("invalid lens")
+        self.assertEqual(len([line for line in screen.splitlines() if "invalid lens" in line]), 1, screen)
+        self.assertNotIn("set filtercam0.lens", screen, "a success line for a refused value")
         self.assertNotIn("snapshot", screen.split("set filtercam0.zoom")[0].split("':' for a command")[-1],
                          "the letters of 'set zoom=2' were taken as keys")
         self.keys(":", "filtr", "Escape")
