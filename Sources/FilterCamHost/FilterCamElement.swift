@@ -317,35 +317,57 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         let me = UnsafeMutableRawPointer(element)
         switch action {
         case .lens(let lens): GStreamer.set(me, "lens", lens.description)
-        case .zoom(let zoom): GStreamer.set(me, "zoom", String(zoom))
+        case .zoom(let zoom):
+            GStreamer.set(me, "zoom", String(zoom))
+            tellApplication("feedback", "zoom: \(settings.withLock { $0.zoom })")
         case .nextFilter, .previousFilter:
-            GStreamer.set(me, "filter", FilterRegistry.shared.id(after: s.chain.leadingID, step: action == .nextFilter ? 1 : -1))
+            let next = FilterRegistry.shared.id(after: s.chain.leadingID, step: action == .nextFilter ? 1 : -1)
+            GStreamer.set(me, "filter", next)
+            tellApplication("feedback", "filter: \(next)")
         case .rotate:
             // As the terminal's `rotate` (OrientationMethod.afterRotate): auto starts from identity.
-            GStreamer.set(me, "orientation", (OrientationMethod(rawValue: s.orientation) ?? .identity).nextQuarterTurn.nick)
+            let next = (OrientationMethod(rawValue: s.orientation) ?? .identity).nextQuarterTurn.nick
+            GStreamer.set(me, "orientation", next)
+            tellApplication("feedback", "orientation: \(next)")
         case .mirror:
             if s.orientation == FilterCamSettings.autoOrientation {
-                GStreamer.set(me, "camera-facing", s.cameraFacing == .back ? "front" : "back")
+                let facing = s.cameraFacing == .back ? "front" : "back"
+                GStreamer.set(me, "camera-facing", facing)
+                tellApplication("feedback", "camera-facing: \(facing)")
             } else {
-                let method = OrientationMethod(rawValue: s.orientation) ?? .identity
-                GStreamer.set(me, "orientation", method.then(.horizontal).nick)
+                let next = (OrientationMethod(rawValue: s.orientation) ?? .identity).then(.horizontal).nick
+                GStreamer.set(me, "orientation", next)
+                tellApplication("feedback", "orientation: \(next)")
             }
         case .snapshot: snapshots.request()
-        case .faces: GStreamer.set(me, "detect-faces", faces.isEnabled ? "false" : "true")
+        case .faces:
+            let on = !faces.isEnabled
+            GStreamer.set(me, "detect-faces", on ? "true" : "false")
+            tellApplication("feedback", "faces: \(on ? "on" : "off")")
         case .help where s.osd:
             display.withLock { $0.toggleHelp() }
-            fallthrough
+            tellApplication("help")
         case .help, .quit:
-            // For the application: filtercam launch prints the help or quits cleanly.
-            let structure = gst_structure_new_empty("filtercam-command")!
-            var value = GValue()
-            g_value_init(&value, fc_type_string())
-            g_value_set_string(&value, action == .help ? "help" : "quit")
-            gst_structure_set_value(structure, "command", &value)
-            g_value_unset(&value)
-            gst_element_post_message(element, gst_message_new_application(element.asObject, structure))
+            tellApplication(action == .help ? "help" : "quit")
         }
         log.info(element, "window: \(action)")
+    }
+
+    /// An application message `filtercam-command, command=…[, text=…]` for the program
+    /// that runs the pipeline: `filtercam launch` prints the help, quits cleanly, and
+    /// echoes what a key in the window changed, as for the same key in the terminal.
+    private func tellApplication(_ command: String, _ text: String? = nil) {
+        let structure = gst_structure_new_empty("filtercam-command")!
+        var value = GValue()
+        g_value_init(&value, fc_type_string())
+        g_value_set_string(&value, command)
+        gst_structure_set_value(structure, "command", &value)
+        if let text {
+            g_value_set_string(&value, text)
+            gst_structure_set_value(structure, "text", &value)
+        }
+        g_value_unset(&value)
+        gst_element_post_message(element, gst_message_new_application(element.asObject, structure))
     }
 
     private var log: DebugCategory { .filtercam }

@@ -175,11 +175,18 @@ public final class PipelineSession {
         case GST_MESSAGE_LATENCY:
             gst_bin_recalculate_latency(pipeline.element.asBin)
         case GST_MESSAGE_APPLICATION:
-            // `h` and `q` pressed in the preview window (FilterCamElement.navigate).
+            // Keys pressed in the preview window (FilterCamElement.navigate): `h` and `q`
+            // act here; what another key changed is echoed, as for the same key here.
             if let structure = gst_message_get_structure(m),
                String(cString: gst_structure_get_name(structure)) == "filtercam-command",
                let command = gst_structure_get_string(structure, "command").map({ String(cString: $0) }) {
-                if command == "quit" { enqueue(.quit) } else if command == "help" { enqueue(.help) }
+                switch command {
+                case "quit": enqueue(.quit)
+                case "help": errorLine(TerminalKeys.shortHelp)   // the window shows its own card
+                case "feedback":
+                    if let text = gst_structure_get_string(structure, "text") { errorLine("window: " + String(cString: text)) }
+                default: break
+                }
             }
         default:
             break

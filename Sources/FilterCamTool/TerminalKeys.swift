@@ -12,6 +12,7 @@ public struct TerminalKeys {
         case error(String)
     }
 
+    public static let shortHelp = hint + "; :help lists every command"
     public static let hint = "keys: n/p filter, r rotate, s snapshot, f faces, h help, q quit; ':' for a command (e.g. :set zoom=2)"
 
     private var line: [UInt8]?
@@ -46,6 +47,8 @@ public struct TerminalKeys {
             line = []
             return .show(":")
         }
+        // h: the keys on one line (the full command list is `:help`), not 14 lines per press.
+        if byte == UInt8(ascii: "h") { return .show(Self.shortHelp) }
         if let command = LiveCommand(key: Character(UnicodeScalar(byte))) { return .command(command) }
         if byte == 10 || byte == 13 { return .none }
         return .error("unknown key \(String(UnicodeScalar(byte)).debugDescription); \(Self.hint)")

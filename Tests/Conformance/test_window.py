@@ -315,14 +315,17 @@ class Window(unittest.TestCase):
                                 "videoconvert ! filtercam filter=sepia ! videoconvert ! ximagesink"],
                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            self.assertTrue(eventually(lambda: self.window_count() > 0, 15), "no window")
-            self.xdotool("mousemove", "100", "100", "key", "q")
-            out, err = cli.communicate(timeout=2)
+            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15),
+                            "the window shows no picture")
+            self.xdotool("mousemove", "100", "100", "key", "n")
+            self.xdotool("key", "q")
+            out, err = cli.communicate(timeout=3)
         except subprocess.TimeoutExpired:
             cli.kill()
             self.fail("filtercam did not quit within 2 s of q in its window")
         self.assertEqual(cli.returncode, 0, err[-1000:])
         self.assertIn("processed=", err)
+        self.assertIn("window: filter: mono", err, "a key in the window is echoed in the terminal")
 
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.

@@ -12,6 +12,14 @@ final class TerminalKeysTests: XCTestCase {
         XCTAssertEqual(feed("nrsq", &keys), [.command(.nextFilter), .command(.rotate), .command(.snapshot), .command(.quit)])
     }
 
+    func testHShowsTheKeysOnOneLineAndHelpListsEveryCommand() {
+        var keys = TerminalKeys()
+        guard case .show(let short) = keys.feed(UInt8(ascii: "h")) else { return XCTFail("h shows nothing") }
+        XCTAssertFalse(short.contains("\n"), "one line: \(short)")
+        XCTAssertTrue(short.contains("q quit") && short.contains(":help"), short)
+        XCTAssertEqual(feed(":help\r", &keys).last, .command(.help))
+    }
+
     func testColonOpensACommandLine() {
         var keys = TerminalKeys()
         let out = feed(":set zoom=2\r", &keys)
