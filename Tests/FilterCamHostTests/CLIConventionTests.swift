@@ -112,6 +112,14 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertEqual(closed.status, 0, closed.summary)
     }
 
+    func testAMissingVirtualCameraSaysHowToLoadTheModule() throws {
+        try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/video10"), "this machine has /dev/video10")
+        let r = try runCLI(["launch", "virtualcam"], environment: ["SOURCE": "videotestsrc num-buffers=3"], timeout: 30)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("Cannot identify device '/dev/video10'"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("modprobe v4l2loopback"), r.stderr)
+    }
+
     func testLaunchFindsAShippedPipelineByName() throws {
         let r = try runCLI(["launch", "rawout"], environment: ["SOURCE": "videotestsrc num-buffers=3", "WIDTH": "16", "HEIGHT": "8"], timeout: 30)
         XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
