@@ -57,6 +57,12 @@ class Counter:
             self.pts.clear()
 
 
+def rendered(pipeline, name):
+    """Frames the sink NAME has shown (its `stats`): a frame that arrives later than the
+    sink's max-lateness is dropped there, so what arrived is not what a viewer saw."""
+    return pipeline.get_by_name(name).get_property("stats").get_value("rendered")
+
+
 def sink_pad(pipeline, name):
     return pipeline.get_by_name(name).get_static_pad("sink")
 
@@ -129,7 +135,6 @@ class PairedLiveSource:
             f"caps=video/x-raw,format=BGRx,width={self.width},height={self.height},framerate=30/1 ! tee name=t "
             f"t. ! queue ! identity ! fakesink name=reference sync=true max-lateness=20000000 "
             f"t. ! queue ! {element} ! fakesink name=tested sync=true max-lateness=20000000")
-        reference, tested = Counter(sink_pad(pipeline, "reference")), Counter(sink_pad(pipeline, "tested"))
         src = pipeline.get_by_name("src")
         size = self.width * self.height * 4
         stop = threading.Event()
@@ -161,7 +166,7 @@ class PairedLiveSource:
         pusher = threading.Thread(target=push, daemon=True)
         pusher.start()
         play_for(pipeline, seconds)
-        counts = reference.count, tested.count
+        counts = rendered(pipeline, "reference"), rendered(pipeline, "tested")
         stop.set()
         pipeline.set_state(Gst.State.NULL)
         pusher.join(timeout=5)

@@ -14,7 +14,7 @@ import time
 import unittest
 
 from support import (FILTERCAM_ELEMENTS, Counter, Gst, GstController, GstVideo, clip, drain_bus, latency_of,
-                     play_for, require_plugin, run_to_eos, sink_pad, wait_for)
+                     play_for, rendered, require_plugin, run_to_eos, sink_pad, wait_for)
 
 require_plugin()
 
@@ -22,17 +22,16 @@ require_plugin()
 def live_side_by_side(fps, element, seconds=3.0, size=(640, 480), source=None):
     """identity and ELEMENT after one live source (`source`: a description ending in BGRx
     frames, instead of the test picture), each into a syncing sink that drops frames later
-    than 20 ms: (frames at identity's sink, at ELEMENT's, the element)."""
+    than 20 ms: (frames shown by identity's sink, by ELEMENT's, the element)."""
     w, h = size
     source = source or f"videotestsrc is-live=true ! video/x-raw,format=BGRx,width={w},height={h},framerate={fps}/1"
     pipeline = Gst.parse_launch(
         f"{source} ! tee name=t "
         f"t. ! queue ! identity ! fakesink name=reference sync=true max-lateness=20000000 "
         f"t. ! queue ! {element} name=under-test ! fakesink name=tested sync=true max-lateness=20000000")
-    reference, tested = Counter(sink_pad(pipeline, "reference")), Counter(sink_pad(pipeline, "tested"))
     pipeline.set_state(Gst.State.PLAYING)
     play_for(pipeline, seconds)
-    counts = reference.count, tested.count
+    counts = rendered(pipeline, "reference"), rendered(pipeline, "tested")
     element_under_test = pipeline.get_by_name("under-test")
     pipeline.set_state(Gst.State.NULL)
     return counts[0], counts[1], element_under_test
