@@ -88,7 +88,6 @@ enum ServeCommand {
         var lastViewer = Date.distantPast
         var cameraOn = true
         session.onTick = {
-            server.iterate()
             guard !options.alwaysOn else { return }
             // Said on stderr, so whoever runs the server sees why the camera light goes off.
             if server.viewers > 0 {

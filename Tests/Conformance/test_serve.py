@@ -61,6 +61,16 @@ class Server:
         return self.process.returncode, err
 
 
+def tls_server():
+    """A server with a fresh self-signed certificate and the password alice:secret;
+    returns it and the certificate's folder."""
+    folder = tempfile.mkdtemp(prefix="fc-tls-")
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+    return Server("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key), folder
+
+
 def viewer(url, seconds, out, extra=()):
     """A counting viewer: RTP → H.264 frames into an MP4, stopped with SIGINT (EOS); its
     output goes to OUT.log."""
@@ -264,11 +274,7 @@ class Serve(unittest.TestCase):
             server.stop()
 
     def test_tls_with_a_password(self):
-        folder = tempfile.mkdtemp(prefix="fc-tls-")
-        cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                        "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
-        server = Server("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key)
+        server, folder = tls_server()
         try:
             self.assertTrue(server.url.startswith("rtsps://"), server.url)
             out = os.path.join(folder, "v.mp4")

@@ -1,0 +1,206 @@
+"""`filtercam serve` against a stranger on loopback (127.0.0.1 only, bounded): a session
+belongs to the connection that created it, the UDP re-SETUP that aborts gst-rtsp-server
+1.22 is refused, TLS keeps the media inside, the camera stays off for sockets that watch
+nothing, idle strangers are closed, and connections made at the same moment are answered."""
+import os
+import re
+import socket
+import threading
+import time
+import unittest
+
+from rtsp_client import Rtsp, is_key_frame
+from test_serve import CLI, Server, tls_server
+
+def udp_transport():
+    # Never reached: the SETUPs that name it are refused.
+    return "RTP/AVP;unicast;client_port=40000-40001"
+
+
+class Access(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CLI):
+            raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+
+    def assert_still_watching(self, viewer, what):
+        self.assertGreater(viewer.count_rtp(1.5), 30, f"the viewer stopped receiving after {what}")
+
+    def test_another_viewers_session_id_gets_454_and_changes_nothing(self):
+        for arguments in [(), ("--auth", "alice:secret")]:
+            with self.subTest(arguments=arguments):
+                server = Server(*arguments)
+                try:
+                    viewer = Rtsp(server.port, "alice", "secret")
+                    session = viewer.watch(server.url)
+                    self.assert_still_watching(viewer, "PLAY")
+                    stranger = Rtsp(server.port)   # no password, its own connection
+                    for method, url, extra in [("SETUP", server.url + "/stream=0", ["Transport: RTP/AVP/TCP;unicast;interleaved=2-3"]),
+                                               ("PLAY", server.url, []), ("PAUSE", server.url, []),
+                                               ("GET_PARAMETER", server.url, []), ("TEARDOWN", server.url, [])]:
+                        status, _ = stranger.request(method, url, f"Session: {session}", *extra)
+                        self.assertIn(status, (401, 454), f"{method} with another viewer's session: {status}")
+                    self.assertEqual(stranger.count_rtp(1), 0, "the stranger received RTP")
+                    # Naming the session in a request the library refuses before any hook, or in
+                    # a response, then vanishing, must not tear the viewer's media down either.
+                    stranger.send(f"REDIRECT {server.url} RTSP/1.0\r\nCSeq: 9\r\nSession: {session}\r\n\r\n".encode())
+                    stranger.response()
+                    stranger.send(f"RTSP/1.0 200 OK\r\nCSeq: 10\r\nSession: {session}\r\n\r\n".encode())
+                    stranger.close()
+                    self.assert_still_watching(viewer, "the stranger's requests")
+                    viewer.close()
+                    self.assertIsNone(server.process.poll(), "the server died")
+                finally:
+                    server.stop()
+
+    def test_udp_setup_again_for_a_tcp_viewer_is_refused_not_an_abort(self):
+        server = Server()
+        try:
+            viewer = Rtsp(server.port)
+            session = viewer.watch(server.url)
+            stranger = Rtsp(server.port)
+            status, _ = stranger.request("SETUP", server.url + "/stream=0", f"Session: {session}", f"Transport: {udp_transport()}")
+            self.assertEqual(status, 454)
+            status, _ = stranger.request("PLAY", server.url, f"Session: {session}")
+            self.assertEqual(status, 454)
+            stranger.close()
+            # The owner itself cannot switch a playing stream's transport either (455).
+            status, _ = viewer.request("SETUP", server.url + "/stream=0", f"Session: {session}", f"Transport: {udp_transport()}")
+            self.assertEqual(status, 455)
+            self.assert_still_watching(viewer, "a UDP SETUP of its session")
+            viewer.close()
+            self.assertIsNone(server.process.poll(), "the server died")
+        finally:
+            status, err = server.stop()
+        self.assertEqual(status, 0, err[-1500:])
+
+    def test_tls_refuses_udp_media(self):
+        server, _ = tls_server()
+        try:
+            viewer = Rtsp(server.port, "alice", "secret", tls=True)
+            status, _ = viewer.request("DESCRIBE", server.url, "Accept: application/sdp")
+            self.assertEqual(status, 200)
+            status, _ = viewer.request("SETUP", server.url + "/stream=0", f"Transport: {udp_transport()}")
+            self.assertEqual(status, 461, "plain UDP media next to an encrypted control connection")
+            viewer.close()
+            viewer = Rtsp(server.port, "alice", "secret", tls=True)
+            viewer.watch(server.url)
+            self.assert_still_watching(viewer, "PLAY over TLS")
+            viewer.close()
+        finally:
+            server.stop()
+
+    def test_camera_stays_off_for_strangers_and_idle_ones_are_closed(self):
+        server = Server("--auth", "alice:secret")
+        try:
+            refused = Rtsp(server.port)
+            status, _ = refused.request("DESCRIBE", server.url)
+            self.assertEqual(status, 401)
+            idle = Rtsp(server.port)       # connects and says nothing
+            started = time.monotonic()
+            closed_after = []
+            for connection in (refused, idle):
+                try:
+                    connection.count_rtp(20)   # returns when the server closes it
+                except AssertionError:
+                    pass
+                closed_after.append(time.monotonic() - started)
+                connection.close()
+            self.assertLess(max(closed_after), 13, f"idle connections closed after {closed_after} s")
+        finally:
+            status, err = server.stop()
+        self.assertNotIn("camera running", err)
+        processed = int(re.search(r"processed=(\d+)", err).group(1))
+        self.assertLess(processed, 15, f"the camera ran for strangers: {err[-500:]}")
+
+    def test_forty_connections_at_once_are_all_answered_quickly(self):
+        server = Server()
+        try:
+            gate = threading.Barrier(40)
+            took, errors = [], []
+
+            def connect():
+                gate.wait()
+                start = time.monotonic()
+                try:
+                    connection = Rtsp(server.port)
+                    status, _ = connection.request("OPTIONS", server.url)
+                    took.append(time.monotonic() - start)
+                    connection.close()
+                    if status != 200:
+                        errors.append(status)
+                except Exception as e:   # noqa: BLE001 (reported below)
+                    errors.append(repr(e))
+            threads = [threading.Thread(target=connect) for _ in range(40)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            print(f"\n  40 connections at once: slowest answer {max(took, default=0):.3f} s", file=__import__("sys").stderr)
+            self.assertEqual(errors, [])
+            self.assertLess(max(took), 0.8)
+        finally:
+            server.stop()
+
+    def test_eight_viewers_joining_together_all_get_a_key_frame_at_once(self):
+        server = Server()
+        try:
+            for transport in ("tcp", "udp"):
+                for round_ in range(3):
+                    late = self.join_together(server, 8, transport)
+                    with self.subTest(transport=transport, round=round_):
+                        self.assertEqual(late, [], f"viewers without a key frame within 1 s of PLAY: {late}")
+        finally:
+            server.stop()
+
+    def join_together(self, server, count, transport):
+        """COUNT viewers join at the same moment; returns the seconds from PLAY to the
+        first key frame of those that waited longer than 1 s (None: never)."""
+        gate = threading.Barrier(count)
+        waits = []
+
+        def join():
+            gate.wait()
+            viewer = Rtsp(server.port)
+            if transport == "tcp":
+                viewer.watch(server.url)
+                waits.append(viewer.wait_key_frame(3))
+            else:
+                waits.append(udp_key_frame(viewer, server.url))
+            viewer.close()
+        threads = [threading.Thread(target=join) for _ in range(count)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        self.assertEqual(len(waits), count)
+        return [w for w in waits if w is None or w > 1.0]
+
+
+def udp_key_frame(viewer, url):
+    """Watches over UDP on a port pair the OS gives; seconds from PLAY to the first key frame."""
+    rtp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    rtp.bind(("127.0.0.1", 0))
+    port = rtp.getsockname()[1]
+    try:
+        viewer.request("DESCRIBE", url, "Accept: application/sdp")
+        status, headers = viewer.request("SETUP", url + "/stream=0", f"Transport: RTP/AVP;unicast;client_port={port}-{port + 1}")
+        assert status == 200, status
+        session = headers["session"].split(";")[0]
+        sent = time.monotonic()
+        viewer.request("PLAY", url, f"Session: {session}")
+        deadline = sent + 3
+        while time.monotonic() < deadline:
+            rtp.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                if is_key_frame(rtp.recv(65536)):
+                    return time.monotonic() - sent
+            except socket.timeout:
+                break
+        return None
+    finally:
+        rtp.close()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
