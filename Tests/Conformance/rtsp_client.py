@@ -5,6 +5,7 @@ import hashlib
 import re
 import socket
 import ssl
+import threading
 import time
 
 
@@ -156,3 +157,62 @@ def is_key_frame(rtp):
             i += 2 + size
         return False
     return kind == 5
+
+
+def udp_key_frame(viewer, url, timeout=3):
+    """Watches over UDP on a port pair the OS gives; seconds from PLAY to the first key
+    frame (None: none within TIMEOUT)."""
+    rtp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    rtp.bind(("127.0.0.1", 0))
+    port = rtp.getsockname()[1]
+    try:
+        viewer.request("DESCRIBE", url, "Accept: application/sdp")
+        status, headers = viewer.request("SETUP", url + "/stream=0", f"Transport: RTP/AVP;unicast;client_port={port}-{port + 1}")
+        assert status == 200, f"SETUP: {status}"
+        session = headers["session"].split(";")[0]
+        sent = time.monotonic()
+        viewer.request("PLAY", url, f"Session: {session}")
+        deadline = sent + timeout
+        while time.monotonic() < deadline:
+            rtp.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                if is_key_frame(rtp.recv(65536)):
+                    return time.monotonic() - sent
+            except socket.timeout:
+                break
+        return None
+    finally:
+        rtp.close()
+
+
+def join_at_once(port, url, count, transport, timeout=3, since_connect=False):
+    """COUNT viewers connect at the same moment and play over TRANSPORT ("tcp" or "udp");
+    returns for each the seconds from its PLAY (or, with SINCE_CONNECT, from its connect)
+    to its first key frame, None when none came within TIMEOUT."""
+    gate = threading.Barrier(count)
+    waits = []
+
+    def join():
+        gate.wait()
+        started = time.monotonic()
+        viewer = Rtsp(port)
+        try:
+            if transport == "tcp":
+                viewer.watch(url)
+                wait = viewer.wait_key_frame(timeout)
+                if wait is not None and since_connect:
+                    wait += viewer.play_sent - started
+            else:
+                wait = udp_key_frame(viewer, url, timeout)
+            waits.append(wait)
+        except Exception as e:   # noqa: BLE001 (counted as no picture)
+            waits.append(None)
+            print(f"viewer failed: {e!r}")
+        finally:
+            viewer.close()
+    threads = [threading.Thread(target=join) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout + 30)
+    return waits

@@ -4,12 +4,13 @@ belongs to the connection that created it, the UDP re-SETUP that aborts gst-rtsp
 nothing, idle strangers are closed, and connections made at the same moment are answered."""
 import os
 import re
-import socket
+import subprocess
+import tempfile
 import threading
 import time
 import unittest
 
-from rtsp_client import Rtsp, is_key_frame
+from rtsp_client import Rtsp, join_at_once
 from test_serve import CLI, Server, tls_server
 
 def udp_transport():
@@ -113,6 +114,27 @@ class Access(unittest.TestCase):
         processed = int(re.search(r"processed=(\d+)", err).group(1))
         self.assertLess(processed, 15, f"the camera ran for strangers: {err[-500:]}")
 
+    def test_a_huge_request_body_is_refused_before_it_is_read(self):
+        server = Server()
+        try:
+            before = server.rss_kb()
+            stranger = Rtsp(server.port)
+            stranger.send(f"DESCRIBE {server.url} RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 2147483647\r\n\r\n".encode())
+            sent = 0
+            try:
+                for _ in range(100):   # up to 100 MB, as long as the server takes it
+                    stranger.send(b"x" * 1_000_000)
+                    sent += 1
+            except OSError:
+                pass
+            grown = server.rss_kb() - before
+            stranger.close()
+            print(f"\n  a 2 GB Content-Length: {sent} MB taken, resident memory +{grown} kB", file=__import__("sys").stderr)
+            self.assertLess(grown, 20_000, "the body was stored")
+            self.assertIsNone(server.process.poll())
+        finally:
+            server.stop()
+
     def test_forty_connections_at_once_are_all_answered_quickly(self):
         server = Server()
         try:
@@ -147,59 +169,64 @@ class Access(unittest.TestCase):
         try:
             for transport in ("tcp", "udp"):
                 for round_ in range(3):
-                    late = self.join_together(server, 8, transport)
+                    waits = join_at_once(server.port, server.url, 8, transport)
+                    late = [w for w in waits if w is None or w > 1.0]
                     with self.subTest(transport=transport, round=round_):
                         self.assertEqual(late, [], f"viewers without a key frame within 1 s of PLAY: {late}")
         finally:
             server.stop()
 
-    def join_together(self, server, count, transport):
-        """COUNT viewers join at the same moment; returns the seconds from PLAY to the
-        first key frame of those that waited longer than 1 s (None: never)."""
-        gate = threading.Barrier(count)
-        waits = []
 
-        def join():
-            gate.wait()
-            viewer = Rtsp(server.port)
-            if transport == "tcp":
-                viewer.watch(server.url)
-                waits.append(viewer.wait_key_frame(3))
-            else:
-                waits.append(udp_key_frame(viewer, server.url))
+class AccessRules(unittest.TestCase):
+    """Refused before anything is served: who may serve without a password, and the
+    passwords themselves."""
+
+    def serve(self, *arguments, env=None):
+        return subprocess.run([CLI, "serve", *arguments, "videotestsrc ! videoconvert"], capture_output=True, text=True,
+                              timeout=30, env=env)
+
+    def test_loopback_is_decided_on_every_resolved_address(self):
+        # A name that merely begins with 127. (here it resolves to nothing) is not loopback.
+        r = self.serve("--address", "127.cam.lan", "--port", "0")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("without a password", r.stderr)
+
+    def test_auth_file_writable_by_others_or_with_an_empty_password_is_refused(self):
+        folder = tempfile.mkdtemp(prefix="fc-auth-rules-")
+        auth = os.path.join(folder, "users")
+        with open(auth, "w") as f:
+            f.write("alice:secret\n")
+        os.chmod(auth, 0o602)
+        r = self.serve("--auth-file", auth)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("writable by others", r.stderr)
+        with open(auth, "w") as f:
+            f.write("# users\nbob:pw\nalice:\n")
+        os.chmod(auth, 0o600)
+        r = self.serve("--auth-file", auth)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{auth}:3", r.stderr)
+        self.assertIn("password of 'alice' is empty", r.stderr)
+        r = self.serve("--auth", "alice:")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("empty", r.stderr)
+        r = self.serve(env=dict(os.environ, FILTERCAM_SERVE_AUTH="alice:"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("FILTERCAM_SERVE_AUTH", r.stderr)
+
+    def test_password_from_the_environment_keeps_it_out_of_ps(self):
+        server = Server(env=dict(os.environ, FILTERCAM_SERVE_AUTH="alice:secret"))
+        try:
+            with open(f"/proc/{server.process.pid}/cmdline", "rb") as f:
+                self.assertNotIn(b"secret", f.read())
+            status, _ = Rtsp(server.port).request("DESCRIBE", server.url)
+            self.assertEqual(status, 401)
+            viewer = Rtsp(server.port, "alice", "secret")
+            viewer.watch(server.url)
+            self.assertGreater(viewer.count_rtp(1.5), 30)
             viewer.close()
-        threads = [threading.Thread(target=join) for _ in range(count)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
-        self.assertEqual(len(waits), count)
-        return [w for w in waits if w is None or w > 1.0]
-
-
-def udp_key_frame(viewer, url):
-    """Watches over UDP on a port pair the OS gives; seconds from PLAY to the first key frame."""
-    rtp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    rtp.bind(("127.0.0.1", 0))
-    port = rtp.getsockname()[1]
-    try:
-        viewer.request("DESCRIBE", url, "Accept: application/sdp")
-        status, headers = viewer.request("SETUP", url + "/stream=0", f"Transport: RTP/AVP;unicast;client_port={port}-{port + 1}")
-        assert status == 200, status
-        session = headers["session"].split(";")[0]
-        sent = time.monotonic()
-        viewer.request("PLAY", url, f"Session: {session}")
-        deadline = sent + 3
-        while time.monotonic() < deadline:
-            rtp.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                if is_key_frame(rtp.recv(65536)):
-                    return time.monotonic() - sent
-            except socket.timeout:
-                break
-        return None
-    finally:
-        rtp.close()
+        finally:
+            server.stop()
 
 
 if __name__ == "__main__":
