@@ -164,6 +164,19 @@ class Access(unittest.TestCase):
         finally:
             server.stop()
 
+    def test_fifty_viewers_joining_at_once_all_get_a_key_frame_quickly(self):
+        # The stock server, measured side by side (serve_joins.py): median 0.08 s, max 1.29 s.
+        server = Server()
+        try:
+            waits = join_at_once(server.port, server.url, 50, "tcp", timeout=5, since_connect=True)
+            got = sorted(w for w in waits if w is not None) or [float("inf")]
+            print(f"\n  50 viewers at once: connect → first key frame median {got[len(got) // 2]:.2f} s, max {got[-1]:.2f} s",
+                  file=__import__("sys").stderr)
+            self.assertEqual(len(got), 50, "viewers without a picture")
+            self.assertLess(got[-1], 1.5)
+        finally:
+            server.stop()
+
     def test_eight_viewers_joining_together_all_get_a_key_frame_at_once(self):
         server = Server()
         try:
