@@ -117,10 +117,12 @@ def command_while_watched(folder, command):
 
 
 def last_viewed_pixel(folder, x, y):
-    """(r, g, b) at (x, y) of the last frame the viewer recorded in FOLDER/v.ts."""
+    """(r, g, b) at (x, y) of the viewer's picture in FOLDER/v.ts, 0.5 s before it stopped."""
     png = os.path.join(folder, "last.png")
-    # Every frame decoded over the same picture: the last one stays (MPEG-TS has no index to seek from the end).
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.ts"), "-update", "1", png], check=True)
+    # Half a second before the end: the very last frame may be cut short by the viewer's stop.
+    frames, _ = frames_and_duration(os.path.join(folder, "v.ts"))
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.ts"), "-vf", f"select=eq(n\\,{max(frames - 15, 0)})",
+                    "-vframes", "1", png], check=True)
     return image_pixel(png, x, y)
 
 
