@@ -203,6 +203,8 @@ class AccessRules(unittest.TestCase):
         r = self.serve("--address", "127.cam.lan", "--port", "0")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("without a password", r.stderr)
+        # A name whose every address is loopback serves without one.
+        Server("--address", "localhost").stop()
 
     def test_auth_file_writable_by_others_or_with_an_empty_password_is_refused(self):
         folder = tempfile.mkdtemp(prefix="fc-auth-rules-")
