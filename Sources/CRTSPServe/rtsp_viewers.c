@@ -7,7 +7,7 @@
 #define FC_IDLE_SECONDS 10
 
 typedef struct {
-  FcViewers *viewers;
+  FcViewers *viewers;     // a reference
   GstRTSPClient *client;  // weak: the record lives as long as the client (object data)
   GHashTable *owned;      // ids of the sessions this connection created
   GHashTable *playing;    // the owned ones between PLAY and PAUSE/TEARDOWN
@@ -21,19 +21,22 @@ struct FcViewers {
   int watching;           // connections with at least one playing session
 };
 
+// Reference-counted: each connection holds one, so a client thread still running a
+// handler while the server stops never touches freed memory.
 FcViewers *fc_viewers_new(void) {
-  FcViewers *v = g_new0(FcViewers, 1);
+  FcViewers *v = g_atomic_rc_box_new0(FcViewers);
   g_mutex_init(&v->lock);
   return v;
 }
 
-void fc_viewers_free(FcViewers *v) {
-  g_mutex_lock(&v->lock);
-  for (GList *l = v->connections; l; l = l->next) ((FcConnection *)l->data)->viewers = NULL;
+static void viewers_clear(gpointer p) {
+  FcViewers *v = p;
   g_list_free(v->connections);
-  g_mutex_unlock(&v->lock);
   g_mutex_clear(&v->lock);
-  g_free(v);
+}
+
+void fc_viewers_free(FcViewers *v) {
+  g_atomic_rc_box_release_full(v, viewers_clear);
 }
 
 int fc_viewers_watching(FcViewers *v) {
@@ -49,6 +52,7 @@ static FcConnection *connection_of(GstRTSPClient *client) {
 
 static void connection_free(gpointer p) {
   FcConnection *c = p;
+  fc_viewers_free(c->viewers);
   g_hash_table_unref(c->owned);
   g_hash_table_unref(c->playing);
   g_free(c);
@@ -65,7 +69,6 @@ static void set_playing(FcConnection *c, const char *id, gboolean playing) {
 }
 
 static gboolean owns(FcConnection *c, GstRTSPSession *session) {
-  if (!c->viewers) return FALSE;
   g_mutex_lock(&c->viewers->lock);
   gboolean yes = g_hash_table_contains(c->owned, gst_rtsp_session_get_sessionid(session));
   g_mutex_unlock(&c->viewers->lock);
@@ -122,7 +125,7 @@ static void on_handle_response(GstRTSPClient *client, GstRTSPContext *ctx, gpoin
 static void on_new_session(GstRTSPClient *client, GstRTSPSession *session, gpointer data) {
   (void)data;
   FcConnection *c = connection_of(client);
-  if (!c || !c->viewers) return;
+  if (!c) return;
   g_mutex_lock(&c->viewers->lock);
   g_hash_table_add(c->owned, g_strdup(gst_rtsp_session_get_sessionid(session)));
   g_mutex_unlock(&c->viewers->lock);
@@ -145,7 +148,7 @@ static void request_key_frame(GstRTSPContext *ctx) {
 
 static void mark(GstRTSPClient *client, GstRTSPContext *ctx, gboolean playing) {
   FcConnection *c = connection_of(client);
-  if (!c || !c->viewers || !ctx->session) return;
+  if (!c || !ctx->session) return;
   g_mutex_lock(&c->viewers->lock);
   const char *id = gst_rtsp_session_get_sessionid(ctx->session);
   if (!c->closed && g_hash_table_contains(c->owned, id)) set_playing(c, id, playing);
@@ -166,7 +169,7 @@ static void on_stop(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
 static void on_closed(GstRTSPClient *client, gpointer data) {
   (void)data;
   FcConnection *c = connection_of(client);
-  if (!c || !c->viewers) return;
+  if (!c) return;
   FcViewers *v = c->viewers;
   g_mutex_lock(&v->lock);
   if (!c->closed) {
@@ -191,7 +194,7 @@ void fc_viewers_session_removed(FcViewers *v, const char *id) {
 void fc_viewers_connected(FcViewers *v, void *rtsp_client) {
   GstRTSPClient *client = rtsp_client;
   FcConnection *c = g_new0(FcConnection, 1);
-  c->viewers = v;
+  c->viewers = g_atomic_rc_box_acquire(v);
   c->client = client;
   c->owned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   c->playing = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);

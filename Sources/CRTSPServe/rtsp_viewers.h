@@ -4,6 +4,7 @@
 typedef struct FcViewers FcViewers;
 
 FcViewers *fc_viewers_new(void);
+/// Drops a reference (the server's, or a connection's when its client is finalized).
 void fc_viewers_free(FcViewers *viewers);
 
 /// Takes a new GstRTSPClient under the rules: sessions belong to the connection that
