@@ -11,6 +11,7 @@ import time
 import unittest
 
 from rtsp_client import Rtsp, join_at_once
+from serve_numbers import StockServer
 from test_serve import CLI, Server, tls_server
 
 def udp_transport():
@@ -53,6 +54,22 @@ class Access(unittest.TestCase):
                     self.assertIsNone(server.process.poll(), "the server died")
                 finally:
                     server.stop()
+
+    def test_the_stock_server_lets_a_stranger_take_a_session(self):
+        # The baseline this file guards against: gst-rtsp-server 1.22 as shipped (test-launch)
+        # gives another connection the viewer's session.
+        stock = StockServer()
+        try:
+            viewer = Rtsp(stock.port)
+            session = viewer.watch(stock.url)
+            stranger = Rtsp(stock.port)
+            status, _ = stranger.request("SETUP", stock.url + "/stream=0", f"Session: {session}",
+                                         "Transport: RTP/AVP/TCP;unicast;interleaved=2-3")
+            self.assertEqual(status, 200)
+            for connection in (viewer, stranger):
+                connection.close()
+        finally:
+            stock.stop()
 
     def test_udp_setup_again_for_a_tcp_viewer_is_refused_not_an_abort(self):
         server = Server()
