@@ -19,6 +19,16 @@ def udp_transport():
     return "RTP/AVP;unicast;client_port=40000-40001"
 
 
+def stranger_sets_up(port, url, transport):
+    """A viewer plays; a second connection SETUPs with the viewer's session id over
+    TRANSPORT. Returns (viewer, stranger, session, the SETUP's status)."""
+    viewer = Rtsp(port)
+    session = viewer.watch(url)
+    stranger = Rtsp(port)
+    status, _ = stranger.request("SETUP", url + "/stream=0", f"Session: {session}", f"Transport: {transport}")
+    return viewer, stranger, session, status
+
+
 class Access(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -60,11 +70,7 @@ class Access(unittest.TestCase):
         # gives another connection the viewer's session.
         stock = StockServer()
         try:
-            viewer = Rtsp(stock.port)
-            session = viewer.watch(stock.url)
-            stranger = Rtsp(stock.port)
-            status, _ = stranger.request("SETUP", stock.url + "/stream=0", f"Session: {session}",
-                                         "Transport: RTP/AVP/TCP;unicast;interleaved=2-3")
+            viewer, stranger, _, status = stranger_sets_up(stock.port, stock.url, "RTP/AVP/TCP;unicast;interleaved=2-3")
             self.assertEqual(status, 200)
             for connection in (viewer, stranger):
                 connection.close()
@@ -74,10 +80,7 @@ class Access(unittest.TestCase):
     def test_udp_setup_again_for_a_tcp_viewer_is_refused_not_an_abort(self):
         server = Server()
         try:
-            viewer = Rtsp(server.port)
-            session = viewer.watch(server.url)
-            stranger = Rtsp(server.port)
-            status, _ = stranger.request("SETUP", server.url + "/stream=0", f"Session: {session}", f"Transport: {udp_transport()}")
+            viewer, stranger, session, status = stranger_sets_up(server.port, server.url, udp_transport())
             self.assertEqual(status, 454)
             status, _ = stranger.request("PLAY", server.url, f"Session: {session}")
             self.assertEqual(status, 454)
