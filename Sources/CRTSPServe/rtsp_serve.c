@@ -2,48 +2,40 @@
 #include <gst/gst.h>
 #include <gst/rtsp-server/rtsp-server.h>
 #include <string.h>
+#include "rtsp_viewers.h"
 
 struct FcRtspServer {
   GstRTSPServer *server;
-  guint source_id;
-  GMutex lock;
-  GstRTSPMedia *media;      // the shared media while it exists (weak: cleared on unprepared)
-  int clients;
-  int media_count;
+  GMainContext *context;    // the server's own: connections are taken as they come, not on a tick
+  GMainLoop *loop;
+  GThread *thread;
+  FcViewers *viewers;
 };
-
-static void on_media_unprepared(GstRTSPMedia *media, gpointer data) {
-  FcRtspServer *s = data;
-  g_mutex_lock(&s->lock);
-  if (s->media == media) s->media = NULL;
-  g_mutex_unlock(&s->lock);
-}
-
-static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
-  FcRtspServer *s = data;
-  (void)factory;
-  g_mutex_lock(&s->lock);
-  s->media = media;
-  s->media_count++;
-  g_mutex_unlock(&s->lock);
-  g_signal_connect(media, "unprepared", G_CALLBACK(on_media_unprepared), s);
-}
-
-static void on_client_closed(GstRTSPClient *client, gpointer data) {
-  FcRtspServer *s = data;
-  (void)client;
-  g_mutex_lock(&s->lock);
-  s->clients--;
-  g_mutex_unlock(&s->lock);
-}
 
 static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
   FcRtspServer *s = data;
   (void)server;
-  g_mutex_lock(&s->lock);
-  s->clients++;
-  g_mutex_unlock(&s->lock);
-  g_signal_connect(client, "closed", G_CALLBACK(on_client_closed), s);
+  fc_viewers_connected(s->viewers, client);
+}
+
+static void on_session_removed(GstRTSPSessionPool *pool, GstRTSPSession *session, gpointer data) {
+  FcRtspServer *s = data;
+  (void)pool;
+  fc_viewers_session_removed(s->viewers, gst_rtsp_session_get_sessionid(session));
+}
+
+static gboolean on_second(gpointer data) {
+  FcRtspServer *s = data;
+  fc_viewers_close_idle(s->viewers);
+  return G_SOURCE_CONTINUE;
+}
+
+static gpointer serve(gpointer data) {
+  FcRtspServer *s = data;
+  g_main_context_push_thread_default(s->context);
+  g_main_loop_run(s->loop);
+  g_main_context_pop_thread_default(s->context);
+  return NULL;
 }
 
 static char *fc_error(const char *format, const char *detail) {
@@ -52,8 +44,12 @@ static char *fc_error(const char *format, const char *detail) {
 
 FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   FcRtspServer *s = g_new0(FcRtspServer, 1);
-  g_mutex_init(&s->lock);
+  s->viewers = fc_viewers_new();
   s->server = gst_rtsp_server_new();
+  // 40 viewers connecting at once all wait in the queue rather than retrying SYNs (default 5).
+  gst_rtsp_server_set_backlog(s->server, 256);
+  // No request body is needed to watch; a bigger one is refused (413) before it is stored.
+  gst_rtsp_server_set_content_length_limit(s->server, 64 * 1024);
   char port[16];
   g_snprintf(port, sizeof port, "%d", c->port);
   gst_rtsp_server_set_address(s->server, c->address);
@@ -63,7 +59,8 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   gst_rtsp_media_factory_set_launch(factory, c->launch);
   // One camera, many viewers: the pipeline runs once, however many watch.
   gst_rtsp_media_factory_set_shared(factory, TRUE);
-  g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), s);
+  // Over TLS the media travels inside the encrypted connection only: a UDP SETUP gets 461.
+  if (c->tls_cert) gst_rtsp_media_factory_set_protocols(factory, GST_RTSP_LOWER_TRANS_TCP);
 
   if (c->n_users > 0 || c->tls_cert) {
     GstRTSPAuth *auth = gst_rtsp_auth_new();
@@ -108,6 +105,9 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   gst_rtsp_mount_points_add_factory(mounts, c->path, factory);
   g_object_unref(mounts);
   g_signal_connect(s->server, "client-connected", G_CALLBACK(on_client_connected), s);
+  GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(s->server);
+  g_signal_connect(pool, "session-removed", G_CALLBACK(on_session_removed), s);
+  g_object_unref(pool);
 
   GError *err = NULL;
   GSource *source = gst_rtsp_server_create_source(s->server, NULL, &err);
@@ -117,48 +117,37 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
     fc_rtsp_server_stop(s);
     return NULL;
   }
-  s->source_id = g_source_attach(source, NULL);
+  s->context = g_main_context_new();
+  s->loop = g_main_loop_new(s->context, FALSE);
+  g_source_attach(source, s->context);
   g_source_unref(source);
+  GSource *tick = g_timeout_source_new_seconds(1);
+  g_source_set_callback(tick, on_second, s, NULL);
+  g_source_attach(tick, s->context);
+  g_source_unref(tick);
+  s->thread = g_thread_new("rtsp-server", serve, s);
   return s;
-}
-
-void fc_rtsp_server_iterate(void) {
-  while (g_main_context_iteration(NULL, FALSE)) {}
 }
 
 int fc_rtsp_server_port(FcRtspServer *s) { return gst_rtsp_server_get_bound_port(s->server); }
 
-int fc_rtsp_server_clients(FcRtspServer *s) {
-  g_mutex_lock(&s->lock);
-  int n = s->clients;
-  g_mutex_unlock(&s->lock);
-  return n;
-}
-
-int fc_rtsp_server_media_count(FcRtspServer *s) {
-  g_mutex_lock(&s->lock);
-  int n = s->media_count;
-  g_mutex_unlock(&s->lock);
-  return n;
-}
-
-void *fc_rtsp_server_media_element(FcRtspServer *s) {
-  g_mutex_lock(&s->lock);
-  GstElement *e = s->media ? gst_rtsp_media_get_element(s->media) : NULL;
-  g_mutex_unlock(&s->lock);
-  return e;
-}
+int fc_rtsp_server_watching(FcRtspServer *s) { return fc_viewers_watching(s->viewers); }
 
 void fc_rtsp_server_stop(FcRtspServer *s) {
   if (!s) return;
-  if (s->source_id) g_source_remove(s->source_id);
+  if (s->thread) {
+    g_main_loop_quit(s->loop);
+    g_thread_join(s->thread);
+  }
   if (s->server) {
     GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(s->server);
     gst_rtsp_session_pool_cleanup(pool);
     g_object_unref(pool);
     g_object_unref(s->server);
   }
-  g_mutex_clear(&s->lock);
+  if (s->loop) g_main_loop_unref(s->loop);
+  if (s->context) g_main_context_unref(s->context);
+  fc_viewers_free(s->viewers);
   g_free(s);
 }
 

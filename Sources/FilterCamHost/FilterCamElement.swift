@@ -138,6 +138,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         case (.lensCrop, .bool(let v)):
             settings.withLock { $0.lensCrop = v }
         case (.orientation, .int(let v)):
+            // GStreamer's "custom" (9) names a matrix this element has no property for.
+            guard v != 9 else {
+                throw PropertyProblem("orientation 'custom' is not supported: choose identity, 90r, 180, 90l, horiz, vert, ul-lr, ur-ll or auto")
+            }
             settings.withLock { $0.orientation = v }
         case (.deviceOrientation, .int(let v)):
             settings.withLock { $0.device.update(DeviceOrientation.allCases[v]) }

@@ -3,11 +3,17 @@ import FilterCore
 import FilterCamHost
 
 /// A pipeline file: gst-launch syntax over several lines, `#` comments, and `${NAME}` /
-/// `${NAME:-default}` substituted from the environment.
+/// `${NAME:-default}` substituted from the environment. A value is substituted as text, so
+/// it can add elements (`"` and `!` included): the environment belongs to the user who runs
+/// the file, and nothing a network client sends is ever substituted.
 public struct PipelineFile {
     public struct Error: Swift.Error, CustomStringConvertible {
         public let description: String
     }
+
+    /// How deep `${A:-${B:-…}}` defaults may nest: deeper is refused, which keeps the work
+    /// linear in the line's length.
+    public static let maximumNesting = 16
 
     /// The description text after comments and substitution.
     public let description: String
@@ -21,6 +27,10 @@ public struct PipelineFile {
         for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = Self.stripComment(String(raw))
             do {
+                // GStreamer reads the description as a C string: a NUL would silently end it.
+                if raw.contains("\0") {
+                    throw Error(description: "holds a NUL byte (binary data, not a pipeline description)")
+                }
                 lines.append(try Self.substitute(line, environment: environment))
             } catch let e as Error {
                 throw Error(description: "\(fileName):\(number + 1): \(e.description)")
@@ -65,7 +75,10 @@ public struct PipelineFile {
         return out
     }
 
-    static func substitute(_ line: String, environment: [String: String]) throws -> String {
+    static func substitute(_ line: String, environment: [String: String], nesting: Int = 0) throws -> String {
+        guard nesting <= maximumNesting else {
+            throw Error(description: "${…} defaults nested more than \(maximumNesting) deep")
+        }
         var out = ""
         var rest = Substring(line)
         while let start = rest.range(of: "${") {
@@ -100,7 +113,7 @@ public struct PipelineFile {
             if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
                 out += value
             } else if let fallback {
-                out += try substitute(String(fallback), environment: environment)
+                out += try substitute(String(fallback), environment: environment, nesting: nesting + 1)
             } else {
                 throw Error(description: "environment variable \(name) is not set and has no default (write ${\(name):-value})")
             }

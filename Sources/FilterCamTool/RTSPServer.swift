@@ -2,8 +2,7 @@ import CRTSPServe
 import Foundation
 
 /// GStreamer's RTSP server (gst-rtsp-server) serving one shared media at one path: the
-/// pipeline in `launch` runs once, however many viewers watch. Runs on the default main
-/// context: call `iterate()` regularly (the session's loop does).
+/// pipeline in `launch` runs once, however many viewers watch. Runs on a thread of its own.
 public final class RTSPServer {
     public struct Configuration {
         public var address = "127.0.0.1"
@@ -66,11 +65,9 @@ public final class RTSPServer {
 
     deinit { fc_rtsp_server_stop(server) }
 
-    /// Handles pending connections and requests; never blocks.
-    public func iterate() { fc_rtsp_server_iterate() }
-
     public var port: Int { Int(fc_rtsp_server_port(server)) }
-    public var viewers: Int { Int(fc_rtsp_server_clients(server)) }
+    /// Connections with an authenticated session playing: the viewers the camera runs for.
+    public var viewers: Int { Int(fc_rtsp_server_watching(server)) }
 
     /// The address viewers open.
     public var url: String {

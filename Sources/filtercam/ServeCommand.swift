@@ -23,6 +23,8 @@ enum ServeCommand {
                                [--tls-cert PEM --tls-key PEM] [--always-on] FILE|DESCRIPTION
           The description produces raw video, e.g. 'filtercamsrc ! videoconvert ! filtercam filter=sepia';
           serve adds the encoder and payloader and prints the URL to open.
+          --auth on the command line is visible to every local user (ps); prefer --auth-file
+          (mode 600) or the environment variable FILTERCAM_SERVE_AUTH=USER:PASSWORD.
         """
 
     struct Options {
@@ -88,7 +90,6 @@ enum ServeCommand {
         var lastViewer = Date.distantPast
         var cameraOn = true
         session.onTick = {
-            server.iterate()
             guard !options.alwaysOn else { return }
             // Said on stderr, so whoever runs the server sees why the camera light goes off.
             if server.viewers > 0 {
@@ -114,7 +115,23 @@ enum ServeCommand {
         let description: String
     }
 
-    static func parse(_ arguments: [String]) throws -> Options {
+    /// A password kept out of the command line (which every local user can read with `ps`):
+    /// the process's environment is readable only by its own user.
+    static let authVariable = "FILTERCAM_SERVE_AUTH"
+
+    /// `USER:PASSWORD`, neither empty (an empty password would let anyone in).
+    static func userAndPassword(_ pair: String, from source: String) throws -> (String, String) {
+        guard let colon = pair.firstIndex(of: ":"), colon != pair.startIndex else {
+            throw UsageError(description: "\(source) takes USER:PASSWORD")
+        }
+        let password = String(pair[pair.index(after: colon)...])
+        guard !password.isEmpty else {
+            throw UsageError(description: "\(source): the password of \(String(pair[..<colon]).quotedForMessage) is empty; give one")
+        }
+        return (String(pair[..<colon]), password)
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Options {
         var o = Options()
         var authFile: String?
         var i = 0
@@ -136,12 +153,7 @@ enum ServeCommand {
             case "--path":
                 let path = try value(a)
                 o.configuration.path = path.hasPrefix("/") ? path : "/" + path
-            case "--auth":
-                let pair = try value(a)
-                guard let colon = pair.firstIndex(of: ":"), colon != pair.startIndex, pair.index(after: colon) != pair.endIndex else {
-                    throw UsageError(description: "--auth takes USER:PASSWORD")
-                }
-                o.configuration.users.append((String(pair[..<colon]), String(pair[pair.index(after: colon)...])))
+            case "--auth": o.configuration.users.append(try userAndPassword(try value(a), from: "--auth"))
             case "--auth-file": authFile = try value(a)
             case "--no-auth": o.noAuth = true
             case "--tls-cert": o.configuration.tlsCertificate = try value(a)
@@ -155,6 +167,7 @@ enum ServeCommand {
             i += 1
         }
         if let authFile { o.configuration.users += try readAuthFile(authFile) }
+        if let pair = environment[authVariable] { o.configuration.users.append(try userAndPassword(pair, from: authVariable)) }
         guard !o.target.isEmpty else { throw UsageError(description: "give a pipeline file or a description\n\(usage)") }
         if (o.configuration.tlsCertificate == nil) != (o.configuration.tlsKey == nil) {
             throw UsageError(description: "TLS needs both --tls-cert and --tls-key")
@@ -172,13 +185,14 @@ enum ServeCommand {
         return o
     }
 
-    /// `user:password` lines (blank lines and `#` comments skipped); the file must not be
-    /// readable by everyone.
+    /// `user:password` lines (blank lines and `#` comments skipped); the file must be
+    /// neither readable by others nor writable by anyone but its owner.
     static func readAuthFile(_ path: String) throws -> [(String, String)] {
         var info = stat()
         guard stat(path, &info) == 0 else { throw UsageError(description: "--auth-file \(path.quotedForMessage): \(String(cString: strerror(errno)))") }
-        if info.st_mode & S_IROTH != 0 {
-            throw UsageError(description: "--auth-file \(path.quotedForMessage) is readable by everyone; make it private first: chmod 600 \(path)")
+        if info.st_mode & (S_IROTH | S_IWOTH | S_IWGRP) != 0 {
+            let what = info.st_mode & S_IROTH != 0 ? "readable by everyone" : "writable by others"
+            throw UsageError(description: "--auth-file \(path.quotedForMessage) is \(what); make it private first: chmod 600 \(path)")
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw UsageError(description: "--auth-file \(path.quotedForMessage) cannot be read")
@@ -187,16 +201,37 @@ enum ServeCommand {
         for (n, line) in text.split(whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
-                throw UsageError(description: "--auth-file \(path):\(n + 1): expected user:password")
-            }
-            users.append((String(trimmed[..<colon]), String(trimmed[trimmed.index(after: colon)...])))
+            users.append(try userAndPassword(String(trimmed), from: "--auth-file \(path):\(n + 1)"))
         }
         guard !users.isEmpty else { throw UsageError(description: "--auth-file \(path.quotedForMessage) holds no user:password line") }
         return users
     }
 
+    /// Whether every address `address` resolves to is a loopback one (a name such as
+    /// `127.cam.lan` can resolve anywhere); false when it does not resolve.
     static func isLoopback(_ address: String) -> Bool {
-        address == "localhost" || address == "::1" || address.hasPrefix("127.")
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(address, nil, &hints, &list) == 0, let first = list else { return false }
+        defer { freeaddrinfo(list) }
+        for entry in sequence(first: first, next: { $0.pointee.ai_next }) {
+            guard let sa = entry.pointee.ai_addr else { return false }
+            switch Int32(sa.pointee.sa_family) {
+            case AF_INET:
+                let ip = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+                if ip >> 24 != 127 { return false }
+            case AF_INET6:
+                let bytes = sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                    withUnsafeBytes(of: p.pointee.sin6_addr) { Array($0) }
+                }
+                let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+                let mappedLoopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+                if !loopback && !mappedLoopback { return false }
+            default:
+                return false
+            }
+        }
+        return true
     }
 }

@@ -5,6 +5,7 @@
   server (Python, GstRtspServer) serving the same stock pipeline without FilterCam;
 - latency from a change at the source (its colour) to the viewer's decoded frame, for both."""
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -43,15 +44,18 @@ def cpu_with_viewers(pid, url, count, seconds=8):
     return used * 100
 
 
-def stock_server():
-    """gst-rtsp-server's test-launch, in a child process (its own main loop)."""
-    port = free_port()
-    code = f"""
+class StockServer:
+    """gst-rtsp-server's test-launch in a child process, ready when its port answers."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.url = f"rtsp://127.0.0.1:{self.port}/test"
+        code = f"""
 import gi
 gi.require_version('Gst', '1.0'); gi.require_version('GstRtspServer', '1.0')
 from gi.repository import Gst, GstRtspServer, GLib
 Gst.init(None)
-server = GstRtspServer.RTSPServer(address='127.0.0.1', service='{port}')
+server = GstRtspServer.RTSPServer(address='127.0.0.1', service='{self.port}')
 factory = GstRtspServer.RTSPMediaFactory()
 factory.set_launch({STOCK!r})
 factory.set_shared(True)
@@ -59,9 +63,19 @@ server.get_mount_points().add_factory('/test', factory)
 server.attach(None)
 GLib.MainLoop().run()
 """
-    process = subprocess.Popen([sys.executable, "-c", code])
-    time.sleep(2)
-    return process, f"rtsp://127.0.0.1:{port}/test"
+        self.process = subprocess.Popen([sys.executable, "-c", code])
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the stock server did not start")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
 
 
 class Viewer:
@@ -129,10 +143,9 @@ if __name__ == "__main__":
         ours.process.stdin.flush()
     ours_latency = Viewer(ours.url).measure(change_ours)
     ours.stop()
-    stock, url = stock_server()
-    stock_one, stock_eight = cpu_with_viewers(stock.pid, url, 1), cpu_with_viewers(stock.pid, url, 8)
-    stock.terminate()
-    stock.wait(10)
+    stock = StockServer()
+    stock_one, stock_eight = cpu_with_viewers(stock.process.pid, stock.url, 1), cpu_with_viewers(stock.process.pid, stock.url, 8)
+    stock.stop()
     loop, sources, url = stock_in_process()
     viewer = Viewer(url)
     stock_latency = viewer.measure(lambda green: Gst.util_set_object_arg(sources[0], "foreground-color", COLOURS[green]))

@@ -26,11 +26,11 @@ def free_port():
 
 
 class Server:
-    def __init__(self, *arguments, description=GREY, cwd=None):
+    def __init__(self, *arguments, description=GREY, cwd=None, env=None):
         self.port = free_port()
         self.process = subprocess.Popen([CLI, "serve", "--port", str(self.port)] + list(arguments) + [description],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        cwd=cwd)
+                                        cwd=cwd, env=env)
         self.url = None
         deadline = time.time() + 20
         while time.time() < deadline and self.url is None:
@@ -61,12 +61,26 @@ class Server:
         return self.process.returncode, err
 
 
+def tls_server():
+    """A server with a fresh self-signed certificate and the password alice:secret;
+    returns it and the certificate's folder."""
+    folder = tempfile.mkdtemp(prefix="fc-tls-")
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+    return Server("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key), folder
+
+
 def viewer(url, seconds, out, extra=()):
-    """A counting viewer: RTP → H.264 frames into an MP4, stopped with SIGINT (EOS); its
-    output goes to OUT.log."""
+    """A counting viewer: RTP → H.264 frames into MPEG-TS, stopped with one SIGINT (EOS); its
+    output goes to OUT.log. `timeout --foreground`: without it, timeout sends the signal to
+    the child and again to its process group; gst-launch handles the first by forcing EOS
+    (GLib then restores the default action) and the second killed it before EOS reached the
+    file, whose buffered frames were lost: about 1 viewer in 8 joining together "got nothing"
+    (the stream had arrived in full). MPEG-TS needs no closing step besides."""
     with open(out + ".log", "w") as log:
-        return subprocess.Popen(["timeout", "-s", "INT", str(seconds), "gst-launch-1.0", "-e", "rtspsrc", f"location={url}",
-                                 "latency=200", *extra, "!", "rtph264depay", "!", "h264parse", "!", "mp4mux", "!",
+        return subprocess.Popen(["timeout", "--foreground", "-s", "INT", str(seconds), "gst-launch-1.0", "-e", "rtspsrc", f"location={url}",
+                                 "latency=200", *extra, "!", "rtph264depay", "!", "h264parse", "!", "mpegtsmux", "!",
                                  "filesink", f"location={out}"], stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -90,11 +104,11 @@ def udp_port_bound(port):
 
 
 def command_while_watched(folder, command):
-    """Serves GREY (working folder FOLDER) to a viewer recording FOLDER/v.mp4 for 6 s, sends
+    """Serves GREY (working folder FOLDER) to a viewer recording FOLDER/v.ts for 6 s, sends
     COMMAND on stdin after 3 s; returns the server's stderr."""
     server = Server(cwd=folder)
     try:
-        v = viewer(server.url, 6, os.path.join(folder, "v.mp4"))
+        v = viewer(server.url, 6, os.path.join(folder, "v.ts"))
         time.sleep(3)
         server.process.stdin.write(command + "\n")
         server.process.stdin.flush()
@@ -105,9 +119,12 @@ def command_while_watched(folder, command):
 
 
 def last_viewed_pixel(folder, x, y):
-    """(r, g, b) at (x, y) of the last frame the viewer recorded in FOLDER/v.mp4."""
+    """(r, g, b) at (x, y) of the viewer's picture in FOLDER/v.ts, 0.5 s before it stopped."""
     png = os.path.join(folder, "last.png")
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.5", "-i", os.path.join(folder, "v.mp4"), "-vframes", "1", png], check=True)
+    # Half a second before the end: the very last frame may be cut short by the viewer's stop.
+    frames, _ = frames_and_duration(os.path.join(folder, "v.ts"))
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.ts"), "-vf", f"select=eq(n\\,{max(frames - 15, 0)})",
+                    "-vframes", "1", png], check=True)
     return image_pixel(png, x, y)
 
 
@@ -129,18 +146,18 @@ class Serve(unittest.TestCase):
         try:
             viewers = []
             for i in range(8):   # viewers join one after another, as people do
-                viewers.append(viewer(server.url, 10, os.path.join(folder, f"v{i}.mp4")))
+                viewers.append(viewer(server.url, 10, os.path.join(folder, f"v{i}.ts")))
                 time.sleep(0.25)
             time.sleep(4)
             viewers[7].send_signal(signal.SIGKILL)   # one viewer vanishes mid-stream
             for v in viewers[:7]:
                 v.wait(30)
             for i in range(7):
-                frames, duration = frames_and_duration(os.path.join(folder, f"v{i}.mp4"))
+                frames, duration = frames_and_duration(os.path.join(folder, f"v{i}.ts"))
                 print(f"\n  viewer {i}: {frames} frames in {duration:.2f} s ({frames / max(duration, 0.01):.1f} fps)",
                       file=__import__("sys").stderr)
                 with self.subTest(viewer=i):
-                    log = open(os.path.join(folder, f"v{i}.mp4.log")).read()[-1500:]
+                    log = open(os.path.join(folder, f"v{i}.ts.log")).read()[-1500:]
                     self.assertGreater(duration, 5, f"viewer {i} played too short a time: {log}")
                     # 30 fps for as long as it played (the first frame starts the clock).
                     self.assertGreaterEqual(frames, 0.95 * (duration * 30 - 1), f"{frames} frames in {duration:.2f} s")
@@ -154,11 +171,11 @@ class Serve(unittest.TestCase):
         server = Server()
         folder = tempfile.mkdtemp(prefix="fc-picture-")
         try:
-            viewer(server.url, 4, os.path.join(folder, "v.mp4")).wait(30)
+            viewer(server.url, 4, os.path.join(folder, "v.ts")).wait(30)
         finally:
             server.stop()
         png = os.path.join(folder, "frame.png")
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.mp4"), "-vf", "select=eq(n\\,20)",
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.ts"), "-vf", "select=eq(n\\,20)",
                         "-vframes", "1", png], check=True)
         r, g, b = image_pixel(png, 160, 120)
         # Grey 128 through CISepiaTone at 0.8, by hand: 0.8 x (173, 154, 120) + 0.2 x 128 = (164, 149, 122).
@@ -237,10 +254,10 @@ class Serve(unittest.TestCase):
                                                f'uri="{server.url}", response="{response}"'])
             self.assertIn("401", wrong.splitlines()[0])
             # A viewer with the wrong password gets nothing; with the right one, the picture.
-            viewer(server.url, 4, os.path.join(folder, "bad.mp4"), ["user-id=alice", "user-pw=wrong"]).wait(30)
-            self.assertEqual(frames_and_duration(os.path.join(folder, "bad.mp4"))[0], 0)
-            viewer(server.url, 4, os.path.join(folder, "good.mp4"), ["user-id=alice", "user-pw=secret"]).wait(30)
-            self.assertGreater(frames_and_duration(os.path.join(folder, "good.mp4"))[0], 30)
+            viewer(server.url, 4, os.path.join(folder, "bad.ts"), ["user-id=alice", "user-pw=wrong"]).wait(30)
+            self.assertEqual(frames_and_duration(os.path.join(folder, "bad.ts"))[0], 0)
+            viewer(server.url, 4, os.path.join(folder, "good.ts"), ["user-id=alice", "user-pw=secret"]).wait(30)
+            self.assertGreater(frames_and_duration(os.path.join(folder, "good.ts"))[0], 30)
         finally:
             server.stop()
 
@@ -257,21 +274,17 @@ class Serve(unittest.TestCase):
                     pass
             with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
                 s.sendall(b"DESCRIBE " + server.url.encode() + b" RTSP/1.0\r\nCSeq: 1\r\n")   # and vanish mid-request
-            viewer(server.url, 4, os.path.join(folder, "v.mp4")).wait(30)
-            self.assertGreater(frames_and_duration(os.path.join(folder, "v.mp4"))[0], 30)
+            viewer(server.url, 4, os.path.join(folder, "v.ts")).wait(30)
+            self.assertGreater(frames_and_duration(os.path.join(folder, "v.ts"))[0], 30)
             self.assertIsNone(server.process.poll())
         finally:
             server.stop()
 
     def test_tls_with_a_password(self):
-        folder = tempfile.mkdtemp(prefix="fc-tls-")
-        cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                        "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
-        server = Server("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key)
+        server, folder = tls_server()
         try:
             self.assertTrue(server.url.startswith("rtsps://"), server.url)
-            out = os.path.join(folder, "v.mp4")
+            out = os.path.join(folder, "v.ts")
             viewer(server.url, 4, out, ["tls-validation-flags=0", "protocols=tcp", "user-id=alice", "user-pw=secret"]).wait(30)
             self.assertGreater(frames_and_duration(out)[0], 30)
         finally:
@@ -302,7 +315,7 @@ class Serve(unittest.TestCase):
         folder = tempfile.mkdtemp(prefix="fc-leave-")
         try:
             time.sleep(4.5)   # paused before anyone came
-            watched = viewer(server.url, 5, os.path.join(folder, "v.mp4"))
+            watched = viewer(server.url, 5, os.path.join(folder, "v.ts"))
             watched.wait(30)
             left = time.time()
             time.sleep(8)     # nobody watches: 3 s of grace, then paused
@@ -312,7 +325,7 @@ class Serve(unittest.TestCase):
         self.assertEqual(lines, ["filtercam serve: camera paused until a viewer comes",
                                  "filtercam serve: camera running for a viewer",
                                  "filtercam serve: camera paused: nobody has watched for 3 s"], err[-800:])
-        self.assertGreater(frames_and_duration(os.path.join(folder, "v.mp4"))[0], 60, "the viewer saw the camera")
+        self.assertGreater(frames_and_duration(os.path.join(folder, "v.ts"))[0], 60, "the viewer saw the camera")
         processed = int(re.search(r"processed=(\d+)", err).group(1))
         # Running about 5 s for the viewer plus 3 s of grace (and connection set-up), not
         # the 8 s after it: at 30 fps that is at most about 330 frames, 500 if it never paused.
@@ -376,11 +389,11 @@ class NetworkPipelineFiles(unittest.TestCase):
     def test_rtp_pipeline_reaches_a_receiver(self):
         port = free_port()
         folder = tempfile.mkdtemp(prefix="fc-rtp-")
-        out = os.path.join(folder, "r.mp4")
+        out = os.path.join(folder, "r.ts")
         receiver = subprocess.Popen(
-            ["timeout", "-s", "INT", "8", "gst-launch-1.0", "-e", "udpsrc", f"port={port}",
+            ["timeout", "--foreground", "-s", "INT", "8", "gst-launch-1.0", "-e", "udpsrc", f"port={port}",
              "caps=application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96", "!",
-             "rtpjitterbuffer", "!", "rtph264depay", "!", "h264parse", "!", "mp4mux", "!", "filesink", f"location={out}"],
+             "rtpjitterbuffer", "!", "rtph264depay", "!", "h264parse", "!", "mpegtsmux", "!", "filesink", f"location={out}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
         sender = subprocess.run([CLI, "launch", os.path.join(ROOT, "pipelines", "rtp.pipeline")],
@@ -401,7 +414,7 @@ class NetworkPipelineFiles(unittest.TestCase):
         deadline = time.time() + 15
         while time.time() < deadline and not udp_port_bound(port):
             time.sleep(0.1)
-        subprocess.run(["timeout", "-s", "INT", "5", "gst-launch-1.0", "-e", "srtsrc", f"uri=srt://127.0.0.1:{port}", "!",
+        subprocess.run(["timeout", "--foreground", "-s", "INT", "5", "gst-launch-1.0", "-e", "srtsrc", f"uri=srt://127.0.0.1:{port}", "!",
                         "filesink", f"location={out}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
         sender.send_signal(signal.SIGINT)
         sender.communicate(timeout=20)

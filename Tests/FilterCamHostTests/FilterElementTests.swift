@@ -97,6 +97,10 @@ final class FilterElementTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("radius") && r.stderr.contains("Range: 0.0 - 2.0"), r.stderr)
         let list = try runCLI(["launch", "videotestsrc num-buffers=1 ! fcchannel-mix matrix=\"<1,2>\" ! fakesink"])
         XCTAssertTrue(list.stderr.contains("matrix") && list.stderr.contains("12"), "a list of the wrong length is refused naming its length: \(list.stderr)")
+        // GStreamer's orientation "custom" has no matrix here: refused with the valid choices.
+        let custom = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam orientation=custom ! fakesink"])
+        XCTAssertNotEqual(custom.status, 0)
+        XCTAssertTrue(custom.stderr.contains("custom") && custom.stderr.contains("ur-ll or auto"), custom.stderr)
     }
 
     // MARK: The worked example

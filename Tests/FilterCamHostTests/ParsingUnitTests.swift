@@ -30,9 +30,27 @@ final class PipelineFileTests: XCTestCase {
 
     /// Control characters in an echoed reference are shown escaped (found by the fuzzer).
     func testControlCharactersInAReferenceAreEscapedInTheMessage() {
-        XCTAssertThrowsError(try PipelineFile(text: "a ${\u{0}} b", fileName: "x.pipeline")) { error in
-            XCTAssertEqual("\(error)", "x.pipeline:1: '${\\u{0}}' is not a variable reference (write ${NAME} or ${NAME:-default})")
+        XCTAssertThrowsError(try PipelineFile(text: "a ${\u{1}} b", fileName: "x.pipeline")) { error in
+            XCTAssertEqual("\(error)", "x.pipeline:1: '${\\u{1}}' is not a variable reference (write ${NAME} or ${NAME:-default})")
         }
+    }
+
+    /// GStreamer reads a description as a C string: a NUL byte would silently end the pipeline there.
+    func testNULByteIsAnErrorNamingTheLine() {
+        XCTAssertThrowsError(try PipelineFile(text: "videotestsrc\n ! fakesink\u{0} ! ignored", environment: [:], fileName: "x.pipeline")) { error in
+            XCTAssertEqual("\(error)", "x.pipeline:2: holds a NUL byte (binary data, not a pipeline description)")
+        }
+    }
+
+    /// Defaults nest up to a bound; 10,000 levels are refused at once, not after seconds.
+    func testNestingIsBounded() throws {
+        func nested(_ depth: Int) -> String { String(repeating: "${A:-", count: depth) + "x" + String(repeating: "}", count: depth) }
+        XCTAssertEqual(try PipelineFile(text: nested(PipelineFile.maximumNesting), environment: [:]).description, "x")
+        let start = Date()
+        XCTAssertThrowsError(try PipelineFile(text: nested(10_000), environment: [:], fileName: "x.pipeline")) { error in
+            XCTAssertEqual("\(error)", "x.pipeline:1: ${…} defaults nested more than \(PipelineFile.maximumNesting) deep")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
     }
 
     func testApostropheInsideDoubleQuotesDoesNotHideComment() throws {

@@ -152,6 +152,33 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: keep), Data("keep me".utf8))
     }
 
+    /// The folder is opened when the run starts; replacing it by a symbolic link while
+    /// running does not send the next stills through the link.
+    func testStillsStayInTheFolderOpenedAtStartWhenItIsReplacedByALink() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("stills"), moved = dir.appendingPathComponent("moved")
+        let elsewhere = dir.appendingPathComponent("elsewhere")
+        for f in [folder, elsewhere] { try FileManager.default.createDirectory(at: f, withIntermediateDirectories: false) }
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam snapshot-every=5 flash=false snapshot-location=\(folder.path)/s-%05d.jpg ! fakesink")
+        pipeline.setState(GST_STATE_PLAYING)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        func waitFor(_ count: Int, in f: URL) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if files(f).filter({ $0.hasSuffix(".jpg") }).count >= count { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+        XCTAssertTrue(waitFor(1, in: folder), "a first still")
+        try FileManager.default.moveItem(at: folder, to: moved)
+        try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+        let before = files(moved).count
+        XCTAssertTrue(waitFor(before + 2, in: moved), "later stills in the folder opened at start: \(files(moved))")
+        XCTAssertEqual(files(elsewhere), [], "no still through the link")
+    }
+
     func testMissingFolderIsReportedAndTheStreamRunsOn() throws {
         let missing = "/nonexistent-\(UUID().uuidString)/s-%05d.jpg"
         let r = try runCLI(["launch", "--messages", "\(source) ! filtercam snapshot-every=2 snapshot-location=\(missing) ! fakesink"])

@@ -18,23 +18,16 @@ typedef struct {
   const char *tls_key;
 } FcRtspServerConfig;
 
-/// Starts serving on the default main context (iterate it with fc_rtsp_server_iterate).
-/// Returns NULL and sets *error (free with fc_rtsp_free) when it cannot.
+/// Starts serving on a thread of its own. Returns NULL and sets *error (free with
+/// fc_rtsp_free) when it cannot.
 FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *config, char **error);
-
-/// Runs pending main-context work (connections, requests); never blocks.
-void fc_rtsp_server_iterate(void);
 
 /// The port actually bound.
 int fc_rtsp_server_port(FcRtspServer *server);
 
-/// Viewers connected now, and media (pipelines) constructed since the start.
-int fc_rtsp_server_clients(FcRtspServer *server);
-int fc_rtsp_server_media_count(FcRtspServer *server);
-
-/// The running media's pipeline (a GstElement *, with a new reference, to be released with
-/// gst_object_unref), or NULL while no viewer is watching.
-void *fc_rtsp_server_media_element(FcRtspServer *server);
+/// Connections with at least one authenticated session playing now (not sockets: a
+/// connection that failed its password or only connected does not count).
+int fc_rtsp_server_watching(FcRtspServer *server);
 
 void fc_rtsp_server_stop(FcRtspServer *server);
 void fc_rtsp_free(void *p);

@@ -10,17 +10,19 @@ enum JPEGWriter {
         let description: String
     }
 
-    /// Writes `data` to `path` through a temporary file in the same folder and a rename.
+    /// Writes `data` to `path` through a temporary file in the same folder and a rename,
+    /// both relative to the folder as `folders` opened it (never through a symbolic link).
     /// Nothing is left behind when it fails; the error says why, naming the path.
-    static func writeAtomically(_ data: Data, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let dir = folder.isEmpty ? "." : folder
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw Failure(description: "cannot write snapshot \(path): folder '\(dir)' does not exist")
+    static func writeAtomically(_ data: Data, to path: String, in folders: SnapshotFolders) throws {
+        let name = (path as NSString).lastPathComponent
+        let dir: Int32
+        do {
+            dir = try folders.descriptor(for: (path as NSString).deletingLastPathComponent)
+        } catch {
+            throw Failure(description: "cannot write snapshot \(path): \(error)")
         }
-        let temporary = (dir as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).partial")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let temporary = ".\(name).\(getpid()).partial"
+        let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw Failure(description: "cannot write snapshot \(path): \(String(cString: strerror(errno)))")
         }
@@ -38,9 +40,9 @@ enum JPEGWriter {
         }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
-        if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && renameat(dir, temporary, dir, name) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
-            unlink(temporary)
+            unlinkat(dir, temporary, 0)
             throw Failure(description: "cannot write snapshot \(path): \(failure)")
         }
     }

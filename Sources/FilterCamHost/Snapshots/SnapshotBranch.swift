@@ -98,6 +98,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
         var idle: Bool { queue.isEmpty && writing == 0 }
     }
     private let writer = Locked(Writer())
+    private let folders = SnapshotFolders()
 
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
@@ -289,7 +290,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
                 encoder = nil   // start afresh for the next still
                 throw error
             }
-            try JPEGWriter.writeAtomically(data, to: job.path)
+            try JPEGWriter.writeAtomically(data, to: job.path, in: folders)
             writtenCount.add(1, ordering: .relaxed)
             let saved = StructureBuilder("snapshot-saved")
             saved.set("path", job.path)
@@ -329,10 +330,12 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     /// The run is over: stills already taken are written (or reported) first.
     func stop() {
         drain()
+        folders.closeAll()
     }
 
     /// A new run: counters of the worker start again, pending requests are kept.
     func start() {
+        folders.prepare(forPath: settings.withLock { $0.naming.template })
         framesSeen = 0
         bracketRemaining = []
         flashStart = nil

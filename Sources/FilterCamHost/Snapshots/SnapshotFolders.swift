@@ -1,0 +1,46 @@
+import FilterCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The folders stills go into, opened once per run (when the run starts, or at the first
+/// still of a location set later) and kept open: stills are written relative to the folder
+/// as it was then, so a folder renamed or replaced by a symbolic link while running is not
+/// looked up again for each still.
+final class SnapshotFolders: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let opened = Locked([String: Int32]())
+
+    /// The open folder `folder` ("" is the working folder); opens it the first time.
+    func descriptor(for folder: String) throws -> Int32 {
+        let folder = folder.isEmpty ? "." : folder
+        return try opened.withLock { open in
+            if let fd = open[folder] { return fd }
+            let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let reason = errno == ENOENT || errno == ENOTDIR ? "does not exist" : String(cString: strerror(errno))
+                throw Failure(description: "folder '\(folder)' \(reason)")
+            }
+            open[folder] = fd
+            return fd
+        }
+    }
+
+    /// Opens the folder of `path` now if it can (a failure is reported by the first still).
+    func prepare(forPath path: String) {
+        _ = try? descriptor(for: (path as NSString).deletingLastPathComponent)
+    }
+
+    func closeAll() {
+        opened.withLock { open in
+            open.values.forEach { close($0) }
+            open = [:]
+        }
+    }
+
+    deinit { closeAll() }
+}

@@ -1,0 +1,268 @@
+"""`filtercam serve` against a stranger on loopback (127.0.0.1 only, bounded): a session
+belongs to the connection that created it, the UDP re-SETUP that aborts gst-rtsp-server
+1.22 is refused, TLS keeps the media inside, the camera stays off for sockets that watch
+nothing, idle strangers are closed, and connections made at the same moment are answered."""
+import os
+import re
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+from rtsp_client import Rtsp, join_at_once
+from serve_numbers import StockServer
+from test_serve import CLI, Server, tls_server
+
+def udp_transport():
+    # Never reached: the SETUPs that name it are refused.
+    return "RTP/AVP;unicast;client_port=40000-40001"
+
+
+def stranger_sets_up(port, url, transport):
+    """A viewer plays; a second connection SETUPs with the viewer's session id over
+    TRANSPORT. Returns (viewer, stranger, session, the SETUP's status)."""
+    viewer = Rtsp(port)
+    session = viewer.watch(url)
+    stranger = Rtsp(port)
+    status, _ = stranger.request("SETUP", url + "/stream=0", f"Session: {session}", f"Transport: {transport}")
+    return viewer, stranger, session, status
+
+
+class Access(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CLI):
+            raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+
+    def assert_still_watching(self, viewer, what):
+        self.assertGreater(viewer.count_rtp(1.5), 30, f"the viewer stopped receiving after {what}")
+
+    def test_another_viewers_session_id_gets_454_and_changes_nothing(self):
+        for arguments in [(), ("--auth", "alice:secret")]:
+            with self.subTest(arguments=arguments):
+                server = Server(*arguments)
+                try:
+                    viewer = Rtsp(server.port, "alice", "secret")
+                    session = viewer.watch(server.url)
+                    self.assert_still_watching(viewer, "PLAY")
+                    stranger = Rtsp(server.port)   # no password, its own connection
+                    for method, url, extra in [("SETUP", server.url + "/stream=0", ["Transport: RTP/AVP/TCP;unicast;interleaved=2-3"]),
+                                               ("PLAY", server.url, []), ("PAUSE", server.url, []),
+                                               ("GET_PARAMETER", server.url, []), ("TEARDOWN", server.url, [])]:
+                        status, _ = stranger.request(method, url, f"Session: {session}", *extra)
+                        self.assertIn(status, (401, 454), f"{method} with another viewer's session: {status}")
+                    self.assertEqual(stranger.count_rtp(1), 0, "the stranger received RTP")
+                    # Naming the session in a request the library refuses before any hook, or in
+                    # a response, then vanishing, must not tear the viewer's media down either.
+                    stranger.send(f"REDIRECT {server.url} RTSP/1.0\r\nCSeq: 9\r\nSession: {session}\r\n\r\n".encode())
+                    stranger.response()
+                    stranger.send(f"RTSP/1.0 200 OK\r\nCSeq: 10\r\nSession: {session}\r\n\r\n".encode())
+                    stranger.close()
+                    self.assert_still_watching(viewer, "the stranger's requests")
+                    viewer.close()
+                    self.assertIsNone(server.process.poll(), "the server died")
+                finally:
+                    server.stop()
+
+    def test_the_stock_server_lets_a_stranger_take_a_session(self):
+        # The baseline this file guards against: gst-rtsp-server 1.22 as shipped (test-launch)
+        # gives another connection the viewer's session.
+        stock = StockServer()
+        try:
+            viewer, stranger, _, status = stranger_sets_up(stock.port, stock.url, "RTP/AVP/TCP;unicast;interleaved=2-3")
+            self.assertEqual(status, 200)
+            for connection in (viewer, stranger):
+                connection.close()
+        finally:
+            stock.stop()
+
+    def test_udp_setup_again_for_a_tcp_viewer_is_refused_not_an_abort(self):
+        server = Server()
+        try:
+            viewer, stranger, session, status = stranger_sets_up(server.port, server.url, udp_transport())
+            self.assertEqual(status, 454)
+            status, _ = stranger.request("PLAY", server.url, f"Session: {session}")
+            self.assertEqual(status, 454)
+            stranger.close()
+            # The owner itself cannot switch a playing stream's transport either (455).
+            status, _ = viewer.request("SETUP", server.url + "/stream=0", f"Session: {session}", f"Transport: {udp_transport()}")
+            self.assertEqual(status, 455)
+            self.assert_still_watching(viewer, "a UDP SETUP of its session")
+            viewer.close()
+            self.assertIsNone(server.process.poll(), "the server died")
+        finally:
+            status, err = server.stop()
+        self.assertEqual(status, 0, err[-1500:])
+
+    def test_tls_refuses_udp_media(self):
+        server, _ = tls_server()
+        try:
+            viewer = Rtsp(server.port, "alice", "secret", tls=True)
+            status, _ = viewer.request("DESCRIBE", server.url, "Accept: application/sdp")
+            self.assertEqual(status, 200)
+            status, _ = viewer.request("SETUP", server.url + "/stream=0", f"Transport: {udp_transport()}")
+            self.assertEqual(status, 461, "plain UDP media next to an encrypted control connection")
+            viewer.close()
+            viewer = Rtsp(server.port, "alice", "secret", tls=True)
+            viewer.watch(server.url)
+            self.assert_still_watching(viewer, "PLAY over TLS")
+            viewer.close()
+        finally:
+            server.stop()
+
+    def test_camera_stays_off_for_strangers_and_idle_ones_are_closed(self):
+        server = Server("--auth", "alice:secret")
+        try:
+            refused = Rtsp(server.port)
+            status, _ = refused.request("DESCRIBE", server.url)
+            self.assertEqual(status, 401)
+            idle = Rtsp(server.port)       # connects and says nothing
+            started = time.monotonic()
+            closed_after = []
+            for connection in (refused, idle):
+                try:
+                    connection.count_rtp(20)   # returns when the server closes it
+                except AssertionError:
+                    pass
+                closed_after.append(time.monotonic() - started)
+                connection.close()
+            self.assertLess(max(closed_after), 13, f"idle connections closed after {closed_after} s")
+        finally:
+            status, err = server.stop()
+        self.assertNotIn("camera running", err)
+        processed = int(re.search(r"processed=(\d+)", err).group(1))
+        self.assertLess(processed, 15, f"the camera ran for strangers: {err[-500:]}")
+
+    def test_a_huge_request_body_is_refused_before_it_is_read(self):
+        server = Server()
+        try:
+            before = server.rss_kb()
+            stranger = Rtsp(server.port)
+            stranger.send(f"DESCRIBE {server.url} RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 2147483647\r\n\r\n".encode())
+            sent = 0
+            try:
+                for _ in range(100):   # up to 100 MB, as long as the server takes it
+                    stranger.send(b"x" * 1_000_000)
+                    sent += 1
+            except OSError:
+                pass
+            grown = server.rss_kb() - before
+            stranger.close()
+            print(f"\n  a 2 GB Content-Length: {sent} MB taken, resident memory +{grown} kB", file=__import__("sys").stderr)
+            self.assertLess(grown, 20_000, "the body was stored")
+            self.assertIsNone(server.process.poll())
+        finally:
+            server.stop()
+
+    def test_forty_connections_at_once_are_all_answered_quickly(self):
+        server = Server()
+        try:
+            gate = threading.Barrier(40)
+            took, errors = [], []
+
+            def connect():
+                gate.wait()
+                start = time.monotonic()
+                try:
+                    connection = Rtsp(server.port)
+                    status, _ = connection.request("OPTIONS", server.url)
+                    took.append(time.monotonic() - start)
+                    connection.close()
+                    if status != 200:
+                        errors.append(status)
+                except Exception as e:   # noqa: BLE001 (reported below)
+                    errors.append(repr(e))
+            threads = [threading.Thread(target=connect) for _ in range(40)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            print(f"\n  40 connections at once: slowest answer {max(took, default=0):.3f} s", file=__import__("sys").stderr)
+            self.assertEqual(errors, [])
+            self.assertLess(max(took), 0.8)
+        finally:
+            server.stop()
+
+    def test_fifty_viewers_joining_at_once_all_get_a_key_frame_quickly(self):
+        # The stock server, measured side by side (serve_joins.py): median 0.08 s, max 1.29 s.
+        server = Server()
+        try:
+            waits = join_at_once(server.port, server.url, 50, "tcp", timeout=5, since_connect=True)
+            got = sorted(w for w in waits if w is not None) or [float("inf")]
+            print(f"\n  50 viewers at once: connect → first key frame median {got[len(got) // 2]:.2f} s, max {got[-1]:.2f} s",
+                  file=__import__("sys").stderr)
+            self.assertEqual(len(got), 50, "viewers without a picture")
+            self.assertLess(got[-1], 1.5)
+        finally:
+            server.stop()
+
+    def test_eight_viewers_joining_together_all_get_a_key_frame_at_once(self):
+        server = Server()
+        try:
+            for transport in ("tcp", "udp"):
+                for round_ in range(3):
+                    waits = join_at_once(server.port, server.url, 8, transport)
+                    late = [w for w in waits if w is None or w > 1.0]
+                    with self.subTest(transport=transport, round=round_):
+                        self.assertEqual(late, [], f"viewers without a key frame within 1 s of PLAY: {late}")
+        finally:
+            server.stop()
+
+
+class AccessRules(unittest.TestCase):
+    """Refused before anything is served: who may serve without a password, and the
+    passwords themselves."""
+
+    def serve(self, *arguments, env=None):
+        return subprocess.run([CLI, "serve", *arguments, "videotestsrc ! videoconvert"], capture_output=True, text=True,
+                              timeout=30, env=env)
+
+    def test_loopback_is_decided_on_every_resolved_address(self):
+        # A name that merely begins with 127. (here it resolves to nothing) is not loopback.
+        r = self.serve("--address", "127.cam.lan", "--port", "0")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("without a password", r.stderr)
+        # A name whose every address is loopback serves without one.
+        Server("--address", "localhost").stop()
+
+    def test_auth_file_writable_by_others_or_with_an_empty_password_is_refused(self):
+        folder = tempfile.mkdtemp(prefix="fc-auth-rules-")
+        auth = os.path.join(folder, "users")
+        with open(auth, "w") as f:
+            f.write("alice:secret\n")
+        os.chmod(auth, 0o602)
+        r = self.serve("--auth-file", auth)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("writable by others", r.stderr)
+        with open(auth, "w") as f:
+            f.write("# users\nbob:pw\nalice:\n")
+        os.chmod(auth, 0o600)
+        r = self.serve("--auth-file", auth)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{auth}:3", r.stderr)
+        self.assertIn("password of 'alice' is empty", r.stderr)
+        r = self.serve("--auth", "alice:")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("empty", r.stderr)
+        r = self.serve(env=dict(os.environ, FILTERCAM_SERVE_AUTH="alice:"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("FILTERCAM_SERVE_AUTH", r.stderr)
+
+    def test_password_from_the_environment_keeps_it_out_of_ps(self):
+        server = Server(env=dict(os.environ, FILTERCAM_SERVE_AUTH="alice:secret"))
+        try:
+            with open(f"/proc/{server.process.pid}/cmdline", "rb") as f:
+                self.assertNotIn(b"secret", f.read())
+            status, _ = Rtsp(server.port).request("DESCRIBE", server.url)
+            self.assertEqual(status, 401)
+            viewer = Rtsp(server.port, "alice", "secret")
+            viewer.watch(server.url)
+            self.assertGreater(viewer.count_rtp(1.5), 30)
+            viewer.close()
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
