@@ -220,9 +220,12 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         }
         let method = s.effectiveOrientation(tag: stream.tagOrientation)
         let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
-                                zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop)
+                                zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop, lensGrid: input.format.isYUV ? 2 : 1)
         activePlan.withLock { $0 = plan }
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
+        if input.format.isYUV {
+            return yuvTask(recipe, chain: chain, settings: s, format: input.format)
+        }
         let lensRect = recipe.lensRect
         let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
         let detecting = faces.isEnabled
@@ -245,6 +248,31 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         } : nil
         return FrameTask(recipe.job(finish: finish), decorate: decorate)
     }
+
+    /// A YUV frame's task: geometry and filters on the planes. Faces, stills and the
+    /// on-screen display still work on RGB frames only; asking for them (or for a filter
+    /// without a YUV path) on a YUV stream is an error that says what to put in front.
+    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat) -> FrameTask {
+        var problem: String?
+        if let id = chain.steps.first(where: { !(FilterRegistry.shared.descriptor(id: $0.id)?.worksOnYUV ?? false) })?.id {
+            problem = "filter \(id.quotedForMessage) works on RGB frames only"
+        } else if faces.isEnabled || faces.hasReportedFaces {
+            problem = "faces are searched in RGB frames only"
+        } else if snapshots.needsFrame {
+            problem = "snapshots are taken from RGB frames only"
+        } else if s.osd {
+            problem = "the on-screen display is drawn into RGB frames only"
+        }
+        guard let problem else { return FrameTask(recipe.yuvJob()) }
+        if !refusedYUV {
+            refusedYUV = true
+            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "
+                          + "(put videoconvert ! video/x-raw,format=BGRx in front)", nil)
+        }
+        return FrameTask(.passthrough(width: recipe.plan.inputWidth, height: recipe.plan.inputHeight))
+    }
+    /// Worker-thread state: the YUV refusal is posted once.
+    private var refusedYUV = false
 
     /// EOS: stills still waiting for a frame are written (or reported) now.
     func endOfStream() {

@@ -2,6 +2,7 @@ import CFilterCamShim
 import CGStreamer
 @testable import FilterCamHost
 @testable import FilterCamTool
+import FilterCore
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -266,15 +267,19 @@ extension OpaquePointer {
         }
         defer { gst_video_frame_unmap(&frame) }
         let width = Int(info.width), height = Int(info.height)
-        let stride = Int(fc_video_frame_stride(&frame))
-        let base = UnsafeRawPointer(fc_video_frame_plane_data(&frame)!)
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        bytes.withUnsafeMutableBytes { dst in
-            for y in 0..<height {
-                memcpy(dst.baseAddress! + y * width * 4, base + y * stride, width * 4)
+        let format = String(cString: gst_video_format_to_string(info.finfo.pointee.format))
+        // RGB: one plane of width × 4 bytes per row. YUV: every plane's samples, plane after plane.
+        let planes: [(width: Int, height: Int, elementBytes: Int)] = YUVFormat(rawValue: format).map { f in
+            (0..<f.planeCount).map { f.plane($0, width: width, height: height) }
+        } ?? [(width, height, 4)]
+        var bytes: [UInt8] = []
+        for (i, p) in planes.enumerated() {
+            let stride = Int(fc_video_frame_stride_n(&frame, guint(i)))
+            let base = UnsafeRawPointer(fc_video_frame_plane_data_n(&frame, guint(i))!)
+            for y in 0..<p.height {
+                bytes += UnsafeRawBufferPointer(start: base + y * stride, count: p.width * p.elementBytes)
             }
         }
-        let format = String(cString: gst_video_format_to_string(info.finfo.pointee.format))
         let pts = fc_buffer_pts(buffer), duration = fc_buffer_duration(buffer)
         var running: UInt64? = nil
         if pts != noTime, let segment = gst_sample_get_segment(sample) {
