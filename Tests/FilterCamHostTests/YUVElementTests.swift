@@ -99,6 +99,23 @@ final class YUVElementTests: XCTestCase {
         }
     }
 
+    /// Colour matrices as YUV matrices (YUVAffine). A matrix that mixes chroma into luma
+    /// needs each pixel's own chroma, which 4:2:0 and 4:2:2 frames keep per site only: the
+    /// stated ±2 holds where chroma is flat over each site (a gradient, flat colours) and no
+    /// channel clamps. (At colour edges inside a site, e.g. colour bars, up to 9 measured.)
+    func testColourMatrixFiltersMatchTheirRGBResultWhereChromaIsFlatPerSite() throws {
+        let pictures = ["gradient"] + ["0xff806040", "0xff3070a0", "0xff60a050"].map { "solid-color foreground-color=\($0)" }
+        for format in Self.formats {
+            for pattern in pictures {
+                for filter in ["fccolor-controls saturation=0.5 contrast=0.8", "fcwhite-balance temperature=5000",
+                               "fcchannel-mix matrix=\"<0.5,0.3,0.2,0, 0.2,0.6,0.2,0, 0.1,0.2,0.7,0>\""] {
+                    XCTAssertLessThanOrEqual(try largestDifference(filter, format, pattern: pattern), 2,
+                                             "\(filter) \(format) \(pattern)")
+                }
+            }
+        }
+    }
+
     func testOutputKeepsTheInputFormatAndFiltersChangeIt() throws {
         for format in Self.formats {
             let input = try collectFrames(source(format, 16, 8))

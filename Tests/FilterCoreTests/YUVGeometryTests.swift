@@ -133,3 +133,30 @@ final class YUVGeometryTests: XCTestCase {
         }
     }
 }
+
+/// Colour matrices carried into YUV samples, against hand-computed coefficients.
+final class YUVAffineTests: XCTestCase {
+    func testRec601LumaBecomesKeepLumaDropChroma() {
+        // Grey from Rec.601 luma on a BT.601 frame: Y stays, U and V become 128.
+        let k = YUVAffine(.luma, .bt601).k
+        let expected: [Int32] = [1024, 0, 0, 512, 0, 0, 0, 128 * 1024 + 512, 0, 0, 0, 128 * 1024 + 512]
+        for (a, b) in zip(k, expected) { XCTAssertLessThanOrEqual(abs(a - b), 2, "\(k)") }
+    }
+
+    func testIdentityStaysIdentityInEveryRange() {
+        for m in [YUVMatrix.bt601, .bt709, .bt709.withFullRange(true)] {
+            let k = YUVAffine(.identity, m).k
+            // Y' = Y; U' = (U − 128) + 128; V' likewise (× 1024, offsets + 512 for rounding).
+            let expected: [Int32] = [1024, 0, 0, 512, 0, 1024, 0, 128 * 1024 + 512, 0, 0, 1024, 128 * 1024 + 512]
+            for (a, b) in zip(k, expected) { XCTAssertLessThanOrEqual(abs(a - b), 1, "\(m) \(k)") }
+        }
+    }
+
+    func testBrightnessLiftsOnlyLuma() throws {
+        // +0.1 on R, G and B: a grey step of 25.5, i.e. 25.5 · 219/255 = 21.9 luma samples.
+        let k = YUVAffine(ColorMatrix([1, 0, 0, 0.1, 0, 1, 0, 0.1, 0, 0, 1, 0.1]), .bt601).k
+        XCTAssertEqual(Double(k[3] - 512) / 1024, 21.9, accuracy: 0.01)
+        XCTAssertEqual(Double(k[7] - 512) / 1024, 128 - 128, accuracy: 0.01 + 128)  // chroma rows keep their centring
+        XCTAssertLessThanOrEqual(abs(k[7] - (128 * 1024 + 512)), 1)
+    }
+}

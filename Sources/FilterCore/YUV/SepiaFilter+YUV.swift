@@ -23,6 +23,7 @@ extension SepiaFilter: YUVFilter {
         SepiaChroma.apply(frame, u: u, v: v, k: k)
         frame.mapLuma(y)
     }
+    var yuvTolerance: String { "±16 per sample (a luma curve plus chroma fixed per luma; greys ±2)" }
 }
 
 /// Chroma samples mixed towards the sepia chroma of the mean luma they cover.
@@ -31,36 +32,10 @@ enum SepiaChroma {
         @inline(__always) func mix(_ c: UInt8, _ target: Int32) -> UInt8 {
             UInt8(truncatingIfNeeded: (Int32(c) &* (1024 &- k) &+ target &* k &+ 512) >> 10)
         }
-        let fmt = frame.format
-        if fmt.isPacked {
-            let o = fmt.packedOffsets, p = frame.planes[0]
-            RowSplitter.shared.run(rows: p.height, columns: p.width) { rows in
-                for row in rows {
-                    let r = p.row(row).assumingMemoryBound(to: UInt8.self)
-                    for i in 0..<p.width {
-                        let m = r + 4 &* i
-                        let l = (Int(m[o.y0]) &+ Int(m[o.y1]) &+ 1) >> 1
-                        m[o.u] = mix(m[o.u], u[l]); m[o.v] = mix(m[o.v], v[l])
-                    }
-                }
-            }
-            return
-        }
-        let luma = frame.planes[0], c = frame.planes[1]
-        RowSplitter.shared.run(rows: c.height, columns: c.width) { rows in
-            for cy in rows {
-                let y0 = luma.row(2 &* cy).assumingMemoryBound(to: UInt8.self)
-                let y1 = luma.row(min(2 &* cy &+ 1, luma.height &- 1)).assumingMemoryBound(to: UInt8.self)
-                let cu = c.row(cy).assumingMemoryBound(to: UInt8.self)
-                let cv = fmt == .i420 ? frame.planes[2].row(cy).assumingMemoryBound(to: UInt8.self) : cu + 1
-                let step = fmt == .i420 ? 1 : 2
-                for cx in 0..<c.width {
-                    let x0 = 2 &* cx, x1 = min(2 &* cx &+ 1, luma.width &- 1)
-                    let l = (Int(y0[x0]) &+ Int(y0[x1]) &+ Int(y1[x0]) &+ Int(y1[x1]) &+ 2) >> 2
-                    cu[cx &* step] = mix(cu[cx &* step], u[l])
-                    cv[cx &* step] = mix(cv[cx &* step], v[l])
-                }
-            }
+        frame.forEachChromaSite { site in
+            let l = Int(site.meanLuma)
+            site.u.pointee = mix(site.u.pointee, u[l])
+            site.v.pointee = mix(site.v.pointee, v[l])
         }
     }
 }

@@ -4,6 +4,9 @@
 /// that contains one (`FilterChain.firstWithoutYUV`).
 public protocol YUVFilter: FrameFilter {
     func apply(to frame: YUVFrame)
+    /// How close the YUV result is to the RGB result taken through videoconvert (shown by
+    /// `filtercam filters ID`, checked by the element tests).
+    var yuvTolerance: String { get }
 }
 
 extension Array where Element == any FrameFilter {
@@ -19,4 +22,7 @@ extension Array where Element == any FrameFilter {
 extension FilterDescriptor {
     /// Whether the filter works on YUV frames (I420, NV12, YUY2, UYVY) natively.
     public var worksOnYUV: Bool { make(defaultValues) is any YUVFilter }
+
+    /// The YUV path's stated tolerance; nil for filters that work on RGB only.
+    public var yuvTolerance: String? { (make(defaultValues) as? any YUVFilter)?.yuvTolerance }
 }

@@ -3,6 +3,7 @@
 
 extension NoneFilter: YUVFilter {
     func apply(to frame: YUVFrame) {}
+    var yuvTolerance: String { "exact (nothing changes)" }
 }
 
 /// Mono keeps the luma and pulls the chroma to neutral (128) by `intensity`, as
@@ -14,6 +15,7 @@ extension MonoFilter: YUVFilter {
         let table = YUVTables.towardsNeutral(keep: 1 - intensity)
         frame.mapChroma(u: table, v: table)
     }
+    var yuvTolerance: String { "±2 per sample on BT.601 frames (the grey is the frame's own luma)" }
 }
 
 /// Invert mirrors each sample within its range: luma `235 + 16 − Y` (video range) or
@@ -27,6 +29,7 @@ extension InvertFilter: YUVFilter {
         frame.mapLuma(luma)
         frame.mapChroma(u: chroma, v: chroma)
     }
+    var yuvTolerance: String { "±2 per sample" }
 }
 
 /// Tables of one sample to one sample.
