@@ -290,6 +290,7 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try probeFrameCount(out), 10)
+        try assertPlayableEverywhere(out)
     }
 
     func testPreviewPipeline() throws {
@@ -309,6 +310,7 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(try probeFrameCount(out), 15)
         let duration = try XCTUnwrap(try probeDuration(out))
         XCTAssertEqual(duration, 0.5, accuracy: 0.1)
+        try assertPlayableEverywhere(out)
     }
 
     func testFacesPipeline() throws {

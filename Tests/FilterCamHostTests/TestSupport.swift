@@ -217,6 +217,29 @@ func probeDuration(_ path: String) throws -> Double? {
     return Double(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
+/// The first video stream's pixel format and H.264 profile as ffprobe names them
+/// (e.g. "yuv420p", "High"); nil when it cannot read them.
+func probePixelFormatAndProfile(_ path: String) throws -> (pixelFormat: String, profile: String)? {
+    guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
+    let r = try runProcess(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=pix_fmt,profile",
+                                     "-of", "default=noprint_wrappers=1", path], timeout: 30)
+    guard r.status == 0 else { return nil }
+    var values: [String: String] = [:]
+    for line in r.stdoutText.split(separator: "\n") {
+        let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { values[parts[0]] = parts[1] }
+    }
+    guard let pixelFormat = values["pix_fmt"], let profile = values["profile"] else { return nil }
+    return (pixelFormat, profile)
+}
+
+/// Recordings every player opens: 4:2:0 and a profile hardware decoders and browsers take.
+func assertPlayableEverywhere(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let probed = try XCTUnwrap(try probePixelFormatAndProfile(path), "ffprobe could not read \(path)", file: file, line: line)
+    XCTAssertEqual(probed.pixelFormat, "yuv420p", file: file, line: line)
+    XCTAssertTrue(["High", "Main", "Constrained Baseline"].contains(probed.profile), "profile \(probed.profile)", file: file, line: line)
+}
+
 /// The number of decodable video frames ffprobe counts (nil when it cannot).
 func probeFrameCount(_ path: String) throws -> Int? {
     guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
