@@ -121,6 +121,22 @@ final class YUVGeometryTests: XCTestCase {
         XCTAssertEqual(checked, 2 * 6 * 5 * 8 * 3)
     }
 
+    func testZoomScalesEachPlaneBilinearlyByHand() {
+        // 4x4 I420, Y = 10x + 40y; zoom 2 shows Y(1…2, 1…2) = 50 60 / 90 100, sampled at
+        // −0.25 (edge), 0.25, 0.75, 1.25 (edge): weights 0, 64, 192, 0 of 256, each pass
+        // rounding half up. The 2x2 chroma planes' zoom crop is their sample (0, 0).
+        let y: [UInt8] = (0..<16).map { (i: Int) -> UInt8 in UInt8(10 * (i % 4) + 40 * (i / 4)) }
+        let chroma: [UInt8] = [11, 22, 33, 44, 55, 66, 77, 88]
+        let src = YUVBuffer(format: .i420, width: 4, height: 4)
+        src.load(packed: y + chroma)
+        let plan = GeometryPlan(inputWidth: 4, inputHeight: 4, method: .identity, zoom: 2, lens: .full, lensCrop: false, lensGrid: 2)
+        let dst = YUVBuffer(format: .i420, width: 4, height: 4)
+        plan.render(from: src.frame, to: dst.frame)
+        let luma: [UInt8] = [50, 53, 58, 60, 60, 63, 68, 70, 80, 83, 88, 90, 90, 93, 98, 100]
+        let flat: [UInt8] = [11, 11, 11, 11, 55, 55, 55, 55]
+        XCTAssertEqual(dst.packedBytes, luma + flat)
+    }
+
     func testZoomOfAFlatFrameStaysFlatAndKeepsItsSize() {
         for format in YUVFormat.allCases {
             let src = YUVBuffer(format: format, width: 7, height: 5)

@@ -13,15 +13,19 @@ struct ChromaSite {
     @inline(__always)
     var meanLuma: Int32 {
         var sum = Int32(y0.pointee), n: Int32 = 1
-        for p in [y1, y2, y3] { if let p { sum &+= Int32(p.pointee); n &+= 1 } }
-        return (sum &+ n / 2) / n
+        if let y1 { sum &+= Int32(y1.pointee); n &+= 1 }
+        if let y2 { sum &+= Int32(y2.pointee); n &+= 1 }
+        if let y3 { sum &+= Int32(y3.pointee); n &+= 1 }
+        return n == 4 ? (sum &+ 2) >> 2 : (sum &+ n / 2) / n
     }
 
     /// Every luma sample of the site through `f`.
     @inline(__always)
     func mapLuma(_ f: (UInt8) -> UInt8) {
         y0.pointee = f(y0.pointee)
-        for p in [y1, y2, y3] { if let p { p.pointee = f(p.pointee) } }
+        if let y1 { y1.pointee = f(y1.pointee) }
+        if let y2 { y2.pointee = f(y2.pointee) }
+        if let y3 { y3.pointee = f(y3.pointee) }
     }
 }
 

@@ -17,7 +17,7 @@ extension GeometryPlan {
             Self.orient(method, src, window: window, into: dst)
             return
         }
-        let scratch = YUVBuffer(format: src.format, width: zoomRect.width, height: zoomRect.height)
+        let scratch = YUVBuffer(format: src.format, width: zoomRect.width, height: zoomRect.height, zeroed: false)
         let turned = scratch.frame
         Self.orient(method, src, window: zoomRect, into: turned)
         if src.format.isPacked {

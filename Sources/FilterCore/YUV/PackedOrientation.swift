@@ -16,33 +16,77 @@ enum PackedOrientation {
                      "destination plane does not fit the window \(window)")
         precondition(!src.overlaps(dst), "source and destination planes overlap")
         let (ow, _) = method.outputSize(width: sw, height: sh)
+        // Whole macropixels map onto whole macropixels when the rows keep their direction
+        // (identity, vert) or are reversed with an even width (horiz, 180): a copy, or a
+        // reversal that swaps each macropixel's two luma samples.
+        if window.x % 2 == 0 && (method == .identity || method == .vertical) {
+            return copyMacropixels(method, src, sh, window, dst)
+        }
+        if window.x % 2 == 0 && sw % 2 == 0 && (method == .horizontal || method == .rotate180) {
+            return reverseMacropixels(method, src, sw, sh, window, format, dst)
+        }
         let k = format.packedOffsets
         let averages = method.swapsAxes
-        @inline(__always) func luma(_ p: (x: Int, y: Int)) -> UInt8 {
-            src.row(p.y).load(fromByteOffset: (p.x >> 1) &* 4 &+ (p.x & 1 == 0 ? k.y0 : k.y1), as: UInt8.self)
-        }
-        @inline(__always) func chroma(_ p: (x: Int, y: Int), _ offset: Int) -> Int {
-            Int(src.row(p.y).load(fromByteOffset: (p.x >> 1) &* 4 &+ offset, as: UInt8.self))
-        }
+        // Source pixel of output (x, y) = o + x·ax + y·ay (each a unit step along one axis).
+        let o = method.sourcePixel(x: 0, y: 0, inputWidth: sw, inputHeight: sh)
+        let px = method.sourcePixel(x: 1, y: 0, inputWidth: sw, inputHeight: sh)
+        let py = method.sourcePixel(x: 0, y: 1, inputWidth: sw, inputHeight: sh)
+        let ax = (px.x - o.x, px.y - o.y), ay = (py.x - o.x, py.y - o.y)
         RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
             for j in rows {
                 let y = window.y + j
-                let d = dst.row(j)
+                let d = dst.row(j).assumingMemoryBound(to: UInt8.self)
                 for i in 0..<dst.width {
-                    let x = window.x + 2 * i
-                    let a = method.sourcePixel(x: x, y: y, inputWidth: sw, inputHeight: sh)
-                    var u = chroma(a, k.u), v = chroma(a, k.v)
-                    let hasSecond = x + 1 < ow
-                    let b = hasSecond ? method.sourcePixel(x: x + 1, y: y, inputWidth: sw, inputHeight: sh) : a
+                    let x = window.x &+ 2 &* i
+                    let ax0 = o.x &+ x &* ax.0 &+ y &* ay.0, ay0 = o.y &+ x &* ax.1 &+ y &* ay.1
+                    let hasSecond = x &+ 1 < ow
+                    let bx0 = hasSecond ? ax0 &+ ax.0 : ax0, by0 = hasSecond ? ay0 &+ ax.1 : ay0
+                    let a = UnsafePointer(src.row(ay0).assumingMemoryBound(to: UInt8.self)) + (ax0 >> 1) &* 4
+                    let b = UnsafePointer(src.row(by0).assumingMemoryBound(to: UInt8.self)) + (bx0 >> 1) &* 4
+                    var u = Int(a[k.u]), v = Int(a[k.v])
                     if averages && hasSecond {
-                        u = (u + chroma(b, k.u)) >> 1
-                        v = (v + chroma(b, k.v)) >> 1
+                        u = (u &+ Int(b[k.u])) >> 1
+                        v = (v &+ Int(b[k.v])) >> 1
                     }
-                    let m = d + 4 * i
-                    m.storeBytes(of: luma(a), toByteOffset: k.y0, as: UInt8.self)
-                    m.storeBytes(of: luma(b), toByteOffset: k.y1, as: UInt8.self)
-                    m.storeBytes(of: UInt8(u), toByteOffset: k.u, as: UInt8.self)
-                    m.storeBytes(of: UInt8(v), toByteOffset: k.v, as: UInt8.self)
+                    let m = d + 4 &* i
+                    m[k.y0] = a[ax0 & 1 == 0 ? k.y0 : k.y1]
+                    m[k.y1] = b[bx0 & 1 == 0 ? k.y0 : k.y1]
+                    m[k.u] = UInt8(truncatingIfNeeded: u)
+                    m[k.v] = UInt8(truncatingIfNeeded: v)
+                }
+            }
+        }
+    }
+
+    /// identity and vert: rows of macropixels copied.
+    private static func copyMacropixels(_ method: OrientationMethod, _ src: Plane, _ sh: Int, _ window: PixelRect, _ dst: Plane) {
+        let bytes = dst.width &* 4, x = window.x / 2 &* 4
+        RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
+            for j in rows {
+                let y = window.y &+ j
+                let sy = method == .vertical ? sh &- 1 &- y : y
+                dst.row(j).copyMemory(from: src.row(sy) + x, byteCount: bytes)
+            }
+        }
+    }
+
+    /// horiz and 180 with an even width: macropixels in reverse order, each with its two
+    /// luma samples swapped (one 32-bit word each).
+    private static func reverseMacropixels(_ method: OrientationMethod, _ src: Plane, _ sw: Int, _ sh: Int,
+                                           _ window: PixelRect, _ format: YUVFormat, _ dst: Plane) {
+        let n = dst.width, last = sw / 2 &- 1 &- window.x / 2
+        // Luma bytes 0 and 2 (YUY2) or 1 and 3 (UYVY) trade places.
+        let lumaShift: UInt32 = format == .uyvy ? 8 : 0
+        let keep: UInt32 = ~((0xFF << lumaShift) | (0xFF << (lumaShift + 16)))
+        RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
+            for j in rows {
+                let y = window.y &+ j
+                let sy = method == .rotate180 ? sh &- 1 &- y : y
+                let s = UnsafePointer(src.row(sy).assumingMemoryBound(to: UInt32.self)) + (last &- (n &- 1))
+                let d = dst.row(j).assumingMemoryBound(to: UInt32.self)
+                for i in 0..<n {
+                    let w = s[n &- 1 &- i]
+                    d[i] = (w & keep) | ((w >> 16) & (0xFF << lumaShift)) | ((w << 16) & (0xFF << (lumaShift + 16)))
                 }
             }
         }

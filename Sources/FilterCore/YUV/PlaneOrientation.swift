@@ -27,15 +27,27 @@ enum PlaneOrientation {
         }
     }
 
-    /// Output element (x, y) = the element at `origin + x·dx + y·dy` (bytes).
+    /// Output element (x, y) = the element at `origin + x·dx + y·dy` (bytes). Done in
+    /// square tiles, so that for the turns (|dx| a row) the source rows one tile reads
+    /// stay in cache while its columns are written.
     @inline(__always)
     private static func gather<T: FixedWidthInteger>(_: T.Type, origin: UnsafeRawPointer, dx: Int, dy: Int,
                                                      dst: Plane, rows: Range<Int>) {
-        let w = dst.width
-        for y in rows {
-            let s = origin + y &* dy
-            let d = dst.row(y).assumingMemoryBound(to: T.self)
-            for x in 0..<w { d[x] = s.loadUnaligned(fromByteOffset: x &* dx, as: T.self) }
+        let w = dst.width, t = 32
+        var y0 = rows.lowerBound
+        while y0 < rows.upperBound {
+            let y1 = min(y0 &+ t, rows.upperBound)
+            var x0 = 0
+            while x0 < w {
+                let x1 = min(x0 &+ t, w)
+                for y in y0..<y1 {
+                    let s = origin + y &* dy
+                    let d = dst.row(y).assumingMemoryBound(to: T.self)
+                    for x in x0..<x1 { d[x] = s.loadUnaligned(fromByteOffset: x &* dx, as: T.self) }
+                }
+                x0 = x1
+            }
+            y0 = y1
         }
     }
 }

@@ -1,69 +1,89 @@
-/// Zoom's bilinear scaling (`Zoom`: pixel centres, 8-bit weights, round half up) for
-/// planes of samples: `channels` interleaved bytes per element (1 for Y, U, V; 2 for
-/// NV12's U,V pairs), and for the luma and chroma of packed 4:2:2 frames.
+/// Zoom's bilinear scaling (`Zoom`: pixel centres, 8-bit weights, each pass rounding half
+/// up) for YUV planes. A row is described as a byte map, so one loop serves every layout:
+/// output byte t blends source bytes `first[t]` and `second[t]` of a row by `weight[t]`/256
+/// (interleaved U,V pairs of NV12 and the luma and chroma of packed 4:2:2 each on their
+/// own grid). As in `Zoom`, each source row is scaled horizontally once into one of two
+/// cached rows, and output rows are vertical blends of those (a loop that vectorizes).
 enum PlaneScaler {
+    struct ByteMap {
+        var first: [Int32] = [], second: [Int32] = [], weight: [UInt32] = []
+        mutating func append(_ a: Int32, _ b: Int32, _ f: UInt32) { first.append(a); second.append(b); weight.append(f) }
+    }
+
     /// Writes the `window` part of `src` scaled to `fullWidth`×`fullHeight` elements into `dst`.
     static func scale(from src: Plane, fullWidth: Int, fullHeight: Int, window: PixelRect, to dst: Plane) {
         let cols = Zoom.samples(count: window.width, offset: window.x, full: fullWidth, source: src.width)
-        let rows = Zoom.samples(count: window.height, offset: window.y, full: fullHeight, source: src.height)
         let c = src.elementBytes
-        RowSplitter.shared.run(rows: dst.height, columns: dst.width) { range in
-            for j in range {
-                let a = src.row(Int(rows.first[j])), b = src.row(Int(rows.second[j])), fy = rows.weight[j]
-                let d = dst.row(j)
-                for i in 0..<dst.width {
-                    let x0 = Int(cols.first[i]) * c, x1 = Int(cols.second[i]) * c, fx = cols.weight[i]
-                    for k in 0..<c {
-                        let v = blend(sample(a, x0 + k), sample(a, x1 + k), sample(b, x0 + k), sample(b, x1 + k), fx, fy)
-                        d.storeBytes(of: v, toByteOffset: i * c + k, as: UInt8.self)
-                    }
-                }
-            }
+        var map = ByteMap()
+        for i in 0..<window.width {
+            for k in 0..<c { map.append(cols.first[i] * Int32(c) + Int32(k), cols.second[i] * Int32(c) + Int32(k), cols.weight[i]) }
         }
+        let rows = Zoom.samples(count: window.height, offset: window.y, full: fullHeight, source: src.height)
+        run(map, rows: rows, from: src, to: dst)
     }
 
     /// Packed 4:2:2: luma scaled per pixel, chroma per macropixel, each on its own grid.
     static func scalePacked(from src: Plane, sourceWidth: Int, fullWidth: Int, fullHeight: Int, window: PixelRect,
                             format: YUVFormat, to dst: Plane) {
         let k = format.packedOffsets
-        let lumaCols = Zoom.samples(count: window.width, offset: window.x, full: fullWidth, source: sourceWidth)
-        let chromaCols = Zoom.samples(count: dst.width, offset: window.x / 2, full: (fullWidth + 1) / 2, source: src.width)
-        let rows = Zoom.samples(count: window.height, offset: window.y, full: fullHeight, source: src.height)
-        @inline(__always) func lumaOffset(_ x: Int32) -> Int { Int(x >> 1) * 4 + (x & 1 == 0 ? k.y0 : k.y1) }
-        RowSplitter.shared.run(rows: dst.height, columns: dst.width) { range in
-            for j in range {
-                let a = src.row(Int(rows.first[j])), b = src.row(Int(rows.second[j])), fy = rows.weight[j]
-                let d = dst.row(j)
-                for i in 0..<window.width {
-                    let x0 = lumaOffset(lumaCols.first[i]), x1 = lumaOffset(lumaCols.second[i])
-                    let v = blend(sample(a, x0), sample(a, x1), sample(b, x0), sample(b, x1), lumaCols.weight[i], fy)
-                    d.storeBytes(of: v, toByteOffset: (i >> 1) * 4 + (i & 1 == 0 ? k.y0 : k.y1), as: UInt8.self)
-                }
-                if window.width & 1 == 1 {   // the last macropixel's second luma is padding
-                    let last = (window.width >> 1) * 4
-                    d.storeBytes(of: d.load(fromByteOffset: last + k.y0, as: UInt8.self), toByteOffset: last + k.y1, as: UInt8.self)
-                }
-                for i in 0..<dst.width {
-                    let x0 = Int(chromaCols.first[i]) * 4, x1 = Int(chromaCols.second[i]) * 4, fx = chromaCols.weight[i]
-                    for o in [k.u, k.v] {
-                        let v = blend(sample(a, x0 + o), sample(a, x1 + o), sample(b, x0 + o), sample(b, x1 + o), fx, fy)
-                        d.storeBytes(of: v, toByteOffset: i * 4 + o, as: UInt8.self)
-                    }
+        let luma = Zoom.samples(count: window.width, offset: window.x, full: fullWidth, source: sourceWidth)
+        let chroma = Zoom.samples(count: dst.width, offset: window.x / 2, full: (fullWidth + 1) / 2, source: src.width)
+        @inline(__always) func lumaByte(_ x: Int32) -> Int32 { (x >> 1) * 4 + Int32(x & 1 == 0 ? k.y0 : k.y1) }
+        var map = ByteMap()
+        for i in 0..<dst.width {
+            for o in 0..<4 {
+                if o == k.u || o == k.v {
+                    map.append(chroma.first[i] * 4 + Int32(o), chroma.second[i] * 4 + Int32(o), chroma.weight[i])
+                } else {
+                    // The last macropixel's second luma of an odd width is padding: a copy of the first.
+                    let p = min(2 * i + (o == k.y1 ? 1 : 0), window.width - 1)
+                    map.append(lumaByte(luma.first[p]), lumaByte(luma.second[p]), luma.weight[p])
                 }
             }
         }
+        let rows = Zoom.samples(count: window.height, offset: window.y, full: fullHeight, source: src.height)
+        run(map, rows: rows, from: src, to: dst)
     }
 
-    @inline(__always)
-    private static func sample(_ row: UnsafeMutableRawPointer, _ offset: Int) -> UInt32 {
-        UInt32(row.load(fromByteOffset: offset, as: UInt8.self))
-    }
-
-    /// Horizontal then vertical blend, each rounding half up (as `Zoom.lerp`).
-    @inline(__always)
-    private static func blend(_ p00: UInt32, _ p10: UInt32, _ p01: UInt32, _ p11: UInt32, _ fx: UInt32, _ fy: UInt32) -> UInt8 {
-        let top = (p00 * (256 - fx) + p10 * fx + 128) >> 8
-        let bottom = (p01 * (256 - fx) + p11 * fx + 128) >> 8
-        return UInt8((top * (256 - fy) + bottom * fy + 128) >> 8)
+    private static func run(_ map: ByteMap, rows: (first: [Int32], second: [Int32], weight: [UInt32]),
+                            from src: Plane, to dst: Plane) {
+        let n = map.first.count
+        map.first.withUnsafeBufferPointer { x0 in
+        map.second.withUnsafeBufferPointer { x1 in
+        map.weight.withUnsafeBufferPointer { fx in
+            RowSplitter.shared.run(rows: dst.height, columns: n) { range in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * n) { buffer in
+                    var rowA = buffer.baseAddress!, rowB = rowA + n
+                    var cachedA = -1, cachedB = -1
+                    func horizontal(_ sourceRow: Int, into out: UnsafeMutablePointer<UInt8>) {
+                        let s = UnsafePointer(src.row(sourceRow).assumingMemoryBound(to: UInt8.self))
+                        for t in 0..<n {
+                            let f = fx[t]
+                            out[t] = UInt8(truncatingIfNeeded: (UInt32(s[Int(x0[t])]) &* (256 &- f) &+ UInt32(s[Int(x1[t])]) &* f &+ 128) >> 8)
+                        }
+                    }
+                    for j in range {
+                        let ya = Int(rows.first[j]), yb = Int(rows.second[j]), fy = rows.weight[j]
+                        if cachedA != ya {
+                            if cachedB == ya {
+                                swap(&rowA, &rowB); swap(&cachedA, &cachedB)
+                            } else {
+                                horizontal(ya, into: rowA); cachedA = ya
+                            }
+                        }
+                        let d = dst.row(j).assumingMemoryBound(to: UInt8.self)
+                        if fy == 0 {
+                            d.update(from: rowA, count: n)
+                            continue
+                        }
+                        if cachedB != yb { horizontal(yb, into: rowB); cachedB = yb }
+                        let a = UnsafePointer(rowA), b = UnsafePointer(rowB)
+                        for t in 0..<n {
+                            d[t] = UInt8(truncatingIfNeeded: (UInt32(a[t]) &* (256 &- fy) &+ UInt32(b[t]) &* fy &+ 128) >> 8)
+                        }
+                    }
+                }
+            }
+        }}}
     }
 }

@@ -7,7 +7,8 @@ public final class YUVBuffer {
     private let storage: [UnsafeMutableRawPointer]
     private let strides: [Int]
 
-    public init(format: YUVFormat, width: Int, height: Int, rowAlignment: Int = 16) {
+    /// `zeroed: false` skips clearing the memory, for scratch about to be overwritten.
+    public init(format: YUVFormat, width: Int, height: Int, rowAlignment: Int = 16, zeroed: Bool = true) {
         self.format = format
         self.width = width
         self.height = height
@@ -16,7 +17,7 @@ public final class YUVBuffer {
             let (w, h, e) = format.plane(i, width: width, height: height)
             let stride = (w * e + rowAlignment - 1) / rowAlignment * rowAlignment
             let p = UnsafeMutableRawPointer.allocate(byteCount: stride * h, alignment: 64)
-            p.initializeMemory(as: UInt8.self, repeating: 0, count: stride * h)
+            if zeroed { p.initializeMemory(as: UInt8.self, repeating: 0, count: stride * h) }
             bases.append(p)
             strides.append(stride)
         }
