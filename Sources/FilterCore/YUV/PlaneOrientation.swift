@@ -19,11 +19,25 @@ enum PlaneOrientation {
         RowSplitter.shared.run(rows: h, columns: w) { rows in
             if dx == e {
                 for y in rows { dst.row(y).copyMemory(from: origin + y &* dy, byteCount: w &* e) }
+            } else if dx == -e {
+                if e == 1 { reverse(UInt8.self, origin: origin, dy: dy, dst: dst, rows: rows) }
+                else { reverse(UInt16.self, origin: origin, dy: dy, dst: dst, rows: rows) }
             } else if e == 1 {
                 gather(UInt8.self, origin: origin, dx: dx, dy: dy, dst: dst, rows: rows)
             } else {
                 gather(UInt16.self, origin: origin, dx: dx, dy: dy, dst: dst, rows: rows)
             }
+        }
+    }
+
+    /// Rows read backwards (horiz, 180): `origin + y·dy` is the source row's last element.
+    @inline(__always)
+    private static func reverse<T: FixedWidthInteger>(_: T.Type, origin: UnsafeRawPointer, dy: Int, dst: Plane, rows: Range<Int>) {
+        let w = dst.width
+        for y in rows {
+            let s = (origin + y &* dy - (w &- 1) &* MemoryLayout<T>.size).assumingMemoryBound(to: T.self)
+            let d = dst.row(y).assumingMemoryBound(to: T.self)
+            for x in 0..<w { d[x] = s[w &- 1 &- x] }
         }
     }
 
