@@ -25,6 +25,9 @@ enum PackedOrientation {
         if window.x % 2 == 0 && sw % 2 == 0 && (method == .horizontal || method == .rotate180) {
             return reverseMacropixels(method, src, sw, sh, window, format, dst)
         }
+        if method.swapsAxes {
+            return turn(method, src, sw, sh, window, format, dst)
+        }
         let k = format.packedOffsets
         let averages = method.swapsAxes
         // Source pixel of output (x, y) = o + x·ax + y·ay (each a unit step along one axis).
@@ -53,6 +56,41 @@ enum PackedOrientation {
                     m[k.y1] = b[bx0 & 1 == 0 ? k.y0 : k.y1]
                     m[k.u] = UInt8(truncatingIfNeeded: u)
                     m[k.v] = UInt8(truncatingIfNeeded: v)
+                }
+            }
+        }
+    }
+
+    /// The four methods that swap axes: an output row is one source column, so the luma
+    /// and chroma offsets inside a source row are fixed for the whole output row, and each
+    /// output macropixel reads two successive source rows (chroma: their mean, rounded down).
+    private static func turn(_ method: OrientationMethod, _ src: Plane, _ sw: Int, _ sh: Int,
+                             _ window: PixelRect, _ format: YUVFormat, _ dst: Plane) {
+        let k = format.packedOffsets
+        let o = method.sourcePixel(x: 0, y: 0, inputWidth: sw, inputHeight: sh)
+        let rowStep = method.sourcePixel(x: 1, y: 0, inputWidth: sw, inputHeight: sh).y - o.y   // ±1 source row per output pixel
+        let columnStep = method.sourcePixel(x: 0, y: 1, inputWidth: sw, inputHeight: sh).x - o.x
+        let ow = sh
+        let stride = src.stride &* rowStep
+        RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
+            for j in rows {
+                let sx = o.x &+ (window.y &+ j) &* columnStep
+                let cell = (sx >> 1) &* 4
+                let luma = cell &+ (sx & 1 == 0 ? k.y0 : k.y1), u = cell &+ k.u, v = cell &+ k.v
+                let first = UnsafePointer((src.row(o.y &+ window.x &* rowStep)).assumingMemoryBound(to: UInt8.self))
+                let d = dst.row(j).assumingMemoryBound(to: UInt8.self)
+                // Whole pairs of source rows; an odd picture edge's last pixel is alone.
+                let pairs = window.x &+ 2 &* dst.width <= ow ? dst.width : dst.width &- 1
+                for i in 0..<pairs {
+                    let a = first + (2 &* i) &* stride, b = a + stride
+                    let m = d + 4 &* i
+                    m[k.y0] = a[luma]; m[k.y1] = b[luma]
+                    m[k.u] = UInt8(truncatingIfNeeded: (UInt16(a[u]) &+ UInt16(b[u])) >> 1)
+                    m[k.v] = UInt8(truncatingIfNeeded: (UInt16(a[v]) &+ UInt16(b[v])) >> 1)
+                }
+                if pairs < dst.width {
+                    let a = first + (2 &* pairs) &* stride, m = d + 4 &* pairs
+                    m[k.y0] = a[luma]; m[k.y1] = a[luma]; m[k.u] = a[u]; m[k.v] = a[v]
                 }
             }
         }
