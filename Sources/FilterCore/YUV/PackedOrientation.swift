@@ -72,26 +72,41 @@ enum PackedOrientation {
         let columnStep = method.sourcePixel(x: 0, y: 1, inputWidth: sw, inputHeight: sh).x - o.x
         let ow = sh
         let stride = src.stride &* rowStep
+        let first = UnsafePointer((src.row(o.y &+ window.x &* rowStep)).assumingMemoryBound(to: UInt8.self))
+        // Whole pairs of source rows; an odd picture edge's last pixel is alone.
+        let pairs = window.x &+ 2 &* dst.width <= ow ? dst.width : dst.width &- 1
+        // Bands of 16 output rows (16 neighbouring source columns, 32 bytes of each source
+        // row): each source row read once per band, its cache line used by all 16.
         RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
-            for j in rows {
-                let sx = o.x &+ (window.y &+ j) &* columnStep
-                let cell = (sx >> 1) &* 4
-                let luma = cell &+ (sx & 1 == 0 ? k.y0 : k.y1), u = cell &+ k.u, v = cell &+ k.v
-                let first = UnsafePointer((src.row(o.y &+ window.x &* rowStep)).assumingMemoryBound(to: UInt8.self))
-                let d = dst.row(j).assumingMemoryBound(to: UInt8.self)
-                // Whole pairs of source rows; an odd picture edge's last pixel is alone.
-                let pairs = window.x &+ 2 &* dst.width <= ow ? dst.width : dst.width &- 1
-                for i in 0..<pairs {
-                    let a = first + (2 &* i) &* stride, b = a + stride
-                    let m = d + 4 &* i
-                    m[k.y0] = a[luma]; m[k.y1] = b[luma]
-                    m[k.u] = UInt8(truncatingIfNeeded: (UInt16(a[u]) &+ UInt16(b[u])) >> 1)
-                    m[k.v] = UInt8(truncatingIfNeeded: (UInt16(a[v]) &+ UInt16(b[v])) >> 1)
+            var j0 = rows.lowerBound
+            while j0 < rows.upperBound {
+                let j1 = min(j0 &+ 16, rows.upperBound)
+                var cells = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &cells) { raw in
+                    let cell = raw.bindMemory(to: Int.self)
+                    for j in j0..<j1 { cell[j &- j0] = o.x &+ (window.y &+ j) &* columnStep }
+                    for i in 0..<pairs {
+                        let a = first + (2 &* i) &* stride, b = a + stride
+                        for j in j0..<j1 {
+                            let sx = cell[j &- j0], base = (sx >> 1) &* 4
+                            let luma = base &+ (sx & 1 == 0 ? k.y0 : k.y1)
+                            let m = dst.row(j).assumingMemoryBound(to: UInt8.self) + 4 &* i
+                            m[k.y0] = a[luma]; m[k.y1] = b[luma]
+                            m[k.u] = UInt8(truncatingIfNeeded: (UInt16(a[base &+ k.u]) &+ UInt16(b[base &+ k.u])) >> 1)
+                            m[k.v] = UInt8(truncatingIfNeeded: (UInt16(a[base &+ k.v]) &+ UInt16(b[base &+ k.v])) >> 1)
+                        }
+                    }
+                    if pairs < dst.width {
+                        let a = first + (2 &* pairs) &* stride
+                        for j in j0..<j1 {
+                            let sx = cell[j &- j0], base = (sx >> 1) &* 4
+                            let luma = base &+ (sx & 1 == 0 ? k.y0 : k.y1)
+                            let m = dst.row(j).assumingMemoryBound(to: UInt8.self) + 4 &* pairs
+                            m[k.y0] = a[luma]; m[k.y1] = a[luma]; m[k.u] = a[base &+ k.u]; m[k.v] = a[base &+ k.v]
+                        }
+                    }
                 }
-                if pairs < dst.width {
-                    let a = first + (2 &* pairs) &* stride, m = d + 4 &* pairs
-                    m[k.y0] = a[luma]; m[k.y1] = a[luma]; m[k.u] = a[u]; m[k.v] = a[v]
-                }
+                j0 = j1
             }
         }
     }
