@@ -224,7 +224,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         activePlan.withLock { $0 = plan }
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
         if input.format.isYUV {
-            return yuvTask(recipe, chain: chain, settings: s, format: input.format)
+            return yuvTask(recipe, chain: chain, settings: s, format: input.format, method: method, live: stream.isLive)
         }
         let lensRect = recipe.lensRect
         let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
@@ -249,21 +249,31 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         return FrameTask(recipe.job(finish: finish), decorate: decorate)
     }
 
-    /// A YUV frame's task: geometry and filters on the planes. Faces, stills and the
-    /// on-screen display still work on RGB frames only; asking for them (or for a filter
-    /// without a YUV path) on a YUV stream is an error that says what to put in front.
-    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat) -> FrameTask {
+    /// A YUV frame's task: geometry, filters and faces on the planes (faces searched on the
+    /// luma plane). Stills and the on-screen display still work on RGB frames only; asking
+    /// for them (or for a filter without a YUV path) on a YUV stream is an error that says
+    /// what to put in front.
+    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat,
+                         method: OrientationMethod, live: Bool) -> FrameTask {
         var problem: String?
         if let id = chain.steps.first(where: { !(FilterRegistry.shared.descriptor(id: $0.id)?.worksOnYUV ?? false) })?.id {
             problem = "filter \(id.quotedForMessage) works on RGB frames only"
-        } else if faces.isEnabled || faces.hasReportedFaces {
-            problem = "faces are searched in RGB frames only"
         } else if snapshots.needsFrame {
             problem = "snapshots are taken from RGB frames only"
         } else if s.osd {
             problem = "the on-screen display is drawn into RGB frames only"
         }
-        guard let problem else { return FrameTask(recipe.yuvJob()) }
+        guard let problem else {
+            let faces = self.faces, detecting = faces.isEnabled
+            var found: [DetectedFace] = []
+            let finish: ((YUVFrame) -> Void)? = detecting ? { frame in
+                found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live)
+            } : nil
+            let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
+                faces.decorate(buffer, faces: found, timestamp: timestamp)
+            } : nil
+            return FrameTask(recipe.yuvJob(finish: finish), decorate: decorate)
+        }
         if !refusedYUV {
             refusedYUV = true
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "

@@ -125,6 +125,18 @@ final class YUVElementTests: XCTestCase {
         }
     }
 
+    /// Faces on a YUV stream: searched on the luma plane, squares drawn into the planes,
+    /// the frames stay in their format.
+    func testFacesOnAYUVStreamAreSquaredInPlace() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/faces/astronaut.png").path
+        let source = "filesrc location=\(photo) ! pngdec ! videoconvert ! video/x-raw,format=I420 ! imagefreeze num-buffers=2"
+        let plain = try collectFrames(source)
+        let squared = try collectFrames("\(source) ! filtercam detect-faces=true")
+        XCTAssertEqual(squared.count, 2)
+        XCTAssertEqual(squared.first?.format, "I420")
+        XCTAssertNotEqual(squared.first?.bytes, plain.first?.bytes, "no square was drawn")
+    }
+
     /// The error a pipeline posts, whether it came before or after its end of stream.
     private func error(of description: String) -> String? {
         var after: String?
