@@ -228,26 +228,21 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
     /// upright for how the device is held (nil: unknown), for `face-orientations`.
     func process(_ frame: FrameView, method: OrientationMethod, deviceUpright: OrientationMethod? = nil,
                  live: Bool) -> [DetectedFace] {
-        let faces = process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live) {
-            GreyImage(frame: frame, step: $0)
-        }
-        if !faces.isEmpty && settings.withLock({ $0.overlay }) { FaceOverlay.draw(faces.map(\.rect), on: frame) }
-        return faces
+        process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live,
+                grey: { GreyImage(frame: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
     }
 
     /// The same for a YUV frame: the search runs on its luma plane as it is.
     func process(_ frame: YUVFrame, method: OrientationMethod, deviceUpright: OrientationMethod? = nil,
                  live: Bool) -> [DetectedFace] {
-        let faces = process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live) {
-            GreyImage(luma: frame, step: $0)
-        }
-        if !faces.isEmpty && settings.withLock({ $0.overlay }) { FaceOverlay.draw(faces.map(\.rect), on: frame) }
-        return faces
+        process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live,
+                grey: { GreyImage(luma: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
     }
 
-    /// Faces in a `width`×`height` output picture whose grey copy `grey(step)` makes.
+    /// Faces in a `width`×`height` output picture whose grey copy `grey(step)` makes;
+    /// `draw` puts the squares on it.
     private func process(width: Int, height: Int, method: OrientationMethod, deviceUpright: OrientationMethod?,
-                         live: Bool, grey makeGrey: (Int) -> GreyImage) -> [DetectedFace] {
+                         live: Bool, grey makeGrey: (Int) -> GreyImage, draw: ([PixelRect]) -> Void) -> [DetectedFace] {
         let s = settings.withLock { $0 }
         guard s.enabled else {
             if wasEnabled {
@@ -277,7 +272,10 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
             tracker.confirmNeighbors = s.confirmNeighbors
             faces = tracker.update(candidates, in: geometry, searched: Set(search.rolls))
         }
-        if !faces.isEmpty { framesWithFaces.add(1, ordering: .relaxed) }
+        if !faces.isEmpty {
+            framesWithFaces.add(1, ordering: .relaxed)
+            if s.overlay { draw(faces.map(\.rect)) }
+        }
         return faces
     }
 

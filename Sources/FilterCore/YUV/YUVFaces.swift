@@ -34,17 +34,8 @@ extension FaceOverlay {
     /// samples: luma per pixel, and the chroma of every site an outline pixel falls in.
     public static func draw(_ boxes: [PixelRect], on frame: YUVFrame) {
         let c = frame.matrix.samples(r: Double(color.r), g: Double(color.g), b: Double(color.b))
-        for b in boxes {
-            let x0 = max(b.x, 0), y0 = max(b.y, 0)
-            let x1 = min(b.x + b.width, frame.width), y1 = min(b.y + b.height, frame.height)
-            guard x0 < x1 && y0 < y1 else { continue }
-            let t = thickness(frameWidth: frame.width, box: b)
-            for y in y0..<y1 {
-                let edgeRow = y < b.y + t || y >= b.y + b.height - t
-                for x in x0..<x1 where edgeRow || x < b.x + t || x >= b.x + b.width - t {
-                    frame.paint(x: x, y: y, c)
-                }
-            }
+        forEachOutlineRun(boxes, width: frame.width, height: frame.height) { y, xs in
+            for x in xs { frame.paint(x: x, y: y, c) }
         }
     }
 }
