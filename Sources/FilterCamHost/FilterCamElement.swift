@@ -256,7 +256,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
     private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat,
                          method: OrientationMethod, live: Bool) -> FrameTask {
         var problem: String?
-        if let id = chain.steps.first(where: { !(FilterRegistry.shared.descriptor(id: $0.id)?.worksOnYUV ?? false) })?.id {
+        // The chain's filters are made already (`activeFilters`, in chain order): no new
+        // instances per frame to ask.
+        if let i = activeFilters.firstIndex(where: { !($0 is any YUVFilter) }) {
+            let id = chain.steps.indices.contains(i) ? chain.steps[i].id : "?"
             problem = "filter \(id.quotedForMessage) works on RGB frames only"
         } else if snapshots.needsFrame {
             problem = "snapshots are taken from RGB frames only"
