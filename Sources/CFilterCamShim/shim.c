@@ -292,3 +292,6 @@ void fc_copy_metas(GstBuffer *from, GstBuffer *to, gboolean same_geometry) {
   gst_buffer_foreach_meta(from, fc_copy_one_meta, &c);
 }
 
+
+guint8 *fc_video_frame_plane_data_n(GstVideoFrame *f, guint plane) { return GST_VIDEO_FRAME_PLANE_DATA(f, plane); }
+gint fc_video_frame_stride_n(GstVideoFrame *f, guint plane) { return GST_VIDEO_FRAME_PLANE_STRIDE(f, plane); }

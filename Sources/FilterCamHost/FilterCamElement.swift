@@ -224,9 +224,12 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         }
         let method = s.effectiveOrientation(tag: stream.tagOrientation)
         let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
-                                zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop)
+                                zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop, lensGrid: input.format.isYUV ? 2 : 1)
         activePlan.withLock { $0 = plan }
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
+        if input.format.isYUV {
+            return yuvTask(recipe, chain: chain, settings: s, format: input.format, method: method, live: stream.isLive)
+        }
         let lensRect = recipe.lensRect
         let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
         let detecting = faces.isEnabled
@@ -249,6 +252,44 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         } : nil
         return FrameTask(recipe.job(finish: finish), decorate: decorate)
     }
+
+    /// A YUV frame's task: geometry, filters and faces on the planes (faces searched on the
+    /// luma plane). Stills and the on-screen display still work on RGB frames only; asking
+    /// for them (or for a filter without a YUV path) on a YUV stream is an error that says
+    /// what to put in front.
+    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat,
+                         method: OrientationMethod, live: Bool) -> FrameTask {
+        var problem: String?
+        // The chain's filters are made already (`activeFilters`, in chain order): no new
+        // instances per frame to ask.
+        if let i = activeFilters.firstIndex(where: { !($0 is any YUVFilter) }) {
+            let id = chain.steps.indices.contains(i) ? chain.steps[i].id : "?"
+            problem = "filter \(id.quotedForMessage) works on RGB frames only"
+        } else if snapshots.needsFrame {
+            problem = "snapshots are taken from RGB frames only"
+        } else if s.osd {
+            problem = "the on-screen display is drawn into RGB frames only"
+        }
+        guard let problem else {
+            let faces = self.faces, detecting = faces.isEnabled
+            var found: [DetectedFace] = []
+            let finish: ((YUVFrame) -> Void)? = detecting ? { frame in
+                found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live)
+            } : nil
+            let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
+                faces.decorate(buffer, faces: found, timestamp: timestamp)
+            } : nil
+            return FrameTask(recipe.yuvJob(finish: finish), decorate: decorate)
+        }
+        if !refusedYUV {
+            refusedYUV = true
+            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "
+                          + "(put videoconvert ! video/x-raw,format=BGRx in front)", nil)
+        }
+        return FrameTask(.passthrough(width: recipe.plan.inputWidth, height: recipe.plan.inputHeight))
+    }
+    /// Worker-thread state: the YUV refusal is posted once.
+    private var refusedYUV = false
 
     /// EOS: stills still waiting for a frame are written (or reported) now.
     func endOfStream() {

@@ -34,8 +34,12 @@ import Synchronization
 /// - upstream events (seek, navigation) reaching the appsrc pad are pushed upstream from
 ///   the appsink pad; latency queries are answered with upstream's latency plus ours.
 final class FrameWorkerBin: @unchecked Sendable {
-    static let formats = "{ BGRA, BGRx, RGBA, RGBx }"
-    static let caps = "video/x-raw, format=(string)\(formats), width=(int)[ 1, 32767 ], height=(int)[ 1, 32767 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
+    /// Caps for frames in `formats` (RGB first: negotiation prefers them when upstream
+    /// offers both, so RGB-only features keep working; YUV-only sources get YUV).
+    static func caps(formats: [String] = FrameFormat.allNames) -> String {
+        "video/x-raw, format=(string){ \(formats.joined(separator: ", ")) }, width=(int)[ 1, 32767 ], height=(int)[ 1, 32767 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
+    }
+    static let caps = caps()
 
     let element: UnsafeMutablePointer<GstElement>
     private let appsink: UnsafeMutablePointer<GstElement>
@@ -106,14 +110,20 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// The element's debug category.
     let log: DebugCategory
 
-    init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage, log: DebugCategory) {
+    /// The formats this element takes (its pad templates'), for caps and messages.
+    private let formats: [String]
+    private var formatNames: String { formats.joined(separator: ", ") }
+
+    init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage, log: DebugCategory,
+         formats: [String] = FrameFormat.allNames) {
         self.element = element
+        self.formats = formats
         self.stage = stage
         self.log = log
         // Names are per bin, so fixed ones are unique; the element itself has no name yet.
         appsink = GStreamer.make("appsink", name: "in")!
         appsrc = GStreamer.make("appsrc", name: "out")!
-        for (k, v) in [("caps", Self.caps), ("sync", "false"), ("max-buffers", "1"), ("drop", "false"),
+        for (k, v) in [("caps", Self.caps(formats: formats)), ("sync", "false"), ("max-buffers", "1"), ("drop", "false"),
                        ("enable-last-sample", "false"), ("qos", "false"), ("async", "false"),
                        ("emit-signals", "false"), ("wait-on-eos", "false")] {
             GStreamer.set(UnsafeMutableRawPointer(appsink), k, v)
@@ -310,7 +320,7 @@ final class FrameWorkerBin: @unchecked Sendable {
     private func adopt(caps: UnsafeMutablePointer<GstCaps>) -> Bool {
         let (usable, changed) = stream.adopt(caps)
         if !usable && changed {
-            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(GStreamer.describe(caps)); accepted formats: \(PixelFormat.names) (put videoconvert in front)", nil)
+            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(GStreamer.describe(caps)); it takes progressive raw video in \(formatNames) (put deinterlace or videoconvert in front)", nil)
         }
         return usable
     }
@@ -374,11 +384,26 @@ final class FrameWorkerBin: @unchecked Sendable {
             } else {
                 // Shared memory (e.g. imagefreeze): write the result into a new buffer in one pass.
                 buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, geometry: nil,
-                                timestamp: timestamp, copying)
+                                timestamp: timestamp, as: view, copying)
             }
         case .render(let work):
             buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
-                            timestamp: timestamp, work)
+                            timestamp: timestamp, as: view, work)
+        case .yuvInPlace(let work):
+            buffer = fc_buffer_make_writable(buffer)
+            if fc_buffer_memory_writable(buffer) == 0 {   // shared memory: filter a copy
+                buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, geometry: nil,
+                                timestamp: timestamp, as: yuvView) { source, destination in destination.copy(from: source); work(destination) }
+            } else {
+                var frame = GstVideoFrame()
+                if gst_video_frame_map(&frame, &stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                    work(yuvView(of: &frame, shape: shape, timestamp: timestamp))
+                    gst_video_frame_unmap(&frame)
+                }
+            }
+        case .yuvRender(let work):
+            buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
+                            timestamp: timestamp, as: yuvView, work)
         }
         if let decorate = task.decorate {
             buffer = fc_buffer_make_writable(buffer)
@@ -401,10 +426,22 @@ final class FrameWorkerBin: @unchecked Sendable {
     }
 
     /// Writes `work(source, destination)` into a buffer from the output pool; consumes `input`.
-    /// Metas follow (`fc_copy_metas`; regions of interest through `geometry`).
-    private func render(_ input: UnsafeMutablePointer<GstBuffer>, shape: FrameShape, width: Int, height: Int,
-                        geometry: GeometryPlan?, timestamp: UInt64?,
-                        _ work: (FrameView, FrameView) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+    /// Metas follow (`fc_copy_metas`; regions of interest through `geometry`). The frames
+    /// are RGB views or YUV views (`view(of:…)`, `yuvView(of:…)`), as the job needs.
+    private func render<Frame>(_ input: UnsafeMutablePointer<GstBuffer>, shape: FrameShape, width: Int, height: Int,
+                               geometry: GeometryPlan?, timestamp: UInt64?,
+                               as frame: (inout GstVideoFrame, FrameShape, UInt64?) -> Frame,
+                               _ work: (Frame, Frame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+        render(input, width: width, height: height, geometry: geometry) { src, dst in
+            let outShape = FrameShape(width: width, height: height, format: shape.format)
+            work(frame(&src, shape, timestamp), frame(&dst, outShape, timestamp))
+        }
+    }
+
+    /// A buffer from the output pool with `input`'s flags, timestamps and metas, both
+    /// mapped for `work`; consumes `input`.
+    private func render(_ input: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int, geometry: GeometryPlan?,
+                        _ work: (inout GstVideoFrame, inout GstVideoFrame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
         var outInfo = GstVideoInfo()
         gst_video_info_set_format(&outInfo, stream.inputInfo.finfo.pointee.format, guint(width), guint(height))
         let out = acquireOutputBuffer(info: &outInfo)
@@ -414,8 +451,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         var src = GstVideoFrame(), dst = GstVideoFrame()
         if gst_video_frame_map(&src, &stream.inputInfo, input, GST_MAP_READ) != 0 {
             if gst_video_frame_map(&dst, &outInfo, out, GST_MAP_WRITE) != 0 {
-                let outShape = FrameShape(width: width, height: height, format: shape.format)
-                work(view(of: &src, shape: shape, timestamp: timestamp), view(of: &dst, shape: outShape, timestamp: timestamp))
+                work(&src, &dst)
                 gst_video_frame_unmap(&dst)
             }
             gst_video_frame_unmap(&src)
@@ -456,9 +492,18 @@ final class FrameWorkerBin: @unchecked Sendable {
     }
 
     private func view(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> FrameView {
-        FrameView(base: UnsafeMutableRawPointer(fc_video_frame_plane_data(&frame)!),
-                  width: shape.width, height: shape.height, stride: Int(fc_video_frame_stride(&frame)),
-                  format: shape.format, timestamp: timestamp)
+        guard case .rgb(let format) = shape.format else { preconditionFailure("an RGB job for a \(shape.format.name) frame") }
+        return FrameView(base: UnsafeMutableRawPointer(fc_video_frame_plane_data(&frame)!),
+                         width: shape.width, height: shape.height, stride: Int(fc_video_frame_stride(&frame)),
+                         format: format, timestamp: timestamp)
+    }
+
+    private func yuvView(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> YUVFrame {
+        guard case .yuv(let format, let matrix) = shape.format else { preconditionFailure("a YUV job for a \(shape.format.name) frame") }
+        let planes = 0..<guint(format.planeCount)
+        return YUVFrame(format: format, width: shape.width, height: shape.height,
+                        bases: planes.map { UnsafeMutableRawPointer(fc_video_frame_plane_data_n(&frame, $0)!) },
+                        strides: planes.map { Int(fc_video_frame_stride_n(&frame, $0)) }, timestamp: timestamp, matrix: matrix)
     }
 
     /// The reported latency follows the running maximum of the measured processing time.
@@ -581,7 +626,7 @@ final class FrameWorkerBin: @unchecked Sendable {
             case GST_QUERY_ACCEPT_CAPS: gst_query_parse_accept_caps(query, &offered)  // what it will send
             default: return GST_PAD_PROBE_OK
             }
-            if let offered, let format = FrameWorkerBin.onlyUnsupportedFormat(offered) {
+            if let offered, let format = FrameWorkerBin.onlyUnsupportedFormat(offered, accepted: me.formats) {
                 me.refuseFormat(format)
             }
             return GST_PAD_PROBE_OK
@@ -668,7 +713,7 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     /// When every structure of `caps` is system-memory raw video in formats we do not
     /// take, the first of those formats (upstream can offer nothing we take).
-    static func onlyUnsupportedFormat(_ caps: UnsafeMutablePointer<GstCaps>) -> String? {
+    static func onlyUnsupportedFormat(_ caps: UnsafeMutablePointer<GstCaps>, accepted: [String] = FrameFormat.allNames) -> String? {
         let n = gst_caps_get_size(caps)
         guard n > 0, gst_caps_is_any(caps) == 0 else { return nil }
         var first: String?
@@ -680,7 +725,7 @@ final class FrameWorkerBin: @unchecked Sendable {
                 return nil
             }
             guard let format = gst_structure_get_string(structure, "format").map({ String(cString: $0) }) else { return nil }
-            if PixelFormat(rawValue: format) != nil { return nil }
+            if accepted.contains(format) { return nil }
             first = first ?? format
         }
         return first
@@ -710,7 +755,7 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// Posts (once per stream) the error that names the format and the remedy.
     private func refuseFormat(_ format: String) {
         guard !refusedFormat.exchange(true, ordering: .relaxed) else { return }
-        let text = "\(GStreamer.name(of: element)) cannot process \(format) frames; accepted formats: \(PixelFormat.names) (put videoconvert in front)"
+        let text = "\(GStreamer.name(of: element)) cannot process \(format) frames; accepted formats: \(formatNames) (put videoconvert in front)"
         log.error(element, text)
         fc_post_error(element, text, nil)
     }

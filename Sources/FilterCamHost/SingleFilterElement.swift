@@ -26,8 +26,13 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
         self.descriptor = descriptor
         self.elementClass = elementClass
         values = Locked(descriptor.defaultValues)
-        worker = FrameWorkerBin(element: element, stage: self, log: .singleFilter)
+        worker = FrameWorkerBin(element: element, stage: self, log: .singleFilter, formats: Self.formats(for: descriptor))
         parts = ElementParts(element: element, declared: elementClass.properties, parts: [self, worker])
+    }
+
+    /// The formats of a filter's element: YUV too when the filter works on YUV planes.
+    static func formats(for d: FilterDescriptor) -> [String] {
+        d.worksOnYUV ? FrameFormat.allNames : PixelFormat.allCases.map(\.rawValue)
     }
 
     /// The element class for a filter: `fc<id>`, type `GstFc<Id>`.
@@ -38,7 +43,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
             factoryName: prefix + d.id, typeName: typeName,
             longName: "FilterCam \(d.title)", klass: "Filter/Effect/Video",
             summary: d.summary, properties: properties,
-            sinkCaps: FrameWorkerBin.caps, srcCaps: FrameWorkerBin.caps,
+            sinkCaps: FrameWorkerBin.caps(formats: formats(for: d)), srcCaps: FrameWorkerBin.caps(formats: formats(for: d)),
             make: { element, cls in SingleFilterElement(element: element, descriptor: d, elementClass: cls) })
     }
 
@@ -116,6 +121,9 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
             activeFilter = descriptor.make(current)
         }
         let filters: [any FrameFilter] = [activeFilter!]
+        if input.format.isYUV {   // the caps offer YUV only to filters that work on it
+            return FrameTask(FrameJob(outputWidth: input.width, outputHeight: input.height, work: .yuvInPlace { filters.apply(to: $0) }))
+        }
         return FrameTask(FrameJob(outputWidth: input.width, outputHeight: input.height,
                                   work: .inPlace({ filters.apply(to: $0) }, copying: { filters.apply(from: $0, to: $1) })))
     }

@@ -62,13 +62,24 @@ struct StreamState {
         forgetCaps()
         inputCaps = gst_caps_ref(caps)
         var info = GstVideoInfo()
-        guard gst_video_info_from_caps(&info, caps) != 0,
+        guard gst_video_info_from_caps(&info, caps) != 0, info.interlace_mode == GST_VIDEO_INTERLACE_MODE_PROGRESSIVE,
               let name = String(optionalCString: gst_video_format_to_string(info.finfo.pointee.format)),
-              let format = PixelFormat(rawValue: name)
+              let format = FrameFormat(name: name, matrix: Self.matrix(of: info.colorimetry))
         else { return (false, true) }
         inputInfo = info
         inputShape = FrameShape(width: Int(info.width), height: Int(info.height), format: format)
         return (true, true)
+    }
+
+    /// The colour matrix and range the caps' colorimetry names (BT.601 when unknown, as
+    /// videoconvert assumes for the sizes where it does not say).
+    private static func matrix(of c: GstVideoColorimetry) -> YUVMatrix {
+        let base: YUVMatrix = switch c.matrix {
+        case GST_VIDEO_COLOR_MATRIX_BT709: .bt709
+        case GST_VIDEO_COLOR_MATRIX_BT2020: .bt2020
+        default: .bt601
+        }
+        return base.withFullRange(c.range == GST_VIDEO_COLOR_RANGE_0_255)
     }
 
     /// The input caps with the output size; a 90° turn also turns the pixel aspect ratio

@@ -63,7 +63,8 @@ public struct Bench {
         // A centred lens of a quarter of the area (the same text on both sides).
         let quarter = "0.25,0.25,0.5,0.5"
         let lens = try! LensRect(parsing: quarter).pixelRect(width: w, height: h)
-        var list: [Case] = [
+        var list = yuvCases(width: w, height: h)
+        list += [
             Case(name: "passthrough", filterCam: "filtercam filter=none", native: "identity"),
             Case(name: "sepia", filterCam: "filtercam filter=sepia intensity=1", native: "coloreffects preset=sepia"),
             Case(name: "mono", filterCam: "filtercam filter=mono", native: "videobalance saturation=0"),
@@ -102,6 +103,32 @@ public struct Bench {
                          filterCamSource: bgrx, nativeSource: bgrx))
         for (name, chain) in FilterRegistry.shared.all.filter({ $0.id != "none" }).map({ ("fc\($0.id)", $0.id) }) {
             list.append(Case(name: "element-\(name)", filterCam: name, native: "filtercam filter=\(chain)"))
+        }
+        return list
+    }
+
+    /// The YUV formats cameras and encoders use, each case against the stock element doing
+    /// the same job in the same format (listed first: what users run). Sepia has no stock
+    /// YUV element: its stock side is what a user must write, `coloreffects` between two
+    /// `videoconvert`s.
+    static func yuvCases(width w: Int, height h: Int) -> [Case] {
+        let quarter = "0.25,0.25,0.5,0.5"
+        let lens = try! LensRect(parsing: quarter).pixelRect(width: w, height: h, grid: 2)
+        let zoom = Zoom.cropRect(width: w, height: h, zoom: 2)
+        var list: [Case] = []
+        for format in ["I420", "NV12", "YUY2"] {
+            let source = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1 ! imagefreeze num-buffers=FRAMES"
+            func add(_ name: String, _ filterCam: String, _ native: String) {
+                list.append(Case(name: "\(format.lowercased())-\(name)", filterCam: filterCam, native: native,
+                                 filterCamSource: source, nativeSource: source))
+            }
+            add("mono", "filtercam filter=mono", "videobalance saturation=0")
+            add("sepia", "filtercam filter=sepia intensity=1", "videoconvert ! coloreffects preset=sepia ! videoconvert ! video/x-raw,format=\(format)")
+            for nick in ["90r", "90l", "180", "horiz", "vert"] {
+                add(nick, "filtercam orientation=\(nick)", "videoflip video-direction=\(nick)")
+            }
+            add("lens-crop", "filtercam lens=\(quarter) lens-crop=true", videocrop(lens, width: w, height: h))
+            add("zoom", "filtercam zoom=2", "\(videocrop(zoom, width: w, height: h)) ! videoscale ! video/x-raw,width=\(w),height=\(h)")
         }
         return list
     }

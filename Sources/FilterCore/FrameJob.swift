@@ -10,6 +10,10 @@ public struct FrameJob {
         case inPlace(_ inPlace: (FrameView) -> Void, copying: (_ source: FrameView, _ destination: FrameView) -> Void)
         /// A new frame of the output size is written from the input.
         case render((_ source: FrameView, _ destination: FrameView) -> Void)
+        /// YUV frames: changed in place (the host makes the memory writable, copying
+        /// when it is shared), or rendered into a new frame of the output size.
+        case yuvInPlace((YUVFrame) -> Void)
+        case yuvRender((_ source: YUVFrame, _ destination: YUVFrame) -> Void)
     }
 
     public let outputWidth: Int
@@ -38,8 +42,8 @@ public struct FrameJob {
 public struct FrameShape: Equatable, Sendable {
     public let width: Int
     public let height: Int
-    public let format: PixelFormat
-    public init(width: Int, height: Int, format: PixelFormat) {
+    public let format: FrameFormat
+    public init(width: Int, height: Int, format: FrameFormat) {
         self.width = width
         self.height = height
         self.format = format

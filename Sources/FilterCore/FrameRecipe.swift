@@ -61,4 +61,25 @@ public struct FrameRecipe {
             finish?(destination)
         }, geometry: plan)
     }
+
+    /// The job for one YUV frame: geometry (`GeometryPlan.render` for YUV), then the
+    /// filters inside the lens, in place. Every filter must be a `YUVFilter`
+    /// (`[any FrameFilter].workOnYUV`); the plan must snap the lens (`lensGrid` 2).
+    /// `finish` runs on the finished picture (faces), as in `job(finish:)`.
+    public func yuvJob(finish: ((YUVFrame) -> Void)? = nil) -> FrameJob {
+        precondition(filters.workOnYUV, "a filter of the chain has no YUV path")
+        let filters = self.filters, lens = lensRect, whole = lensIsWholeFrame, plan = self.plan
+        if plan.isIdentity {
+            if filters.isEmpty && finish == nil { return .passthrough(width: plan.outputWidth, height: plan.outputHeight) }
+            return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvInPlace { frame in
+                if !filters.isEmpty { filters.apply(to: whole ? frame : frame.subframe(lens)) }
+                finish?(frame)
+            })
+        }
+        return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvRender { source, destination in
+            plan.render(from: source, to: destination)
+            if !filters.isEmpty { filters.apply(to: whole ? destination : destination.subframe(lens)) }
+            finish?(destination)
+        }, geometry: plan)
+    }
 }

@@ -29,6 +29,11 @@ enum FiltersCommand {
             for p in d.parameters {
                 print("    \(p.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.rangeDescription): \(p.summary)")
             }
+            if let tolerance = d.yuvTolerance {
+                print("  YUV (\(YUVFormat.names)): on the planes natively; against the RGB result through videoconvert: \(tolerance)")
+            } else {
+                print("  YUV: RGB frames only for now (fc\(d.id) offers RGB caps; put videoconvert in front of YUV sources)")
+            }
             print("  element: fc\(d.id) (or filtercam filter=\(d.id))")
             return 0
         }

@@ -380,36 +380,36 @@ class Caps(unittest.TestCase):
         for element, name in [("filtercam name=fc", "fc"), ("fcsepia name=fc", "fc")]:
             with self.subTest(element=element):
                 pipeline = Gst.parse_launch(
-                    "appsrc name=app format=time caps=video/x-raw,format=I420,width=64,height=48,framerate=30/1 "
+                    "appsrc name=app format=time caps=video/x-raw,format=Y444,width=64,height=48,framerate=30/1 "
                     f"! {element} ! fakesink")
                 pipeline.set_state(Gst.State.PLAYING)
-                pipeline.get_by_name("app").emit("push-buffer", Gst.Buffer.new_allocate(None, 64 * 48 * 3 // 2, None))
+                pipeline.get_by_name("app").emit("push-buffer", Gst.Buffer.new_allocate(None, 64 * 48 * 3, None))
                 message = pipeline.get_bus().timed_pop_filtered(5 * Gst.SECOND, Gst.MessageType.ERROR)
                 pipeline.set_state(Gst.State.NULL)
                 self.assertIsNotNone(message)
                 self.assertEqual(message.src.get_name(), name)
-                self.assertIn("I420", message.parse_error()[0].message)
+                self.assertIn("Y444", message.parse_error()[0].message)
                 self.assertIn("videoconvert", message.parse_error()[0].message)
 
     def test_unsupported_format_in_a_description_names_element_and_format(self):
         # Linked by the parser: GStreamer's own link error names the element and the caps,
         # as it does for videoflip.
         with self.assertRaises(Exception) as raised:
-            Gst.parse_launch("videotestsrc ! video/x-raw,format=I420 ! filtercam name=fc ! fakesink")
+            Gst.parse_launch("videotestsrc ! video/x-raw,format=Y444 ! filtercam name=fc ! fakesink")
         self.assertIn("fc", str(raised.exception))
-        self.assertIn("I420", str(raised.exception))
+        self.assertIn("Y444", str(raised.exception))
 
     def test_unsupported_format_mid_stream_is_named_by_the_element(self):
         pipeline = Gst.parse_launch("videotestsrc is-live=true ! capsfilter name=cf caps=video/x-raw,format=BGRx,width=64,height=48 "
                                     "! filtercam name=fc ! fakesink")
         pipeline.set_state(Gst.State.PLAYING)
         time.sleep(0.5)
-        pipeline.get_by_name("cf").set_property("caps", Gst.Caps.from_string("video/x-raw,format=I420,width=64,height=48"))
+        pipeline.get_by_name("cf").set_property("caps", Gst.Caps.from_string("video/x-raw,format=Y444,width=64,height=48"))
         message = pipeline.get_bus().timed_pop_filtered(5 * Gst.SECOND, Gst.MessageType.ERROR)
         pipeline.set_state(Gst.State.NULL)
-        self.assertIsNotNone(message, "no error after the switch to I420")
+        self.assertIsNotNone(message, "no error after the switch to Y444")
         self.assertEqual(message.src.get_name(), "fc")
-        self.assertIn("I420", message.parse_error()[0].message)
+        self.assertIn("Y444", message.parse_error()[0].message)
 
 
 def metas_at_sink(element, source_tail=""):

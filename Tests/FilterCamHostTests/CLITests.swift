@@ -91,8 +91,8 @@ final class CLIErrorTests: XCTestCase {
     }
 
     func testUnacceptedFormatHintsVideoconvert() throws {
-        for description in ["videotestsrc num-buffers=3 ! video/x-raw,format=I420 ! filtercam ! fakesink",
-                            "videotestsrc num-buffers=3 ! video/x-raw,format=I420 ! identity ! filtercam ! fakesink"] {
+        for description in ["videotestsrc num-buffers=3 ! video/x-raw,format=Y444 ! filtercam ! fakesink",
+                            "videotestsrc num-buffers=3 ! video/x-raw,format=Y444 ! identity ! filtercam ! fakesink"] {
             let r = try launchFails(description)
             XCTAssertTrue(r.stderr.contains("BGRA"), r.stderr)
             XCTAssertTrue(r.stderr.contains("videoconvert"), r.stderr)
@@ -102,8 +102,8 @@ final class CLIErrorTests: XCTestCase {
     func testUnacceptedFormatInPipelineFileHintsVideoconvert() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("i420.pipeline").path
-        try "videotestsrc num-buffers=3\n ! video/x-raw,format=I420\n ! filtercam\n ! fakesink\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let path = dir.appendingPathComponent("y444.pipeline").path
+        try "videotestsrc num-buffers=3\n ! video/x-raw,format=Y444\n ! filtercam\n ! fakesink\n".write(toFile: path, atomically: true, encoding: .utf8)
         let r = try runCLI(["launch", path], timeout: 20)
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("BGRA") && r.stderr.contains("videoconvert"), r.stderr)
@@ -290,6 +290,7 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try probeFrameCount(out), 10)
+        try assertPlayableEverywhere(out)
     }
 
     func testPreviewPipeline() throws {
@@ -309,6 +310,7 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(try probeFrameCount(out), 15)
         let duration = try XCTUnwrap(try probeDuration(out))
         XCTAssertEqual(duration, 0.5, accuracy: 0.1)
+        try assertPlayableEverywhere(out)
     }
 
     func testFacesPipeline() throws {

@@ -164,6 +164,36 @@ final class FaceDetectionTests: XCTestCase {
         FaceFixtures.assertMatches(a.map(\.rect), faces: FaceFixtures.lfwMosaic.faces.filter { $0 != FaceFixtures.lfwWeakTile }, "lfw")
     }
 
+    /// A fixture as GStreamer converts it to a YUV format (videoconvert, BT.601 video range).
+    private func yuvFixture(_ image: FaceFixtures.Image, _ format: YUVFormat) throws -> YUVBuffer {
+        let path = try XCTUnwrap(FaceFixtures.path(image))
+        let frame = try XCTUnwrap(collectFrames("filesrc location=\"\(path)\" ! pngdec ! videoconvert ! video/x-raw,format=\(format.rawValue)").first)
+        let buffer = YUVBuffer(format: format, width: frame.width, height: frame.height)
+        buffer.load(packed: frame.bytes)
+        return buffer
+    }
+
+    /// YUV frames are searched on their luma plane as it is and give the fixtures' faces;
+    /// the squares are drawn into the planes in the overlay's red.
+    func testYUVFramesAreSearchedOnTheirLumaPlane() throws {
+        for format in [YUVFormat.i420, .nv12, .yuy2] {
+            let frame = try yuvFixture(FaceFixtures.obama2, format)
+            let d = make(["detect-faces": .bool(true)])
+            d.start()
+            defer { d.stop() }
+            let faces = d.process(frame.frame, method: .identity, live: false)
+            FaceFixtures.assertMatches(faces.map(\.rect), faces: FaceFixtures.obama2.faces, ignore: FaceFixtures.obama2.ignore,
+                                       "obama2 \(format.rawValue)")
+            // Red in BT.601 video range: Y = 16 + 219·0.299 = 81.5, V = 128 + 224·0.5 = 240.
+            let box = try XCTUnwrap(faces.first?.rect)
+            let (x, y) = (box.x + box.width / 2, box.y)   // on the top edge
+            let bytes = frame.packedBytes
+            let luma = format.isPacked ? bytes[y * ((frame.width + 1) / 2) * 4 + (x / 2) * 4 + (x % 2 == 0 ? format.packedOffsets.y0 : format.packedOffsets.y1)]
+                                       : bytes[y * frame.width + x]
+            XCTAssertTrue(luma == 81 || luma == 82, "\(format.rawValue): luma \(luma) on the square's edge")
+        }
+    }
+
     /// Live: frames leave at once with the latest result of the face worker, which works
     /// on the downscaled copy (1024 wide → 512, step 2) and finds the same faces as the
     /// non-live path; the result stays on later frames.

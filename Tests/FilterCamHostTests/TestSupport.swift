@@ -2,6 +2,7 @@ import CFilterCamShim
 import CGStreamer
 @testable import FilterCamHost
 @testable import FilterCamTool
+import FilterCore
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -216,6 +217,29 @@ func probeDuration(_ path: String) throws -> Double? {
     return Double(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
+/// The first video stream's pixel format and H.264 profile as ffprobe names them
+/// (e.g. "yuv420p", "High"); nil when it cannot read them.
+func probePixelFormatAndProfile(_ path: String) throws -> (pixelFormat: String, profile: String)? {
+    guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
+    let r = try runProcess(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=pix_fmt,profile",
+                                     "-of", "default=noprint_wrappers=1", path], timeout: 30)
+    guard r.status == 0 else { return nil }
+    var values: [String: String] = [:]
+    for line in r.stdoutText.split(separator: "\n") {
+        let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { values[parts[0]] = parts[1] }
+    }
+    guard let pixelFormat = values["pix_fmt"], let profile = values["profile"] else { return nil }
+    return (pixelFormat, profile)
+}
+
+/// Recordings every player opens: 4:2:0 and a profile hardware decoders and browsers take.
+func assertPlayableEverywhere(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let probed = try XCTUnwrap(try probePixelFormatAndProfile(path), "ffprobe could not read \(path)", file: file, line: line)
+    XCTAssertEqual(probed.pixelFormat, "yuv420p", file: file, line: line)
+    XCTAssertTrue(["High", "Main", "Constrained Baseline"].contains(probed.profile), "profile \(probed.profile)", file: file, line: line)
+}
+
 /// The number of decodable video frames ffprobe counts (nil when it cannot).
 func probeFrameCount(_ path: String) throws -> Int? {
     guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
@@ -266,15 +290,19 @@ extension OpaquePointer {
         }
         defer { gst_video_frame_unmap(&frame) }
         let width = Int(info.width), height = Int(info.height)
-        let stride = Int(fc_video_frame_stride(&frame))
-        let base = UnsafeRawPointer(fc_video_frame_plane_data(&frame)!)
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        bytes.withUnsafeMutableBytes { dst in
-            for y in 0..<height {
-                memcpy(dst.baseAddress! + y * width * 4, base + y * stride, width * 4)
+        let format = String(cString: gst_video_format_to_string(info.finfo.pointee.format))
+        // RGB: one plane of width × 4 bytes per row. YUV: every plane's samples, plane after plane.
+        let planes: [(width: Int, height: Int, elementBytes: Int)] = YUVFormat(rawValue: format).map { f in
+            (0..<f.planeCount).map { f.plane($0, width: width, height: height) }
+        } ?? [(width, height, 4)]
+        var bytes: [UInt8] = []
+        for (i, p) in planes.enumerated() {
+            let stride = Int(fc_video_frame_stride_n(&frame, guint(i)))
+            let base = UnsafeRawPointer(fc_video_frame_plane_data_n(&frame, guint(i))!)
+            for y in 0..<p.height {
+                bytes += UnsafeRawBufferPointer(start: base + y * stride, count: p.width * p.elementBytes)
             }
         }
-        let format = String(cString: gst_video_format_to_string(info.finfo.pointee.format))
         let pts = fc_buffer_pts(buffer), duration = fc_buffer_duration(buffer)
         var running: UInt64? = nil
         if pts != noTime, let segment = gst_sample_get_segment(sample) {

@@ -77,6 +77,8 @@ GstClockTime fc_buffer_duration(GstBuffer *b);             // GST_BUFFER_DURATIO
 GstBuffer *fc_buffer_make_writable(GstBuffer *b);          // gst_buffer_make_writable (a macro)
 guint8 *fc_video_frame_plane_data(GstVideoFrame *f);       // GST_VIDEO_FRAME_PLANE_DATA(f, 0)
 gint fc_video_frame_stride(GstVideoFrame *f);              // GST_VIDEO_FRAME_PLANE_STRIDE(f, 0)
+guint8 *fc_video_frame_plane_data_n(GstVideoFrame *f, guint plane);  // GST_VIDEO_FRAME_PLANE_DATA(f, plane)
+gint fc_video_frame_stride_n(GstVideoFrame *f, guint plane);         // GST_VIDEO_FRAME_PLANE_STRIDE(f, plane)
 
 /// `caps` with its first structure's width and height replaced, and its pixel aspect
 /// ratio inverted when `swap_par` (a 90° turn); new reference. (gst_structure_set is variadic.)

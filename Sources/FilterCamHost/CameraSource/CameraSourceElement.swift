@@ -42,7 +42,7 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, ElementP
     }
 
     package static let factoryName = "filtercamsrc"
-    static let outputFormats = "{ BGRx, BGRA, RGBx, RGBA, I420, NV12 }"
+    static let outputFormats = "{ BGRx, BGRA, RGBx, RGBA, I420, NV12, YUY2, UYVY }"
     static let srcCaps = "video/x-raw, format=(string)\(outputFormats), width=(int)[ 1, 32767 ], height=(int)[ 1, 32767 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
     /// The frame rate every preset delivers (videorate duplicates or drops to it).
     static let framerate = "30/1"

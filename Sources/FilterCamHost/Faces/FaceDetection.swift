@@ -228,6 +228,21 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
     /// upright for how the device is held (nil: unknown), for `face-orientations`.
     func process(_ frame: FrameView, method: OrientationMethod, deviceUpright: OrientationMethod? = nil,
                  live: Bool) -> [DetectedFace] {
+        process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live,
+                grey: { GreyImage(frame: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
+    }
+
+    /// The same for a YUV frame: the search runs on its luma plane as it is.
+    func process(_ frame: YUVFrame, method: OrientationMethod, deviceUpright: OrientationMethod? = nil,
+                 live: Bool) -> [DetectedFace] {
+        process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live,
+                grey: { GreyImage(luma: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
+    }
+
+    /// Faces in a `width`×`height` output picture whose grey copy `grey(step)` makes;
+    /// `draw` puts the squares on it.
+    private func process(width: Int, height: Int, method: OrientationMethod, deviceUpright: OrientationMethod?,
+                         live: Bool, grey makeGrey: (Int) -> GreyImage, draw: ([PixelRect]) -> Void) -> [DetectedFace] {
         let s = settings.withLock { $0 }
         guard s.enabled else {
             if wasEnabled {
@@ -239,8 +254,8 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
             return []
         }
         wasEnabled = true
-        let geometry = FaceGeometry(width: frame.width, height: frame.height, method: method)
-        let grey = GreyImage(frame: frame, step: GreyImage.step(frameWidth: frame.width, frameHeight: frame.height, detectionWidth: s.detectionWidth))
+        let geometry = FaceGeometry(width: width, height: height, method: method)
+        let grey = makeGrey(GreyImage.step(frameWidth: width, frameHeight: height, detectionWidth: s.detectionWidth))
         var search = s.search
         search.rolls = s.orientations.rolls(applied: method, deviceUpright: deviceUpright)
         let faces: [DetectedFace]
@@ -253,13 +268,13 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         } else {
             analyses.withLock { $0 += 1 }
             search.rolls = schedule.rolls(requested: search.rolls, drawn: tracker.trackedRolls)
-            let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: frame.width, frameHeight: frame.height)
+            let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: width, frameHeight: height)
             tracker.confirmNeighbors = s.confirmNeighbors
             faces = tracker.update(candidates, in: geometry, searched: Set(search.rolls))
         }
         if !faces.isEmpty {
             framesWithFaces.add(1, ordering: .relaxed)
-            if s.overlay { FaceOverlay.draw(faces.map(\.rect), on: frame) }
+            if s.overlay { draw(faces.map(\.rect)) }
         }
         return faces
     }

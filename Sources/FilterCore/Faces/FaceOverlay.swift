@@ -18,20 +18,27 @@ public enum FaceOverlay {
         let f = frame.format
         let word = UInt32(color.r) << f.redShift | UInt32(color.g) << f.greenShift
             | UInt32(color.b) << f.blueShift | UInt32(color.a) << f.alphaShift
+        forEachOutlineRun(boxes, width: frame.width, height: frame.height) { y, xs in
+            let row = frame.row(y)
+            for x in xs { row[x] = word }
+        }
+    }
+
+    /// The outlines' pixels as runs along rows (row, columns), clipped to a `width`×`height`
+    /// picture: whole rows for the top and bottom edges, two runs per row for the sides.
+    static func forEachOutlineRun(_ boxes: [PixelRect], width: Int, height: Int, _ body: (Int, Range<Int>) -> Void) {
         for b in boxes {
             let x0 = max(b.x, 0), y0 = max(b.y, 0)
-            let x1 = min(b.x + b.width, frame.width), y1 = min(b.y + b.height, frame.height)
+            let x1 = min(b.x + b.width, width), y1 = min(b.y + b.height, height)
             guard x0 < x1 && y0 < y1 else { continue }
-            let t = thickness(frameWidth: frame.width, box: b)
+            let t = thickness(frameWidth: width, box: b)
             for y in y0..<y1 {
-                let row = frame.row(y)
                 if y < b.y + t || y >= b.y + b.height - t {
-                    for x in x0..<x1 { row[x] = word }
+                    body(y, x0..<x1)
                 } else {
-                    var x = x0
-                    while x < min(b.x + t, x1) { row[x] = word; x += 1 }
-                    x = max(b.x + b.width - t, x0)
-                    while x < x1 { row[x] = word; x += 1 }
+                    let left = x0..<max(x0, min(b.x + t, x1)), right = min(max(b.x + b.width - t, x0), x1)..<x1
+                    if !left.isEmpty { body(y, left) }
+                    if !right.isEmpty { body(y, right) }
                 }
             }
         }

@@ -23,6 +23,8 @@ public struct GeometryPlan: Equatable, Sendable {
     public let zoom: Double
     public let lens: LensRect
     public let lensCrop: Bool
+    /// 2 for YUV frames: the lens's edges snap to the chroma grid (`LensRect.pixelRect`).
+    public let lensGrid: Int
 
     /// Size of the oriented picture (before zoom and lens crop).
     public let orientedWidth: Int
@@ -42,7 +44,7 @@ public struct GeometryPlan: Equatable, Sendable {
 
     /// `zoom` is expected clamped already (`Zoom.clamp`); values below 1 count as 1.
     public init(inputWidth: Int, inputHeight: Int, method: OrientationMethod, zoom: Double,
-                lens: LensRect, lensCrop: Bool) {
+                lens: LensRect, lensCrop: Bool, lensGrid: Int = 1) {
         precondition(inputWidth > 0 && inputHeight > 0, "a frame needs a positive size")
         self.inputWidth = inputWidth
         self.inputHeight = inputHeight
@@ -50,9 +52,10 @@ public struct GeometryPlan: Equatable, Sendable {
         self.zoom = zoom
         self.lens = lens
         self.lensCrop = lensCrop
+        self.lensGrid = lensGrid
         (orientedWidth, orientedHeight) = method.outputSize(width: inputWidth, height: inputHeight)
         zoomRect = Zoom.cropRect(width: orientedWidth, height: orientedHeight, zoom: zoom.isNaN ? 1 : zoom)
-        lensRect = lens.pixelRect(width: orientedWidth, height: orientedHeight)
+        lensRect = lens.pixelRect(width: orientedWidth, height: orientedHeight, grid: lensGrid)
         if lensCrop {
             outputWidth = lensRect.width
             outputHeight = lensRect.height

@@ -89,17 +89,22 @@ public struct LensRect: Equatable, Sendable, CustomStringConvertible {
     public var isFull: Bool { self == .full }
 
     /// The lens in pixels of a `width`×`height` picture, by the rule in the type's documentation.
-    public func pixelRect(width: Int, height: Int) -> PixelRect {
-        let (left, right) = Self.span(x, x + w, width)
-        let (top, bottom) = Self.span(y, y + h, height)
+    /// `grid` 2 snaps every edge to the chroma grid of YUV frames: each edge is rounded to
+    /// the nearest even pixel (half away from zero) instead of the nearest pixel, the right
+    /// and bottom edges may end at an odd picture edge, and the lens is at least 2 pixels
+    /// (or the picture) wide and high. So a lens crop never splits a chroma sample.
+    public func pixelRect(width: Int, height: Int, grid: Int = 1) -> PixelRect {
+        let (left, right) = Self.span(x, x + w, width, grid: grid)
+        let (top, bottom) = Self.span(y, y + h, height, grid: grid)
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// Pixel edges of the fractions `start`…`end` of `size`, at least one pixel, inside.
-    static func span(_ start: Double, _ end: Double, _ size: Int) -> (Int, Int) {
-        let n = Double(size)
-        let a = min(max(Int((start * n).rounded()), 0), size - 1)
-        let b = min(max(Int((end * n).rounded()), a + 1), size)
+    static func span(_ start: Double, _ end: Double, _ size: Int, grid: Int = 1) -> (Int, Int) {
+        let n = Double(size), g = Double(grid)
+        let lastStart = (size - 1) / grid * grid
+        let a = min(max(Int((start * n / g).rounded()) * grid, 0), lastStart)
+        let b = min(max(Int((end * n / g).rounded()) * grid, a + grid), size)
         return (a, b)
     }
 }

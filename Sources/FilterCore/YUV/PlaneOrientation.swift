@@ -1,0 +1,67 @@
+/// An `OrientationMethod` applied to one plane of samples (1 or 2 bytes each), with the
+/// plane's own size: exactly what `videoflip` does to each plane of I420 and NV12
+/// (`gst_video_flip_planar_yuv`, `gst_video_flip_semi_planar_yuv`), odd sizes included.
+enum PlaneOrientation {
+    /// Writes `method` applied to `src` into `dst` (the turned size, other memory).
+    static func transform(_ method: OrientationMethod, from src: Plane, to dst: Plane) {
+        let (w, h) = method.outputSize(width: src.width, height: src.height)
+        precondition(dst.width == w && dst.height == h && dst.elementBytes == src.elementBytes,
+                     "\(method.nick) of a \(src.width)x\(src.height) plane is \(w)x\(h), not \(dst.width)x\(dst.height)")
+        precondition(!src.overlaps(dst), "source and destination planes overlap")
+        let e = src.elementBytes
+        let o = method.sourcePixel(x: 0, y: 0, inputWidth: src.width, inputHeight: src.height)
+        let ox = method.sourcePixel(x: 1, y: 0, inputWidth: src.width, inputHeight: src.height)
+        let oy = method.sourcePixel(x: 0, y: 1, inputWidth: src.width, inputHeight: src.height)
+        // Byte steps in the source for one output column and one output row.
+        let dx = (ox.x - o.x) * e + (ox.y - o.y) * src.stride
+        let dy = (oy.x - o.x) * e + (oy.y - o.y) * src.stride
+        let origin = UnsafeRawPointer(src.row(o.y) + o.x * e)
+        RowSplitter.shared.run(rows: h, columns: w) { rows in
+            if dx == e {
+                for y in rows { dst.row(y).copyMemory(from: origin + y &* dy, byteCount: w &* e) }
+            } else if dx == -e {
+                if e == 1 { reverse(UInt8.self, origin: origin, dy: dy, dst: dst, rows: rows) }
+                else { reverse(UInt16.self, origin: origin, dy: dy, dst: dst, rows: rows) }
+            } else if e == 1 {
+                gather(UInt8.self, origin: origin, dx: dx, dy: dy, dst: dst, rows: rows)
+            } else {
+                gather(UInt16.self, origin: origin, dx: dx, dy: dy, dst: dst, rows: rows)
+            }
+        }
+    }
+
+    /// Rows read backwards (horiz, 180): `origin + y·dy` is the source row's last element.
+    @inline(__always)
+    private static func reverse<T: FixedWidthInteger>(_: T.Type, origin: UnsafeRawPointer, dy: Int, dst: Plane, rows: Range<Int>) {
+        let w = dst.width
+        for y in rows {
+            let s = (origin + y &* dy - (w &- 1) &* MemoryLayout<T>.size).assumingMemoryBound(to: T.self)
+            let d = dst.row(y).assumingMemoryBound(to: T.self)
+            for x in 0..<w { d[x] = s[w &- 1 &- x] }
+        }
+    }
+
+    /// Output element (x, y) = the element at `origin + x·dx + y·dy` (bytes). Done in
+    /// square tiles, so that for the turns (|dx| a row) the source rows one tile reads
+    /// stay in cache while its columns are written.
+    @inline(__always)
+    private static func gather<T: FixedWidthInteger>(_: T.Type, origin: UnsafeRawPointer, dx: Int, dy: Int,
+                                                     dst: Plane, rows: Range<Int>) {
+        let w = dst.width, t = 32
+        var y0 = rows.lowerBound
+        while y0 < rows.upperBound {
+            let y1 = min(y0 &+ t, rows.upperBound)
+            var x0 = 0
+            while x0 < w {
+                let x1 = min(x0 &+ t, w)
+                for y in y0..<y1 {
+                    let s = origin + y &* dy
+                    let d = dst.row(y).assumingMemoryBound(to: T.self)
+                    for x in x0..<x1 { d[x] = s.loadUnaligned(fromByteOffset: x &* dx, as: T.self) }
+                }
+                x0 = x1
+            }
+            y0 = y1
+        }
+    }
+}

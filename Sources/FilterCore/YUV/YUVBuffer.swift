@@ -1,0 +1,60 @@
+/// Memory for one YUV frame, owned by Swift: for tests and scratch space. Rows are
+/// padded to `rowAlignment` bytes, so tests see strides larger than the row.
+public final class YUVBuffer {
+    public let format: YUVFormat
+    public let width: Int
+    public let height: Int
+    private let storage: [UnsafeMutableRawPointer]
+    private let strides: [Int]
+
+    /// `zeroed: false` skips clearing the memory, for scratch about to be overwritten.
+    public init(format: YUVFormat, width: Int, height: Int, rowAlignment: Int = 16, zeroed: Bool = true) {
+        self.format = format
+        self.width = width
+        self.height = height
+        var bases: [UnsafeMutableRawPointer] = [], strides: [Int] = []
+        for i in 0..<format.planeCount {
+            let (w, h, e) = format.plane(i, width: width, height: height)
+            let stride = (w * e + rowAlignment - 1) / rowAlignment * rowAlignment
+            let p = UnsafeMutableRawPointer.allocate(byteCount: stride * h, alignment: 64)
+            if zeroed { p.initializeMemory(as: UInt8.self, repeating: 0, count: stride * h) }
+            bases.append(p)
+            strides.append(stride)
+        }
+        storage = bases
+        self.strides = strides
+    }
+
+    deinit { storage.forEach { $0.deallocate() } }
+
+    public var frame: YUVFrame {
+        YUVFrame(format: format, width: width, height: height, bases: storage, strides: strides)
+    }
+
+    /// The planes' bytes without row padding, plane after plane (GStreamer's tightly
+    /// packed layout when no row needs padding).
+    public var packedBytes: [UInt8] {
+        frame.planes.flatMap { p in
+            (0..<p.height).flatMap { y in
+                Array(UnsafeRawBufferPointer(start: p.row(y), count: p.width * p.elementBytes))
+            }
+        }
+    }
+
+    /// Fills the planes from packed bytes (the layout of `packedBytes`).
+    public func load(packed bytes: [UInt8]) {
+        let planes = frame.planes
+        let total = planes.reduce(0) { $0 + $1.width * $1.elementBytes * $1.height }
+        precondition(bytes.count == total, "expected \(total) bytes, got \(bytes.count)")
+        var offset = 0
+        bytes.withUnsafeBytes { src in
+            for p in planes {
+                let rowBytes = p.width * p.elementBytes
+                for y in 0..<p.height {
+                    p.row(y).copyMemory(from: src.baseAddress! + offset, byteCount: rowBytes)
+                    offset += rowBytes
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import CGStreamer
+@testable import FilterCamHost
+import FilterCore
+import Foundation
+import XCTest
+
+/// FilterCam's elements on I420, NV12, YUY2 and UYVY frames: output in the input's format,
+/// geometry byte for byte against `videoflip` and `videocrop` (odd sizes included), and the
+/// YUV filters against their RGB result through `videoconvert`.
+final class YUVElementTests: XCTestCase {
+    static let formats = ["I420", "NV12", "YUY2", "UYVY"]
+    static let nicks = ["identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll"]
+
+    override func setUp() {
+        GStreamer.initialize()
+    }
+
+    private func source(_ format: String, _ w: Int, _ h: Int, pattern: String = "smpte", frames: Int = 1) -> String {
+        "videotestsrc num-buffers=\(frames) pattern=\(pattern) ! video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1"
+    }
+
+    /// The bytes a stock element defines. For packed 4:2:2 frames of odd width the last
+    /// macropixel's second luma is padding (videoflip leaves it, and videocrop its V too):
+    /// both are blanked before comparing.
+    private func defined(_ frame: CapturedFrame) -> [UInt8] {
+        guard let f = YUVFormat(rawValue: frame.format), f.isPacked, frame.width % 2 == 1 else { return frame.bytes }
+        var bytes = frame.bytes
+        let rowBytes = (frame.width + 1) / 2 * 4, o = f.packedOffsets
+        for y in 0..<frame.height {
+            bytes[y * rowBytes + rowBytes - 4 + o.y1] = 0
+            bytes[y * rowBytes + rowBytes - 4 + o.v] = 0
+        }
+        return bytes
+    }
+
+    private func assertSame(_ ours: [CapturedFrame], _ theirs: [CapturedFrame], _ what: String,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(ours.count, theirs.count, what, file: file, line: line)
+        for (a, b) in zip(ours, theirs) {
+            XCTAssertEqual([a.width, a.height], [b.width, b.height], what, file: file, line: line)
+            XCTAssertEqual(a.format, b.format, what, file: file, line: line)
+            XCTAssertTrue(defined(a) == defined(b), "\(what): samples differ", file: file, line: line)
+        }
+    }
+
+    func testEveryOrientationMatchesVideoflipInEachFormatAndOddSizes() throws {
+        for format in Self.formats {
+            for (w, h) in [(16, 10), (13, 7)] {
+                for nick in Self.nicks {
+                    let ours = try collectFrames("\(source(format, w, h)) ! filtercam orientation=\(nick)")
+                    let theirs = try collectFrames("\(source(format, w, h)) ! videoflip video-direction=\(nick)")
+                    assertSame(ours, theirs, "\(nick) \(format) \(w)x\(h)")
+                }
+            }
+        }
+    }
+
+    /// A lens crop of the turned picture equals videoflip then videocrop with the lens's
+    /// pixel borders, which snap to even pixels on YUV frames.
+    func testLensCropMatchesVideoflipThenVideocrop() throws {
+        for format in Self.formats {
+            for (w, h, lens, nick) in [(16, 10, "0.25,0.25,0.5,0.5", "identity"), (13, 7, "0.1,0.3,0.55,0.6", "90r"),
+                                       (13, 9, "0.3,0,0.7,0.5", "ur-ll"), (15, 11, "0.2,0.2,0.7,0.7", "180")] {
+                let m = OrientationMethod(nick: nick)!
+                let (ow, oh) = m.outputSize(width: w, height: h)
+                let r = try LensRect(parsing: lens).pixelRect(width: ow, height: oh, grid: 2)
+                XCTAssertTrue(r.x % 2 == 0 && r.y % 2 == 0, "lens \(r) is on the chroma grid")
+                let crop = "videocrop left=\(r.x) right=\(ow - r.x - r.width) top=\(r.y) bottom=\(oh - r.y - r.height)"
+                let ours = try collectFrames("\(source(format, w, h)) ! filtercam orientation=\(nick) lens=\(lens) lens-crop=true")
+                let theirs = try collectFrames("\(source(format, w, h)) ! videoflip video-direction=\(nick) ! \(crop)")
+                assertSame(ours, theirs, "\(format) \(w)x\(h) \(nick) lens-crop \(lens)")
+            }
+        }
+    }
+
+    /// Largest difference per sample between an RGB picture converted to `format` and
+    /// filtered there, and the same picture filtered in RGB and then converted.
+    private func largestDifference(_ filter: String, _ format: String, pattern: String) throws -> Int {
+        let rgb = "videotestsrc num-buffers=1 pattern=\(pattern) ! video/x-raw,format=RGBA,width=32,height=16,framerate=30/1"
+        let convert = "videoconvert ! video/x-raw,format=\(format)"
+        let yuv = try collectFrames("\(rgb) ! \(convert) ! \(filter)")
+        let reference = try collectFrames("\(rgb) ! \(filter) ! \(convert)")
+        XCTAssertEqual(yuv.count, 1)
+        XCTAssertEqual(reference.count, 1)
+        XCTAssertEqual(yuv.first?.format, format)
+        return zip(yuv[0].bytes, reference[0].bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+    }
+
+    /// The tolerances the filters' YUV paths state (MonoFilter, InvertFilter, SepiaFilter),
+    /// on colour bars, a gradient and noise.
+    func testYUVFiltersMatchTheirRGBResultThroughVideoconvert() throws {
+        for format in Self.formats {
+            for pattern in ["smpte", "gradient", "snow"] {
+                XCTAssertLessThanOrEqual(try largestDifference("fcmono", format, pattern: pattern), 2, "mono \(format) \(pattern)")
+                XCTAssertLessThanOrEqual(try largestDifference("fcinvert", format, pattern: pattern), 2, "invert \(format) \(pattern)")
+                XCTAssertLessThanOrEqual(try largestDifference("fcsepia intensity=1", format, pattern: pattern), 16,
+                                         "sepia \(format) \(pattern)")
+            }
+        }
+    }
+
+    /// Colour matrices as YUV matrices (YUVAffine). A matrix that mixes chroma into luma
+    /// needs each pixel's own chroma, which 4:2:0 and 4:2:2 frames keep per site only: the
+    /// stated ±2 holds where chroma is flat over each site (a gradient, flat colours) and no
+    /// channel clamps. (At colour edges inside a site, e.g. colour bars, up to 9 measured.)
+    func testColourMatrixFiltersMatchTheirRGBResultWhereChromaIsFlatPerSite() throws {
+        let pictures = ["gradient"] + ["0xff806040", "0xff3070a0", "0xff60a050"].map { "solid-color foreground-color=\($0)" }
+        for format in Self.formats {
+            for pattern in pictures {
+                for filter in ["fccolor-controls saturation=0.5 contrast=0.8", "fcwhite-balance temperature=5000",
+                               "fcchannel-mix matrix=\"<0.5,0.3,0.2,0, 0.2,0.6,0.2,0, 0.1,0.2,0.7,0>\""] {
+                    XCTAssertLessThanOrEqual(try largestDifference(filter, format, pattern: pattern), 2,
+                                             "\(filter) \(format) \(pattern)")
+                }
+            }
+        }
+    }
+
+    func testOutputKeepsTheInputFormatAndFiltersChangeIt() throws {
+        for format in Self.formats {
+            let input = try collectFrames(source(format, 16, 8))
+            let out = try collectFrames("\(source(format, 16, 8)) ! fcinvert")
+            XCTAssertEqual(out.first?.format, format)
+            XCTAssertNotEqual(out.first?.bytes, input.first?.bytes, "\(format): invert changed nothing")
+        }
+    }
+
+    /// Faces on a YUV stream: searched on the luma plane, squares drawn into the planes,
+    /// the frames stay in their format.
+    func testFacesOnAYUVStreamAreSquaredInPlace() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/faces/astronaut.png").path
+        let source = "filesrc location=\(photo) ! pngdec ! videoconvert ! video/x-raw,format=I420 ! imagefreeze num-buffers=2"
+        let plain = try collectFrames(source)
+        let squared = try collectFrames("\(source) ! filtercam detect-faces=true")
+        XCTAssertEqual(squared.count, 2)
+        XCTAssertEqual(squared.first?.format, "I420")
+        XCTAssertNotEqual(squared.first?.bytes, plain.first?.bytes, "no square was drawn")
+    }
+
+    /// The error a pipeline posts, whether it came before or after its end of stream.
+    private func error(of description: String) -> String? {
+        var after: String?
+        do {
+            _ = try collectFrames(description, afterEOS: { after = $0.popError() })
+        } catch {
+            return "\(error)"
+        }
+        return after
+    }
+
+    func testFiltersWithoutAYUVPathRefuseYUVClearly() {
+        // The filter's element does not offer YUV caps: GStreamer cannot link it.
+        let link = error(of: "\(source("I420", 16, 8)) ! fcblur") ?? ""
+        XCTAssertTrue(link.contains("fcblur") && link.contains("I420"), link)
+        // filtercam takes YUV, and says which filter of its chain cannot.
+        let chain = error(of: "\(source("NV12", 16, 8)) ! filtercam filter=blur") ?? ""
+        XCTAssertTrue(chain.contains("'blur'") && chain.contains("NV12") && chain.contains("videoconvert"), chain)
+    }
+
+    func testInterlacedCapsAreRefusedClearly() {
+        let text = error(of: "videotestsrc num-buffers=1 ! video/x-raw,format=I420,width=16,height=8,interlace-mode=interleaved ! filtercam orientation=90r") ?? ""
+        XCTAssertTrue(text.contains("progressive") && text.contains("interleaved"), text)
+    }
+}
