@@ -24,7 +24,11 @@ enum JPEGWriter {
         let temporary = ".\(name).\(getpid()).partial"
         let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw Failure(description: "cannot write snapshot \(path): \(String(cString: strerror(errno)))")
+            // ENOENT on an open folder: it was removed (or moved away) while running.
+            let reason = errno == ENOENT
+                ? "the folder '\((path as NSString).deletingLastPathComponent)' does not exist any more (removed while running)"
+                : String(cString: strerror(errno))
+            throw Failure(description: "cannot write snapshot \(path): \(reason)")
         }
         var failure: String? = nil
         data.withUnsafeBytes { raw in
