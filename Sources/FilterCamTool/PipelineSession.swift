@@ -199,13 +199,12 @@ public final class PipelineSession {
     /// (`launch --verbose`, or GST_DEBUG set), noise for everyone else.
     public var showsSourceLocations = !(ProcessInfo.processInfo.environment["GST_DEBUG"] ?? "").isEmpty
 
-    /// The debug detail without its source-location line unless asked for.
+    /// The debug detail without its source-location lines unless asked for.
     static func detailForUser(_ detail: String, withSourceLocation: Bool) -> String {
         guard !withSourceLocation else { return detail }
-        var lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if let first = lines.first, first.range(of: #"^\S+\(\d+\): .*\(\)"#, options: .regularExpression) != nil {
-            lines.removeFirst()
-        }
+        // Each message that was re-posted on the way adds such a line.
+        let lines = detail.split(separator: "\n").map(String.init)
+            .filter { $0.range(of: #"^\S+\(\d+\): .*\(\)"#, options: .regularExpression) == nil }
         return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
