@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from support import Counter, Gst, drain_bus, image_pixel, sink_pad
+from support import Counter, Gst, GstVideo, drain_bus, image_pixel, sink_pad
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.path.join(ROOT, ".build", "release", "filtercam")
@@ -150,13 +150,40 @@ class Window(unittest.TestCase):
             "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,framerate=30/1 ! "
             f"filtercam name=fc filter=sepia {properties} ! videoconvert ! ximagesink name=window")
         shown = Counter(sink_pad(pipeline, "window"))
+        fc = pipeline.get_by_name("fc")
+        self.watch_presses(fc)
         pipeline.set_state(Gst.State.PLAYING)
         # The window is mapped and shows frames (on a loaded machine this takes longer than
         # the 1.5 s it takes alone; a click before it lands on the root window).
         deadline = time.time() + 15
         while time.time() < deadline and not (shown.count >= 30 and self.window_count() > 0):
             time.sleep(0.1)
-        return pipeline, pipeline.get_by_name("fc")
+        return pipeline, fc
+
+    def watch_presses(self, element):
+        """Counts the mouse presses that reach ELEMENT from the window (navigation events)."""
+        self.presses = []
+
+        def on_event(pad, info):
+            event = info.get_event()
+            if event.type == Gst.EventType.NAVIGATION and \
+                    GstVideo.Navigation.event_get_type(event) == GstVideo.NavigationEventType.MOUSE_BUTTON_PRESS:
+                self.presses.append(event)
+            return Gst.PadProbeReturn.OK
+        element.get_static_pad("src").add_probe(Gst.PadProbeType.EVENT_UPSTREAM, on_event)
+
+    def click(self, x, y):
+        """A click at (x, y) that reaches the element. Under load the X server or the sink
+        sometimes loses a click before it becomes a navigation event (seen: 1 run in 3 on
+        a busy machine, never with the element's own handling at fault); a user clicks
+        again, and so does this, at most 3 times. What the element does with the click is
+        the test's to check."""
+        for _ in range(3):
+            before = len(self.presses)
+            self.xdotool("mousemove", str(x), str(y), "click", "1")
+            if eventually(lambda: len(self.presses) > before, 2):
+                return
+        self.fail(f"no click at ({x}, {y}) reached the element in 3 tries")
 
     def window_count(self):
         tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
@@ -196,7 +223,7 @@ class Window(unittest.TestCase):
                 try:
                     x, y = int(w * 0.6), int(h * 0.55)
                     old = fc.get_property("lens")
-                    self.xdotool("mousemove", str(x), str(y), "click", "1")
+                    self.click(x, y)
                     lens = self.lens_after_change(fc, old)
                     self.assertAlmostEqual(lens[0] + lens[2] / 2, x / w, delta=1.5 / w)
                     self.assertAlmostEqual(lens[1] + lens[3] / 2, y / h, delta=1.5 / h)
