@@ -87,9 +87,8 @@ final class FrameWorkerBin: @unchecked Sendable {
     /// Held while the worker checks a frame's flush generation and pushes it, and while
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     private let pushLock = Locked(())
-    private var thread: Thread?
-    /// Whether the worker thread is running (its end is waited for at PAUSED→READY).
-    private let workerRunning = Locked(false)
+    /// The worker thread, joined at PAUSED→READY (so no thread outlives the element's stop).
+    private var thread: JoinableThread?
 
     /// What the worker knows of the stream (worker thread only; see `StreamState`).
     private var stream = StreamState()
@@ -218,21 +217,16 @@ final class FrameWorkerBin: @unchecked Sendable {
     // MARK: Worker
 
     private func startWorker() {
-        workerRunning.withLock { $0 = true }
-        let t = Thread { [unowned self] in
+        thread = JoinableThread(name: "\(GStreamer.name(of: element)):work") { [unowned self] in
             self.workerLoop()
-            self.workerRunning.withLockAndWake { $0 = false }
         }
-        t.name = "\(GStreamer.name(of: element)) worker"
-        t.start()
-        thread = t
     }
 
     private func stopWorker() {
-        guard thread != nil else { return }
+        guard let thread else { return }
         mailbox.stop()
-        workerRunning.wait(until: { !$0 }) { _ in }
-        thread = nil
+        thread.join()
+        self.thread = nil
     }
 
     private func workerLoop() {

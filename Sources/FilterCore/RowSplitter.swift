@@ -48,6 +48,7 @@ public final class RowSplitter: @unchecked Sendable {
         let me = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { arg in
             let splitter = Unmanaged<RowSplitter>.fromOpaque(arg!).takeUnretainedValue()
+            _ = setThreadName(pthread_self(), "fc-row-helper")   // not its creator's name
             splitter.helperLoop()
             return nil
         }, me)

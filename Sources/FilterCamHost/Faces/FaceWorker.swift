@@ -44,10 +44,9 @@ final class FaceWorker: @unchecked Sendable {
         var result: Result?
         /// Bumped by `clear()` and `stop()`: a job started before does not publish after.
         var generation = 0
-        var thread: Thread?
+        var thread: JoinableThread?
         var stopping = false
         var busy = false
-        var threadRunning = false
         var replaced: UInt64 = 0
         var completed: UInt64 = 0
     }
@@ -71,7 +70,6 @@ final class FaceWorker: @unchecked Sendable {
             job.generation = s.generation
             s.pending = job
             if s.thread == nil {
-                s.threadRunning = true
                 s.thread = startThread()
             }
         }
@@ -91,15 +89,16 @@ final class FaceWorker: @unchecked Sendable {
 
     /// Stops and joins the thread, drops the result; a later `submit` starts a new one.
     func stop() {
-        let running = shared.withLockAndWake { s -> Bool in
+        let running = shared.withLockAndWake { s -> JoinableThread? in
             s.stopping = s.thread != nil
             s.pending = nil
             s.result = nil
             s.generation += 1
-            return s.thread != nil
+            return s.thread
         }
-        guard running else { return }
-        shared.wait(until: { !$0.threadRunning }) { s in
+        guard let running else { return }
+        running.join()   // outside the lock: the thread takes it on its way out
+        shared.withLock { s in
             s.thread = nil
             s.stopping = false
         }
@@ -107,17 +106,13 @@ final class FaceWorker: @unchecked Sendable {
 
     /// A new thread, already started (called under the lock, which it does not take
     /// before `submit` has returned).
-    private func startThread() -> Thread {
-        let t = Thread { [self] in
+    private func startThread() -> JoinableThread {
+        JoinableThread(name: name) { [self] in
             _ = cfd_set_current_thread_nice(10)
             Self.liveWorkers(+1)
             loop()
             Self.liveWorkers(-1)
-            shared.withLockAndWake { $0.threadRunning = false }
         }
-        t.name = name
-        t.start()
-        return t
     }
 
     private static let running = Locked(0)
