@@ -253,10 +253,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         return FrameTask(recipe.job(finish: finish), decorate: decorate)
     }
 
-    /// A YUV frame's task: geometry, filters and faces on the planes (faces searched on the
-    /// luma plane). Stills and the on-screen display still work on RGB frames only; asking
-    /// for them (or for a filter without a YUV path) on a YUV stream is an error that says
-    /// what to put in front.
+    /// A YUV frame's task: geometry, filters, faces (searched on the luma plane) and stills
+    /// (encoded in the frame's own format) on the planes. The on-screen display still works
+    /// on RGB frames only; asking for it (or for a filter without a YUV path) on a YUV
+    /// stream is an error that says what to put in front.
     private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat,
                          method: OrientationMethod, live: Bool) -> FrameTask {
         var problem: String?
@@ -265,16 +265,19 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         if let i = activeFilters.firstIndex(where: { !($0 is any YUVFilter) }) {
             let id = chain.steps.indices.contains(i) ? chain.steps[i].id : "?"
             problem = "filter \(id.quotedForMessage) works on RGB frames only"
-        } else if snapshots.needsFrame {
-            problem = "snapshots are taken from RGB frames only"
         } else if s.osd {
             problem = "the on-screen display is drawn into RGB frames only"
         }
         guard let problem else {
             let faces = self.faces, detecting = faces.isEnabled
+            let snapshots = self.snapshots, lensRect = recipe.lensRect
             var found: [DetectedFace] = []
-            let finish: ((YUVFrame) -> Void)? = detecting ? { frame in
-                found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live)
+            let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame ? { frame in
+                if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
+                if snapshots.needsFrame {
+                    snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
+                    snapshots.drawFlash(frame, timestamp: frame.timestamp)
+                }
             } : nil
             let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
                 faces.decorate(buffer, faces: found, timestamp: timestamp)

@@ -98,16 +98,24 @@ class OnTimeBursts(unittest.TestCase):
         # A sender webrtcbin and a receiver in one process: while the call starts, frames
         # bunch up; what reaches the encoder and the receiver's syncing sink in the first
         # 5 s, beside identity in the same place.
+        # What the element controls is checked exactly: every frame of the burst goes on to
+        # the encoder (as many as through identity) and none is dropped as late. How many
+        # of them the receiver gets depends on when ICE connects, which varies from call
+        # to call by more than a per cent (144–145 of 151 through identity, and through
+        # FilterCam with 0 dropped), so it is shown and only checked to carry the video.
         from webrtc_pair import frames_received
         reference = frames_received("identity")
         for element in FILTERCAM_ELEMENTS:
             with self.subTest(element=element):
-                tested = frames_received(element)
-                print(f"\n  WebRTC call start-up, {element}: identity {reference[0]} encoded, {reference[1]} received; "
-                      f"FilterCam {tested[0]} encoded, {tested[1]} received", file=sys.stderr)
+                name = element.split()[0]
+                encoded, received, dropped = frames_received(f"{name} name=tested {element[len(name):]}")
+                print(f"\n  WebRTC call start-up, {element}: identity {reference[0]} encoded, {reference[1]} "
+                      f"received; FilterCam {encoded} encoded, {received} received, {dropped} dropped",
+                      file=sys.stderr)
                 self.assertGreater(reference[0], 100)
-                self.assertGreaterEqual(tested[0], 0.99 * reference[0] - 1)
-                self.assertGreaterEqual(tested[1], 0.99 * reference[1] - 1)
+                self.assertGreaterEqual(encoded, 0.99 * reference[0] - 1)
+                self.assertEqual(dropped, 0, "on-time frames of the start-up burst were dropped")
+                self.assertGreater(received, 0.8 * reference[1], "the call did not carry the video")
 
     def test_overload_still_drops_and_reports(self):
         # A chain several times slower than the frame interval: frames are dropped, counted

@@ -12,8 +12,8 @@ def _promise(on_reply):
 
 
 def frames_received(element, seconds=5.0, size=(320, 240)):
-    """(frames into the sender's encoder, frames at the receiver's syncing sink) in the
-    first `seconds` of a call whose sender runs its camera through ELEMENT."""
+    """(frames into the sender's encoder, frames at the receiver's syncing sink, the element's `frames-dropped` or None) in the first `seconds` of a call
+    whose sender runs its camera through ELEMENT (named `tested` when it has counters)."""
     w, h = size
     pipeline = Gst.parse_launch(
         f"videotestsrc is-live=true ! video/x-raw,format=BGRx,width={w},height={h},framerate=30/1 ! {element} ! "
@@ -55,7 +55,9 @@ def frames_received(element, seconds=5.0, size=(320, 240)):
     try:
         play_for(pipeline, seconds)
     finally:
-        counts = encoded.count, received["counter"].count if linked.is_set() else 0
+        tested = pipeline.get_by_name("tested")
+        dropped = tested.get_property("frames-dropped") if tested and tested.find_property("frames-dropped") else None
+        counts = encoded.count, received["counter"].count if linked.is_set() else 0, dropped
         pipeline.set_state(Gst.State.NULL)
     return counts
 

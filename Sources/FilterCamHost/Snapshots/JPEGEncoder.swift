@@ -8,7 +8,7 @@ import Foundation
 /// encoding a VGA frame, so a series of stills keeps one encoder (`SnapshotBranch` keeps
 /// it while stills keep coming). Not thread-safe: one thread encodes at a time.
 final class JPEGEncoder {
-    let width: Int, height: Int, format: PixelFormat, quality: Int
+    let shape: StillPixels, quality: Int
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let source: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
@@ -16,14 +16,10 @@ final class JPEGEncoder {
     /// Made once: a formatter costs more to make than to use.
     private let dateFormatter = ISO8601DateFormatter()
 
-    init(for frame: PixelBuffer, quality: Int) throws {
-        width = frame.width
-        height = frame.height
-        format = frame.format
+    init(for frame: StillPixels, quality: Int) throws {
+        shape = frame
         self.quality = quality
-        // jpegenc takes BGRx/RGBx but not BGRA/RGBA: the same bytes, relabelled.
-        let capsFormat = frame.format == .bgra || frame.format == .bgrx ? "BGRx" : "RGBx"
-        let caps = "video/x-raw,format=\(capsFormat),width=\(frame.width),height=\(frame.height),framerate=0/1"
+        let caps = frame.caps
         // Our own description (no user input): a parse error here means a missing plugin.
         var error: UnsafeMutablePointer<GError>?
         let parsed = gst_parse_launch_full(
@@ -60,14 +56,14 @@ final class JPEGEncoder {
     }
 
     /// Whether `frame` can go through this encoder at `quality`.
-    func fits(_ frame: PixelBuffer, quality: Int) -> Bool {
-        frame.width == width && frame.height == height && frame.format == format && quality == self.quality
+    func fits(_ frame: StillPixels, quality: Int) -> Bool {
+        frame.sameShape(as: shape) && quality == self.quality
     }
 
     /// JPEG bytes of `frame`, with `exifOrientation` (1–8), the application name and the
     /// date in EXIF. jifmux reads its tags for every image, so each still gets its own.
-    func encode(_ frame: PixelBuffer, exifOrientation: Int) throws -> Data {
-        precondition(fits(frame, quality: quality), "a \(frame.width)x\(frame.height) frame for a \(width)x\(height) encoder")
+    func encode(_ frame: StillPixels, exifOrientation: Int) throws -> Data {
+        precondition(fits(frame, quality: quality), "a \(frame.caps) frame for a \(shape.caps) encoder")
         let tag = OrientationMethod(exifOrientation: exifOrientation)?.imageOrientationTag ?? "rotate-0"
         let now = dateFormatter.string(from: Date())
         if let tags = gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam, datetime=(datetime)\(now)")
@@ -75,13 +71,22 @@ final class JPEGEncoder {
             gst_tag_setter_merge_tags(OpaquePointer(muxer), tags, GST_TAG_MERGE_REPLACE_ALL)
             gst_tag_list_unref(tags)
         }
-        let buffer = Self.wrap(frame)
+        let buffer = frame.gstBuffer()
         guard gst_app_src_push_buffer(source.asAppSrc, buffer) == GST_FLOW_OK else {
             throw JPEGWriter.Failure(description: "the JPEG encoder refused the frame")
         }
-        guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000) else {
+        guard let data = Self.pullBytes(from: sink) else {
             throw JPEGWriter.Failure(description: "the JPEG encoder produced no image within 10 s")
         }
+        guard data.count > 4, data[0] == 0xFF, data[1] == 0xD8 else {
+            throw JPEGWriter.Failure(description: "the JPEG encoder produced no image")
+        }
+        return data
+    }
+
+    /// The bytes of the next buffer an appsink gives, waiting at most 10 s.
+    static func pullBytes(from sink: UnsafeMutablePointer<GstElement>) -> Data? {
+        guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000) else { return nil }
         defer { gst_sample_unref(sample) }
         var data = Data()
         if let b = gst_sample_get_buffer(sample) {
@@ -91,26 +96,6 @@ final class JPEGEncoder {
                 gst_buffer_unmap(b, &out)
             }
         }
-        guard data.count > 4, data[0] == 0xFF, data[1] == 0xD8 else {
-            throw JPEGWriter.Failure(description: "the JPEG encoder produced no image")
-        }
         return data
-    }
-
-    /// The frame as a GstBuffer: its own memory, kept alive until GStreamer lets go, when
-    /// its rows are packed (stills are); a copy otherwise.
-    private static func wrap(_ frame: PixelBuffer) -> UnsafeMutablePointer<GstBuffer> {
-        let size = frame.width * frame.height * 4
-        let view = frame.view
-        if view.stride == frame.width * 4 {
-            let owner = Unmanaged.passRetained(frame).toOpaque()
-            return gst_buffer_new_wrapped_full(GST_MEMORY_FLAG_READONLY, view.base, gsize(size), 0, gsize(size), owner) { owner in
-                Unmanaged<PixelBuffer>.fromOpaque(owner!).release()
-            }
-        }
-        let bytes = frame.packedBytes
-        let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
-        _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(size)) }
-        return buffer
     }
 }

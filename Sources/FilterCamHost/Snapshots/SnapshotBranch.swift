@@ -83,7 +83,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
 
     // Writer thread.
     private struct Job {
-        let pixels: PixelBuffer
+        let pixels: StillPixels
         let path: String
         let bias: Double?
         let quality: Int
@@ -166,8 +166,30 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
 
     // MARK: Worker thread
 
-    /// Called with every processed output frame, before the flash is drawn.
+    /// Called with every processed RGB output frame, before the flash is drawn.
     func capture(_ frame: FrameView, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?) {
+        guard let (still, s) = dueStill(timestamp: timestamp) else { return }
+        let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let pixels = PixelBuffer(width: region.width, height: region.height, format: frame.format, zeroed: false)
+        pixels.view.copyPixels(from: frame.subview(region))
+        enqueue(Job(pixels: .rgb(pixels), path: still.path, bias: still.bias, quality: s.quality, method: method,
+                    orientation: s.orientation, timestamp: timestamp))
+    }
+
+    /// The same for a YUV output frame: the still keeps the frame's own format (jpegenc
+    /// takes I420, NV12, YUY2 and UYVY as they are). The lens's edges lie on the chroma grid.
+    func capture(_ frame: YUVFrame, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?) {
+        guard let (still, s) = dueStill(timestamp: timestamp) else { return }
+        let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let pixels = YUVBuffer(format: frame.format, width: region.width, height: region.height, zeroed: false)
+        pixels.frame.copy(from: frame.subframe(region))
+        enqueue(Job(pixels: .yuv(pixels, frame.matrix), path: still.path, bias: still.bias, quality: s.quality,
+                    method: method, orientation: s.orientation, timestamp: timestamp))
+    }
+
+    /// Whether this frame gives a still (a request, `snapshot-every`, or the next of a
+    /// bracketed set) and which: its path and exposure bias, with the settings it uses.
+    private func dueStill(timestamp: UInt64?) -> ((path: String, bias: Double?), Settings)? {
         framesSeen += 1
         let s = settings.withLock { $0 }
         if s.naming.template != counterTemplate {
@@ -182,7 +204,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
             } else if s.every > 0 && framesSeen % s.every == 0 {
                 due = true
             }
-            guard due else { return }
+            guard due else { return nil }
             let biases: [Double?] = s.bracket.isEmpty ? [nil] : s.bracket
             let counter = s.naming.nextFree(from: nextCounter, biases: s.bracket)
             nextCounter = counter + 1
@@ -197,18 +219,24 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
                 flashFrames = 0
             }
         }
-        let (path, bias) = bracketRemaining.removeFirst()
-        let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let pixels = PixelBuffer(width: region.width, height: region.height, format: frame.format, zeroed: false)
-        pixels.view.copyPixels(from: frame.subview(region))
-        enqueue(Job(pixels: pixels, path: path, bias: bias, quality: s.quality, method: method,
-                    orientation: s.orientation, timestamp: timestamp))
+        return (bracketRemaining.removeFirst(), s)
     }
 
     /// Blends the flash into the live picture while it lasts (by stream time; by frame
     /// count, 12 frames, when frames carry no timestamps).
     func drawFlash(_ frame: FrameView, timestamp: UInt64?) {
-        guard let start = flashStart else { return }
+        guard let weight = flashWeight(timestamp: timestamp) else { return }
+        FlashOverlay.apply(weight: weight, to: frame)
+    }
+
+    func drawFlash(_ frame: YUVFrame, timestamp: UInt64?) {
+        guard let weight = flashWeight(timestamp: timestamp) else { return }
+        FlashOverlay.apply(weight: weight, to: frame)
+    }
+
+    /// The flash's weight for this frame, nil once it is over (or none is showing).
+    private func flashWeight(timestamp: UInt64?) -> Double? {
+        guard let start = flashStart else { return nil }
         flashFrames += 1
         let elapsed: UInt64
         if let timestamp, timestamp >= start, start != 0 || timestamp != 0 || flashFrames == 1 {
@@ -218,9 +246,9 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
         }
         if elapsed >= FlashOverlay.duration {
             flashStart = nil
-            return
+            return nil
         }
-        FlashOverlay.apply(weight: FlashOverlay.weight(elapsed: elapsed), to: frame)
+        return FlashOverlay.weight(elapsed: elapsed)
     }
 
     // MARK: Writer thread
@@ -263,22 +291,24 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
 
     private func write(_ job: Job, encoder: inout JPEGEncoder?) {
         var pixels = job.pixels
-        if let bias = job.bias, bias != 0,
-           let exposure = FilterRegistry.shared.descriptor(id: "exposure") {
-            var values = exposure.defaultValues
-            values["ev"] = .double(bias)
-            exposure.make(values).apply(to: pixels.view)
-        }
         var exifOrientation = 1
-        if job.orientation == .exif && job.method != .identity {
-            // Pixels as captured: undo the transform, and say in EXIF how to show them.
-            let (w, h) = job.method.inverse.outputSize(width: pixels.width, height: pixels.height)
-            let captured = PixelBuffer(width: w, height: h, format: pixels.format)
-            Orientation.transform(job.method.inverse, from: pixels.view, to: captured.view)
-            pixels = captured
-            exifOrientation = job.method.exifOrientation
-        }
         do {
+            if let bias = job.bias, bias != 0 {
+                // The exposure filter works on RGB: a YUV still of a bracket is converted
+                // first (here, off the live path, by GStreamer's videoconvert).
+                let rgb = try pixels.rgb()
+                if let exposure = FilterRegistry.shared.descriptor(id: "exposure") {
+                    var values = exposure.defaultValues
+                    values["ev"] = .double(bias)
+                    exposure.make(values).apply(to: rgb.view)
+                }
+                pixels = .rgb(rgb)
+            }
+            if job.orientation == .exif && job.method != .identity {
+                // Pixels as captured: undo the transform, and say in EXIF how to show them.
+                pixels = pixels.transformed(job.method.inverse)
+                exifOrientation = job.method.exifOrientation
+            }
             if encoder?.fits(pixels, quality: job.quality) != true {
                 encoder = nil
                 encoder = try JPEGEncoder(for: pixels, quality: job.quality)

@@ -34,3 +34,20 @@ public struct FlashOverlay: Sendable {
         }
     }
 }
+
+extension FlashOverlay {
+    /// The same flash on a YUV frame: luma blended towards the matrix's white (235, or 255
+    /// at full range) and chroma towards grey (128) by the same weight, which is what the
+    /// RGB blend towards white does to the samples.
+    public static func apply(weight: Double, to frame: YUVFrame) {
+        let w = Int((min(max(weight, 0), 1) * 256).rounded())
+        guard w > 0 else { return }
+        let white = frame.matrix.fullRange ? 255 : 235
+        func towards(_ target: Int) -> [UInt8] {
+            (0..<256).map { c in UInt8(clamping: c + (((target - c) * w + (target >= c ? 128 : 127)) >> 8)) }
+        }
+        frame.mapLuma(towards(white))
+        let grey = towards(128)
+        frame.mapChroma(u: grey, v: grey)
+    }
+}
