@@ -241,7 +241,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { frame in
             if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
             if snapshots.needsFrame {
-                snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
+                snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live)
                 snapshots.drawFlash(frame, timestamp: frame.timestamp)
             }
             OSDRenderer.draw(overlay, on: frame)
@@ -275,7 +275,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
             let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame ? { frame in
                 if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
                 if snapshots.needsFrame {
-                    snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp)
+                    snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live)
                     snapshots.drawFlash(frame, timestamp: frame.timestamp)
                 }
             } : nil

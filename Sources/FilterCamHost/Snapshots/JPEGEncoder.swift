@@ -6,7 +6,9 @@ import Foundation
 /// A running `appsrc ! jpegenc ! jifmux ! appsink` pipeline that encodes still after still
 /// of one size, format and quality. Building and starting the pipeline costs more than
 /// encoding a VGA frame, so a series of stills keeps one encoder (`SnapshotBranch` keeps
-/// it while stills keep coming). Not thread-safe: one thread encodes at a time.
+/// it while stills keep coming). Stills are pushed and their JPEGs pulled in order, so a
+/// writer can push the next still before writing the last one's file (the EXIF tags go
+/// in-band, as a TAG event in front of each frame). Not thread-safe: one thread uses it.
 final class JPEGEncoder {
     let shape: StillPixels, quality: Int
     private let pipeline: UnsafeMutablePointer<GstElement>
@@ -45,6 +47,8 @@ final class JPEGEncoder {
         source = src
         self.sink = sink
         muxer = mux
+        // Each still's TAG event replaces the last one's tags.
+        gst_tag_setter_set_tag_merge_mode(OpaquePointer(mux), GST_TAG_MERGE_REPLACE_ALL)
         guard gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else {
             throw JPEGWriter.Failure(description: "the JPEG encoder did not start")
         }
@@ -60,21 +64,23 @@ final class JPEGEncoder {
         frame.sameShape(as: shape) && quality == self.quality
     }
 
-    /// JPEG bytes of `frame`, with `exifOrientation` (1–8), the application name and the
-    /// date in EXIF. jifmux reads its tags for every image, so each still gets its own.
-    func encode(_ frame: StillPixels, exifOrientation: Int) throws -> Data {
+    /// Sends `frame` into the encoder with `exifOrientation` (1–8), the application name
+    /// and the date as its EXIF tags; `pull()` gives its JPEG, in the order pushed.
+    func push(_ frame: StillPixels, exifOrientation: Int, memory: StillMemory) throws {
         precondition(fits(frame, quality: quality), "a \(frame.caps) frame for a \(shape.caps) encoder")
         let tag = OrientationMethod(exifOrientation: exifOrientation)?.imageOrientationTag ?? "rotate-0"
         let now = dateFormatter.string(from: Date())
         if let tags = gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam, datetime=(datetime)\(now)")
             ?? gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam") {
-            gst_tag_setter_merge_tags(OpaquePointer(muxer), tags, GST_TAG_MERGE_REPLACE_ALL)
-            gst_tag_list_unref(tags)
+            gst_element_send_event(source, gst_event_new_tag(tags))   // takes the list
         }
-        let buffer = frame.gstBuffer()
-        guard gst_app_src_push_buffer(source.asAppSrc, buffer) == GST_FLOW_OK else {
+        guard gst_app_src_push_buffer(source.asAppSrc, frame.gstBuffer(returningTo: memory)) == GST_FLOW_OK else {
             throw JPEGWriter.Failure(description: "the JPEG encoder refused the frame")
         }
+    }
+
+    /// The JPEG of the oldest still pushed and not pulled yet.
+    func pull() throws -> Data {
         guard let data = Self.pullBytes(from: sink) else {
             throw JPEGWriter.Failure(description: "the JPEG encoder produced no image within 10 s")
         }

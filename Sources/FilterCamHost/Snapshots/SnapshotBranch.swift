@@ -94,10 +94,14 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     private struct Writer {
         var queue: [Job] = []
         var writing = 0
-        var running = false
+        /// The writer thread, started by the first still of a run, joined at stop (it holds
+        /// the JPEG encoder pipeline, whose streaming thread GStreamer waits for at exit).
+        var thread: JoinableThread?
+        var stopping = false
         var idle: Bool { queue.isEmpty && writing == 0 }
     }
     private let writer = Locked(Writer())
+    private let memory = StillMemory()
     private let folders = SnapshotFolders()
 
     init(element: UnsafeMutablePointer<GstElement>) {
@@ -167,24 +171,24 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     // MARK: Worker thread
 
     /// Called with every processed RGB output frame, before the flash is drawn.
-    func capture(_ frame: FrameView, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?) {
+    func capture(_ frame: FrameView, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?, live: Bool) {
         guard let (still, s) = dueStill(timestamp: timestamp) else { return }
         let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let pixels = PixelBuffer(width: region.width, height: region.height, format: frame.format, zeroed: false)
+        let pixels = memory.rgb(width: region.width, height: region.height, format: frame.format)
         pixels.view.copyPixels(from: frame.subview(region))
         enqueue(Job(pixels: .rgb(pixels), path: still.path, bias: still.bias, quality: s.quality, method: method,
-                    orientation: s.orientation, timestamp: timestamp))
+                    orientation: s.orientation, timestamp: timestamp), live: live)
     }
 
     /// The same for a YUV output frame: the still keeps the frame's own format (jpegenc
     /// takes I420, NV12, YUY2 and UYVY as they are). The lens's edges lie on the chroma grid.
-    func capture(_ frame: YUVFrame, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?) {
+    func capture(_ frame: YUVFrame, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?, live: Bool) {
         guard let (still, s) = dueStill(timestamp: timestamp) else { return }
         let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let pixels = YUVBuffer(format: frame.format, width: region.width, height: region.height, zeroed: false)
+        let pixels = memory.yuv(width: region.width, height: region.height, format: frame.format)
         pixels.frame.copy(from: frame.subframe(region))
         enqueue(Job(pixels: .yuv(pixels, frame.matrix), path: still.path, bias: still.bias, quality: s.quality,
-                    method: method, orientation: s.orientation, timestamp: timestamp))
+                    method: method, orientation: s.orientation, timestamp: timestamp), live: live)
     }
 
     /// Whether this frame gives a still (a request, `snapshot-every`, or the next of a
@@ -253,69 +257,108 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
 
     // MARK: Writer thread
 
-    private func enqueue(_ job: Job) {
-        let (queued, startThread) = writer.withLockAndWake { w -> (Bool, Bool) in
-            guard w.queue.count < Self.maximumQueued else { return (false, false) }
+    /// Hands a still to the writer. A live stream never waits for it (beyond
+    /// `maximumQueued` waiting stills a still is refused and reported); a stream that is
+    /// not live (a file, `snapshot-every` over a recording) waits for room instead, so
+    /// every frame asked for becomes a file, as a `queue` in front of `jpegenc` would do.
+    private func enqueue(_ job: Job, live: Bool) {
+        if !live {
+            _ = writer.wait(until: { $0.queue.count < StillMemory.kept || $0.stopping }) { _ in }
+        }
+        let queued = writer.withLockAndWake { w -> Bool in
+            guard w.queue.count < Self.maximumQueued else { return false }
             w.queue.append(job)
-            defer { w.running = true }
-            return (true, !w.running)
+            if w.thread == nil {
+                w.thread = JoinableThread(name: "fc-stills") { [self] in writerLoop() }
+            }
+            return true
         }
         guard queued else {
             report(failure: "cannot write snapshot \(job.path): \(Self.maximumQueued) stills are already waiting for the encoder", path: job.path)
             return
         }
-        if startThread { Thread.detachNewThread { [self] in writerLoop() } }
     }
 
+    /// The writer: stills are encoded two deep, so the encoder works on the next still
+    /// while this thread writes the last one's file.
     private func writerLoop() {
-        // One encoder for the stills of this run of the thread (kept while stills come).
+        // One encoder for the stills of this run (kept while stills come), released with
+        // the thread at stop.
         var encoder: JPEGEncoder? = nil
+        var inFlight: [Pushed] = []   // in the encoder, oldest first
         while true {
-            // The thread ends when idle for 2 s; the next still starts it again.
-            let next = writer.wait(until: { !$0.queue.isEmpty }, timeout: 2) { w -> Job in
+            // Wait for a still only when the encoder has nothing to finish.
+            let busy = !inFlight.isEmpty
+            let taken = writer.wait(until: { !$0.queue.isEmpty || $0.stopping || busy }) { w -> Job? in
+                guard !w.queue.isEmpty else { return nil }
                 w.writing += 1
                 return w.queue.removeFirst()
             }
-            guard let job = next else {
-                let ended = writer.withLockAndWake { w -> Bool in
-                    guard w.queue.isEmpty else { return false }   // a still came just now
-                    w.running = false
-                    return true
+            let job = taken ?? nil
+            if job == nil && inFlight.isEmpty { return }   // stopping, nothing left
+            if let job {
+                do {
+                    let (pixels, exifOrientation) = try prepare(job)
+                    if encoder?.fits(pixels, quality: job.quality) != true {
+                        while !inFlight.isEmpty { complete(inFlight.removeFirst(), encoder: &encoder) }
+                        encoder = nil
+                        encoder = try JPEGEncoder(for: pixels, quality: job.quality)
+                    }
+                    try encoder!.push(pixels, exifOrientation: exifOrientation, memory: memory)
+                    inFlight.append(Pushed(job: job, width: pixels.width, height: pixels.height))
+                } catch {
+                    report(failure: "\(error)", path: job.path)
+                    writer.withLockAndWake { $0.writing -= 1 }
+                    encoder = nil   // start afresh for the next still
                 }
-                if ended { return } else { continue }
+                if inFlight.count < 2 && encoder != nil { continue }
             }
-            write(job, encoder: &encoder)
-            writer.withLockAndWake { $0.writing -= 1 }
+            if !inFlight.isEmpty { complete(inFlight.removeFirst(), encoder: &encoder) }
+            // A failed encoder takes the stills still in it along (reported, not written).
+            while encoder == nil && !inFlight.isEmpty { complete(inFlight.removeFirst(), encoder: &encoder) }
         }
     }
 
-    private func write(_ job: Job, encoder: inout JPEGEncoder?) {
+    /// A still in the encoder: its job and the size it was encoded at.
+    private struct Pushed {
+        let job: Job
+        let width: Int, height: Int
+    }
+
+    /// The pixels to encode for `job` and their EXIF orientation: a bracket's exposure
+    /// applied, and for `snapshot-orientation=exif` the transform undone.
+    private func prepare(_ job: Job) throws -> (StillPixels, Int) {
         var pixels = job.pixels
         var exifOrientation = 1
+        if let bias = job.bias, bias != 0 {
+            // The exposure filter works on RGB: a YUV still of a bracket is converted
+            // first (here, off the live path, by GStreamer's videoconvert).
+            let rgb = try pixels.rgb()
+            if let exposure = FilterRegistry.shared.descriptor(id: "exposure") {
+                var values = exposure.defaultValues
+                values["ev"] = .double(bias)
+                exposure.make(values).apply(to: rgb.view)
+            }
+            pixels = .rgb(rgb)
+        }
+        if job.orientation == .exif && job.method != .identity {
+            // Pixels as captured: undo the transform, and say in EXIF how to show them.
+            pixels = pixels.transformed(job.method.inverse)
+            exifOrientation = job.method.exifOrientation
+        }
+        return (pixels, exifOrientation)
+    }
+
+    /// Takes the oldest still's JPEG from the encoder and writes its file (or reports
+    /// why not). A failed encoder is dropped; the stills still in it then fail in turn.
+    private func complete(_ still: Pushed, encoder: inout JPEGEncoder?) {
+        defer { writer.withLockAndWake { $0.writing -= 1 } }
+        let job = still.job
         do {
-            if let bias = job.bias, bias != 0 {
-                // The exposure filter works on RGB: a YUV still of a bracket is converted
-                // first (here, off the live path, by GStreamer's videoconvert).
-                let rgb = try pixels.rgb()
-                if let exposure = FilterRegistry.shared.descriptor(id: "exposure") {
-                    var values = exposure.defaultValues
-                    values["ev"] = .double(bias)
-                    exposure.make(values).apply(to: rgb.view)
-                }
-                pixels = .rgb(rgb)
-            }
-            if job.orientation == .exif && job.method != .identity {
-                // Pixels as captured: undo the transform, and say in EXIF how to show them.
-                pixels = pixels.transformed(job.method.inverse)
-                exifOrientation = job.method.exifOrientation
-            }
-            if encoder?.fits(pixels, quality: job.quality) != true {
-                encoder = nil
-                encoder = try JPEGEncoder(for: pixels, quality: job.quality)
-            }
+            guard let running = encoder else { throw JPEGWriter.Failure(description: "the JPEG encoder failed on an earlier still") }
             let data: Data
             do {
-                data = try encoder!.encode(pixels, exifOrientation: exifOrientation)
+                data = try running.pull()
             } catch {
                 encoder = nil   // start afresh for the next still
                 throw error
@@ -325,8 +368,8 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
             let saved = StructureBuilder("snapshot-saved")
             saved.set("path", job.path)
             saved.set("size", data.count)
-            saved.set("width", pixels.width)
-            saved.set("height", pixels.height)
+            saved.set("width", still.width)
+            saved.set("height", still.height)
             if let bias = job.bias { saved.set("exposure-bias", bias) }
             if let t = job.timestamp { saved.set("timestamp", uint64: t) }
             saved.post(from: element)
@@ -357,9 +400,19 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
         drain()
     }
 
-    /// The run is over: stills already taken are written (or reported) first.
+    /// The run is over: stills already taken are written (or reported) first, then the
+    /// writer thread ends and is joined.
     func stop() {
         drain()
+        let thread = writer.withLockAndWake { w -> JoinableThread? in
+            w.stopping = true
+            return w.thread
+        }
+        thread?.join()   // outside the lock: the thread takes it on its way out
+        writer.withLock { w in
+            w.thread = nil
+            w.stopping = false
+        }
         folders.closeAll()
     }
 

@@ -69,7 +69,7 @@ enum StillPixels {
         case .rgb(let p):
             return p
         case .yuv(let p, _):
-            let converted = try StillConversion.run(buffer: gstBuffer(), caps: caps, toFormat: "BGRx")
+            let converted = try StillConversion.run(buffer: gstBuffer(returningTo: StillMemory()), caps: caps, toFormat: "BGRx")
             let out = PixelBuffer(width: p.width, height: p.height, format: .bgrx, zeroed: false)
             converted.withUnsafeBytes { bytes in
                 for y in 0..<p.height {
@@ -80,42 +80,58 @@ enum StillPixels {
         }
     }
 
-    /// The pixels as a GstBuffer in GStreamer's default layout for the caps (what an appsrc
-    /// without video meta is read with).
-    func gstBuffer() -> UnsafeMutablePointer<GstBuffer> {
+    /// The pixels as a GstBuffer, without a copy: GStreamer reads this memory (YUV planes
+    /// described by a `GstVideoMeta`, with their own strides) and, when it lets go, the
+    /// memory goes back to `memory` for a later still.
+    func gstBuffer(returningTo memory: StillMemory) -> UnsafeMutablePointer<GstBuffer> {
+        let lease = Unmanaged.passRetained(Lease(self, memory))
+        let buffer = gst_buffer_new()!
+        func append(_ base: UnsafeMutableRawPointer, _ size: Int) {
+            _ = lease.retain()   // one reference per memory block
+            let block = gst_memory_new_wrapped(GST_MEMORY_FLAG_READONLY, base, gsize(size), 0, gsize(size), lease.toOpaque()) { owner in
+                Unmanaged<Lease>.fromOpaque(owner!).release()
+            }
+            gst_buffer_append_memory(buffer, block)
+        }
         switch self {
         case .rgb(let p):
-            let size = p.width * p.height * 4
             let view = p.view
-            if view.stride == p.width * 4 {
-                // Its own memory, kept alive until GStreamer lets go.
-                let owner = Unmanaged.passRetained(p).toOpaque()
-                return gst_buffer_new_wrapped_full(GST_MEMORY_FLAG_READONLY, view.base, gsize(size), 0, gsize(size), owner) { owner in
-                    Unmanaged<PixelBuffer>.fromOpaque(owner!).release()
-                }
+            append(view.base, view.stride * p.height)
+            if view.stride != p.width * 4 {
+                var offsets: [gsize] = [0, 0, 0, 0], strides: [gint] = [gint(view.stride), 0, 0, 0]
+                let format = gst_video_format_from_string(p.format == .bgra || p.format == .bgrx ? "BGRx" : "RGBx")
+                gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, format, guint(p.width), guint(p.height), 1, &offsets, &strides)
             }
-            let bytes = p.packedBytes
-            let buffer = gst_buffer_new_allocate(nil, gsize(size), nil)!
-            _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(size)) }
-            return buffer
         case .yuv(let p, _):
-            var info = GstVideoInfo()
-            gst_video_info_set_format(&info, gst_video_format_from_string(p.format.rawValue), guint(p.width), guint(p.height))
-            let buffer = gst_buffer_new_allocate(nil, info.size, nil)!
-            var map = GstMapInfo()
-            guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else { return buffer }
-            defer { gst_buffer_unmap(buffer, &map) }
-            let offsets = withUnsafeBytes(of: info.offset) { Array($0.bindMemory(to: gsize.self)) }
-            let strides = withUnsafeBytes(of: info.stride) { Array($0.bindMemory(to: gint.self)) }
-            for (i, plane) in p.frame.planes.enumerated() {
-                let rowBytes = plane.width * plane.elementBytes
-                let start = UnsafeMutableRawPointer(map.data!) + Int(offsets[i])
-                let stride = Int(strides[i])
-                for y in 0..<plane.height {
-                    (start + y * stride).copyMemory(from: plane.row(y), byteCount: rowBytes)
-                }
+            let planes = p.frame.planes
+            var offsets: [gsize] = [0, 0, 0, 0], strides: [gint] = [0, 0, 0, 0]
+            var total = 0
+            for (i, plane) in planes.enumerated() {
+                offsets[i] = gsize(total)
+                strides[i] = gint(plane.stride)
+                append(plane.base, plane.stride * plane.height)
+                total += plane.stride * plane.height
             }
-            return buffer
+            gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, gst_video_format_from_string(p.format.rawValue),
+                                           guint(p.width), guint(p.height), guint(planes.count), &offsets, &strides)
+        }
+        lease.release()
+        return buffer
+    }
+
+    /// Keeps a still's memory alive while GStreamer reads it, then hands it back.
+    private final class Lease {
+        let pixels: StillPixels
+        let memory: StillMemory
+        init(_ pixels: StillPixels, _ memory: StillMemory) {
+            self.pixels = pixels
+            self.memory = memory
+        }
+        deinit {
+            switch pixels {
+            case .rgb(let p): memory.giveBack(p)
+            case .yuv(let p, _): memory.giveBack(p)
+            }
         }
     }
 
