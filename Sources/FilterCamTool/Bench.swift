@@ -232,6 +232,10 @@ public struct Bench {
         if only.isEmpty || only.contains("faces-live") {
             results += liveFaceResults()
         }
+        // Real time (10 s a pipeline): only when asked for (`--only e2e` or a row's name).
+        if only.contains(where: { $0.hasPrefix("e2e") }) {
+            results += endToEndResults()
+        }
         return results
     }
 

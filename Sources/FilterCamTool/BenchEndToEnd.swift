@@ -1,0 +1,98 @@
+import FilterCamHost
+import Foundation
+
+extension Bench {
+    /// One end-to-end job: the same pipeline with FilterCam, with the stock elements a user
+    /// would write instead, and with FilterCam behind today's RGB conversions.
+    struct EndToEndJob {
+        let name: String
+        let filterCam: String
+        let stock: String?
+        let rgbConverted: String
+    }
+
+    /// Whole-process CPU (user + system) of `gst-launch-1.0` for 300 live frames at 30 fps
+    /// into a syncing sink, what a user's camera pipeline costs, in the formats users run:
+    /// (a) a YUY2 camera-like source → the job → I420 → `x264enc speed-preset=ultrafast`,
+    /// (b) I420 → the job → sink. The ratio is FilterCam's CPU over the stock pipeline's
+    /// (below 1 is cheaper); `note` holds the RGB-converted pipeline's CPU beside them.
+    func endToEndResults() -> [Result] {
+        var results: [Result] = []
+        for (w, h) in sizes {
+            let size = "\(w)x\(h)"
+            let encode = "videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast tune=zerolatency ! fakesink sync=true"
+            let rgb = "videoconvert ! video/x-raw,format=BGRx"
+            let quarter = "0.25,0.25,0.5,0.5"
+            let camera: [EndToEndJob] = [
+                EndToEndJob(name: "e2e-yuy2-mono-x264", filterCam: "filtercam filter=mono ! \(encode)",
+                            stock: "videobalance saturation=0 ! \(encode)", rgbConverted: "\(rgb) ! filtercam filter=mono ! \(encode)"),
+                EndToEndJob(name: "e2e-yuy2-sepia-x264", filterCam: "filtercam filter=sepia intensity=1 ! \(encode)",
+                            stock: "videoconvert ! coloreffects preset=sepia ! \(encode)",
+                            rgbConverted: "\(rgb) ! filtercam filter=sepia intensity=1 ! \(encode)"),
+                EndToEndJob(name: "e2e-yuy2-90r-x264", filterCam: "filtercam orientation=90r ! \(encode)",
+                            stock: "videoflip video-direction=90r ! \(encode)", rgbConverted: "\(rgb) ! filtercam orientation=90r ! \(encode)"),
+                EndToEndJob(name: "e2e-yuy2-lens-sepia-x264", filterCam: "filtercam filter=sepia intensity=1 lens=\(quarter) ! \(encode)",
+                            stock: nil, rgbConverted: "\(rgb) ! filtercam filter=sepia intensity=1 lens=\(quarter) ! \(encode)"),
+            ]
+            let sink = "fakesink sync=true"
+            let display: [EndToEndJob] = [
+                EndToEndJob(name: "e2e-i420-mono", filterCam: "filtercam filter=mono ! \(sink)",
+                            stock: "videobalance saturation=0 ! \(sink)", rgbConverted: "\(rgb) ! filtercam filter=mono ! videoconvert ! video/x-raw,format=I420 ! \(sink)"),
+                EndToEndJob(name: "e2e-i420-90r", filterCam: "filtercam orientation=90r ! \(sink)",
+                            stock: "videoflip video-direction=90r ! \(sink)", rgbConverted: "\(rgb) ! filtercam orientation=90r ! videoconvert ! video/x-raw,format=I420 ! \(sink)"),
+            ]
+            for (format, jobs) in [("YUY2", camera), ("I420", display)] {
+                let source = "videotestsrc is-live=true num-buffers=300 pattern=ball ! video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1"
+                for job in jobs where only.isEmpty || only.contains("e2e") || only.contains(job.name) {
+                    do {
+                        let ours = try Self.processCPU("\(source) ! \(job.filterCam)")
+                        let converted = try Self.processCPU("\(source) ! \(job.rgbConverted)")
+                        let stock = try job.stock.map { try Self.processCPU("\(source) ! \($0)") }
+                        let r = Result(name: job.name, size: size, fps_filtercam: ours, fps_native: stock ?? 0,
+                                       ratio: stock.map { ours / $0 } ?? 0, runs: 1,
+                                       note: String(format: "CPU seconds for 300 live frames (not fps); FilterCam behind RGB conversions: %.2f s", converted))
+                        results.append(r)
+                        log("\(job.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(size)  CPU: FilterCam \(String(format: "%.2f", ours)) s, "
+                            + (stock.map { String(format: "stock %.2f s (ratio %.2f)", $0, ours / $0) } ?? "no stock element")
+                            + String(format: ", FilterCam behind RGB conversions %.2f s", converted))
+                    } catch {
+                        log("\(job.name) \(size): skipped: \(error)")
+                    }
+                }
+            }
+        }
+        return results
+    }
+
+    /// The environment for `gst-launch-1.0`: the FilterCam plugin found beside this binary
+    /// (a build folder) comes first, as in this process; an installed plugin is found anyway.
+    static var pluginEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        if FileManager.default.fileExists(atPath: folder + "/libgstfiltercam.so") {
+            environment["GST_PLUGIN_PATH"] = [folder, environment["GST_PLUGIN_PATH"]].compactMap { $0 }.joined(separator: ":")
+        }
+        return environment
+    }
+
+    /// User + system CPU seconds of `gst-launch-1.0 -q DESCRIPTION` run to its end.
+    static func processCPU(_ description: String) throws -> Double {
+        var before = rusage(), after = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &before)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // gst-launch joins its arguments with spaces again (these descriptions quote nothing).
+        process.arguments = ["gst-launch-1.0", "-q"] + description.split(separator: " ").map(String.init)
+        process.environment = pluginEnvironment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Pipeline.ParseError(description: "gst-launch-1.0 failed (\(process.terminationStatus)) on: \(description)")
+        }
+        getrusage(RUSAGE_CHILDREN.rawValue, &after)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(after.ru_utime) - seconds(before.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_stime)
+    }
+}
