@@ -35,8 +35,9 @@ typedef struct {
 
 /// Makes the element's two pads forward into and out of the (still empty) inner pair.
 void fc_inner_init(FcInnerPair *pair, GstPad *element_sink, GstPad *element_src);
-/// Takes `sink` and `src` (floating refs are sunk), links them, and gives them a bus whose
-/// messages go to `on_message` (called in the posting thread; the message is then dropped).
+/// Takes `sink` and `src` (floating refs are sunk), links them, and gives them a bus of
+/// their own whose sync handler is `on_message` (called in the posting thread; it owns
+/// the message and returns GST_BUS_DROP: nothing is queued).
 void fc_inner_adopt(FcInnerPair *pair, GstElement *sink, GstElement *src,
                     GstBusSyncHandler on_message, gpointer data);
 /// Names the pair after the element ("<name>-in", "<name>-out") for logs.
