@@ -9,7 +9,7 @@ import Synchronization
 ///     gst-launch-1.0 videotestsrc ! filtercam filter=sepia intensity=1 ! videoconvert ! autovideosink
 ///
 /// Properties are declared in `FilterCamElement.properties` (the table `inspect` shows);
-/// settings live in `FilterCamSettings`; frames cross `FrameWorkerBin`.
+/// settings live in `FilterCamSettings`; frames cross `FrameWorker`.
 final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
     enum Property: String, PropertyNames {
         case filter, intensity
@@ -20,7 +20,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
 
     /// The element is its parts, in this order: its own settings, the frame worker's
     /// counters, the snapshot branch, face detection.
-    static let properties: [ElementProperty] = ownProperties + FrameWorkerBin.counterProperties
+    static let properties: [ElementProperty] = ownProperties + FrameWorker.counterProperties
         + SnapshotBranch.properties + FaceDetection.properties
 
     static let ownProperties: [ElementProperty] = Property.allCases.map { p in
@@ -80,14 +80,14 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         klass: "Filter/Effect/Video",
         summary: "Core Image-style filters, lens, orientation, zoom, snapshots and face squares for live camera video, written in Swift",
         properties: properties, actions: ["snapshot"],
-        sinkCaps: FrameWorkerBin.caps, srcCaps: FrameWorkerBin.caps,
+        sinkCaps: FrameWorker.caps, srcCaps: FrameWorker.caps,
         make: { element, _ in FilterCamElement(element: element) })
 
     var elementClass: ElementClass { Self.elementClass }
 
     let element: UnsafeMutablePointer<GstElement>
     private let settings = Locked(FilterCamSettings())
-    private var worker: FrameWorkerBin!
+    private var worker: FrameWorker!
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
     private var parts: ElementParts!
@@ -100,7 +100,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         self.element = element
         snapshots = SnapshotBranch(element: element)
         faces = FaceDetection(element: element)
-        worker = FrameWorkerBin(element: element, stage: self, log: .filtercam)
+        worker = FrameWorker(element: element, stage: self, log: .filtercam)
         parts = ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, faces])
     }
 

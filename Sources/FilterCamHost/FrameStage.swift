@@ -17,7 +17,7 @@ struct FrameTask {
     }
 }
 
-/// The element behind a `FrameWorkerBin`. Walking a frame from the appsink to the appsrc
+/// The element behind a `FrameWorker`. Walking a frame from the appsink to the appsrc
 /// enters the element once (`task`); the worker calls it otherwise only at the end of the
 /// stream and for the preview window's events.
 protocol FrameStage: AnyObject {

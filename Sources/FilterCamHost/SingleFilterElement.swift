@@ -14,7 +14,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
     private let descriptor: FilterDescriptor
     private let element: UnsafeMutablePointer<GstElement>
     private let values: Locked<FilterValues>
-    private var worker: FrameWorkerBin!
+    private var worker: FrameWorker!
     private var parts: ElementParts!
 
     // Worker-thread state.
@@ -26,7 +26,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
         self.descriptor = descriptor
         self.elementClass = elementClass
         values = Locked(descriptor.defaultValues)
-        worker = FrameWorkerBin(element: element, stage: self, log: .singleFilter, formats: Self.formats(for: descriptor))
+        worker = FrameWorker(element: element, stage: self, log: .singleFilter, formats: Self.formats(for: descriptor))
         parts = ElementParts(element: element, declared: elementClass.properties, parts: [self, worker])
     }
 
@@ -38,12 +38,12 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
     /// The element class for a filter: `fc<id>`, type `GstFc<Id>`.
     static func elementClass(for d: FilterDescriptor) -> ElementClass {
         let typeName = "GstFc" + d.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        let properties = d.parameters.map(property(for:)) + FrameWorkerBin.counterProperties
+        let properties = d.parameters.map(property(for:)) + FrameWorker.counterProperties
         return ElementClass(
             factoryName: prefix + d.id, typeName: typeName,
             longName: "FilterCam \(d.title)", klass: "Filter/Effect/Video",
             summary: d.summary, properties: properties,
-            sinkCaps: FrameWorkerBin.caps(formats: formats(for: d)), srcCaps: FrameWorkerBin.caps(formats: formats(for: d)),
+            sinkCaps: FrameWorker.caps(formats: formats(for: d)), srcCaps: FrameWorker.caps(formats: formats(for: d)),
             make: { element, cls in SingleFilterElement(element: element, descriptor: d, elementClass: cls) })
     }
 

@@ -2,14 +2,14 @@ import CGStreamer
 import CFilterCamShim
 
 /// The behaviour of one element instance written in Swift. The C shim makes the GObject
-/// (a GstBin subclass) and forwards property access, state changes, bin messages and
-/// action signals here.
+/// (a plain GstElement for filters, a GstBin for sources) and forwards property access,
+/// state changes, messages from inside and action signals here.
 protocol SwiftElement: AnyObject {
     func setProperty(_ index: Int, _ value: PropertyValue)
     func getProperty(_ index: Int) -> PropertyValue
-    /// Before (`after == false`) and after the bin changes its children's state.
+    /// Before (`after == false`) and after the element changes state (and its insides').
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn
-    /// Return true to swallow a message posted inside the bin.
+    /// Return true to swallow a message posted inside the element.
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool
     func action(_ index: Int)
 }
@@ -27,7 +27,8 @@ package final class ElementClass: @unchecked Sendable {
     /// Sink pad template caps; "" for a source element (no sink pad).
     let sinkCaps: String
     let srcCaps: String
-    /// A source bin keeps its SOURCE flag (only SINK is suppressed) and has no sink pad.
+    /// A source is a bin (it keeps its SOURCE flag) and has no sink pad; the others are
+    /// plain elements around a private appsink/appsrc pair.
     let isSource: Bool
     let make: (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement
 

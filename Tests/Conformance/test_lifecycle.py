@@ -1,8 +1,9 @@
 """FilterCam elements over their life in a host program, next to stock elements: many
 pipelines in one process (memory, threads), swapping the element in a running live
-pipeline, GStreamer's tracers (leaks)."""
+pipeline, GStreamer's tracers (leaks, latency)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -101,7 +102,40 @@ class SwapInARunningPipeline(unittest.TestCase):
 
 
 class Tracers(unittest.TestCase):
-    """2. GST_TRACERS=leaks stays clean through the elements (every object let go)."""
+    """2. GST_TRACERS=leaks stays clean through the elements (every object let go), and the
+    latency tracer sees through them as through identity."""
+
+    @staticmethod
+    def latency_records(element, frames=100):
+        """The latency tracer's records for `videotestsrc ! element ! fakesink`: pipeline
+        records as (src element, src pad, sink element, sink pad), and the element names of
+        element-latency records."""
+        env = dict(os.environ, GST_TRACERS="latency(flags=pipeline+element)", GST_DEBUG="GST_TRACER:7")
+        out = subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", f"num-buffers={frames}", "!"] + element.split()
+                             + ["!", "fakesink"], env=env, capture_output=True, text=True, timeout=60)
+        if out.returncode != 0:
+            raise AssertionError(out.stderr[-2000:])
+        pipeline = re.findall(r" latency, src-element-id=\(string\)0x[0-9a-f]+, src-element=\(string\)(\w+), "
+                              r"src=\(string\)(\w+), sink-element-id=\(string\)0x[0-9a-f]+, "
+                              r"sink-element=\(string\)(\w+), sink=\(string\)(\w+),", out.stderr)
+        elements = re.findall(r" element-latency, element-id=\(string\)0x[0-9a-f]+, element=\(string\)([\w-]+),",
+                              out.stderr)
+        return pipeline, elements
+
+    def test_latency_tracer_sees_through_the_elements(self):
+        reference, reference_elements = self.latency_records("identity")
+        self.assertGreaterEqual(len(reference), 95, "identity: one pipeline record a frame")
+        self.assertEqual(set(reference_elements), {"identity0"})
+        for element, name in [("filtercam filter=sepia", "filtercam0"), ("fcsepia", "fcsepia0")]:
+            with self.subTest(element=element):
+                pipeline, elements = self.latency_records(element)
+                self.assertEqual(set(pipeline), {("videotestsrc0", "src", "fakesink0", "sink")},
+                                 "a pipeline runs from the source to the sink, not from an inner appsrc")
+                # The first frame's probes wait for its caps (see FrameWorker): one record fewer.
+                self.assertGreaterEqual(len(pipeline), len(reference) - 2)
+                self.assertLessEqual(len(pipeline), len(reference))
+                self.assertEqual(set(elements), {name}, "element records name the element, never its insides")
+                self.assertGreaterEqual(len(elements), len(reference_elements) - 2)
 
     def test_leaks_tracer_finds_nothing(self):
         env = dict(os.environ, GST_TRACERS="leaks", GST_DEBUG="GST_TRACER:7")

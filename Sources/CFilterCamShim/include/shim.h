@@ -15,17 +15,19 @@ typedef struct {
   void (*finalize)(void *ctx);
   void (*set_property)(void *ctx, guint prop_id, const GValue *value);
   void (*get_property)(void *ctx, guint prop_id, GValue *value);
-  /// Called before the bin changes state (`after` = 0) and after (`after` = 1, with
+  /// Called before the element changes state (`after` = 0) and after (`after` = 1, with
   /// the chained-up result). A return of GST_STATE_CHANGE_FAILURE before stops it.
   GstStateChangeReturn (*change_state)(void *ctx, GstStateChange transition, int after,
                                        GstStateChangeReturn result);
-  /// Return TRUE to swallow a message posted inside the bin.
+  /// A message posted inside the element (a source bin's children, a filter's inner
+  /// appsink/appsrc). Return TRUE to swallow it; a filter drops its inner messages anyway.
   gboolean (*filter_message)(void *ctx, GstMessage *message);
   /// An action signal was emitted (index into `action_signals`).
   void (*action)(void *ctx, guint index);
 } FcElementCallbacks;
 
-/// Everything needed to register one element type (a GstBin subclass).
+/// Everything needed to register one element type: a plain GstElement with its own pads
+/// (filters), or a GstBin (sources).
 typedef struct {
   const char *type_name;        // GType name, e.g. "GstFilterCam"
   const char *long_name, *klass, *description, *author;
@@ -36,8 +38,9 @@ typedef struct {
   guint n_action_signals;
   FcElementCallbacks callbacks;
   void *class_ctx;              // handed to instance_init
-  // 0 (default): a filter-like bin; its SINK and SOURCE flags are suppressed.
-  // 1: a source bin; only SINK is suppressed, and an empty/NULL `sink_caps` gives no sink pad.
+  // 0 (default): a filter: a GstElement with "sink" and "src" pads, whose frames cross a
+  //    private appsink/appsrc pair given by `fc_element_adopt_inner`.
+  // 1: a source bin (its SINK flag suppressed); an empty/NULL `sink_caps` gives no sink pad.
   int is_source;
 } FcElementSpec;
 
@@ -45,6 +48,13 @@ typedef struct {
 /// `spec` is copied.
 gboolean fc_element_register(GstPlugin *plugin, const char *factory_name, guint rank,
                              const FcElementSpec *spec);
+
+/// A filter element takes its inner `sink` (appsink) and `src` (appsrc), which stay private
+/// (no children, no bin): its sink pad forwards into the appsink, the appsrc's output leaves
+/// by its src pad, upstream events and queries go the other way. Their states follow the
+/// element's; their messages go to `filter_message` and are then dropped. Call once, from
+/// `instance_init`.
+void fc_element_adopt_inner(GstElement *element, GstElement *sink, GstElement *src);
 
 /// The Swift context of an element made by `fc_element_register`, or NULL.
 void *fc_element_get_ctx(GstElement *element);

@@ -4,17 +4,19 @@ import FilterCore
 import Foundation
 import Synchronization
 
-/// The inside of every FilterCam element: `appsink → Swift worker → appsrc` in a GstBin
-/// with ghost pads, behaving towards its neighbours like an ordinary filter element.
+/// The inside of every FilterCam filter element: `appsink → Swift worker → appsrc`, a
+/// private pair the element's shell (a plain GstElement, `fc_element_adopt_inner`) links to
+/// its own pads and runs through its states, so neighbours and tracers see an ordinary
+/// filter element.
 ///
 /// What crosses the gap, and how (each fix was needed; see the design notes in the README):
 /// - frames: a probe on the appsink's pad hands each frame to a `FrameMailbox`; the
 ///   worker thread takes the newest, asks its element once for a `FrameTask` (through
 ///   `FrameStage`; what it knows of the stream is in `StreamState`), and
 ///   pushes the result with `gst_app_src_push_sample` (caps and segment travel with it);
-/// - preroll: the appsink is kept out of the bin's state changes (locked state) and set
-///   to PLAYING with `async=false`, so it never holds the preroll frame; downstream
-///   prerolls on the first frame the worker pushes;
+/// - preroll: the appsink runs (PLAYING, `async=false`) from the element's READY→PAUSED
+///   on, so it never holds the preroll frame; downstream prerolls on the first frame the
+///   worker pushes;
 /// - live or not: decided from a latency query upstream on the first frame. Live: frames
 ///   queue in the mailbox (at most 3; one more drops the oldest, counted), and the worker
 ///   drops a frame only when it is late: it could no longer reach the sink in time and a
@@ -33,7 +35,7 @@ import Synchronization
 ///   the mailbox; a frame in flight during a flush is not pushed after it;
 /// - upstream events (seek, navigation) reaching the appsrc pad are pushed upstream from
 ///   the appsink pad; latency queries are answered with upstream's latency plus ours.
-final class FrameWorkerBin: @unchecked Sendable {
+final class FrameWorker: @unchecked Sendable {
     /// Caps for frames in `formats` (RGB first: negotiation prefers them when upstream
     /// offers both, so RGB-only features keep working; YUV-only sources get YUV).
     static func caps(formats: [String] = FrameFormat.allNames) -> String {
@@ -119,7 +121,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         self.formats = formats
         self.stage = stage
         self.log = log
-        // Names are per bin, so fixed ones are unique; the element itself has no name yet.
+        // The element has no name yet; the shell renames them "<name>-in/-out" at NULL→READY.
         appsink = GStreamer.make("appsink", name: "in")!
         appsrc = GStreamer.make("appsrc", name: "out")!
         for (k, v) in [("caps", Self.caps(formats: formats)), ("sync", "false"), ("max-buffers", "1"), ("drop", "false"),
@@ -131,23 +133,18 @@ final class FrameWorkerBin: @unchecked Sendable {
                        ("handle-segment-change", "true"), ("do-timestamp", "false"), ("emit-signals", "false")] {
             GStreamer.set(UnsafeMutableRawPointer(appsrc), k, v)
         }
-        gst_element_set_locked_state(appsink, 1)
-        gst_bin_add(element.asBin, appsink)
-        gst_bin_add(element.asBin, appsrc)
+        fc_element_adopt_inner(element, appsink, appsrc)
         sinkPad = gst_element_get_static_pad(appsink, "sink")!
         srcPad = gst_element_get_static_pad(appsrc, "src")!
-        gst_object_unref(sinkPad)   // the element keeps them alive
+        gst_object_unref(sinkPad)   // the element keeps the pair, and so them, alive
         gst_object_unref(srcPad)
-        let sinkGhost = gst_ghost_pad_new_from_template("sink", sinkPad, gst_element_get_pad_template(element, "sink"))!
-        let srcGhost = gst_ghost_pad_new_from_template("src", srcPad, gst_element_get_pad_template(element, "src"))!
-        gst_element_add_pad(element, sinkGhost)
-        gst_element_add_pad(element, srcGhost)
         installCallbacks()
     }
 
     // MARK: State
 
-    /// Called by the element around the bin's own state change.
+    /// Called by the element around its state change (the shell moves the appsink and
+    /// appsrc in between: running from READY→PAUSED, stopped at PAUSED→READY).
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
@@ -164,28 +161,22 @@ final class FrameWorkerBin: @unchecked Sendable {
             mailbox.start()
             FrameMemory.keepFramesOutOfThreadArenas()
             startWorker()
-            if gst_element_set_state(appsink, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-                return GST_STATE_CHANGE_FAILURE
-            }
         }
         if !after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            mailbox.stop()
-            gst_element_set_state(appsink, GST_STATE_READY)
+            mailbox.stop()   // a streaming thread waiting to hand over a frame returns
         }
         if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
             stopWorker()
             stream.reset()
             releasePool()
         }
-        if after && to == Int32(GST_STATE_NULL.rawValue) {
-            gst_element_set_state(appsink, GST_STATE_NULL)
-        }
         return result
     }
 
     /// The inner appsink's EOS is ours, not the pipeline's.
     /// An ERROR or WARNING from the inner appsink/appsrc is re-posted by the element itself,
-    /// so the user reads "filtercam0", not ".../GstAppSrc:out".
+    /// so the user reads "filtercam0", not "filtercam0-out". (Other inner messages are
+    /// dropped by the shell.)
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
         let source = UnsafeMutableRawPointer(message.pointee.src)
         let inner = source == UnsafeMutableRawPointer(appsink) || source == UnsafeMutableRawPointer(appsrc)
@@ -521,8 +512,8 @@ final class FrameWorkerBin: @unchecked Sendable {
 
     private var unretained: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    private static func from(_ p: UnsafeMutableRawPointer?) -> FrameWorkerBin {
-        Unmanaged<FrameWorkerBin>.fromOpaque(p!).takeUnretainedValue()
+    private static func from(_ p: UnsafeMutableRawPointer?) -> FrameWorker {
+        Unmanaged<FrameWorker>.fromOpaque(p!).takeUnretainedValue()
     }
 
     /// Hands a frame that reached the appsink to the worker (streaming thread).
@@ -552,7 +543,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         // 640x480 frame instead of 0.3). The appsink still ends the stream (its EOS
         // callback) and takes buffer lists through `new_sample`.
         gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
-            let me = FrameWorkerBin.from(data)
+            let me = FrameWorker.from(data)
             guard let buffer = fc_probe_info_buffer(info), let caps = gst_pad_get_current_caps(pad) else {
                 return GST_PAD_PROBE_OK
             }
@@ -567,7 +558,7 @@ final class FrameWorkerBin: @unchecked Sendable {
 
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, data in
-            let me = FrameWorkerBin.from(data)
+            let me = FrameWorker.from(data)
             guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
             // appsink reuses its sample object, so the mailbox gets its own.
             let sample = gst_sample_new(gst_sample_get_buffer(pulled), gst_sample_get_caps(pulled),
@@ -577,13 +568,13 @@ final class FrameWorkerBin: @unchecked Sendable {
             return GST_FLOW_OK
         }
         callbacks.eos = { _, data in
-            FrameWorkerBin.from(data).mailbox.put(.endOfStream)
+            FrameWorker.from(data).mailbox.put(.endOfStream)
         }
         gst_app_sink_set_callbacks(appsink.asAppSink, &callbacks, unretained, nil)
 
         // Serialized events in stream order, and flushes, as they reach the appsink.
         gst_pad_add_probe(sinkPad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue), { _, info, data in
-            let me = FrameWorkerBin.from(data)
+            let me = FrameWorker.from(data)
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             switch event.pointee.type {
             case GST_EVENT_FLUSH_START:
@@ -612,7 +603,7 @@ final class FrameWorkerBin: @unchecked Sendable {
         // Caps queries from upstream: a format we cannot take is named by this element
         // (otherwise the source only says "not-negotiated").
         gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, { _, info, data in
-            let me = FrameWorkerBin.from(data)
+            let me = FrameWorker.from(data)
             guard let query = fc_probe_info_query(info) else { return GST_PAD_PROBE_OK }
             var offered: UnsafeMutablePointer<GstCaps>?
             switch query.pointee.type {
@@ -620,7 +611,7 @@ final class FrameWorkerBin: @unchecked Sendable {
             case GST_QUERY_ACCEPT_CAPS: gst_query_parse_accept_caps(query, &offered)  // what it will send
             default: return GST_PAD_PROBE_OK
             }
-            if let offered, let format = FrameWorkerBin.onlyUnsupportedFormat(offered, accepted: me.formats) {
+            if let offered, let format = FrameWorker.onlyUnsupportedFormat(offered, accepted: me.formats) {
                 me.refuseFormat(format)
             }
             return GST_PAD_PROBE_OK
@@ -628,13 +619,13 @@ final class FrameWorkerBin: @unchecked Sendable {
 
         // Frames leaving the element (what `frames-processed` counts).
         gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
-            FrameWorkerBin.from(data).leftCount.add(1, ordering: .relaxed)
+            FrameWorker.from(data).leftCount.add(1, ordering: .relaxed)
             return GST_PAD_PROBE_OK
         }, unretained, nil)
 
         // Seeks and navigation from downstream go upstream past the gap.
         gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, { _, info, data in
-            let me = FrameWorkerBin.from(data)
+            let me = FrameWorker.from(data)
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             switch event.pointee.type {
             case GST_EVENT_LATENCY:
@@ -677,7 +668,7 @@ final class FrameWorkerBin: @unchecked Sendable {
 
         // Latency: upstream's plus what the worker adds.
         gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM, { _, info, data in
-            let me = FrameWorkerBin.from(data)
+            let me = FrameWorker.from(data)
             guard let query = fc_probe_info_query(info), query.pointee.type == GST_QUERY_LATENCY else {
                 return GST_PAD_PROBE_OK
             }
@@ -791,7 +782,7 @@ final class FrameWorkerBin: @unchecked Sendable {
 
 /// The counters every element with a frame worker shows, declared once: the worker is
 /// the part of each element that owns them.
-extension FrameWorkerBin: ElementPart {
+extension FrameWorker: ElementPart {
     enum Counter: String, PropertyNames {
         case framesProcessed = "frames-processed", framesDropped = "frames-dropped"
     }

@@ -1,0 +1,85 @@
+#include "fc_element.h"
+
+// ---------------------------------------------------------------------------
+// The shell of every filter element (filtercam, fc<id>): a plain GstElement with its own
+// sink and src pads, so GStreamer's tracers (latency) and the pipeline see one ordinary
+// element, as with identity. Frames still go appsink → Swift worker → appsrc: that pair is
+// private (inner_pair.c), its states follow the element's, its messages come here.
+
+static GstElementClass *fc_filter_parent_class(gpointer obj) {
+  return GST_ELEMENT_CLASS(g_type_class_peek_parent(G_OBJECT_GET_CLASS(obj)));
+}
+
+static void fc_filter_finalize(GObject *obj) {
+  fc_common_finalize(obj);
+  fc_inner_clear(&((FcFilterElement *)obj)->inner);
+  G_OBJECT_CLASS(fc_filter_parent_class(obj))->finalize(obj);
+}
+
+// The pair follows the element: it starts before the element's pads are activated (so the
+// first frame finds it running) and stops before they are deactivated (its threads may be
+// blocked pushing; stopping it unblocks them). Swift is called around both.
+static GstStateChangeReturn fc_filter_change_state(GstElement *e, GstStateChange t) {
+  FcFilterElement *self = (FcFilterElement *)e;
+  const FcElementSpec *spec = FC_SPEC(e);
+  GstStateChangeReturn r = spec->callbacks.change_state(self->ctx, t, 0, GST_STATE_CHANGE_SUCCESS);
+  if (r == GST_STATE_CHANGE_FAILURE) return r;
+  gboolean ok = TRUE;
+  switch (t) {
+  case GST_STATE_CHANGE_NULL_TO_READY:
+    fc_inner_name_after(&self->inner, e);
+    ok = fc_inner_set_state(&self->inner, GST_STATE_READY);
+    break;
+  case GST_STATE_CHANGE_READY_TO_PAUSED:
+    ok = fc_inner_start(&self->inner);
+    break;
+  case GST_STATE_CHANGE_PAUSED_TO_READY:
+    fc_inner_stop(&self->inner);
+    break;
+  case GST_STATE_CHANGE_READY_TO_NULL:
+    fc_inner_set_state(&self->inner, GST_STATE_NULL);
+    break;
+  default:
+    break;
+  }
+  if (!ok) return GST_STATE_CHANGE_FAILURE;
+  r = fc_filter_parent_class(e)->change_state(e, t);
+  return spec->callbacks.change_state(self->ctx, t, 1, r);
+}
+
+// A message from the inner pair goes to Swift's filter (inner EOS dropped, errors and
+// warnings re-posted by the element under its own name); nothing else leaves the pair:
+// its state changes and stream status are not the pipeline's business.
+static GstBusSyncReply fc_filter_inner_message(GstBus *bus, GstMessage *m, gpointer element) {
+  (void)bus;
+  void *ctx = ((FcFilterElement *)element)->ctx;
+  if (ctx) FC_SPEC(element)->callbacks.filter_message(ctx, m);
+  gst_message_unref(m);   // a sync handler that drops a message owns it
+  return GST_BUS_DROP;
+}
+
+static void fc_filter_class_init(gpointer klass, gpointer data) {
+  fc_common_class_init(klass, data);
+  G_OBJECT_CLASS(klass)->finalize = fc_filter_finalize;
+  GST_ELEMENT_CLASS(klass)->change_state = fc_filter_change_state;
+}
+
+static void fc_filter_instance_init(GTypeInstance *instance, gpointer klass) {
+  FcFilterElement *self = (FcFilterElement *)instance;
+  GstElementClass *ec = GST_ELEMENT_CLASS(klass);
+  self->sinkpad = gst_pad_new_from_template(gst_element_class_get_pad_template(ec, "sink"), "sink");
+  self->srcpad = gst_pad_new_from_template(gst_element_class_get_pad_template(ec, "src"), "src");
+  fc_inner_init(&self->inner, self->sinkpad, self->srcpad);
+  gst_element_add_pad(GST_ELEMENT(self), self->sinkpad);
+  gst_element_add_pad(GST_ELEMENT(self), self->srcpad);
+  fc_common_instance_init(GST_ELEMENT(self));   // Swift adopts its appsink and appsrc here
+}
+
+GType fc_filter_element_register_type(const char *name, const FcElementSpec *spec) {
+  return fc_register_shell(GST_TYPE_ELEMENT, name, spec, sizeof(GstElementClass), sizeof(FcFilterElement), fc_filter_class_init, fc_filter_instance_init);
+}
+
+void fc_element_adopt_inner(GstElement *element, GstElement *sink, GstElement *src) {
+  g_return_if_fail(FC_SPEC(element) && !GST_IS_BIN(element));
+  fc_inner_adopt(&((FcFilterElement *)element)->inner, sink, src, fc_filter_inner_message, element);
+}

@@ -1,0 +1,121 @@
+#include "fc_element.h"
+
+// ---------------------------------------------------------------------------
+// What every Swift-backed element type shares, whichever shell it has: one GType per
+// spec (the spec travels as class_data and stays on the type as qdata), properties
+// forwarded to Swift, metadata, pad templates, action signals.
+
+static GQuark fc_spec_quark(void) {
+  static GQuark q;
+  if (!q) q = g_quark_from_static_string("filtercam-element-spec");
+  return q;
+}
+
+const FcElementSpec *fc_spec_of_type(GType type) { return g_type_get_qdata(type, fc_spec_quark()); }
+
+static void fc_set_property(GObject *obj, guint id, const GValue *v, GParamSpec *ps) {
+  const FcElementSpec *spec = FC_SPEC(obj);
+  if (id == 0 || id > spec->n_properties) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(obj, id, ps);
+    return;
+  }
+  spec->callbacks.set_property(*fc_ctx_slot(obj), id, v);
+}
+
+static void fc_get_property(GObject *obj, guint id, GValue *v, GParamSpec *ps) {
+  const FcElementSpec *spec = FC_SPEC(obj);
+  if (id == 0 || id > spec->n_properties) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(obj, id, ps);
+    return;
+  }
+  spec->callbacks.get_property(*fc_ctx_slot(obj), id, v);
+}
+
+void fc_common_finalize(GObject *obj) {
+  void **ctx = fc_ctx_slot(obj);
+  if (*ctx) FC_SPEC(obj)->callbacks.finalize(*ctx);
+  *ctx = NULL;
+}
+
+// Action signals have no class offset; a handler connected at instance init calls Swift.
+static void fc_on_action(GstElement *e, gpointer index) {
+  void *ctx = *fc_ctx_slot(e);
+  if (ctx) FC_SPEC(e)->callbacks.action(ctx, GPOINTER_TO_UINT(index));
+}
+
+void fc_common_class_init(gpointer klass, const FcElementSpec *spec) {
+  g_type_set_qdata(G_TYPE_FROM_CLASS(klass), fc_spec_quark(), (gpointer)spec);
+  GObjectClass *oc = G_OBJECT_CLASS(klass);
+  GstElementClass *ec = GST_ELEMENT_CLASS(klass);
+  oc->set_property = fc_set_property;
+  oc->get_property = fc_get_property;
+  for (guint i = 0; i < spec->n_properties; i++)
+    g_object_class_install_property(oc, i + 1, spec->properties[i]);
+  gst_element_class_set_static_metadata(ec, spec->long_name, spec->klass, spec->description, spec->author);
+  if (spec->sink_caps && spec->sink_caps[0])
+    gst_element_class_add_pad_template(ec, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                                                gst_caps_from_string(spec->sink_caps)));
+  gst_element_class_add_pad_template(ec, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                                                              gst_caps_from_string(spec->src_caps)));
+  for (guint i = 0; i < spec->n_action_signals; i++) {
+    // No class handler: instance init connects each to fc_on_action, which calls Swift.
+    g_signal_new(spec->action_signals[i], G_TYPE_FROM_CLASS(klass),
+                 G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  }
+}
+
+// The shell is ready (pads made, flags set): Swift makes its side, then actions are connected.
+void fc_common_instance_init(GstElement *element) {
+  const FcElementSpec *spec = FC_SPEC(element);
+  *fc_ctx_slot(element) = spec->callbacks.instance_init(element, spec->class_ctx);
+  for (guint i = 0; i < spec->n_action_signals; i++)
+    g_signal_connect(element, spec->action_signals[i], G_CALLBACK(fc_on_action), GUINT_TO_POINTER(i));
+}
+
+GType fc_register_shell(GType parent, const char *name, const FcElementSpec *spec, guint16 class_size,
+                        guint16 instance_size, GClassInitFunc class_init, GInstanceInitFunc instance_init) {
+  GTypeInfo info = {
+    .class_size = class_size,
+    .class_init = class_init,
+    .class_data = spec,
+    .instance_size = instance_size,
+    .instance_init = instance_init,
+  };
+  return g_type_register_static(parent, name, &info, 0);
+}
+
+static char *fc_strdup_or_empty(const char *s) { return g_strdup(s ? s : ""); }
+
+gboolean fc_element_register(GstPlugin *plugin, const char *factory_name, guint rank,
+                             const FcElementSpec *spec) {
+  GType type = g_type_from_name(spec->type_name);
+  if (type == 0) {
+    FcElementSpec *copy = g_new0(FcElementSpec, 1);
+    *copy = *spec;
+    copy->type_name = fc_strdup_or_empty(spec->type_name);
+    copy->long_name = fc_strdup_or_empty(spec->long_name);
+    copy->klass = fc_strdup_or_empty(spec->klass);
+    copy->description = fc_strdup_or_empty(spec->description);
+    copy->author = fc_strdup_or_empty(spec->author);
+    copy->sink_caps = fc_strdup_or_empty(spec->sink_caps);
+    copy->src_caps = fc_strdup_or_empty(spec->src_caps);
+    copy->properties = g_new0(GParamSpec *, spec->n_properties + 1);
+    for (guint i = 0; i < spec->n_properties; i++)
+      copy->properties[i] = g_param_spec_ref_sink(spec->properties[i]);
+    copy->action_signals = g_new0(const char *, spec->n_action_signals + 1);
+    for (guint i = 0; i < spec->n_action_signals; i++)
+      copy->action_signals[i] = g_strdup(spec->action_signals[i]);
+    type = copy->is_source ? fc_source_bin_register_type(copy->type_name, copy)
+                           : fc_filter_element_register_type(copy->type_name, copy);
+  }
+  return gst_element_register(plugin, factory_name, rank, type);
+}
+
+void *fc_element_get_ctx(GstElement *element) {
+  if (!element || !FC_SPEC(element)) return NULL;
+  return *fc_ctx_slot(element);
+}
+
+void **fc_ctx_slot(gpointer obj) {
+  return GST_IS_BIN(obj) ? &((FcSourceBin *)obj)->ctx : &((FcFilterElement *)obj)->ctx;
+}
