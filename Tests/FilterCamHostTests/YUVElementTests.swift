@@ -45,7 +45,7 @@ final class YUVElementTests: XCTestCase {
 
     func testEveryOrientationMatchesVideoflipInEachFormatAndOddSizes() throws {
         for format in Self.formats {
-            for (w, h) in [(16, 10), (13, 7)] {
+            for (w, h) in [(16, 10), (13, 7), (37, 29)] {   // 37x29: 8x8 blocks and their remainders
                 for nick in Self.nicks {
                     let ours = try collectFrames("\(source(format, w, h)) ! filtercam orientation=\(nick)")
                     let theirs = try collectFrames("\(source(format, w, h)) ! videoflip video-direction=\(nick)")
