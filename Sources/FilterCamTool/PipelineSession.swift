@@ -232,7 +232,7 @@ public final class PipelineSession {
         }
         if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
             for (name, element) in filterStages where !hasCaps(element) {
-                errorLine("  hint: \(name) takes raw video in \(FrameFormat.allNames.joined(separator: ", ")) (some filters RGB only); put 'videoconvert !' in front of it")
+                errorLine("  hint: \(name) takes raw video in \(FrameFormat.allNames.joined(separator: ", ")) (filters added without a YUV path: RGB only); put 'videoconvert !' in front of it")
             }
         }
     }

@@ -32,7 +32,7 @@ enum FiltersCommand {
             if let tolerance = d.yuvTolerance {
                 print("  YUV (\(YUVFormat.names)): on the planes natively; against the RGB result through videoconvert: \(tolerance)")
             } else {
-                print("  YUV: RGB frames only for now (fc\(d.id) offers RGB caps; put videoconvert in front of YUV sources)")
+                print("  YUV: RGB frames only, no YUV path (fc\(d.id) offers RGB caps; put videoconvert in front of YUV sources)")
             }
             print("  element: fc\(d.id) (or filtercam filter=\(d.id))")
             return 0

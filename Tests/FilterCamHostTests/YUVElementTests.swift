@@ -2,11 +2,12 @@ import CGStreamer
 @testable import FilterCamHost
 import FilterCore
 import Foundation
+import PixelateExample
 import XCTest
 
 /// FilterCam's elements on I420, NV12, YUY2 and UYVY frames: output in the input's format,
 /// geometry byte for byte against `videoflip` and `videocrop` (odd sizes included), and the
-/// YUV filters against their RGB result through `videoconvert`.
+/// catalog filters against their RGB result through `videoconvert`.
 final class YUVElementTests: XCTestCase {
     static let formats = ["I420", "NV12", "YUY2", "UYVY"]
     static let nicks = ["identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll"]
@@ -73,17 +74,35 @@ final class YUVElementTests: XCTestCase {
         }
     }
 
-    /// Largest difference per sample between an RGB picture converted to `format` and
-    /// filtered there, and the same picture filtered in RGB and then converted.
-    private func largestDifference(_ filter: String, _ format: String, pattern: String) throws -> Int {
-        let rgb = "videotestsrc num-buffers=1 pattern=\(pattern) ! video/x-raw,format=RGBA,width=32,height=16,framerate=30/1"
+    /// A small photo (Fixtures/faces/nonface_coffee.png scaled to 48×32) as RGBA.
+    private static let photo: String = {
+        let png = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/faces/nonface_coffee.png").path
+        return "filesrc location=\(png) ! pngdec ! videoconvert ! videoscale ! video/x-raw,format=RGBA,width=48,height=32"
+    }()
+
+    /// The RGBA pictures the filters are checked on: colour bars, a gradient, noise and a photo.
+    static let pictures = ["smpte", "gradient", "snow", "photo"]
+
+    /// Differences per sample between an RGB picture converted to `format` and filtered
+    /// there, and the same picture filtered in RGB and then converted. `pattern` is a
+    /// videotestsrc pattern (32×16), or "photo".
+    private func differences(_ filter: String, _ format: String, pattern: String) throws -> [Int] {
+        let rgb = pattern == "photo" ? Self.photo
+            : "videotestsrc num-buffers=1 pattern=\(pattern) ! video/x-raw,format=RGBA,width=32,height=16,framerate=30/1"
         let convert = "videoconvert ! video/x-raw,format=\(format)"
         let yuv = try collectFrames("\(rgb) ! \(convert) ! \(filter)")
         let reference = try collectFrames("\(rgb) ! \(filter) ! \(convert)")
         XCTAssertEqual(yuv.count, 1)
         XCTAssertEqual(reference.count, 1)
         XCTAssertEqual(yuv.first?.format, format)
-        return zip(yuv[0].bytes, reference[0].bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        guard let a = yuv.first, let b = reference.first else { return [] }
+        return zip(a.bytes, b.bytes).map { abs(Int($0) - Int($1)) }
+    }
+
+    /// The largest of `differences`.
+    private func largestDifference(_ filter: String, _ format: String, pattern: String) throws -> Int {
+        try differences(filter, format, pattern: pattern).max() ?? 0
     }
 
     /// The tolerances the filters' YUV paths state (MonoFilter, InvertFilter, SepiaFilter),
@@ -95,6 +114,52 @@ final class YUVElementTests: XCTestCase {
                 XCTAssertLessThanOrEqual(try largestDifference("fcinvert", format, pattern: pattern), 2, "invert \(format) \(pattern)")
                 XCTAssertLessThanOrEqual(try largestDifference("fcsepia intensity=1", format, pattern: pattern), 16,
                                          "sepia \(format) \(pattern)")
+            }
+        }
+    }
+
+    /// The bounds each of these filters' `yuvTolerance` states, per picture (smpte,
+    /// gradient, snow, photo), in every format. Where a closed form exists it holds within
+    /// ±2 where its conditions hold (chroma flat over each site, nothing clamping); the
+    /// other bounds are measured maxima, rounded up a little, and the filters' doc comments
+    /// say where they come from.
+    static let statedBounds: [(filter: String, bounds: [Int])] = [
+        ("fcnoir", [2, 2, 2, 2]),
+        ("fcnoir intensity=0.5", [2, 2, 2, 2]),
+        ("fcvignette", [4, 2, 2, 2]),
+        ("fcvignette radius=0.5 intensity=1", [4, 2, 2, 2]),
+        ("fcexposure ev=1", [55, 3, 3, 22]),
+        ("fcexposure ev=-2", [55, 3, 3, 22]),
+        ("fcexposure ev=2", [55, 3, 3, 22]),
+        ("fcposterize", [46, 2, 46, 46]),
+        ("fcsharpen", [45, 2, 2, 20]),
+        ("fcblur", [21, 2, 2, 6]),
+        ("fcblur radius=1", [21, 2, 2, 6]),
+        ("fcblur radius=5", [21, 2, 2, 6]),
+        ("fcedges", [3, 3, 3, 7]),
+        ("fcfocus-peaking", [2, 2, 2, 255]),
+        ("fcfocus-peaking threshold=50 color=0xFF00FF00", [2, 2, 2, 255]),
+    ]
+
+    func testEveryCatalogFilterMatchesItsRGBResultWithinItsStatedTolerance() throws {
+        for format in Self.formats {
+            for (filter, bounds) in Self.statedBounds {
+                for (pattern, bound) in zip(Self.pictures, bounds) {
+                    XCTAssertLessThanOrEqual(try largestDifference(filter, format, pattern: pattern), bound,
+                                             "\(filter) \(format) \(pattern)")
+                }
+            }
+        }
+    }
+
+    /// Focus peaking on a photo: pixels whose edge strength lies within a few levels of the
+    /// threshold may be painted on one side only (each such sample differs by up to the
+    /// colour's distance); the stated share of those samples is 3 %.
+    func testFocusPeakingPaintsTheSamePixelsButNearTheThreshold() throws {
+        for format in Self.formats {
+            for filter in ["fcfocus-peaking", "fcfocus-peaking threshold=50 color=0xFF00FF00"] {
+                let d = try differences(filter, format, pattern: "photo")
+                XCTAssertLessThanOrEqual(d.filter { $0 > 2 }.count * 100, 3 * d.count, "\(filter) \(format)")
             }
         }
     }
@@ -148,13 +213,33 @@ final class YUVElementTests: XCTestCase {
         return after
     }
 
+    /// Every catalog filter has a YUV path: its element takes each YUV format and keeps it,
+    /// and so does `filtercam` with it in its chain.
+    func testEveryCatalogFilterElementTakesEachYUVFormatAndKeepsIt() throws {
+        for d in FilterRegistry(registeringBuiltIns: true).all {
+            XCTAssertTrue(d.worksOnYUV, d.id)
+            XCTAssertNotNil(d.yuvTolerance, d.id)
+            for format in Self.formats {
+                if d.id != "none" {
+                    let out = try collectFrames("\(source(format, 16, 8)) ! fc\(d.id)")
+                    XCTAssertEqual(out.first?.format, format, "fc\(d.id) \(format)")
+                }
+                let chain = try collectFrames("\(source(format, 16, 8)) ! filtercam filter=\(d.id)")
+                XCTAssertEqual(chain.first?.format, format, "filtercam filter=\(d.id) \(format)")
+            }
+        }
+    }
+
+    /// A filter written against the public API without a YUV path (the pixelate example)
+    /// still refuses YUV clearly.
     func testFiltersWithoutAYUVPathRefuseYUVClearly() {
+        FilterCamPlugin.register(filter: PixelateFilter.descriptor)
         // The filter's element does not offer YUV caps: GStreamer cannot link it.
-        let link = error(of: "\(source("I420", 16, 8)) ! fcblur") ?? ""
-        XCTAssertTrue(link.contains("fcblur") && link.contains("I420"), link)
+        let link = error(of: "\(source("I420", 16, 8)) ! fcpixelate") ?? ""
+        XCTAssertTrue(link.contains("fcpixelate") && link.contains("I420"), link)
         // filtercam takes YUV, and says which filter of its chain cannot.
-        let chain = error(of: "\(source("NV12", 16, 8)) ! filtercam filter=blur") ?? ""
-        XCTAssertTrue(chain.contains("'blur'") && chain.contains("NV12") && chain.contains("videoconvert"), chain)
+        let chain = error(of: "\(source("NV12", 16, 8)) ! filtercam filter=\"mono, pixelate\"") ?? ""
+        XCTAssertTrue(chain.contains("'pixelate'") && chain.contains("NV12") && chain.contains("videoconvert"), chain)
     }
 
     func testInterlacedCapsAreRefusedClearly() {

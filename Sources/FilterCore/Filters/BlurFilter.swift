@@ -21,6 +21,9 @@ final class BlurFilter: PassFilter {
     private let horizontal = Scratch<UInt32>()
     /// Running column sums of each band (bytes 0 and 2 in lanes; byte 1), 2 × width per band.
     private let columnSums = [Scratch<UInt32>(), Scratch<UInt32>()]
+    /// The YUV path's first pass and running column sums (`YUVNeighbourhood.blur`).
+    let yuvRows = Scratch<UInt8>()
+    let yuvSums = Scratch<Int32>()
 
     init(radius: Int) { self.radius = radius }
 

@@ -13,7 +13,8 @@ final class EdgesFilter: PassFilter {
         summary: "Sobel edge strength as a grey picture",
         make: { _ in EdgesFilter() })
 
-    private let grey = Scratch<UInt8>()
+    /// The grey (RGB) or luma (YUV) plane, padded.
+    let grey = Scratch<UInt8>()
 
     func run(_ pass: FramePass) {
         let plane = pass.format.isRGBOrder

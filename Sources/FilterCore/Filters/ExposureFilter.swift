@@ -16,7 +16,7 @@ final class ExposureFilter: PassFilter {
         make: { ExposureFilter(ev: $0.double("ev")) })
 
     let ev: Double
-    private let table: ChannelTable
+    let table: ChannelTable
 
     init(ev: Double) {
         self.ev = ev

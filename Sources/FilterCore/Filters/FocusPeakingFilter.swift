@@ -19,7 +19,10 @@ final class FocusPeakingFilter: PassFilter {
 
     let threshold: Int
     let color: UInt32
-    private let grey = Scratch<UInt8>()
+    /// The grey (RGB) or luma (YUV) plane, padded.
+    let grey = Scratch<UInt8>()
+    /// The YUV path's painted pixels (1) of the frame, for the chroma of their sites.
+    let painted = Scratch<UInt8>()
 
     init(threshold: Int, color: UInt32) {
         self.threshold = threshold

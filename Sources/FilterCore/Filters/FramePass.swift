@@ -41,15 +41,23 @@ extension PassFilter {
 
 extension FrameView {
     /// Runs `body` over two bands of rows (top and bottom half), on both cores when the
-    /// frame is large enough. Unlike `RowSplitter.run`, `body` learns which band it has,
-    /// so each band can keep its own scratch space (e.g. running column sums).
+    /// frame is large enough (`RowSplitter.splitIntoBands`).
     func splitIntoBands(_ body: (_ band: Int, _ rows: Range<Int>) -> Void) {
+        RowSplitter.shared.splitIntoBands(width: width, height: height, body)
+    }
+}
+
+extension RowSplitter {
+    /// Runs `body` over two bands of rows (top and bottom half) of a `width`×`height`
+    /// picture, on both cores when it is large enough. Unlike `run`, `body` learns which
+    /// band it has, so each band can keep its own scratch space (e.g. running column sums).
+    func splitIntoBands(width: Int, height: Int, _ body: (_ band: Int, _ rows: Range<Int>) -> Void) {
         guard height >= 2 else { return body(0, 0..<height) }
         let middle = height / 2
         let bands = [0..<middle, middle..<height]
-        // Two "rows" of half a frame each: RowSplitter gives each thread one of them,
+        // Two "rows" of half a frame each: the splitter gives each thread one of them,
         // or both to the caller when the frame is small or the helper is busy.
-        RowSplitter.shared.run(rows: 2, columns: (width * height + 1) / 2) { range in
+        run(rows: 2, columns: (width * height + 1) / 2) { range in
             for band in range where !bands[band].isEmpty {
                 body(band, bands[band])
             }

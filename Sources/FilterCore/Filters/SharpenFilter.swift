@@ -17,6 +17,8 @@ final class SharpenFilter: PassFilter {
 
     let amount: Double
     private let copy = Scratch<UInt32>()
+    /// The YUV path's padded copy of one plane (`YUVNeighbourhood.sharpen`).
+    let yuvCopy = Scratch<UInt8>()
 
     init(amount: Double) { self.amount = amount }
 

@@ -32,6 +32,9 @@ final class VignetteFilter: PassFilter {
     /// gain256 of every pixel of the top `(height + 1) / 2` rows, for `gainsSize`.
     private let gains = Scratch<UInt16>()
     private var gainsSize = (width: 0, height: 0)
+    /// The YUV path's gains: every pixel's, then every chroma site's, for `yuvGainsLayout`.
+    let yuvGains = Scratch<UInt16>()
+    var yuvGainsLayout = (width: 0, height: 0, chromaRows: 0)
 
     init(radius: Double, intensity: Double) {
         self.radius = radius
@@ -62,17 +65,22 @@ final class VignetteFilter: PassFilter {
     }
 
     private func fillGains(_ map: UnsafeMutablePointer<UInt16>, width: Int, height: Int) {
-        let halfDiagonal = Double(width * width + height * height).squareRoot() / 2
         for y in 0..<(height + 1) / 2 {
-            let dy = (Double(y) + 0.5 - Double(height) / 2) / halfDiagonal
             for x in 0..<width {
-                let dx = (Double(x) + 0.5 - Double(width) / 2) / halfDiagonal
-                let d = (dx * dx + dy * dy).squareRoot()
-                let t = radius > 0 ? min(d / radius, 1) : (d > 0 ? 1 : 0)
-                let gain = 1 - intensity * t * t * (3 - 2 * t)
-                map[y * width + x] = UInt16((gain * 256).rounded())
+                map[y * width + x] = gain256(x: Double(x) + 0.5, y: Double(y) + 0.5, width: width, height: height)
             }
         }
+    }
+
+    /// gain256 at point (x, y) of a `width`×`height` frame (pixel (i, j) has its centre at
+    /// i + 0.5, j + 0.5).
+    func gain256(x: Double, y: Double, width: Int, height: Int) -> UInt16 {
+        let halfDiagonal = Double(width * width + height * height).squareRoot() / 2
+        let dx = (x - Double(width) / 2) / halfDiagonal, dy = (y - Double(height) / 2) / halfDiagonal
+        let d = (dx * dx + dy * dy).squareRoot()
+        let t = radius > 0 ? min(d / radius, 1) : (d > 0 ? 1 : 0)
+        let gain = 1 - intensity * t * t * (3 - 2 * t)
+        return UInt16((gain * 256).rounded())
     }
 }
 

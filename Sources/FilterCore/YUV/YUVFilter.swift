@@ -1,7 +1,8 @@
 /// A filter that also works on YUV planes natively, in place (the host copies first when
 /// the frame's memory is shared). Filters without it take RGB frames only: their
 /// `fc<id>` elements offer RGB caps only, and `filtercam` refuses a YUV stream for a chain
-/// that contains one (`FilterChain.firstWithoutYUV`).
+/// that contains one. Every catalog filter conforms; filters added through the public API
+/// (`FilterCamPlugin.register(filter:)`, e.g. the pixelate example) may not.
 public protocol YUVFilter: FrameFilter {
     func apply(to frame: YUVFrame)
     /// How close the YUV result is to the RGB result taken through videoconvert (shown by

@@ -1,0 +1,65 @@
+/// One kind of sample of a YUV frame (luma, U or V) wherever the format keeps it:
+/// `height` rows of `width` samples, `step` bytes apart within a row, rows `stride` bytes
+/// apart. Neighbourhood filters (blur, sharpen, edges) see every layout through it: the
+/// luma plane of I420/NV12 (step 1), NV12's interleaved U and V (step 2), and the luma
+/// (step 2) and chroma (step 4) of packed 4:2:2 macropixels.
+struct SampleGrid {
+    let base: UnsafeMutablePointer<UInt8>
+    let width: Int
+    let height: Int
+    let stride: Int
+    let step: Int
+
+    /// The first sample of row `y`; sample x is at `row(y)[x · step]`.
+    @inline(__always)
+    func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y &* stride }
+
+    /// A copy with a one-sample border repeating the edges (see `PaddedPlane`), in `scratch`.
+    func padded(in scratch: Scratch<UInt8>) -> PaddedPlane<UInt8> {
+        let w = width, h = height, s = step
+        let plane = PaddedPlane(base: scratch.reserve((w + 2) * (h + 2)), width: w, height: h, stride: w + 2)
+        RowSplitter.shared.run(rows: h, columns: w) { rows in
+            for y in rows {
+                let source = row(y), target = plane.row(y)
+                if s == 1 {
+                    target.update(from: source, count: w)
+                } else {
+                    for x in 0..<w { target[x] = source[x &* s] }
+                }
+                target[-1] = target[0]
+                target[w] = target[w - 1]
+            }
+        }
+        (plane.row(-1) - 1).update(from: plane.row(0) - 1, count: w + 2)
+        (plane.row(h) - 1).update(from: plane.row(h - 1) - 1, count: w + 2)
+        return plane
+    }
+}
+
+extension YUVFrame {
+    /// Every luma sample.
+    var lumaGrid: SampleGrid {
+        let p = planes[0]
+        let start = format.isPacked ? format.packedOffsets.y0 : 0
+        return SampleGrid(base: (p.base + start).assumingMemoryBound(to: UInt8.self), width: width, height: height,
+                          stride: p.stride, step: format.isPacked ? 2 : 1)
+    }
+
+    /// Every U sample (`v: false`) or every V sample (`v: true`), one per chroma site.
+    func chromaGrid(v: Bool) -> SampleGrid {
+        let k = format.packedOffsets
+        let (p, start, step): (Plane, Int, Int) = switch format {
+        case .i420: (planes[v ? 2 : 1], 0, 1)
+        case .nv12: (planes[1], v ? 1 : 0, 2)
+        case .yuy2, .uyvy: (planes[0], v ? k.v : k.u, 4)
+        }
+        return SampleGrid(base: (p.base + start).assumingMemoryBound(to: UInt8.self), width: p.width, height: p.height,
+                          stride: p.stride, step: step)
+    }
+
+    /// The luma grid, then the U and V grids.
+    var sampleGrids: [SampleGrid] { [lumaGrid, chromaGrid(v: false), chromaGrid(v: true)] }
+
+    /// Black and white luma samples of the frame's range.
+    var lumaRange: (black: Int32, white: Int32) { matrix.fullRange ? (0, 255) : (16, 235) }
+}

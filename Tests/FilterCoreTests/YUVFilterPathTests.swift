@@ -1,0 +1,154 @@
+@testable import FilterCore
+import XCTest
+
+/// The YUV paths of noir, vignette, posterize, sharpen, blur, edges and focus peaking by
+/// hand-computed samples.
+final class YUVFilterPathTests: XCTestCase {
+    /// A frame of `format` with every luma `y` and every chroma `u`, `v`.
+    private func flat(_ format: YUVFormat, _ w: Int, _ h: Int, y: UInt8, u: UInt8 = 128, v: UInt8 = 128) -> YUVBuffer {
+        let buffer = YUVBuffer(format: format, width: w, height: h)
+        buffer.frame.mapLuma([UInt8](repeating: y, count: 256))
+        buffer.frame.mapChroma(u: [UInt8](repeating: u, count: 256), v: [UInt8](repeating: v, count: 256))
+        return buffer
+    }
+
+    private func run(_ chain: String, on frame: YUVFrame) throws {
+        let filters = try FilterChain.parse(chain).makeFilters()
+        XCTAssertTrue(filters.workOnYUV, chain)
+        filters.apply(to: frame)
+    }
+
+    private func luma(_ frame: YUVFrame) -> [UInt8] {
+        let g = frame.lumaGrid
+        return (0..<g.height).flatMap { y in (0..<g.width).map { g.row(y)[$0 * g.step] } }
+    }
+
+    private func chroma(_ frame: YUVFrame) -> Set<UInt8> {
+        let u = frame.chromaGrid(v: false), v = frame.chromaGrid(v: true)
+        return Set((0..<u.height).flatMap { y in (0..<u.width).flatMap { [u.row(y)[$0 * u.step], v.row(y)[$0 * v.step]] } })
+    }
+
+    func testNoirTakesLumaThroughTheCurveAndDropsChroma() throws {
+        for format in YUVFormat.allCases {
+            // Y 60 is grey 51.23 (t = 0.2009): 255 t² (3 − 2t) = 26.74, i.e. Y 16 + 22.97 → 39.
+            // Y 126 is grey 128.08, a hair above the middle: 128.37, i.e. Y 126.25 → 126.
+            for (y, expected) in [(60, 39), (126, 126), (16, 16), (235, 235)] as [(UInt8, UInt8)] {
+                let b = flat(format, 6, 4, y: y, u: 200, v: 40)
+                try run("noir", on: b.frame)
+                XCTAssertEqual(Set(luma(b.frame)), [expected], "\(format) Y \(y)")
+                XCTAssertEqual(chroma(b.frame), [128], "\(format)")
+            }
+            // Half intensity: Y 60 + (39 − 60)/2 = 49.5 → 50 (half up); chroma halfway to 128.
+            let b = flat(format, 6, 4, y: 60, u: 200, v: 40)
+            try run("noir intensity=0.5", on: b.frame)
+            XCTAssertEqual(Set(luma(b.frame)), [50], "\(format)")
+            XCTAssertEqual(chroma(b.frame), [164, 84], "\(format)")
+        }
+    }
+
+    func testVignetteScalesAroundBlackAndNeutralWithTheGainAtEachSite() throws {
+        // 2×2 I420 at radius 2, intensity 1: each pixel centre is 0.5 of the half-diagonal
+        // from the middle, t = 0.25, gain 1 − 0.0625 · 2.5 = 0.84375 (216/256): Y 116 becomes
+        // 16 + (100 · 216 + 128) >> 8 = 100. The one chroma site's centre is the middle:
+        // gain 1, chroma unchanged.
+        let b = flat(.i420, 2, 2, y: 116, u: 200, v: 40)
+        try run("vignette radius=2 intensity=1", on: b.frame)
+        XCTAssertEqual(luma(b.frame), [100, 100, 100, 100])
+        XCTAssertEqual(chroma(b.frame), [200, 40])
+        // Intensity 0 changes nothing.
+        let same = flat(.yuy2, 6, 4, y: 77, u: 90, v: 170)
+        try run("vignette intensity=0", on: same.frame)
+        XCTAssertEqual(Set(luma(same.frame)), [77])
+        XCTAssertEqual(chroma(same.frame), [90, 170])
+    }
+
+    func testPosterizeOfGreysKeepsThemGrey() throws {
+        // Two levels: grey 126.9 (Y 125) rounds to 127, level 0 (Y 16); grey 128.08 (Y 126)
+        // to 128, level 1 (Y 235). Chroma of a grey stays 128.
+        for format in YUVFormat.allCases {
+            for (y, expected) in [(125, 16), (126, 235)] as [(UInt8, UInt8)] {
+                let b = flat(format, 5, 3, y: y)
+                try run("posterize levels=2", on: b.frame)
+                XCTAssertEqual(Set(luma(b.frame)), [expected], "\(format) Y \(y)")
+                XCTAssertEqual(chroma(b.frame), [128], "\(format)")
+            }
+        }
+    }
+
+    func testSharpenOfOneBrightSampleByHand() throws {
+        // Luma 100 with 190 at (1, 1); amount 0.5: K = round(0.5 · 65536 / 9) = 3641.
+        // At (1, 1): 9 · 190 − 990 = 720, (720 K + 32768) >> 16 = 40 → 230.
+        // At (0, 0) (edges repeated, the 190 counted once): 900 − 990 = −90 → −5 → 95.
+        for format in YUVFormat.allCases {
+            let b = flat(format, 4, 4, y: 100, u: 60, v: 180)
+            let g = b.frame.lumaGrid
+            g.row(1)[1 * g.step] = 190
+            try run("sharpen amount=0.5", on: b.frame)
+            let out = luma(b.frame)
+            XCTAssertEqual(out[5], 230, "\(format)")
+            XCTAssertEqual(out[0], 95, "\(format)")
+            XCTAssertEqual(out[15], 100, "\(format): outside the neighbourhood")
+            XCTAssertEqual(chroma(b.frame), [60, 180], "\(format): chroma is left")
+        }
+    }
+
+    func testBlurKernelOfChromaSitesWeighsPairsAsPixelsDo() {
+        // radius 2 in pixels: the pairs around a site weigh 0.3, 0.4, 0.3.
+        let two = RunningKernel.sites(pixelRadius: 2)
+        XCTAssertEqual(two.mean(100, 0), 40)     // 100 in the middle pair: 0.4 · 100
+        XCTAssertEqual(two.mean(100, 100), 30)   // 100 in an outer pair: 0.3 · 100
+        // radius 1: 1/6, 4/6, 1/6.
+        let one = RunningKernel.sites(pixelRadius: 1)
+        XCTAssertEqual(one.mean(120, 0), 80)
+        XCTAssertEqual(one.mean(0, 120), 20)
+        // A plain box of 5 rounds to nearest: 12 / 5 = 2.4 → 2, 13 / 5 = 2.6 → 3.
+        XCTAssertEqual(RunningKernel.box(2).mean(12, 0), 2)
+        XCTAssertEqual(RunningKernel.box(2).mean(13, 0), 3)
+    }
+
+    func testBlurKeepsAFlatFrame() throws {
+        for format in YUVFormat.allCases {
+            let b = flat(format, 7, 5, y: 99, u: 30, v: 220)
+            try run("blur radius=3", on: b.frame)
+            XCTAssertEqual(Set(luma(b.frame)), [99], "\(format)")
+            XCTAssertEqual(chroma(b.frame), [30, 220], "\(format)")
+        }
+    }
+
+    func testEdgesOfAFlatFrameAreBlackAndGrey() throws {
+        for format in YUVFormat.allCases {
+            for full in [false, true] {
+                let b = flat(format, 6, 4, y: 150, u: 20, v: 230)
+                var frame = b.frame
+                frame.matrix = YUVMatrix.bt601.withFullRange(full)
+                try run("edges", on: frame)
+                XCTAssertEqual(Set(luma(frame)), [full ? 0 : 16], "\(format)")
+                XCTAssertEqual(chroma(frame), [128], "\(format)")
+            }
+        }
+    }
+
+    func testEdgesOfAStepByHand() throws {
+        // Columns 0–1 at Y 16, 2–3 at Y 36: at columns 1 and 2, |gx| = 4 · 20 = 80 → 16 + 80.
+        let b = flat(.i420, 4, 2, y: 16)
+        let g = b.frame.lumaGrid
+        for y in 0..<2 { g.row(y)[2] = 36; g.row(y)[3] = 36 }
+        try run("edges", on: b.frame)
+        XCTAssertEqual(luma(b.frame), [16, 96, 96, 16, 16, 96, 96, 16])
+    }
+
+    func testFocusPeakingPaintsStrongEdgesAndMovesSiteChromaByTheirShare() throws {
+        // The same step of 20 luma samples: 80 in samples is 80 · 255/219 = 93.2 grey levels.
+        // Threshold 93 paints columns 1 and 2, 94 nothing. Red is Y 81, U 90, V 240.
+        for (threshold, painted) in [(93, true), (94, false)] {
+            let b = flat(.i420, 4, 2, y: 16, u: 128, v: 128)
+            let g = b.frame.lumaGrid
+            for y in 0..<2 { g.row(y)[2] = 36; g.row(y)[3] = 36 }
+            try run("focus-peaking threshold=\(threshold) color=0xFFFF0000", on: b.frame)
+            XCTAssertEqual(luma(b.frame), painted ? [16, 81, 81, 36, 16, 81, 81, 36] : [16, 16, 36, 36, 16, 16, 36, 36])
+            // Each site has 2 of its 4 pixels painted: chroma halfway, 128 + (90 − 128)/2 = 109, (128 + 240)/2 = 184.
+            let u = b.frame.chromaGrid(v: false), v = b.frame.chromaGrid(v: true)
+            XCTAssertEqual([u.row(0)[0], u.row(0)[1], v.row(0)[0], v.row(0)[1]], painted ? [109, 109, 184, 184] : [128, 128, 128, 128])
+        }
+    }
+}
