@@ -26,6 +26,10 @@ struct StreamState {
     /// Processing times of the last frames, behind the reported latency.
     var recentProcessing = RunningMaximum(window: 30)
 
+    /// How long the last frame's work would take on one thread (ns; twice its time when
+    /// it was split), for `FrameWorker.shouldStayOnOneThread`.
+    var oneThreadEstimate: UInt64 = 0
+
     /// Everything back to "nothing known" (READY→PAUSED, PAUSED→READY).
     mutating func reset() {
         forgetCaps()
@@ -33,6 +37,7 @@ struct StreamState {
         globalTagOrientation = nil
         isLive = false
         recentProcessing.reset()
+        oneThreadEstimate = 0
     }
 
     /// A new stream (STREAM_START): what its predecessor's tags said no longer holds (as

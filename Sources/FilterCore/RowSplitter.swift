@@ -54,10 +54,28 @@ public final class RowSplitter: @unchecked Sendable {
         }, me)
     }
 
+    /// Set on a thread while its work should not be split (`withOneThread`).
+    private static let oneThreadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body` with every `run` on this thread kept on this thread when `oneThread`
+    /// (a live stream's short frames: splitting would only cost CPU).
+    public static func withOneThread<R>(_ oneThread: Bool, _ body: () throws -> R) rethrows -> R {
+        guard oneThread else { return try body() }
+        let before = pthread_getspecific(oneThreadKey)
+        pthread_setspecific(oneThreadKey, UnsafeRawPointer(bitPattern: 1))
+        defer { pthread_setspecific(oneThreadKey, before) }
+        return try body()
+    }
+
     /// Runs `body` over `0..<rows`, split in two parts when the frame is large enough.
     /// `body` must be safe to run on two threads over disjoint row ranges.
     public func run(rows: Int, columns: Int, _ body: (Range<Int>) -> Void) {
         guard enabled, rows >= 2, rows * columns >= RowSplitter.minimumPixelsToSplit,
+              pthread_getspecific(Self.oneThreadKey) == nil,
               busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         else {
             body(0..<rows)
@@ -99,16 +117,26 @@ public final class RowSplitter: @unchecked Sendable {
         busy.store(false, ordering: .releasing)
     }
 
+    /// How long the helper spins for the next job before it parks. The planes of one
+    /// frame follow each other within microseconds, and so do frames at benchmark rates;
+    /// a live camera's next frame comes 33 ms later, and spinning for it cost 1.5 ms of CPU
+    /// per frame (20,000 spins of a contended load; sepia at 720p30 took 1.5× the CPU of
+    /// one thread).
+    static let spinNanoseconds: UInt64 = 50_000
+
     private func helperLoop() {
         var seen = 0
         while true {
             var spins = 0
+            var parkAt: UInt64 = 0
             while generation.load(ordering: .acquiring) == seen {
-                spins += 1
-                if spins < 20_000 {
+                spins &+= 1
+                if spins & 255 != 0 {
                     spinPause()
                     continue
                 }
+                if parkAt == 0 { parkAt = Self.nanoseconds() &+ Self.spinNanoseconds }
+                if Self.nanoseconds() < parkAt { continue }
                 pthread_mutex_lock(&mutex)
                 parked = true
                 while generation.load(ordering: .acquiring) == seen {
