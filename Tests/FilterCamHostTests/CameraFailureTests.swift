@@ -74,8 +74,9 @@ final class CameraFailureTests: XCTestCase {
         XCTAssertTrue(warnings.contains { $0.contains("camera \(path) (simulated) failed (Could not read from resource.)") && $0.contains("test picture") }, "\(warnings)")
         XCTAssertGreaterThan(after.count, 15, "frames keep coming after the failure")
         XCTAssertEqual(Set(after.map { "\($0.width)x\($0.height)" }), ["640x480"], "same size, no renegotiation")
-        // The fallback is videotestsrc's smpte picture, still through the filter.
-        let smpte = try collectFrames("videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=BGRx,width=640,height=480 ! filtercam filter=invert")
+        // The fallback is videotestsrc's smpte picture, in YUY2 as a webcam gives it,
+        // converted to the stream's format (BGRx, held across the switch), still through the filter.
+        let smpte = try collectFrames("videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=YUY2,width=640,height=480 ! videoconvert ! video/x-raw,format=BGRx ! filtercam filter=invert")
         for (x, y) in [(0, 0), (200, 50), (400, 100), (600, 300)] {   // the colour bars
             XCTAssertEqual(after.last?.pixel(x, y).prefix(3), smpte.first?.pixel(x, y).prefix(3), "pixel (\(x),\(y)) of the test picture")
         }

@@ -56,7 +56,7 @@ final class CameraSourceTests: XCTestCase {
         XCTAssertEqual(frames.count, 5)
         XCTAssertEqual(frames.first?.width, 640)
         XCTAssertEqual(frames.first?.height, 480)
-        XCTAssertTrue(["BGRx", "BGRA"].contains(frames.first?.format ?? ""), "\(frames.first?.format ?? "")")
+        XCTAssertEqual(frames.first?.format, "YUY2", "the test picture comes as a webcam's raw mode does, unconverted")
         let seen = try warnings("filtercamsrc camera=/dev/video-filtercam-missing num-buffers=5 ! fakesink")
         XCTAssertTrue(seen.warnings.contains { $0.contains("/dev/video-filtercam-missing does not exist") && $0.contains("test picture") }, "\(seen)")
         XCTAssertEqual(seen.sources.count, 1)
@@ -129,6 +129,17 @@ final class CameraSourceTests: XCTestCase {
         }
     }
 
+    /// The camera's own format reaches FilterCam and encoders unconverted (the test picture
+    /// is YUY2, as a webcam's raw mode); a downstream that needs another format gets it.
+    func testTheCamerasFormatPassesThroughAndOtherFormatsAreConverted() throws {
+        let into = try collectFrames("filtercamsrc camera=test:smpte num-buffers=2 ! filtercam filter=mono")
+        XCTAssertEqual(into.first?.format, "YUY2")
+        for format in ["I420", "NV12", "BGRx"] {
+            let converted = try collectFrames("filtercamsrc camera=test:smpte num-buffers=2 ! video/x-raw,format=\(format)")
+            XCTAssertEqual(converted.first?.format, format)
+        }
+    }
+
     func testStockGstLaunchRunsTheSource() throws {
         let r = try runGstTool("gst-launch-1.0", ["filtercamsrc", "camera=test:ball", "num-buffers=5", "!", "fakesink"])
         XCTAssertEqual(r.status, 0, r.summary + r.stdoutText)
@@ -151,8 +162,9 @@ final class CameraSourceTests: XCTestCase {
             XCTAssertGreaterThan(b, a, "timestamps increase")
             XCTAssertLessThan(b - a, second / 5, "no gap or jump back at the switch")
         }
-        XCTAssertEqual(frames.first?.pixel(10, 10), [255, 255, 255, 255])
-        XCTAssertEqual(frames.last?.pixel(10, 10), [0, 0, 0, 255])
+        // YUY2 macropixels (Y0 U Y1 V), video range: white, then black.
+        XCTAssertEqual(frames.first?.macropixel(10, 10), [235, 128, 235, 128])
+        XCTAssertEqual(frames.last?.macropixel(10, 10), [16, 128, 16, 128])
     }
 
     /// One recording across a switch: one playable file holding both pictures.

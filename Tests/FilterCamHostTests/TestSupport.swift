@@ -267,6 +267,13 @@ struct CapturedFrame {
         let i = (y * width + x) * 4
         return Array(bytes[i..<i + 4])
     }
+
+    /// The 4 bytes (Y0 U Y1 V, or U Y0 V Y1) of the macropixel holding pixel (x, y) of a
+    /// packed 4:2:2 frame (YUY2, UYVY) without row padding.
+    func macropixel(_ x: Int, _ y: Int) -> [UInt8] {
+        let i = y * ((width + 1) / 2 * 4) + x / 2 * 4
+        return Array(bytes[i..<i + 4])
+    }
 }
 
 struct PipelineFailure: Error, CustomStringConvertible {

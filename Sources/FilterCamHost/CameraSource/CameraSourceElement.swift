@@ -8,15 +8,18 @@ import Synchronization
 /// opens the back one by default, switches cameras while playing, sets camera controls,
 /// and falls back to a live test picture (with a WARNING) when no camera can be opened.
 ///
-///     gst-launch-1.0 filtercamsrc camera=front preset=1280x720 ! videoconvert ! autovideosink
-///     filtercamsrc camera=test:ball num-buffers=60 ! videoconvert ! x264enc ! mp4mux ! filesink location=a.mp4
+///     gst-launch-1.0 filtercamsrc camera=front preset=1280x720 ! filtercam filter=sepia ! autovideosink
+///     filtercamsrc camera=test:ball num-buffers=60 ! x264enc ! mp4mux ! filesink location=a.mp4
 ///
 /// Inside the bin:
 ///
 ///     [source bin] ! videorate ! videoscale ! videoconvert ! capsfilter(preset) ! (ghost src)
 ///
 /// where the source bin is `v4l2src device=… ! <camera mode caps> [! jpegdec]` or
-/// `videotestsrc is-live=true pattern=… ! <preset caps>`. Switching cameras replaces only
+/// `videotestsrc is-live=true pattern=… ! <preset caps, YUY2>`. The converter is passthrough
+/// whenever downstream takes the camera's own format (YUY2, or I420 from `jpegdec`), as
+/// FilterCam's elements, encoders and video sinks do; it converts only for a downstream
+/// that needs another format. Switching cameras replaces only
 /// the source bin: the old one is set to NULL first (its streaming thread stops, so it can
 /// never push into an unlinked pad and no blocking probe is needed), then unlinked and
 /// removed, and the new one linked and synced to the bin's state. Everything after the
@@ -401,9 +404,12 @@ package final class CameraSourceElement: SwiftElement, HasElementClass, ElementP
         return testSource(pattern: "smpte", label: "test picture (\(reason))", isFallback: true)
     }
 
+    /// A test picture in YUY2, the format a webcam's raw modes give, so that pipelines
+    /// tried without a camera negotiate what they will with one (the converter inside
+    /// passes it through to any element that takes YUY2).
     private func testSource(pattern: String, label: String, isFallback: Bool) -> Active {
         let n = settings.withLock { $0.numBuffers }
-        let bin = makeBin("videotestsrc name=camera is-live=true pattern=\(pattern) num-buffers=\(n) ! capsfilter caps=\"video/x-raw,width=\(outputSize.width),height=\(outputSize.height),framerate=\(Self.framerate)\"")!
+        let bin = makeBin("videotestsrc name=camera is-live=true pattern=\(pattern) num-buffers=\(n) ! capsfilter caps=\"video/x-raw,format=YUY2,width=\(outputSize.width),height=\(outputSize.height),framerate=\(Self.framerate)\"")!
         return Active(bin: bin, label: label, handle: nil, controls: [:], isFallback: isFallback, isCamera: false)
     }
 
