@@ -54,6 +54,19 @@ class LiveRate(unittest.TestCase):
     def test_60_fps(self):
         self.check(60)
 
+    def test_30_fps_in_camera_and_encoder_formats(self):
+        # Frames in the formats cameras give and encoders take, straight into the elements
+        # (no videoconvert): as many reach the syncing sink as through identity.
+        for fmt in ["I420", "NV12", "YUY2"]:
+            source = f"videotestsrc is-live=true ! video/x-raw,format={fmt},width=640,height=480,framerate=30/1"
+            for element in FILTERCAM_ELEMENTS + ["filtercam filter=sepia orientation=90r lens=0.25,0.25,0.5,0.5"]:
+                with self.subTest(element=element, format=fmt):
+                    reference, tested, _ = live_side_by_side(30, element, source=source)
+                    print(f"\n  live 30 fps {fmt}, {element}: identity {reference} frames, FilterCam {tested}",
+                          file=sys.stderr)
+                    self.assertGreater(reference, 60)
+                    self.assertGreaterEqual(tested, 0.99 * reference - 1)
+
 
 class OnTimeBursts(unittest.TestCase):
     """1. Late means late: frames that arrive together but on time are all delivered,

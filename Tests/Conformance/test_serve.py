@@ -168,19 +168,26 @@ class Serve(unittest.TestCase):
         self.assertIn("processed=", err)
 
     def test_viewer_sees_the_filtered_picture(self):
-        server = Server()
-        folder = tempfile.mkdtemp(prefix="fc-picture-")
-        try:
-            viewer(server.url, 4, os.path.join(folder, "v.ts")).wait(30)
-        finally:
-            server.stop()
-        png = os.path.join(folder, "frame.png")
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.ts"), "-vf", "select=eq(n\\,20)",
-                        "-vframes", "1", png], check=True)
-        r, g, b = image_pixel(png, 160, 120)
-        # Grey 128 through CISepiaTone at 0.8, by hand: 0.8 x (173, 154, 120) + 0.2 x 128 = (164, 149, 122).
-        for got, want in zip((r, g, b), (164, 149, 122)):
-            self.assertLessEqual(abs(got - want), 8, f"viewer pixel {(r, g, b)}, sepia of grey {(164, 149, 122)}")
+        # The shared description in RGB (through videoconvert), and in the formats cameras
+        # give and the encoder takes, straight into filtercam.
+        grey = ("videotestsrc is-live=true pattern=solid-color foreground-color=0xff808080 ! "
+                "video/x-raw,format={},width=320,height=240,framerate=30/1 ! filtercam filter=sepia")
+        for fmt, description in [("RGB", GREY)] + [(f, grey.format(f)) for f in ["I420", "NV12", "YUY2"]]:
+            with self.subTest(format=fmt):
+                server = Server(description=description)
+                folder = tempfile.mkdtemp(prefix="fc-picture-")
+                try:
+                    viewer(server.url, 4, os.path.join(folder, "v.ts")).wait(30)
+                finally:
+                    server.stop()
+                png = os.path.join(folder, "frame.png")
+                subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(folder, "v.ts"), "-vf",
+                                "select=eq(n\\,20)", "-vframes", "1", png], check=True)
+                r, g, b = image_pixel(png, 160, 120)
+                # Grey 128 through CISepiaTone at 0.8, by hand: 0.8 x (173, 154, 120) + 0.2 x 128 = (164, 149, 122).
+                for got, want in zip((r, g, b), (164, 149, 122)):
+                    self.assertLessEqual(abs(got - want), 8,
+                                         f"{fmt}: viewer pixel {(r, g, b)}, sepia of grey {(164, 149, 122)}")
 
     def test_connect_disconnect_cycles_keep_memory_flat(self):
         server = Server()
