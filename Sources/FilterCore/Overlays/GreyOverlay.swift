@@ -16,13 +16,11 @@ public struct GreyOverlay {
         self.stride = stride
     }
 
-    /// Alpha (0…255) and premultiplied grey (0…alpha) of pixel (x, y): the grey is the
-    /// mean of the colour channels, green weighted twice (they are equal for greys).
+    /// Row `y`'s pixels. A pixel's grey (premultiplied) is taken as the mean of its colour
+    /// channels, green weighted twice (they are equal for greys).
     @inline(__always)
-    func sample(_ x: Int, _ y: Int) -> (alpha: Int, grey: Int) {
-        let p = (pixels + y &* stride).load(fromByteOffset: x &* 4, as: UInt32.self)
-        let r = Int((p >> 16) & 0xFF), g = Int((p >> 8) & 0xFF), b = Int(p & 0xFF)
-        return (Int(p >> 24), (r &+ 2 &* g &+ b &+ 2) >> 2)
+    func row(_ y: Int) -> UnsafePointer<UInt32> {
+        (pixels + y &* stride).assumingMemoryBound(to: UInt32.self)
     }
 }
 
@@ -43,29 +41,37 @@ extension YUVFrame {
         let x1 = min(ox + overlay.width, width), y1 = min(oy + overlay.height, height)
         guard x0 < x1, y0 < y1 else { return }
         let black = matrix.fullRange ? 0 : 16, span = matrix.fullRange ? 255 : 219
+        // Luma, pixel by pixel (transparent ones skipped).
+        let luma = planes[0]
+        for py in y0..<y1 {
+            let src = overlay.row(py &- oy), dst = luma.row(py).assumingMemoryBound(to: UInt8.self)
+            for px in x0..<x1 {
+                let p = src[px &- ox]
+                let a = Int(p >> 24)
+                guard a > 0 else { continue }
+                let grey = (Int((p >> 16) & 0xFF) &+ 2 &* Int((p >> 8) & 0xFF) &+ Int(p & 0xFF) &+ 2) >> 2
+                let l = dst + lumaOffset(px)
+                l.pointee = UInt8(truncatingIfNeeded: (Int(l.pointee) &* (255 &- a) &+ black &* a &+ grey &* span &+ 127) / 255)
+            }
+        }
+        // Chroma, site by site: the mean alpha of the site's pixels in the frame.
         let sy = format.chromaHeightFactor, (uStart, vStart, cStep) = chromaLayout
         for cy in (y0 / sy)...((y1 - 1) / sy) {
             let (uRow, vRow) = chromaRows(cy)
-            let rows = cy &* sy..<min(cy &* sy &+ sy, height)
+            let top = cy &* sy, bottom = min(top &+ sy, height)
             for cx in (x0 >> 1)...((x1 - 1) >> 1) {
-                var sum = 0, n = 0
-                for py in rows {
-                    let lumaRow = planes[0].row(py).assumingMemoryBound(to: UInt8.self)
-                    for px in 2 &* cx..<min(2 &* cx &+ 2, width) {
-                        n &+= 1
-                        guard px >= x0, px < x1, py >= y0, py < y1 else { continue }
-                        let (a, p) = overlay.sample(px &- ox, py &- oy)
-                        guard a > 0 else { continue }
-                        sum &+= a
-                        let l = lumaRow + lumaOffset(px)
-                        l.pointee = UInt8((Int(l.pointee) &* (255 &- a) &+ black &* a &+ p &* span &+ 127) / 255)
-                    }
+                let left = 2 &* cx, right = min(left &+ 2, width)
+                var sum = 0
+                for py in max(top, y0)..<min(bottom, y1) {
+                    let src = overlay.row(py &- oy)
+                    for px in max(left, x0)..<min(right, x1) { sum &+= Int(src[px &- ox] >> 24) }
                 }
                 guard sum > 0 else { continue }
-                let mean = (sum &+ n / 2) / n
+                let n = (bottom &- top) &* (right &- left)
+                let mean = n == 4 ? (sum &+ 2) >> 2 : n == 2 ? (sum &+ 1) >> 1 : sum   // (sum + n/2) / n, n is 4, 2 or 1
                 let u = uRow + (uStart &+ cStep &* cx), v = vRow + (vStart &+ cStep &* cx)
-                u.pointee = UInt8((Int(u.pointee) &* (255 &- mean) &+ 128 &* mean &+ 127) / 255)
-                v.pointee = UInt8((Int(v.pointee) &* (255 &- mean) &+ 128 &* mean &+ 127) / 255)
+                u.pointee = UInt8(truncatingIfNeeded: (Int(u.pointee) &* (255 &- mean) &+ 128 &* mean &+ 127) / 255)
+                v.pointee = UInt8(truncatingIfNeeded: (Int(v.pointee) &* (255 &- mean) &+ 128 &* mean &+ 127) / 255)
             }
         }
     }
