@@ -234,7 +234,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
         let detecting = faces.isEnabled
         // The on-screen display goes on last: never into a still.
-        let overlay = s.osd ? onScreenItems(lens: s.lens.isFull || s.lensCrop ? nil : lensRect, settings: s) : []
+        let overlay = onScreenItems(recipe, settings: s)
         // Work on the finished picture: faces are found and squared, stills copied from
         // it (squares included), then the flash drawn.
         var found: [DetectedFace] = []
@@ -253,10 +253,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         return FrameTask(recipe.job(finish: finish), decorate: decorate)
     }
 
-    /// A YUV frame's task: geometry, filters, faces (searched on the luma plane) and stills
-    /// (encoded in the frame's own format) on the planes. The on-screen display still works
-    /// on RGB frames only; asking for it (or for a filter without a YUV path) on a YUV
-    /// stream is an error that says what to put in front.
+    /// A YUV frame's task: geometry, filters, faces (searched on the luma plane), stills
+    /// (encoded in the frame's own format) and the on-screen display (blended into the
+    /// planes by `OSDCanvas`). A filter without a YUV path on a YUV stream is an error that
+    /// says what to put in front.
     private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat,
                          method: OrientationMethod, live: Bool) -> FrameTask {
         var problem: String?
@@ -265,19 +265,19 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         if let i = activeFilters.firstIndex(where: { !($0 is any YUVFilter) }) {
             let id = chain.steps.indices.contains(i) ? chain.steps[i].id : "?"
             problem = "filter \(id.quotedForMessage) works on RGB frames only"
-        } else if s.osd {
-            problem = "the on-screen display is drawn into RGB frames only"
         }
         guard let problem else {
             let faces = self.faces, detecting = faces.isEnabled
             let snapshots = self.snapshots, lensRect = recipe.lensRect
+            let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
             var found: [DetectedFace] = []
-            let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame ? { frame in
+            let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || !overlay.isEmpty ? { frame in
                 if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
                 if snapshots.needsFrame {
                     snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live)
                     snapshots.drawFlash(frame, timestamp: frame.timestamp)
                 }
+                canvas.draw(overlay, on: frame)
             } : nil
             let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
                 faces.decorate(buffer, faces: found, timestamp: timestamp)
@@ -428,8 +428,14 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
 
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    /// What to draw on this frame (worker thread); notes a still written since the last one.
-    private func onScreenItems(lens: PixelRect?, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
+    /// Draws the on-screen display into YUV frames (worker thread).
+    private let osdCanvas = OSDCanvas()
+
+    /// What to draw on this frame with `osd` on (worker thread): the lens is outlined unless
+    /// it is the whole picture or the whole output; notes a still written since the last one.
+    private func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
+        guard s.osd else { return [] }
+        let lens = s.lens.isFull || s.lensCrop ? nil : recipe.lensRect
         let written = snapshots.written
         let now = Self.now
         return display.withLock { d in

@@ -4,10 +4,14 @@ import FilterCore
 /// Draws the on-screen display (`OnScreenDisplay.Item`s) onto a frame with Cairo, text
 /// laid out by Pango: Cairo paints straight into the frame's memory (BGRx/BGRA rows are
 /// Cairo's RGB24/ARGB32 on a little-endian machine). Only white, black and greys are
-/// used, so RGBx/RGBA frames (red and blue swapped) look the same.
+/// used, so RGBx/RGBA frames (red and blue swapped) look the same. YUV frames go through
+/// `OSDCanvas`, which uses the same drawing.
 enum OSDRenderer {
+    /// Frames smaller than this on either side get no display.
+    static let minimumSide = 16
+
     static func draw(_ items: [OnScreenDisplay.Item], on frame: FrameView) {
-        guard !items.isEmpty, frame.width >= 16, frame.height >= 16 else { return }
+        guard !items.isEmpty, frame.width >= minimumSide, frame.height >= minimumSide else { return }
         let hasAlpha = frame.format == .bgra || frame.format == .rgba
         guard let surface = cairo_image_surface_create_for_data(
             frame.base.assumingMemoryBound(to: UInt8.self), hasAlpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24,
@@ -15,47 +19,163 @@ enum OSDRenderer {
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { return }
         defer { cairo_destroy(cr) }
-        // Text sized to the picture: 20 px at 480 lines.
-        let unit = max(10, Double(min(frame.width, frame.height)) / 24)
+        paint(items, cr: cr, width: frame.width, height: frame.height)
+        cairo_surface_flush(surface)
+    }
+
+    /// Text sized to the picture: 20 px at 480 lines.
+    static func unit(width: Int, height: Int) -> Double { max(10, Double(min(width, height)) / 24) }
+
+    /// Draws `items` for a `width`×`height` picture through `cr` (whose origin may be moved).
+    static func paint(_ items: [OnScreenDisplay.Item], cr: OpaquePointer, width: Int, height: Int) {
+        let unit = unit(width: width, height: height)
         for item in items {
             switch item {
             case .outline(let r):
-                cairo_set_line_width(cr, max(2, unit / 8))
+                cairo_set_line_width(cr, outlineWidth(unit))
                 cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
                 cairo_rectangle(cr, Double(r.x) + 1.5, Double(r.y) + 1.5, Double(r.width) - 1, Double(r.height) - 1)
                 cairo_stroke(cr)
                 cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
                 cairo_rectangle(cr, Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1)
                 cairo_stroke(cr)
-            case .banner(let text):
-                drawText([text], cr: cr, font: "Sans Bold", size: unit, frame: frame, top: unit)
-            case .card(let lines):
-                drawText(lines, cr: cr, font: "Monospace", size: unit * 0.7, frame: frame, top: nil)
+            case .banner, .card:
+                guard let text = TextBox(item, cr: cr, width: width, height: height) else { continue }
+                defer { text.release() }
+                cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
+                cairo_rectangle(cr, text.box.x, text.box.y, text.box.width, text.box.height)
+                cairo_fill(cr)
+                cairo_set_source_rgba(cr, 1, 1, 1, 1)
+                cairo_move_to(cr, text.x, text.y)
+                pango_cairo_show_layout(cr, text.layout)
             }
         }
-        cairo_surface_flush(surface)
     }
 
-    /// Lines in a translucent dark box, centred horizontally; at `top`, or centred.
-    private static func drawText(_ lines: [String], cr: OpaquePointer, font: String, size: Double,
-                                 frame: FrameView, top: Double?) {
-        guard let layout = pango_cairo_create_layout(cr) else { return }
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        let description = pango_font_description_from_string(font)
-        defer { pango_font_description_free(description) }
-        pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
-        pango_layout_set_font_description(layout, description)
-        pango_layout_set_text(layout, lines.joined(separator: "\n"), -1)
-        var w: Int32 = 0, h: Int32 = 0
-        pango_layout_get_pixel_size(layout, &w, &h)
-        let pad = size / 2
-        let x = (Double(frame.width) - Double(w)) / 2
-        let y = top ?? (Double(frame.height) - Double(h)) / 2
-        cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
-        cairo_rectangle(cr, x - pad, y - pad / 2, Double(w) + 2 * pad, Double(h) + pad)
-        cairo_fill(cr)
-        cairo_set_source_rgba(cr, 1, 1, 1, 1)
-        cairo_move_to(cr, x, y)
-        pango_cairo_show_layout(cr, layout)
+    /// The pixels `item` may touch (a rectangle outline as four strips), for drawing only
+    /// there: text is measured through `cr`.
+    static func areas(of item: OnScreenDisplay.Item, cr: OpaquePointer, width: Int, height: Int) -> [PixelRect] {
+        switch item {
+        case .outline(let r):
+            // Both strokes' half width, and a pixel of antialiasing.
+            return OverlayAreas.outline(r, margin: Int((outlineWidth(unit(width: width, height: height)) / 2).rounded(.up)) + 1)
+        case .banner, .card:
+            guard let text = TextBox(item, cr: cr, width: width, height: height) else { return [] }
+            defer { text.release() }
+            return [text.bounds]
+        }
+    }
+
+    private static func outlineWidth(_ unit: Double) -> Double { max(2, unit / 8) }
+
+    /// A banner's or card's lines laid out: in a translucent dark box, centred
+    /// horizontally; a banner at the top, the card centred.
+    private struct TextBox {
+        let layout: OpaquePointer
+        let x: Double, y: Double
+        let box: (x: Double, y: Double, width: Double, height: Double)
+        /// The box and the glyphs' ink, rounded out to whole pixels.
+        let bounds: PixelRect
+
+        init?(_ item: OnScreenDisplay.Item, cr: OpaquePointer, width: Int, height: Int) {
+            let unit = OSDRenderer.unit(width: width, height: height)
+            let (lines, font, size, top): ([String], String, Double, Double?) = switch item {
+            case .banner(let text): ([text], "Sans Bold", unit, unit)
+            case .card(let lines): (lines, "Monospace", unit * 0.7, nil)
+            case .outline: ([], "", 0, nil)
+            }
+            guard !lines.isEmpty, let layout = pango_cairo_create_layout(cr) else { return nil }
+            let description = pango_font_description_from_string(font)
+            defer { pango_font_description_free(description) }
+            pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+            pango_layout_set_font_description(layout, description)
+            pango_layout_set_text(layout, lines.joined(separator: "\n"), -1)
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_pixel_extents(layout, &ink, &logical)
+            let w = Double(logical.width), h = Double(logical.height)
+            let pad = size / 2
+            self.layout = layout
+            x = (Double(width) - w) / 2
+            y = top ?? (Double(height) - h) / 2
+            box = (x - pad, y - pad / 2, w + 2 * pad, h + pad)
+            let x0 = min(box.x, x + Double(ink.x)).rounded(.down), y0 = min(box.y, y + Double(ink.y)).rounded(.down)
+            let x1 = max(box.x + box.width, x + Double(ink.x + ink.width)).rounded(.up)
+            let y1 = max(box.y + box.height, y + Double(ink.y + ink.height)).rounded(.up)
+            bounds = PixelRect(x: Int(x0) - 1, y: Int(y0) - 1, width: Int(x1 - x0) + 2, height: Int(y1 - y0) + 2)
+        }
+
+        func release() { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    }
+}
+
+/// The on-screen display on YUV frames: the items are drawn with `OSDRenderer`'s Cairo
+/// calls into ARGB32 scratch covering only the areas they touch (disjoint rectangles on
+/// the chroma grid, `OverlayAreas`), then blended into the planes (`YUVFrame.blend`).
+/// The scratch memory is kept between frames and grows only when an area needs more.
+/// One per element, used on its worker thread only.
+final class OSDCanvas {
+    private final class Scratch {
+        var memory: UnsafeMutableRawPointer?
+        var capacity = 0
+        var surface: OpaquePointer?
+        var size = (width: 0, height: 0)
+
+        /// A cleared `width`×`height` ARGB32 surface over this scratch memory.
+        func surface(width: Int, height: Int) -> (OpaquePointer, stride: Int)? {
+            let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+            if surface == nil || size != (width, height) {
+                if let surface { cairo_surface_destroy(surface) }
+                surface = nil
+                if stride * height > capacity {
+                    memory?.deallocate()
+                    capacity = stride * height
+                    memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+                }
+                surface = cairo_image_surface_create_for_data(memory!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                              Int32(width), Int32(height), Int32(stride))
+                size = (width, height)
+            }
+            guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+            cairo_surface_flush(surface)
+            memory!.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+            cairo_surface_mark_dirty(surface)
+            return (surface, stride)
+        }
+
+        deinit {
+            if let surface { cairo_surface_destroy(surface) }
+            memory?.deallocate()
+        }
+    }
+
+    private var scratch: [Scratch] = []
+    /// A 1×1 surface to measure text on.
+    private let measure: (surface: OpaquePointer, cr: OpaquePointer) = {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)!
+        return (surface, cairo_create(surface)!)
+    }()
+
+    deinit {
+        cairo_destroy(measure.cr)
+        cairo_surface_destroy(measure.surface)
+    }
+
+    func draw(_ items: [OnScreenDisplay.Item], on frame: YUVFrame) {
+        guard !items.isEmpty, frame.width >= OSDRenderer.minimumSide, frame.height >= OSDRenderer.minimumSide else { return }
+        let touched = items.map { OSDRenderer.areas(of: $0, cr: measure.cr, width: frame.width, height: frame.height) }
+        let areas = OverlayAreas.disjoint(touched.flatMap { $0 }, width: frame.width, height: frame.height)
+        while scratch.count < areas.count { scratch.append(Scratch()) }
+        for (area, scratch) in zip(areas, scratch) {
+            // Only the items that reach this area are drawn into it.
+            let here = zip(items, touched).filter { _, rects in rects.contains { OverlayAreas.overlap($0, area) } }.map(\.0)
+            guard !here.isEmpty, let (surface, stride) = scratch.surface(width: area.width, height: area.height),
+                  let cr = cairo_create(surface) else { continue }
+            cairo_translate(cr, Double(-area.x), Double(-area.y))
+            OSDRenderer.paint(here, cr: cr, width: frame.width, height: frame.height)
+            cairo_destroy(cr)
+            cairo_surface_flush(surface)
+            frame.blend(GreyOverlay(pixels: scratch.memory!, width: area.width, height: area.height, stride: stride),
+                        x: area.x, y: area.y)
+        }
     }
 }

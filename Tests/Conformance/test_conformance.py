@@ -638,17 +638,18 @@ class OnScreenDisplayInFrames(unittest.TestCase):
 
     def test_osd_never_in_stills(self):
         import tempfile
-        stills = []
-        for osd in ("false", "true"):
-            folder = tempfile.mkdtemp(prefix="fc-osd-")
-            pipeline = Gst.parse_launch(
-                "videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=320,height=240 ! "
-                f"filtercam osd={osd} lens-outline=true lens=0.25,0.25,0.5,0.5 filter=sepia flash=false "
-                f"snapshot-every=1 snapshot-location={folder}/s-%02d.jpg ! fakesink")
-            run_to_eos(pipeline)
-            pipeline.set_state(Gst.State.NULL)
-            stills.append(open(os.path.join(folder, "s-00.jpg"), "rb").read())
-        self.assertEqual(stills[0], stills[1], "the still with osd on differs from the one with it off")
+        for source_format in ("BGRx", "I420"):   # drawn into RGB frames, and blended into YUV planes
+            stills = []
+            for osd in ("false", "true"):
+                folder = tempfile.mkdtemp(prefix="fc-osd-")
+                pipeline = Gst.parse_launch(
+                    f"videotestsrc num-buffers=3 ! video/x-raw,format={source_format},width=320,height=240 ! "
+                    f"filtercam osd={osd} lens-outline=true lens=0.25,0.25,0.5,0.5 filter=sepia flash=false "
+                    f"snapshot-every=1 snapshot-location={folder}/s-%02d.jpg ! fakesink")
+                run_to_eos(pipeline)
+                pipeline.set_state(Gst.State.NULL)
+                stills.append(open(os.path.join(folder, "s-00.jpg"), "rb").read())
+            self.assertEqual(stills[0], stills[1], f"{source_format}: the still with osd on differs from the one with it off")
 
 
 class Playbin(unittest.TestCase):

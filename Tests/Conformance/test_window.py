@@ -72,14 +72,22 @@ def close_to(a, b, tolerance=2):
     return all(abs(p - q) <= tolerance for x, y in zip(a, b) for p, q in zip(x, y))
 
 
-def rendered_pixel(element, x, y, size=(320, 240)):
-    """One pixel of videotestsrc's first frame of SIZE through ELEMENT, written as PNG."""
+def rendered_pixel(element, x, y, size=(320, 240), source_format=None):
+    """One pixel of videotestsrc's first frame of SIZE through ELEMENT, written as PNG.
+    With SOURCE_FORMAT the frames go into ELEMENT in that format (no converter before it)."""
     folder = tempfile.mkdtemp(prefix="fc-frame-")
     png = os.path.join(folder, "frame.png")
-    subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!", f"video/x-raw,width={size[0]},height={size[1]}", "!",
-                    "videoconvert", "!"] + element.split() + ["!", "videoconvert", "!", "pngenc", "!", "filesink", f"location={png}"],
+    caps = f"video/x-raw,width={size[0]},height={size[1]}" + (f",format={source_format}" if source_format else "")
+    subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!", caps, "!"]
+                   + ([] if source_format else ["videoconvert", "!"])
+                   + element.split() + ["!", "videoconvert", "!", "pngenc", "!", "filesink", f"location={png}"],
                    check=True, timeout=30)
     return image_pixel(png, x, y)
+
+
+# The on-screen display is drawn into the frames filtercam is given: RGB, and YUV (I420,
+# straight from the source) as cameras give and encoders take.
+OSD_FORMATS = ("BGRx", "I420")
 
 
 class Window(unittest.TestCase):
@@ -151,10 +159,11 @@ class Window(unittest.TestCase):
               file=sys.stderr)
         self.assertGreaterEqual(fps, 29)
 
-    def window_pipeline(self, properties):
+    def window_pipeline(self, properties, source_format="BGRx"):
+        # ximagesink takes only the screen's RGB: a converter after filtercam for YUV frames.
         os.environ["DISPLAY"] = self.display
         pipeline = Gst.parse_launch(
-            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,framerate=30/1 ! "
+            f"videotestsrc is-live=true ! video/x-raw,format={source_format},width=320,height=240,framerate=30/1 ! "
             f"filtercam name=fc filter=sepia {properties} ! videoconvert ! ximagesink name=window")
         shown = Counter(sink_pad(pipeline, "window"))
         fc = pipeline.get_by_name("fc")
@@ -406,56 +415,90 @@ class Window(unittest.TestCase):
         self.assertTrue(eventually(lambda: any(self.region_differs(a, b) for a, b in zip(picture, self.shown(spots))), 1.2),
                         f"no {what}: {picture} -> {self.shown(spots)}")
 
+    def each_osd_format(self):
+        """The source formats of the OSD tests, each on a display of its own."""
+        for i, source_format in enumerate(OSD_FORMATS):
+            if i > 0:
+                self.fresh_display()
+            yield source_format
+
     def test_osd_shows_the_filter_title_then_clears(self):
         spots = [(x, 22) for x in (140, 160, 180)]   # top centre, where the banner goes
-        sepia = [rendered_pixel("filtercam filter=sepia", x, y) for x, y in spots]
-        mono = [rendered_pixel("filtercam filter=mono", x, y) for x, y in spots]
-        pipeline, fc = self.window_pipeline("osd=true")
-        try:
-            self.wait_until_shown(spots, sepia, "the title shown at start did not go")
-            self.xdotool("mousemove", "100", "200", "key", "n")
-            self.wait_until_covered(spots, sepia, "banner")
-            # Cleared: the picture under it is the new filter's (mono), as rendered without osd.
-            self.wait_until_shown(spots, mono, "the banner did not clear after its 1.5 s")
-        finally:
-            self.close(pipeline)
+        for f in self.each_osd_format():
+            with self.subTest(source_format=f):
+                sepia = [rendered_pixel("filtercam filter=sepia", x, y, source_format=f) for x, y in spots]
+                mono = [rendered_pixel("filtercam filter=mono", x, y, source_format=f) for x, y in spots]
+                pipeline, fc = self.window_pipeline("osd=true", f)
+                try:
+                    self.wait_until_shown(spots, sepia, "the title shown at start did not go")
+                    self.xdotool("mousemove", "100", "200", "key", "n")
+                    self.wait_until_covered(spots, sepia, "banner")
+                    # Cleared: the picture under it is the new filter's (mono), as rendered without osd.
+                    self.wait_until_shown(spots, mono, "the banner did not clear after its 1.5 s")
+                finally:
+                    self.close(pipeline)
 
     def test_osd_shows_the_zoom_and_the_still_count_then_clears(self):
-        folder = tempfile.mkdtemp(prefix="fc-osd-still-")
         spots = [(x, 22) for x in (140, 160, 180)]   # top centre, where the banner goes
-        sepia = [rendered_pixel("filtercam filter=sepia", x, y) for x, y in spots]
-        zoomed = [rendered_pixel("filtercam filter=sepia zoom=1.25", x, y) for x, y in spots]
-        pipeline, fc = self.window_pipeline(f"osd=true flash=false snapshot-location={folder}/s-%05d.jpg")
-        try:
-            self.wait_until_shown(spots, sepia, "the title shown at start did not go")
-            # A still: the banner comes once the file is written, and goes; the picture stays.
-            self.xdotool("mousemove", "100", "200", "key", "s")
-            self.wait_until_covered(spots, sepia, "still banner")
-            self.assertEqual(os.listdir(folder), ["s-00000.jpg"])
-            self.wait_until_shown(spots, sepia, "the still banner did not clear")
-            # Zoom: the banner over the zoomed picture, then the zoomed picture alone, as
-            # filtercam renders it at that zoom without osd.
-            self.xdotool("key", "plus")
-            self.assertEqual(eventually(lambda: round(fc.get_property("zoom"), 6) == 1.25) and 1.25,
-                             round(fc.get_property("zoom"), 6))
-            self.wait_until_covered(spots, zoomed, "zoom banner")
-            self.wait_until_shown(spots, zoomed, "the zoom banner did not clear")
-        finally:
-            self.close(pipeline)
+        for f in self.each_osd_format():
+            with self.subTest(source_format=f):
+                folder = tempfile.mkdtemp(prefix="fc-osd-still-")
+                sepia = [rendered_pixel("filtercam filter=sepia", x, y, source_format=f) for x, y in spots]
+                zoomed = [rendered_pixel("filtercam filter=sepia zoom=1.25", x, y, source_format=f) for x, y in spots]
+                pipeline, fc = self.window_pipeline(f"osd=true flash=false snapshot-location={folder}/s-%05d.jpg", f)
+                try:
+                    self.wait_until_shown(spots, sepia, "the title shown at start did not go")
+                    # A still: the banner comes once the file is written, and goes; the picture stays.
+                    self.xdotool("mousemove", "100", "200", "key", "s")
+                    self.wait_until_covered(spots, sepia, "still banner")
+                    self.assertEqual(os.listdir(folder), ["s-00000.jpg"])
+                    self.wait_until_shown(spots, sepia, "the still banner did not clear")
+                    # Zoom: the banner over the zoomed picture, then the zoomed picture alone, as
+                    # filtercam renders it at that zoom without osd.
+                    self.xdotool("key", "plus")
+                    self.assertEqual(eventually(lambda: round(fc.get_property("zoom"), 6) == 1.25) and 1.25,
+                                     round(fc.get_property("zoom"), 6))
+                    self.wait_until_covered(spots, zoomed, "zoom banner")
+                    self.wait_until_shown(spots, zoomed, "the zoom banner did not clear")
+                finally:
+                    self.close(pipeline)
 
     def test_help_card_on_h(self):
         spots = [(120, 110), (160, 120), (200, 130)]   # bright bars under the card's box
-        plain = [rendered_pixel("identity", x, y) for x, y in spots]
-        pipeline, fc = self.window_pipeline("osd=true filter=none")
-        try:
-            self.wait_until_shown(spots, plain, "the picture")
-            self.xdotool("mousemove", "100", "200", "key", "h")
-            self.assertTrue(eventually(lambda: all(self.region_differs(a, b) for a, b in zip(plain, self.shown(spots)))),
-                            f"no help card: {plain} -> {self.shown(spots)}")
-            self.xdotool("key", "h")
-            self.wait_until_shown(spots, plain, "the help card did not go")
-        finally:
-            self.close(pipeline)
+        for f in self.each_osd_format():
+            with self.subTest(source_format=f):
+                plain = [rendered_pixel("identity", x, y, source_format=f) for x, y in spots]
+                pipeline, fc = self.window_pipeline("osd=true filter=none", f)
+                try:
+                    self.wait_until_shown(spots, plain, "the picture")
+                    self.xdotool("mousemove", "100", "200", "key", "h")
+                    self.assertTrue(eventually(lambda: all(self.region_differs(a, b) for a, b in zip(plain, self.shown(spots)))),
+                                    f"no help card: {plain} -> {self.shown(spots)}")
+                    self.xdotool("key", "h")
+                    self.wait_until_shown(spots, plain, "the help card did not go")
+                finally:
+                    self.close(pipeline)
+
+    def test_osd_outlines_the_lens_while_it_moves_then_clears(self):
+        # The lens (80,60 160x120 in 320x240): its outline's white line runs on the pixels
+        # x 80 and 239, y 60 and 179, over bars of every colour (and the black strip).
+        edges = [(80, 120), (160, 60), (239, 120), (160, 179)]
+        inside = [(120, 100), (200, 140)]
+        for f in self.each_osd_format():
+            with self.subTest(source_format=f):
+                plain = [rendered_pixel("identity", x, y, source_format=f) for x, y in edges + inside]
+                pipeline, fc = self.window_pipeline("osd=true filter=none lens=0.25,0.25,0.5,0.5", f)
+                try:
+                    # Set at start, the lens is outlined for 1.5 s, then the picture is plain.
+                    self.wait_until_shown(edges + inside, plain, "the outline shown at start did not go")
+                    fc.set_property("lens", "0.25,0.25,0.5,0.5")   # as a click or an arrow key sets it
+                    self.assertTrue(eventually(lambda: all(self.region_differs(a, b)
+                                                           for a, b in zip(plain, self.shown(edges))), 1.2),
+                                    f"no outline on every edge: {plain[:4]} -> {self.shown(edges)}")
+                    self.assertTrue(close_to(self.shown(inside), plain[4:]), "the outline is drawn inside the lens")
+                    self.wait_until_shown(edges, plain[:4], "the outline did not clear after its 1.5 s")
+                finally:
+                    self.close(pipeline)
 
     def test_click_lands_on_the_lens_through_the_letterbox(self):
         os.environ["DISPLAY"] = self.display

@@ -134,7 +134,7 @@ final class ShippedPipelineTests: XCTestCase {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: photo), "fixture missing")
         // quit is read once the first frame has passed; faces need a few frames first.
         let r = try runCLI(["launch", Build.packageRoot + "/pipelines/faces.pipeline"],
-                           environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! imagefreeze is-live=true num-buffers=60",
+                           environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! videoconvert ! imagefreeze is-live=true num-buffers=60",
                                          "SINK": "fakesink"],
                            stdin: nil, timeout: 30)
         XCTAssertEqual(r.status, 0, r.summary)

@@ -317,7 +317,7 @@ final class PipelineFileRunTests: XCTestCase {
         let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/faces/astronaut.png").path
         let r = try runCLI(["launch", "--messages", try pipelineFile("faces.pipeline")],
-                           environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! imagefreeze num-buffers=3", "SINK": "fakesink",
+                           environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! videoconvert ! imagefreeze num-buffers=3", "SINK": "fakesink",
                                          "WIDTH": "512", "HEIGHT": "512"], timeout: 60)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("faces=3"), "every frame of the photo shows the face: \(r.stderr)")

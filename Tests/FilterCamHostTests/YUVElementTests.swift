@@ -242,6 +242,54 @@ final class YUVElementTests: XCTestCase {
         XCTAssertTrue(chain.contains("'pixelate'") && chain.contains("NV12") && chain.contains("videoconvert"), chain)
     }
 
+    /// The on-screen display on each YUV format: no error, the frames keep their format and
+    /// the filter's title (shown after the filter is set) is drawn into them.
+    func testOnScreenDisplayIsDrawnIntoEveryYUVFormat() throws {
+        for format in Self.formats {
+            let plain = try collectFrames("\(source(format, 64, 48)) ! filtercam filter=sepia")
+            let shown = try collectFrames("\(source(format, 64, 48)) ! filtercam filter=sepia osd=true")
+            XCTAssertEqual(shown.first?.format, format)
+            XCTAssertNotEqual(shown.first?.bytes, plain.first?.bytes, "\(format): no title drawn")
+        }
+    }
+
+    /// The lens outline drawn into I420 planes lands on the pixels it covers when drawn into
+    /// BGRx (through videoconvert both ways): the same pixels change, luma within ±3 of
+    /// the RGB result (its round trip's rounding) and chroma within ±4 (videoconvert
+    /// subsamples the blended RGB with its own filter; the blend uses the site's mean
+    /// alpha). On flat colours and a grey ramp, which the RGB round trip keeps (±2).
+    func testLensOutlineOnI420MatchesTheRGBResultThroughVideoconvert() throws {
+        let (w, h) = (64, 48)
+        let osd = "filtercam osd=true lens-outline=true lens=0.25,0.25,0.5,0.5"
+        let rgb = "videoconvert ! video/x-raw,format=BGRx"
+        let back = "videoconvert ! video/x-raw,format=I420"
+        for pattern in ["solid-color foreground-color=0xff806040", "solid-color foreground-color=0xff3070a0", "gradient"] {
+            let src = source("I420", w, h, pattern: pattern)
+            let frames = try [src, "\(src) ! \(osd)", "\(src) ! \(rgb) ! \(back)", "\(src) ! \(rgb) ! \(osd) ! \(back)"]
+                .map { try XCTUnwrap(collectFrames($0).first?.bytes) }
+            let (plain, yuv, roundTrip, reference) = (frames[0], frames[1], frames[2], frames[3])
+            func changed(_ a: [UInt8], _ b: [UInt8], by d: Int = 4) -> Set<Int> {
+                Set((0..<w * h).filter { abs(Int(a[$0]) - Int(b[$0])) > d })
+            }
+            let drawn = changed(reference, roundTrip)
+            // The outline of the 32×24 lens at (16,12): pixels along its edges only.
+            XCTAssertGreaterThan(drawn.count, 2 * (32 + 24), pattern)
+            XCTAssertTrue(drawn.allSatisfy { i in
+                let x = i % w, y = i / w
+                return (14...19).contains(x) || (46...50).contains(x) || (10...15).contains(y) || (34...38).contains(y)
+            }, "\(pattern): outline pixels away from the lens edges: \(drawn.sorted().map { ($0 % w, $0 / w) })")
+            // The same pixels (an antialiased one near the threshold may change by a little
+            // more in one and a little less in the other).
+            XCTAssertTrue(changed(yuv, plain).isSubset(of: changed(reference, roundTrip, by: 1)), pattern)
+            XCTAssertTrue(drawn.isSubset(of: changed(yuv, plain, by: 1)), pattern)
+            let luma = (0..<w * h).map { abs(Int(yuv[$0]) - Int(reference[$0])) }.max() ?? 0
+            let chroma = (w * h..<yuv.count).map { abs(Int(yuv[$0]) - Int(reference[$0])) }.max() ?? 0
+            XCTAssertLessThanOrEqual(luma, 3, pattern)
+            XCTAssertLessThanOrEqual(chroma, 4, pattern)
+            print("outline \(pattern): \(drawn.count) pixels, luma ±\(luma), chroma ±\(chroma) against the RGB result")
+        }
+    }
+
     func testInterlacedCapsAreRefusedClearly() {
         let text = error(of: "videotestsrc num-buffers=1 ! video/x-raw,format=I420,width=16,height=8,interlace-mode=interleaved ! filtercam orientation=90r") ?? ""
         XCTAssertTrue(text.contains("progressive") && text.contains("interleaved"), text)

@@ -43,21 +43,9 @@ extension FaceOverlay {
 extension YUVFrame {
     /// Sets pixel (x, y)'s luma and the chroma of its site (slow; for overlays).
     func paint(x: Int, y: Int, _ c: (y: UInt8, u: UInt8, v: UInt8)) {
-        let k = format.packedOffsets
-        switch format {
-        case .yuy2, .uyvy:
-            let m = planes[0].row(y) + (x >> 1) * 4
-            m.storeBytes(of: c.y, toByteOffset: x & 1 == 0 ? k.y0 : k.y1, as: UInt8.self)
-            m.storeBytes(of: c.u, toByteOffset: k.u, as: UInt8.self)
-            m.storeBytes(of: c.v, toByteOffset: k.v, as: UInt8.self)
-        case .i420:
-            planes[0].row(y).storeBytes(of: c.y, toByteOffset: x, as: UInt8.self)
-            planes[1].row(y / 2).storeBytes(of: c.u, toByteOffset: x / 2, as: UInt8.self)
-            planes[2].row(y / 2).storeBytes(of: c.v, toByteOffset: x / 2, as: UInt8.self)
-        case .nv12:
-            planes[0].row(y).storeBytes(of: c.y, toByteOffset: x, as: UInt8.self)
-            planes[1].row(y / 2).storeBytes(of: c.u, toByteOffset: x / 2 * 2, as: UInt8.self)
-            planes[1].row(y / 2).storeBytes(of: c.v, toByteOffset: x / 2 * 2 + 1, as: UInt8.self)
-        }
+        planes[0].row(y).storeBytes(of: c.y, toByteOffset: lumaOffset(x), as: UInt8.self)
+        let (u, v) = chromaRows(y / format.chromaHeightFactor), l = chromaLayout
+        u[l.u + l.step * (x >> 1)] = c.u
+        v[l.v + l.step * (x >> 1)] = c.v
     }
 }
