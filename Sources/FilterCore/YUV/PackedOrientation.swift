@@ -75,38 +75,32 @@ enum PackedOrientation {
         let first = UnsafePointer((src.row(o.y &+ window.x &* rowStep)).assumingMemoryBound(to: UInt8.self))
         // Whole pairs of source rows; an odd picture edge's last pixel is alone.
         let pairs = window.x &+ 2 &* dst.width <= ow ? dst.width : dst.width &- 1
-        // Bands of 16 output rows (16 neighbouring source columns, 32 bytes of each source
-        // row): each source row read once per band, its cache line used by all 16.
+        // Output row by output row (one source column): the source lines a row reads
+        // (one per source row) serve the next 31 rows too, from cache, and each output
+        // row is written in order. Whole macropixels as 32-bit words: the two source
+        // words' bytes averaged at once (rounding down: (a & b) + ((a ^ b) >> 1) per
+        // byte), their chroma kept, the two luma samples put in place. (Bands of 16 rows
+        // with a byte per store: 0.8–1.2× videoflip at 1080p.)
+        let chroma: UInt32 = (0xFF << (8 &* UInt32(k.u))) | (0xFF << (8 &* UInt32(k.v)))
+        let toY0 = UInt32(8 &* k.y0), toY1 = UInt32(8 &* k.y1)
         RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
-            var j0 = rows.lowerBound
-            while j0 < rows.upperBound {
-                let j1 = min(j0 &+ 16, rows.upperBound)
-                var cells = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                withUnsafeMutableBytes(of: &cells) { raw in
-                    let cell = raw.bindMemory(to: Int.self)
-                    for j in j0..<j1 { cell[j &- j0] = o.x &+ (window.y &+ j) &* columnStep }
-                    for i in 0..<pairs {
-                        let a = first + (2 &* i) &* stride, b = a + stride
-                        for j in j0..<j1 {
-                            let sx = cell[j &- j0], base = (sx >> 1) &* 4
-                            let luma = base &+ (sx & 1 == 0 ? k.y0 : k.y1)
-                            let m = dst.row(j).assumingMemoryBound(to: UInt8.self) + 4 &* i
-                            m[k.y0] = a[luma]; m[k.y1] = b[luma]
-                            m[k.u] = UInt8(truncatingIfNeeded: (UInt16(a[base &+ k.u]) &+ UInt16(b[base &+ k.u])) >> 1)
-                            m[k.v] = UInt8(truncatingIfNeeded: (UInt16(a[base &+ k.v]) &+ UInt16(b[base &+ k.v])) >> 1)
-                        }
-                    }
-                    if pairs < dst.width {
-                        let a = first + (2 &* pairs) &* stride
-                        for j in j0..<j1 {
-                            let sx = cell[j &- j0], base = (sx >> 1) &* 4
-                            let luma = base &+ (sx & 1 == 0 ? k.y0 : k.y1)
-                            let m = dst.row(j).assumingMemoryBound(to: UInt8.self) + 4 &* pairs
-                            m[k.y0] = a[luma]; m[k.y1] = a[luma]; m[k.u] = a[base &+ k.u]; m[k.v] = a[base &+ k.v]
-                        }
-                    }
+            for j in rows {
+                let sx = o.x &+ (window.y &+ j) &* columnStep, base = (sx >> 1) &* 4
+                let from = UInt32(8 &* (sx & 1 == 0 ? k.y0 : k.y1))
+                let d = dst.row(j)
+                var a = UnsafeRawPointer(first) + base
+                for i in 0..<pairs {
+                    let wa = a.loadUnaligned(as: UInt32.self), wb = (a + stride).loadUnaligned(as: UInt32.self)
+                    let mean = (wa & wb) &+ (((wa ^ wb) & 0xFEFE_FEFE) &>> 1)
+                    let word = (mean & chroma) | (((wa &>> from) & 0xFF) &<< toY0) | (((wb &>> from) & 0xFF) &<< toY1)
+                    d.storeBytes(of: word, toByteOffset: 4 &* i, as: UInt32.self)
+                    a += 2 &* stride
                 }
-                j0 = j1
+                if pairs < dst.width {   // an odd edge's last pixel alone: its luma twice, its chroma
+                    let w = a.loadUnaligned(as: UInt32.self)
+                    let word = (w & chroma) | (((w &>> from) & 0xFF) &<< toY0) | (((w &>> from) & 0xFF) &<< toY1)
+                    d.storeBytes(of: word, toByteOffset: 4 &* pairs, as: UInt32.self)
+                }
             }
         }
     }
