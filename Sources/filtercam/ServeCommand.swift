@@ -21,7 +21,7 @@ enum ServeCommand {
         usage: filtercam serve [--port 8554] [--address 127.0.0.1] [--path /filtercam]
                                [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
                                [--tls-cert PEM --tls-key PEM] [--always-on] FILE|DESCRIPTION
-          The description produces raw video, e.g. 'filtercamsrc ! videoconvert ! filtercam filter=sepia';
+          The description produces raw video, e.g. 'filtercamsrc ! filtercam filter=sepia';
           serve adds the encoder and payloader and prints the URL to open.
           --auth on the command line is visible to every local user (ps); prefer --auth-file
           (mode 600) or the environment variable FILTERCAM_SERVE_AUTH=USER:PASSWORD.
