@@ -17,6 +17,38 @@ let cpuFlags: [SwiftSetting] = hostHasAVX2
     ? [.unsafeFlags(["-Xcc", "-march=haswell"])]
     : []
 
+// The system libraries' header paths and libraries, from pkg-config, without the
+// `-pthread` that glib-2.0.pc and orc-0.4.pc put in their Cflags: SwiftPM's own
+// `pkgConfig:` reading warns "prohibited flag(s): -pthread" for it once per target on
+// every build, so the system library targets name no pkg-config package and the targets
+// that use them get these `-I` flags and libraries instead.
+func pkgConfig(_ option: String, _ packages: [String]) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", option] + packages
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}
+func includeFlags(_ packages: [String]) -> [String] { pkgConfig("--cflags-only-I", packages) }
+/// The libraries to link for C targets that include the headers (Swift imports link what
+/// the module maps name).
+func libraries(_ packages: [String]) -> [LinkerSetting] {
+    pkgConfig("--libs-only-l", packages).map { .linkedLibrary(String($0.dropFirst(2))) }
+}
+let gstreamer = ["gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0"], rtsp = ["gstreamer-rtsp-server-1.0"]
+let gstreamerIncludes = includeFlags(gstreamer), rtspIncludes = includeFlags(rtsp)
+let systemIncludes: [String] = {
+    var seen = Set<String>()
+    return (gstreamerIncludes + includeFlags(["pangocairo"]) + rtspIncludes).filter { seen.insert($0).inserted }
+}()
+/// For Swift targets that import the system libraries, directly or through a module that does.
+let systemHeaders: [SwiftSetting] = [.unsafeFlags(systemIncludes.flatMap { ["-Xcc", $0] })]
+
 let package = Package(
     name: "FilterCam",
     products: [
@@ -37,45 +69,50 @@ let package = Package(
         .target(name: "FilterCore", swiftSettings: cpuFlags),
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         // Text for the preview's on-screen display (Debian libpango1.0-dev, libcairo2-dev).
         .systemLibrary(
             name: "CPangoCairo",
-            pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
         ),
         // The GObject boilerplate and the macros Swift cannot call.
         // Messages name shim.c relative to the package, not the build machine's path.
         .target(name: "CFilterCamShim", dependencies: ["CGStreamer"],
-                cSettings: [.unsafeFlags(["-fmacro-prefix-map=\(Context.packageDirectory)/="])]),
+                cSettings: [.unsafeFlags(["-fmacro-prefix-map=\(Context.packageDirectory)/="] + gstreamerIncludes)],
+                linkerSettings: libraries(gstreamer)),
         // OpenCV's CascadeClassifier behind a C API (Debian packages; there is no opencv4.pc).
         .target(name: "CFaceDetect",
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),
-        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect", "CPangoCairo"]),
+        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect", "CPangoCairo"],
+                swiftSettings: systemHeaders),
         // GStreamer's RTSP server for `filtercam serve` (Debian libgstrtspserver-1.0-dev),
         // behind a plain C API (CRTSPServe) whose header names no GStreamer type.
         .systemLibrary(
             name: "CGstRTSPServer",
-            pkgConfig: "gstreamer-rtsp-server-1.0",
             providers: [.apt(["libgstrtspserver-1.0-dev"])]
         ),
-        .target(name: "CRTSPServe", dependencies: ["CGstRTSPServer"], linkerSettings: [.linkedLibrary("gio-2.0")]),
+        .target(name: "CRTSPServe", dependencies: ["CGstRTSPServer"], cSettings: [.unsafeFlags(rtspIncludes)],
+                linkerSettings: libraries(rtsp) + [.linkedLibrary("gio-2.0")]),
         // The command-line tool's support: sessions, live commands, pipeline files, inspect,
         // messages, the benchmark, the RTSP server. Not in the loadable plugin.
-        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe"]),
+        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe"],
+                swiftSettings: systemHeaders),
         // The loadable plugin: the elements only.
-        .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"]),
-        .executableTarget(name: "filtercam", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"]),
-        .executableTarget(name: "filtercam-fuzz", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer"]),
+        .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"], swiftSettings: systemHeaders),
+        .executableTarget(name: "filtercam", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"],
+                          swiftSettings: systemHeaders),
+        .executableTarget(name: "filtercam-fuzz", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer"],
+                          swiftSettings: systemHeaders),
         .target(name: "PixelateExample", dependencies: ["FilterCore"], path: "Examples/PixelateFilter"),
-        .executableTarget(name: "pixelate-demo", dependencies: ["PixelateExample", "FilterCamTool", "FilterCamHost", "FilterCore"], path: "Examples/pixelate-demo"),
-        .target(name: "PixelatePlugin", dependencies: ["PixelateExample", "FilterCamHost"], path: "Examples/PixelatePlugin"),
+        .executableTarget(name: "pixelate-demo", dependencies: ["PixelateExample", "FilterCamTool", "FilterCamHost", "FilterCore"], path: "Examples/pixelate-demo",
+                          swiftSettings: systemHeaders),
+        .target(name: "PixelatePlugin", dependencies: ["PixelateExample", "FilterCamHost"], path: "Examples/PixelatePlugin",
+                swiftSettings: systemHeaders),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),
         .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCamTool", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample"],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures"], swiftSettings: systemHeaders),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -27,6 +27,12 @@ public enum GStreamer {
         gst_element_factory_make(factory, name)
     }
 
+    /// Links each element to the next, as gst_element_link_many (variadic, which Swift
+    /// cannot call) does.
+    static func link(_ elements: [UnsafeMutablePointer<GstElement>]) {
+        for (a, b) in zip(elements, elements.dropFirst()) { _ = gst_element_link(a, b) }
+    }
+
     /// Sets any property from its string form (enum nick, number, boolean, caps).
     static func set(_ object: UnsafeMutableRawPointer, _ property: String, _ value: String) {
         gst_util_set_object_arg(object.assumingMemoryBound(to: GObject.self), property, value)

@@ -55,4 +55,10 @@ struct StructureBuilder {
     func post(from element: UnsafeMutablePointer<GstElement>) {
         _ = fc_post_element_message(element, structure)
     }
+
+    /// The builder after `body` has set its fields.
+    func with(_ body: (StructureBuilder) -> Void) -> StructureBuilder {
+        body(self)
+        return self
+    }
 }

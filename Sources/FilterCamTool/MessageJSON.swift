@@ -41,7 +41,9 @@ public enum MessageJSON {
         if type == gst_value_array_get_type() {
             return "[" + (0..<gst_value_array_get_size(v)).map { json(gst_value_array_get_value(v, $0)) }.joined(separator: ",") + "]"
         }
-        if type == g_value_array_get_type(), let boxed = g_value_get_boxed(v) {
+        // GValueArray (deprecated in GLib, still in some elements' messages, e.g. `level`),
+        // found by name: its type function is deprecated too.
+        if type == g_type_from_name("GValueArray"), let boxed = g_value_get_boxed(v) {
             let array = boxed.assumingMemoryBound(to: GValueArray.self)
             return "[" + (0..<Int(array.pointee.n_values)).map { json(array.pointee.values + $0) }.joined(separator: ",") + "]"
         }

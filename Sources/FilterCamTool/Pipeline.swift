@@ -176,11 +176,17 @@ enum GObjectWarnings {
         let value: String?
     }
 
-    nonisolated(unsafe) private static var collected: [Warning] = []
-    /// The thread whose warnings are collected: a warning another thread raises meanwhile
-    /// (e.g. a refused property value set by the application while a snapshot encoder is
-    /// being built) is not this body's and goes to GLib's default handler.
-    nonisolated(unsafe) private static var collectingThread: pthread_t?
+    /// What a capture collects: the thread whose warnings are collected, and them. A
+    /// warning another thread raises meanwhile (e.g. a refused property value set by the
+    /// application while a snapshot encoder is being built) is not this body's and goes to
+    /// GLib's default handler. Read by the log handler on whichever thread warns, so
+    /// behind its own lock (`lock` is held by the capturing thread for the whole body).
+    private struct Collecting {
+        var thread: pthread_t?
+        var warnings: [Warning] = []
+    }
+    private static let collecting = Locked(Collecting())
+    /// One capture at a time.
     private static let lock = Locked(())
 
     static func capture<T>(_ body: () -> T) -> (result: T, messages: [Warning]) {
@@ -188,19 +194,22 @@ enum GObjectWarnings {
     }
 
     private static func capturing<T>(_ body: () -> T) -> (result: T, messages: [Warning]) {
-        collected = []
-        collectingThread = pthread_self()
+        collecting.withLock { $0 = Collecting(thread: pthread_self()) }
         let id = g_log_set_handler("GLib-GObject", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue), { domain, level, message, data in
-            if let thread = GObjectWarnings.collectingThread, pthread_equal(thread, pthread_self()) != 0, let message {
-                GObjectWarnings.collected.append(GObjectWarnings.explain(String(cString: message)))
-            } else {
-                g_log_default_handler(domain, level, message, data)
+            let collected = GObjectWarnings.collecting.withLock { c -> Bool in
+                guard let thread = c.thread, pthread_equal(thread, pthread_self()) != 0, let message else { return false }
+                c.warnings.append(GObjectWarnings.explain(String(cString: message)))
+                return true
             }
+            if !collected { g_log_default_handler(domain, level, message, data) }
         }, nil)
         let result = body()
         g_log_remove_handler("GLib-GObject", id)
-        collectingThread = nil
-        return (result, collected)
+        let warnings = collecting.withLock { c -> [Warning] in
+            defer { c = Collecting() }
+            return c.warnings
+        }
+        return (result, warnings)
     }
 
     /// GObject's wording, e.g. `value "5.000000" of type 'gdouble' is invalid or out of

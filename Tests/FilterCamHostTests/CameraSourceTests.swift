@@ -81,7 +81,7 @@ final class CameraSourceTests: XCTestCase {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("video0").path
-        FileManager.default.createFile(atPath: file, contents: Data("not a camera".utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data("not a camera".utf8))
         for path in [file, dir.path] {
             let r = try runCLI(["launch", "filtercamsrc camera=\(path) fallback=none ! fakesink"], timeout: 20)
             XCTAssertNotEqual(r.status, 0, r.summary)

@@ -40,15 +40,16 @@ final class ReliabilityTests: XCTestCase {
         let lenses = try ["0,0,1,1", "0.25,0.25,0.5,0.5", "0,0,0.5,1"].map { try LensRect(parsing: $0) }
         let running = Locked(true)
         var threads: [Thread] = []
+        nonisolated(unsafe) let element = fc   // thread-safe to set and signal
         for seed in 0..<2 {
             let t = Thread {
                 var rng = SeededRandom(seed: UInt64(seed) + 1)   // the same changes every run
                 var n = seed
                 while running.withLock({ $0 }) {
                     let (name, values) = changes[Int.random(in: 0..<changes.count, using: &rng)]
-                    try? Pipeline.setProperty(fc, name, values[Int.random(in: 0..<values.count, using: &rng)])
+                    try? Pipeline.setProperty(element, name, values[Int.random(in: 0..<values.count, using: &rng)])
                     n += 1
-                    if n % 97 == 0 { fc_emit_action(fc, "snapshot") }
+                    if n % 97 == 0 { fc_emit_action(element, "snapshot") }
                     usleep(50)
                 }
                 stop.signal()
@@ -138,11 +139,12 @@ final class ReliabilityTests: XCTestCase {
         // does not depend on which switches chance picked; made until both enough frames and
         // enough switches have gone by, however slow the machine (ThreadSanitizer, load).
         let switchesMade = Locked(0)
+        nonisolated(unsafe) let switches = changes   // the elements are thread-safe to set
         for seed in [UInt64(1), 2] {
             Thread.detachNewThread {
                 var random = SeededRandom(seed: seed)
                 while running.withLock({ $0 }) {
-                    let (element, name, values) = changes.randomElement(using: &random)!
+                    let (element, name, values) = switches.randomElement(using: &random)!
                     try? Pipeline.setProperty(element, name, values.randomElement(using: &random)!)
                     switchesMade.withLock { $0 += 1 }
                     usleep(20_000)

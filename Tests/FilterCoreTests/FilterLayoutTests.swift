@@ -130,7 +130,7 @@ final class FilterLayoutTests: XCTestCase {
             let expected = try apply(chain, to: input)
             let filter = try FilterChain.parse(chain).makeFilters()[0]
             let source = PixelBuffer(width: 200, height: 121), destination = PixelBuffer(width: 200, height: 121)
-            source.load(packed: try {
+            source.load(packed: {
                 let b = PixelBuffer(width: 200, height: 121)
                 for y in 0..<121 { for x in 0..<200 { b.view.setPixel(x: x, y: y, input[x, y]) } }
                 return b.packedBytes

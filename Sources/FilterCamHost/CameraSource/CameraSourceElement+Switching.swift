@@ -1,0 +1,229 @@
+import FilterCore
+import CGStreamer
+import CFilterCamShim
+import Foundation
+
+/// Opening a camera, switching cameras while playing, and the test picture shown when no
+/// camera can be opened or a running one fails (see the type's header for the design).
+extension CameraSourceElement {
+    /// An ERROR from a camera while running (e.g. it is unplugged or busy at STREAMON)
+    /// becomes a WARNING and the test picture, unless fallback=none.
+    func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        guard message.pointee.type == GST_MESSAGE_ERROR, let src = message.pointee.src else { return false }
+        // Not under `switching`: a switch waits for the old source's streaming thread,
+        // which may be the one posting this.
+        guard let current = shown.withLock({ $0 }), !current.isFallback, current.isCamera,
+              gst_object_has_as_ancestor(src, current.bin.asObject) != 0,
+              settings.withLock({ $0.fallback }) == .test else { return false }
+        var error: UnsafeMutablePointer<GError>?
+        gst_message_parse_error(message, &error, nil)
+        let reason = error.map { String(cString: $0.pointee.message) } ?? "error"
+        if let error { g_error_free(error) }
+        fc_post_warning(element, "\(GStreamer.name(of: element)): camera \(current.label) failed (\(reason)); showing a test picture instead (fallback=test)", nil)
+        // Not from the failing streaming thread: it is stopped by the switch.
+        Thread.detachNewThread { [self] in
+            switching.lock()
+            defer { switching.unlock() }
+            guard let now = active, now.bin == current.bin else { return }   // already switched
+            install(testSource(pattern: "smpte", label: "test picture (\(current.label) failed)", isFallback: true), syncState: true)
+        }
+        return true
+    }
+
+    func openCamera() -> Bool {
+        switching.lock()
+        defer { switching.unlock() }
+        sourceCount = 0
+        let request = settings.withLock { $0.camera }
+        guard let source = open(request, starting: true) else { return false }
+        install(source, syncState: false)   // the bin's own state change takes it along
+        return true
+    }
+
+    func closeCamera() {
+        switching.lock()
+        defer { switching.unlock() }
+        if let old = active {
+            gst_element_set_state(old.bin, GST_STATE_NULL)
+            gst_element_unlink(old.bin, rate)
+            gst_bin_remove(element.asBin, old.bin)
+        }
+        active = nil
+        shown.withLock { $0 = nil }
+    }
+
+    func switchCamera(to request: CameraRequest) {
+        log.info(element, "switching camera to \(request)")
+        switching.lock()
+        defer { switching.unlock() }
+        guard active != nil, let source = open(request, starting: false) else { return }
+        install(source, syncState: true)
+    }
+
+    /// Opens what `request` names, or the fallback picture (posting the WARNING), or nil
+    /// after posting the ERROR (fallback=none). When starting, the photo preset's size is
+    /// fixed from the camera opened.
+    private func open(_ request: CameraRequest, starting: Bool) -> Active? {
+        let s = settings.withLock { $0 }
+        var note: String? = nil
+        let path: String
+        var listed: CameraDevice? = nil
+        switch request {
+        case .test(let pattern):
+            if starting { fixOutputSize(s.preset, mode: nil) }
+            return testSource(pattern: pattern, label: "test:\(pattern)", isFallback: false)
+        case .back, .front:
+            let devices = CameraDirectory.list()
+            guard let chosen = CameraRequest.choose(request == .back ? .back : .front, among: devices) else {
+                return fallBack(.noCamera, path: "", settings: s, starting: starting)
+            }
+            listed = chosen.device
+            note = chosen.note
+            path = chosen.device.path
+        case .path(let p):
+            if let simulated = Self.simulatedCameras[p], let bin = makeBin(simulated) {
+                if starting { fixOutputSize(s.preset, mode: nil) }
+                return Active(bin: bin, label: "\(p) (simulated)", handle: nil, controls: [:], isFallback: false, isCamera: true)
+            }
+            path = p
+            if FileManager.default.fileExists(atPath: p) {
+                listed = CameraDirectory.list().first { $0.path == p }
+            }
+        }
+        let handle: CameraHandle
+        do {
+            handle = try CameraHandle(path: path)
+        } catch {
+            return fallBack(error, path: path, settings: s, starting: starting)
+        }
+        if let note { fc_post_warning(element, "\(GStreamer.name(of: element)): \(note)", nil) }
+        let modes = listed?.modes ?? []
+        var mode: CameraMode? = nil
+        if starting {
+            mode = CameraMode.choose(width: s.preset.size?.width, height: s.preset.size?.height, among: modes)
+            fixOutputSize(s.preset, mode: mode)
+        } else {
+            mode = CameraMode.choose(width: outputSize.width, height: outputSize.height, among: modes)
+        }
+        var description = "v4l2src name=camera device=\"\(path)\" num-buffers=\(s.numBuffers)"
+        if let mode {
+            // (A description ending in bare caps does not parse as a bin: capsfilter.)
+            description += mode.isJPEG ? " ! capsfilter caps=\"image/jpeg,width=\(mode.width),height=\(mode.height)\" ! jpegdec"
+                                       : " ! capsfilter caps=\"video/x-raw,width=\(mode.width),height=\(mode.height)\""
+        }
+        let label = listed.map { "\(path) (\($0.name))" } ?? path
+        guard let bin = makeBin(description) else {
+            return fallBack(.other(errno: ENODEV), path: path, settings: s, starting: starting)
+        }
+        var controls: [String: V4L2ControlInfo] = [:]
+        for c in handle.controls() { controls[c.name] = c }
+        return Active(bin: bin, label: label, handle: handle, controls: controls, isFallback: false, isCamera: true)
+    }
+
+    private func fallBack(_ problem: CameraProblem, path: String, settings s: Settings, starting: Bool) -> Active? {
+        let reason = problem.message(for: path)
+        let name = GStreamer.name(of: element)
+        guard s.fallback == .test else {
+            fc_post_error(element, "\(name): \(reason) (fallback=none)", nil)
+            return nil
+        }
+        fc_post_warning(element, "\(name): \(reason); showing a test picture instead (fallback=test)", nil)
+        if starting { fixOutputSize(s.preset, mode: nil) }
+        return testSource(pattern: "smpte", label: "test picture (\(reason))", isFallback: true)
+    }
+
+    /// A test picture in YUY2, the format a webcam's raw modes give, so that pipelines
+    /// tried without a camera negotiate what they will with one (the converter inside
+    /// passes it through to any element that takes YUY2).
+    private func testSource(pattern: String, label: String, isFallback: Bool) -> Active {
+        let n = settings.withLock { $0.numBuffers }
+        let bin = makeBin("videotestsrc name=camera is-live=true pattern=\(pattern) num-buffers=\(n) ! capsfilter caps=\"video/x-raw,format=YUY2,width=\(outputSize.width),height=\(outputSize.height),framerate=\(Self.framerate)\"")!
+        return Active(bin: bin, label: label, handle: nil, controls: [:], isFallback: isFallback, isCamera: false)
+    }
+
+    private func makeBin(_ description: String) -> UnsafeMutablePointer<GstElement>? {
+        var error: UnsafeMutablePointer<GError>?
+        let bin = gst_parse_bin_from_description(description, 1, &error)
+        if let error {
+            fc_post_warning(element, "\(GStreamer.name(of: element)): cannot make '\(description)': \(String(cString: error.pointee.message))", nil)
+            g_error_free(error)
+        }
+        return bin
+    }
+
+    private func fixOutputSize(_ preset: CameraPreset, mode: CameraMode?) {
+        let size = preset.size ?? mode.map { (width: $0.width, height: $0.height) } ?? CameraPreset.photoFallbackSize
+        setOutputCaps(width: size.width, height: size.height)
+    }
+
+    /// Called with `switching` held (it guards `outputSize`).
+    func setOutputCaps(width: Int, height: Int) {
+        outputSize = (width, height)
+        log.info(element, "output size \(width)x\(height) at \(Self.framerate)")
+        GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps",
+                      "video/x-raw,format=(string)\(Self.outputFormats),width=\(width),height=\(height),framerate=\(Self.framerate),pixel-aspect-ratio=1/1")
+    }
+
+    /// Puts `source` in place of the current one (see the file header).
+    private func install(_ source: Active, syncState: Bool) {
+        log.info(element, "showing \(source.label)\(source.isFallback ? " (fallback)" : "")")
+        if active != nil { pinOutputCaps() }
+        if let old = active {
+            gst_element_set_state(old.bin, GST_STATE_NULL)
+            gst_element_unlink(old.bin, rate)
+            gst_bin_remove(element.asBin, old.bin)
+        }
+        gst_bin_add(element.asBin, source.bin)
+        let pad = gst_element_get_static_pad(source.bin, "src")!
+        // Later sources: downstream already has a stream start and segment.
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
+            guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            let type = event.pointee.type
+            guard type == GST_EVENT_STREAM_START || type == GST_EVENT_SEGMENT else { return GST_PAD_PROBE_OK }
+            let downstream = data!.assumingMemoryBound(to: GstPad.self)
+            guard let sticky = gst_pad_get_sticky_event(downstream, type, 0) else { return GST_PAD_PROBE_OK }
+            gst_event_unref(sticky)
+            return GST_PAD_PROBE_DROP
+        }, UnsafeMutableRawPointer(rateSinkPad), nil)
+        gst_object_unref(UnsafeMutableRawPointer(pad))
+        _ = gst_element_link(source.bin, rate)
+        sourceCount += 1
+        if let test = gst_bin_get_by_name(source.bin.asBin, "camera") {
+            if GStreamer.factoryName(of: test) == "videotestsrc", let now = runningTime() {
+                GStreamer.set(UnsafeMutableRawPointer(test), "timestamp-offset", String(now))
+            }
+            gst_object_unref(UnsafeMutableRawPointer(test))
+        }
+        active = source
+        shown.withLock { $0 = Shown(bin: source.bin, label: source.label, isCamera: source.isCamera, isFallback: source.isFallback) }
+        StructureBuilder("filtercamsrc-camera").with { m in
+            m.set("camera", settings.withLock { $0.cameraText })
+            m.set("source", source.label)
+            m.set("fallback", source.isFallback ? 1 : 0)
+            m.set("width", outputSize.width)
+            m.set("height", outputSize.height)
+        }.post(from: element)
+        apply(settings.withLock { $0.controls })
+        if syncState { _ = gst_element_sync_state_with_parent(source.bin) }
+    }
+
+    /// Holds the negotiated output caps (format included) for the next source, so that
+    /// videoconvert cannot pick another format for it: downstream sees the same caps.
+    private func pinOutputCaps() {
+        let pad = gst_element_get_static_pad(capsFilter, "src")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        guard let caps = gst_pad_get_current_caps(pad) else { return }
+        defer { gst_caps_unref(caps) }
+        guard let text = gst_caps_to_string(caps) else { return }
+        defer { g_free(text) }
+        GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps", String(cString: text))
+    }
+
+    /// The pipeline's running time now, when the element has a clock (it is playing).
+    private func runningTime() -> UInt64? {
+        guard let clock = gst_element_get_clock(element) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(element)
+        return now >= base ? UInt64(now - base) : nil
+    }
+}

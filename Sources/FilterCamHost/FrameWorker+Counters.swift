@@ -1,0 +1,40 @@
+import CGStreamer
+import FilterCore
+import Synchronization
+
+/// `frames-processed` and `frames-dropped`.
+extension FrameWorker {
+    /// Frames that went downstream.
+    var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
+    /// Frames replaced in the mailbox, frames skipped as late (QoS), plus frames pushed
+    /// into the appsrc that never left it (refused during a flush).
+    var framesDropped: UInt64 {
+        let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
+        let queued = UInt64(gst_app_src_get_current_level_buffers(appsrc.asAppSrc))
+        return mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
+            + (pushed > left + queued ? pushed - left - queued : 0)
+    }
+}
+
+/// The counters every element with a frame worker shows, declared once: the worker is
+/// the part of each element that owns them.
+extension FrameWorker: ElementPart {
+    enum Counter: String, PropertyNames {
+        case framesProcessed = "frames-processed", framesDropped = "frames-dropped"
+    }
+
+    static let counterProperties = [
+        ElementProperty(Counter.framesProcessed.rawValue, nick: "Frames processed",
+            blurb: "Frames filtered and pushed downstream since the element started", .counter),
+        ElementProperty(Counter.framesDropped.rawValue, nick: "Frames dropped",
+            blurb: "Frames dropped because they came late (live sources): too late to reach the sink in time while a newer one waited, more than 3 waiting for a busy filter, or already late for the sink (QoS)", .counter),
+    ]
+
+    var properties: [ElementProperty] { Self.counterProperties }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {}   // read-only
+
+    func get(_ name: String) -> PropertyValue {
+        Counter(rawValue: name) == .framesProcessed ? .uint64(framesProcessed) : .uint64(framesDropped)
+    }
+}

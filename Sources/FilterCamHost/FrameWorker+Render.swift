@@ -1,0 +1,89 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+
+/// Rendering into pooled output buffers, and the views filters see of a mapped frame.
+extension FrameWorker {
+    /// Writes `work(source, destination)` into a buffer from the output pool; consumes `input`.
+    /// Metas follow (`fc_copy_metas`; regions of interest through `geometry`). The frames
+    /// are RGB views or YUV views (`view(of:…)`, `yuvView(of:…)`), as the job needs.
+    func render<Frame>(_ input: UnsafeMutablePointer<GstBuffer>, shape: FrameShape, width: Int, height: Int,
+                       geometry: GeometryPlan?, timestamp: UInt64?,
+                       as frame: (inout GstVideoFrame, FrameShape, UInt64?) -> Frame,
+                       _ work: (Frame, Frame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+        render(input, width: width, height: height, geometry: geometry) { src, dst in
+            let outShape = FrameShape(width: width, height: height, format: shape.format)
+            work(frame(&src, shape, timestamp), frame(&dst, outShape, timestamp))
+        }
+    }
+
+    /// A buffer from the output pool with `input`'s flags, timestamps and metas, both
+    /// mapped for `work`; consumes `input`.
+    func render(_ input: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int, geometry: GeometryPlan?,
+                _ work: (inout GstVideoFrame, inout GstVideoFrame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+        var outInfo = GstVideoInfo()
+        gst_video_info_set_format(&outInfo, stream.inputInfo.finfo.pointee.format, guint(width), guint(height))
+        let out = outputPool.acquire(info: &outInfo)
+        gst_buffer_copy_into(out, input, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
+        fc_copy_metas(input, out, geometry == nil ? 1 : 0)
+        if let geometry { RegionOfInterest.map(from: input, to: out, through: geometry) }
+        var src = GstVideoFrame(), dst = GstVideoFrame()
+        if gst_video_frame_map(&src, &stream.inputInfo, input, GST_MAP_READ) != 0 {
+            if gst_video_frame_map(&dst, &outInfo, out, GST_MAP_WRITE) != 0 {
+                work(&src, &dst)
+                gst_video_frame_unmap(&dst)
+            }
+            gst_video_frame_unmap(&src)
+        }
+        gst_buffer_unref(input)
+        return out
+    }
+
+    func view(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> FrameView {
+        guard case .rgb(let format) = shape.format else { preconditionFailure("an RGB job for a \(shape.format.name) frame") }
+        return FrameView(base: UnsafeMutableRawPointer(fc_video_frame_plane_data(&frame)!),
+                         width: shape.width, height: shape.height, stride: Int(fc_video_frame_stride(&frame)),
+                         format: format, timestamp: timestamp)
+    }
+
+    func yuvView(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> YUVFrame {
+        guard case .yuv(let format, let matrix) = shape.format else { preconditionFailure("a YUV job for a \(shape.format.name) frame") }
+        let planes = 0..<guint(format.planeCount)
+        return YUVFrame(format: format, width: shape.width, height: shape.height,
+                        bases: planes.map { UnsafeMutableRawPointer(fc_video_frame_plane_data_n(&frame, $0)!) },
+                        strides: planes.map { Int(fc_video_frame_stride_n(&frame, $0)) }, timestamp: timestamp, matrix: matrix)
+    }
+}
+
+/// Output buffers come from a pool sized for the current output, so memory is
+/// reused instead of being allocated (and page-faulted) for every frame.
+struct OutputBufferPool {
+    private var pool: UnsafeMutablePointer<GstBufferPool>?
+    private var poolSize = 0
+
+    mutating func acquire(info: inout GstVideoInfo) -> UnsafeMutablePointer<GstBuffer> {
+        let size = Int(info.size)
+        if pool == nil || poolSize != size {
+            release()
+            if let caps = gst_video_info_to_caps(&info) {
+                pool = fc_buffer_pool_new(caps, guint(size))
+                gst_caps_unref(caps)
+            }
+            poolSize = size
+        }
+        var buffer: UnsafeMutablePointer<GstBuffer>?
+        if let pool, gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer {
+            return buffer
+        }
+        return gst_buffer_new_allocate(nil, gsize(size), nil)!
+    }
+
+    mutating func release() {
+        if let pool {
+            gst_buffer_pool_set_active(pool, 0)
+            gst_object_unref(pool)
+        }
+        pool = nil
+        poolSize = 0
+    }
+}
