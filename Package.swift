@@ -111,8 +111,16 @@ let package = Package(
         .target(name: "PixelatePlugin", dependencies: ["PixelateExample", "FilterCamHost"], path: "Examples/PixelatePlugin",
                 swiftSettings: systemHeaders),
         .testTarget(name: "FilterCoreTests", dependencies: ["FilterCore"]),
-        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCamTool", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample"],
+        // Helpers both GStreamer test targets share (binaries, processes, in-process pipelines).
+        .target(name: "FilterCamTestSupport", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"],
+                path: "Tests/FilterCamTestSupport", swiftSettings: systemHeaders),
+        // The elements: properties, frames, events, through pipelines.
+        .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCamTool", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample",
+                                                               "FilterCamTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: systemHeaders),
+        // The command-line tool: the `filtercam` program, pipeline files, messages.
+        .testTarget(name: "FilterCamToolTests", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "FilterCamTestSupport"],
+                    swiftSettings: systemHeaders),
     ],
     swiftLanguageModes: [.v5]
 )

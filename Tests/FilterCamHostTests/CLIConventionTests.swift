@@ -1,3 +1,4 @@
+import FilterCamTestSupport
 import Foundation
 import XCTest
 

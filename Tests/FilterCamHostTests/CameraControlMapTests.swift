@@ -1,6 +1,7 @@
 @testable import FilterCamHost
 @testable import FilterCamTool
 @testable import FilterCore
+import FilterCamTestSupport
 import Foundation
 import XCTest
 #if canImport(Glibc)

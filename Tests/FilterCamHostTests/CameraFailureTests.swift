@@ -2,6 +2,7 @@ import CFilterCamShim
 import CGStreamer
 @testable import FilterCamHost
 @testable import FilterCamTool
+import FilterCamTestSupport
 import Foundation
 import XCTest
 

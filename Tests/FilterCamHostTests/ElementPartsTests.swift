@@ -1,3 +1,4 @@
+import FilterCamTestSupport
 import XCTest
 import CGStreamer
 import CFilterCamShim

@@ -1,6 +1,7 @@
 @testable import FilterCamHost
 @testable import FilterCamTool
 import FilterCore
+import FilterCamTestSupport
 import Foundation
 import XCTest
 

@@ -1,5 +1,6 @@
 @testable import FilterCamHost
 @testable import FilterCamTool
+import FilterCamTestSupport
 import Foundation
 import XCTest
 

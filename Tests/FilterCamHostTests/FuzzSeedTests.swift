@@ -1,3 +1,4 @@
+import FilterCamTestSupport
 import XCTest
 
 /// The fuzz seeds, among them every input that once found a bug, replayed through the

@@ -3,6 +3,7 @@ import CFilterCamShim
 @testable import FilterCamHost
 @testable import FilterCamTool
 import FilterCore
+import FilterCamTestSupport
 import XCTest
 
 /// Region-of-interest metas follow the picture through a turn, a lens crop and a zoom

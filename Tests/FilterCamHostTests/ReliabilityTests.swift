@@ -3,6 +3,7 @@ import CGStreamer
 @testable import FilterCamHost
 @testable import FilterCamTool
 import FilterCore
+import FilterCamTestSupport
 import Foundation
 import XCTest
 

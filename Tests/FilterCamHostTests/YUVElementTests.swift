@@ -1,6 +1,7 @@
 import CGStreamer
 @testable import FilterCamHost
 import FilterCore
+import FilterCamTestSupport
 import Foundation
 import PixelateExample
 import XCTest

@@ -1,7 +1,7 @@
 import CFilterCamShim
 import CGStreamer
-@testable import FilterCamHost
-@testable import FilterCamTool
+import FilterCamHost
+import FilterCamTool
 import FilterCore
 import Foundation
 import XCTest
@@ -9,15 +9,18 @@ import XCTest
 import Glibc
 #endif
 
-// Shared helpers for the end-to-end tests: locating the built binaries, running them with
-// a hard timeout, and running pipelines in this process to collect their frames.
+// Shared helpers for the element tests (FilterCamHostTests) and the tool tests
+// (FilterCamToolTests): locating the built binaries, running them with a hard timeout, and
+// running pipelines in this process to collect their frames. A plain target, so both test
+// targets can use it; its declarations are `package`, and it imports nothing `@testable`,
+// so it builds in release too.
 
 // MARK: - Binaries
 
-enum Build {
+package enum Build {
     /// The build products folder: `FILTERCAM_BUILD_DIR`, else the folder holding the test
     /// bundle (`.build/debug/FilterCamPackageTests.xctest` → `.build/debug`).
-    static let directory: String = {
+    package static let directory: String = {
         let fm = FileManager.default
         if let dir = ProcessInfo.processInfo.environment["FILTERCAM_BUILD_DIR"], !dir.isEmpty {
             return dir
@@ -37,16 +40,16 @@ enum Build {
         return candidates[0]
     }()
 
-    static var cli: String { directory + "/filtercam" }
-    static var plugin: String { directory + "/libgstfiltercam.so" }
+    package static var cli: String { directory + "/filtercam" }
+    package static var plugin: String { directory + "/libgstfiltercam.so" }
 
     /// The package root (for pipelines/), found from this source file.
-    static let packageRoot: String = {
+    package static let packageRoot: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
     }()
 
-    static func requireCLI(file: StaticString = #filePath, line: UInt = #line) throws {
+    package static func requireCLI(file: StaticString = #filePath, line: UInt = #line) throws {
         guard FileManager.default.isExecutableFile(atPath: cli) else {
             XCTFail("no filtercam executable at \(cli): run `swift build` first (or set FILTERCAM_BUILD_DIR)", file: file, line: line)
             throw XCTSkip("missing \(cli)")
@@ -55,13 +58,13 @@ enum Build {
 
     /// A private registry for the stock gst tools run with GST_PLUGIN_PATH, so the user's
     /// registry cache is not touched.
-    static let registryFile: String = {
+    package static let registryFile: String = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-tests-registry-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir.appendingPathComponent("registry.bin").path
     }()
 
-    static func which(_ tool: String) -> String? {
+    package static func which(_ tool: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let p = "\(dir)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: p) { return p }
@@ -71,7 +74,7 @@ enum Build {
 }
 
 /// A fresh temporary folder, removed by the caller's `defer`.
-func makeTempDir() throws -> URL {
+package func makeTempDir() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
@@ -79,20 +82,20 @@ func makeTempDir() throws -> URL {
 
 // MARK: - Processes
 
-struct ProcessResult {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-    var timedOut: Bool
-    var signaled: Bool
-    var elapsed: TimeInterval
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    var summary: String { "status=\(status) timedOut=\(timedOut) signaled=\(signaled)\nstderr:\n\(stderr)" }
+package struct ProcessResult {
+    package var status: Int32
+    package var stdout: Data
+    package var stderr: String
+    package var timedOut: Bool
+    package var signaled: Bool
+    package var elapsed: TimeInterval
+    package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    package var summary: String { "status=\(status) timedOut=\(timedOut) signaled=\(signaled)\nstderr:\n\(stderr)" }
 }
 
 /// A child process with piped stdin/stdout/stderr read in the background.
-final class RunningProcess: @unchecked Sendable {
-    let process = Process()
+package final class RunningProcess: @unchecked Sendable {
+    package let process = Process()
     private let stdinPipe = Pipe()
     private let outPipe = Pipe()
     private let errPipe = Pipe()
@@ -104,7 +107,7 @@ final class RunningProcess: @unchecked Sendable {
     private let started = Date()
 
     /// `environment` entries are added to (or, with nil, removed from) this process's environment.
-    init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+    package init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
          stdinNull: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -134,29 +137,29 @@ final class RunningProcess: @unchecked Sendable {
         t.start()
     }
 
-    func write(_ text: String) {
+    package func write(_ text: String) {
         try? stdinPipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
 
-    func closeStdin() {
+    package func closeStdin() {
         try? stdinPipe.fileHandleForWriting.close()
     }
 
-    func interrupt() { kill(process.processIdentifier, SIGINT) }
+    package func interrupt() { kill(process.processIdentifier, SIGINT) }
 
-    var stderrSoFar: String {
+    package var stderrSoFar: String {
         lock.lock(); defer { lock.unlock() }
         return String(decoding: err, as: UTF8.self)
     }
 
-    var stdoutSoFar: Data {
+    package var stdoutSoFar: Data {
         lock.lock(); defer { lock.unlock() }
         return out
     }
 
     /// Waits until stderr contains `text` or the time is up.
     @discardableResult
-    func waitForStderr(containing text: String, timeout: TimeInterval) -> Bool {
+    package func waitForStderr(containing text: String, timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if stderrSoFar.contains(text) { return true }
@@ -167,7 +170,7 @@ final class RunningProcess: @unchecked Sendable {
     }
 
     /// Waits for the exit; past `timeout` the process is killed (SIGTERM, then SIGKILL).
-    func wait(timeout: TimeInterval) -> ProcessResult {
+    package func wait(timeout: TimeInterval) -> ProcessResult {
         var timedOut = false
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
@@ -185,7 +188,7 @@ final class RunningProcess: @unchecked Sendable {
 }
 
 /// Runs a program to the end (stdin: the given text, then closed; or /dev/null).
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+package func runProcess(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
                 stdin: String? = nil, timeout: TimeInterval = 30) throws -> ProcessResult {
     let p = try RunningProcess(executable, arguments, environment: environment, stdinNull: stdin == nil)
     if let stdin {
@@ -196,21 +199,21 @@ func runProcess(_ executable: String, _ arguments: [String], environment: [Strin
 }
 
 /// Runs `filtercam ARGS…` to the end.
-func runCLI(_ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil,
+package func runCLI(_ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil,
             timeout: TimeInterval = 30) throws -> ProcessResult {
     try Build.requireCLI()
     return try runProcess(Build.cli, arguments, environment: environment, stdin: stdin, timeout: timeout)
 }
 
 /// Runs a stock GStreamer tool with the loadable plugin on GST_PLUGIN_PATH.
-func runGstTool(_ tool: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ProcessResult {
+package func runGstTool(_ tool: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> ProcessResult {
     guard let path = Build.which(tool) else { throw XCTSkip("\(tool) is not installed") }
     return try runProcess(path, arguments, environment: ["GST_PLUGIN_PATH": Build.directory,
                                                          "GST_REGISTRY": Build.registryFile], timeout: timeout)
 }
 
 /// The duration of a media file as ffprobe reads it (nil when it cannot).
-func probeDuration(_ path: String) throws -> Double? {
+package func probeDuration(_ path: String) throws -> Double? {
     guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
     let r = try runProcess(ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path], timeout: 30)
     guard r.status == 0 else { return nil }
@@ -219,7 +222,7 @@ func probeDuration(_ path: String) throws -> Double? {
 
 /// The first video stream's pixel format and H.264 profile as ffprobe names them
 /// (e.g. "yuv420p", "High"); nil when it cannot read them.
-func probePixelFormatAndProfile(_ path: String) throws -> (pixelFormat: String, profile: String)? {
+package func probePixelFormatAndProfile(_ path: String) throws -> (pixelFormat: String, profile: String)? {
     guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
     let r = try runProcess(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=pix_fmt,profile",
                                      "-of", "default=noprint_wrappers=1", path], timeout: 30)
@@ -234,14 +237,14 @@ func probePixelFormatAndProfile(_ path: String) throws -> (pixelFormat: String, 
 }
 
 /// Recordings every player opens: 4:2:0 and a profile hardware decoders and browsers take.
-func assertPlayableEverywhere(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+package func assertPlayableEverywhere(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
     let probed = try XCTUnwrap(try probePixelFormatAndProfile(path), "ffprobe could not read \(path)", file: file, line: line)
     XCTAssertEqual(probed.pixelFormat, "yuv420p", file: file, line: line)
     XCTAssertTrue(["High", "Main", "Constrained Baseline"].contains(probed.profile), "profile \(probed.profile)", file: file, line: line)
 }
 
 /// The number of decodable video frames ffprobe counts (nil when it cannot).
-func probeFrameCount(_ path: String) throws -> Int? {
+package func probeFrameCount(_ path: String) throws -> Int? {
     guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
     let r = try runProcess(ffprobe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                      "stream=nb_read_frames", "-of", "csv=p=0", path], timeout: 30)
@@ -251,40 +254,41 @@ func probeFrameCount(_ path: String) throws -> Int? {
 
 // MARK: - In-process pipelines
 
-struct CapturedFrame {
-    var bytes: [UInt8]          // packed rows, width * 4 bytes each
-    var width: Int
-    var height: Int
-    var format: String
-    var pts: UInt64?
-    var duration: UInt64?
+package struct CapturedFrame {
+    package var bytes: [UInt8]          // packed rows, width * 4 bytes each
+    package var width: Int
+    package var height: Int
+    package var format: String
+    package var pts: UInt64?
+    package var duration: UInt64?
     /// PTS converted to running time with the sample's segment.
-    var ptsRunningTime: UInt64?
+    package var ptsRunningTime: UInt64?
     /// Pipeline clock running time when the test pulled the frame.
-    var arrivalRunningTime: UInt64?
+    package var arrivalRunningTime: UInt64?
 
-    func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+    package func pixel(_ x: Int, _ y: Int) -> [UInt8] {
         let i = (y * width + x) * 4
         return Array(bytes[i..<i + 4])
     }
 
     /// The 4 bytes (Y0 U Y1 V, or U Y0 V Y1) of the macropixel holding pixel (x, y) of a
     /// packed 4:2:2 frame (YUY2, UYVY) without row padding.
-    func macropixel(_ x: Int, _ y: Int) -> [UInt8] {
+    package func macropixel(_ x: Int, _ y: Int) -> [UInt8] {
         let i = y * ((width + 1) / 2 * 4) + x / 2 * 4
         return Array(bytes[i..<i + 4])
     }
 }
 
-struct PipelineFailure: Error, CustomStringConvertible {
-    let description: String
+package struct PipelineFailure: Error, CustomStringConvertible {
+    package let description: String
+    package init(description: String) { self.description = description }
 }
 
-let noTime = GstClockTime.max   // GST_CLOCK_TIME_NONE
+package let noTime = GstClockTime.max   // GST_CLOCK_TIME_NONE
 
 extension OpaquePointer {
     /// A GstSample's frame as packed bytes (any stride), with its timing.
-    func capturedFrame() throws -> CapturedFrame {
+    package func capturedFrame() throws -> CapturedFrame {
         let sample = self
         guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample) else {
             throw PipelineFailure(description: "sample without caps or buffer")
@@ -325,7 +329,7 @@ extension OpaquePointer {
 
 extension Pipeline {
     /// The pipeline clock's running time now (nil before PLAYING).
-    var runningTimeNow: UInt64? {
+    package var runningTimeNow: UInt64? {
         guard let clock = gst_element_get_clock(element) else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
         let now = gst_clock_get_time(clock)
@@ -334,7 +338,7 @@ extension Pipeline {
     }
 
     /// The first ERROR on the bus, as text, if any.
-    func popError() -> String? {
+    package func popError() -> String? {
         guard let m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_message_unref(m) }
         var error: UnsafeMutablePointer<GError>?
@@ -346,7 +350,7 @@ extension Pipeline {
         return text
     }
 
-    func requireElement(_ name: String) throws -> UnsafeMutablePointer<GstElement> {
+    package func requireElement(_ name: String) throws -> UnsafeMutablePointer<GstElement> {
         guard let e = element(named: name) else { throw PipelineFailure(description: "no element named \(name)") }
         return e
     }
@@ -354,7 +358,7 @@ extension Pipeline {
 
 /// Runs `description ! appsink name=out sync=false` to EOS and returns every frame.
 /// `onFrame` is called after each frame is pulled (index, frame, pipeline).
-func collectFrames(_ description: String, timeout: TimeInterval = 30, appsinkOptions: String = "",
+package func collectFrames(_ description: String, timeout: TimeInterval = 30, appsinkOptions: String = "",
                    onFrame: ((Int, CapturedFrame, Pipeline) -> Void)? = nil,
                    afterEOS: ((Pipeline) -> Void)? = nil) throws -> [CapturedFrame] {
     GStreamer.initialize()
@@ -389,28 +393,28 @@ func collectFrames(_ description: String, timeout: TimeInterval = 30, appsinkOpt
 }
 
 /// Waits for a state change to finish; false on failure or timeout.
-func waitForState(_ pipeline: Pipeline, timeout: TimeInterval = 10) -> GstState? {
+package func waitForState(_ pipeline: Pipeline, timeout: TimeInterval = 10) -> GstState? {
     var state = GST_STATE_NULL, pending = GST_STATE_NULL
     let r = gst_element_get_state(pipeline.element, &state, &pending, GstClockTime(timeout * 1e9))
     return r == GST_STATE_CHANGE_FAILURE || r == GST_STATE_CHANGE_ASYNC ? nil : state
 }
 
 /// Reads a filtercam counter property as a number.
-func counter(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> UInt64? {
+package func counter(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> UInt64? {
     Pipeline.property(element, name).flatMap { UInt64($0) }
 }
 
-let second: UInt64 = 1_000_000_000
+package let second: UInt64 = 1_000_000_000
 
 /// The running-time PTS videotestsrc gives frame `i` at `fps_n/fps_d`.
-func frameTime(_ i: Int, fpsN: UInt64 = 30, fpsD: UInt64 = 1) -> UInt64 {
+package func frameTime(_ i: Int, fpsN: UInt64 = 30, fpsD: UInt64 = 1) -> UInt64 {
     UInt64(gst_util_uint64_scale(guint64(i), guint64(second * fpsD), guint64(fpsN)))
 }
 
 /// Pushes `count` BGRA frames whose rows are padded to `stride` bytes (described by a
 /// GstVideoMeta, padding filled with 0xEE) through `element`, and returns what comes out.
 /// `pixel(x, y, frame)` gives each pixel's four bytes.
-func runPaddedFrames(through element: String, width: Int, height: Int, stride: Int, count: Int,
+package func runPaddedFrames(through element: String, width: Int, height: Int, stride: Int, count: Int,
                      pixel: (Int, Int, Int) -> [UInt8]) throws -> [CapturedFrame] {
     let pipeline = try Pipeline(description:
         "appsrc name=src format=time caps=\"video/x-raw,format=BGRA,width=\(width),height=\(height),framerate=30/1\" ! \(element) ! appsink name=out sync=false")

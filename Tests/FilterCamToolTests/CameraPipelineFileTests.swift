@@ -1,0 +1,47 @@
+import FilterCamHost
+import FilterCamTestSupport
+import Foundation
+import XCTest
+
+/// The camera pipeline files without SOURCE: the fallback picture on a camera-less machine.
+final class CameraPipelineFileTests: XCTestCase {
+    private let root = Build.packageRoot + "/pipelines/"
+
+    func testRecordPipelineWithoutSource() throws {
+        if !CameraDirectory.list().isEmpty { throw XCTSkip("this machine has a camera") }
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("record.mp4").path
+        let r = try runCLI(["launch", root + "record.pipeline"], environment: ["FRAMES": "15", "OUT": out], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no camera found"), r.stderr)
+        // Live: filtercam drops frames while it is busy (a debug build on a loaded machine
+        // is slower than the frame interval); every frame it passed is in the file, and
+        // passed + dropped is every frame the camera gave.
+        let count = try XCTUnwrap(try probeFrameCount(out))
+        func summary(_ key: String) -> Int? {
+            r.stderr.components(separatedBy: "filtercam filtercam0: ").last?
+                .components(separatedBy: "\(key)=").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+        }
+        let processed = try XCTUnwrap(summary("processed"), r.stderr), dropped = try XCTUnwrap(summary("dropped"), r.stderr)
+        XCTAssertEqual(count, processed, "frames in the file vs frames filtercam passed")
+        XCTAssertEqual(processed + dropped, 15, r.stderr)
+        XCTAssertGreaterThanOrEqual(count, 8, "\(count) frames")
+        XCTAssertEqual(try XCTUnwrap(try probeDuration(out)), 0.5, accuracy: 0.1)
+    }
+
+    func testPreviewPipelineWithoutSource() throws {
+        if !CameraDirectory.list().isEmpty { throw XCTSkip("this machine has a camera") }
+        let r = try runCLI(["launch", root + "preview.pipeline"], environment: ["FRAMES": "10", "SINK": "fakesink"], timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no camera found"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("filtercam filtercam0: processed="), r.stderr)
+    }
+
+    func testDeviceVariableStillChoosesTheCamera() throws {
+        let r = try runCLI(["launch", root + "preview.pipeline"],
+                           environment: ["DEVICE": "test:ball", "FRAMES": "5", "SINK": "fakesink"], timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("WARNING"), r.stderr)
+    }
+}

@@ -1,0 +1,57 @@
+import CGStreamer
+@testable import FilterCamHost
+@testable import FilterCamTool
+import FilterCore
+import Foundation
+import XCTest
+
+final class MessageJSONQuoteTests: XCTestCase {
+    private func decode(_ quoted: String) throws -> String? {
+        try JSONSerialization.jsonObject(with: Data(quoted.utf8), options: .fragmentsAllowed) as? String
+    }
+
+    func testQuoteEscapes() {
+        XCTAssertEqual(MessageJSON.quote("plain"), "\"plain\"")
+        XCTAssertEqual(MessageJSON.quote("a\"b"), "\"a\\\"b\"")
+        XCTAssertEqual(MessageJSON.quote("a\\b"), "\"a\\\\b\"")
+        XCTAssertEqual(MessageJSON.quote("l1\nl2\r\t"), "\"l1\\nl2\\r\\t\"")
+        XCTAssertEqual(MessageJSON.quote("\u{01}\u{1f}"), "\"\\u0001\\u001f\"")
+        XCTAssertEqual(MessageJSON.quote(""), "\"\"")
+    }
+
+    func testQuoteRoundTripsThroughJSONSerialization() throws {
+        let samples = ["", "x", "quote \" and \\ backslash", "new\nline\ttab\r", "\u{00}\u{07}\u{1b}[0m",
+                       "ünïcødé — 日本 😀", "</script>", "{\"json\": [1,2]}"]
+        for s in samples {
+            XCTAssertEqual(try decode(MessageJSON.quote(s)), s, "round trip of \(s.debugDescription)")
+        }
+    }
+}
+
+/// Bus messages as `filtercam launch --messages` prints them, one JSON object a line.
+final class MessageJSONLineTests: XCTestCase {
+    /// A `fakesrc` named `face-test` stands in for the element posting the messages.
+    private var element: UnsafeMutablePointer<GstElement>!
+
+    override func setUp() {
+        GStreamer.initialize()
+        element = gst_element_factory_make("fakesrc", "face-test")
+        _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
+    }
+
+    override func tearDown() {
+        gst_object_unref(UnsafeMutableRawPointer(element))
+    }
+
+    /// What `filtercam launch --messages` prints for the face detection's `faces` message.
+    func testFacesMessagePrintsAsTheCLIShowsIt() {
+        let s = FaceReport.structure([DetectedFace(rect: PixelRect(x: 96, y: 164, width: 218, height: 218), angle: 90)], timestamp: 66_666_666)
+        let m = gst_message_new_element(element.asObject, s)!
+        defer { gst_message_unref(m) }
+        XCTAssertEqual(MessageJSON.line(for: m),
+                       #"{"source":"face-test","name":"faces","timestamp":66666666,"faces":[{"x":96,"y":164,"width":218,"height":218,"angle":90}]}"#)
+        let empty = gst_message_new_element(element.asObject, FaceReport.structure([], timestamp: 1))!
+        defer { gst_message_unref(empty) }
+        XCTAssertEqual(MessageJSON.line(for: empty), #"{"source":"face-test","name":"faces","timestamp":1,"faces":[]}"#)
+    }
+}
