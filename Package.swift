@@ -114,10 +114,12 @@ let package = Package(
         // Helpers both GStreamer test targets share (binaries, processes, in-process pipelines).
         .target(name: "FilterCamTestSupport", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim"],
                 path: "Tests/FilterCamTestSupport", swiftSettings: systemHeaders),
-        // The elements: properties, frames, events, through pipelines.
+        // The elements: properties, frames, events, through pipelines and GstHarness.
         .testTarget(name: "FilterCamHostTests", dependencies: ["FilterCamHost", "FilterCamTool", "FilterCore", "CGStreamer", "CFilterCamShim", "PixelateExample",
                                                                "FilterCamTestSupport"],
-                    exclude: ["Fixtures"], swiftSettings: systemHeaders),
+                    exclude: ["Fixtures"], swiftSettings: systemHeaders,
+                    // GstHarness (HarnessTests), declared by CGStreamer's shim.h (Debian libgstreamer1.0-dev).
+                    linkerSettings: [.linkedLibrary("gstcheck-1.0")]),
         // The command-line tool: the `filtercam` program, pipeline files, messages.
         .testTarget(name: "FilterCamToolTests", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "FilterCamTestSupport"],
                     swiftSettings: systemHeaders),
