@@ -62,7 +62,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
                 .double(min: 1, max: 1000, defaultValue: FilterCamSettings.defaultMaxZoom))
         case .navigation:
             return ElementProperty(p.rawValue, nick: "Navigation",
-                blurb: "Take the preview window's mouse and keys (click/drag the lens, wheel or +/- zoom, n/p filter, r rotate, m mirror, s snapshot, f faces, l lens, [ ] lens size, arrows move it, h help, q quit)",
+                blurb: "Take the preview window's mouse (click/drag the lens, wheel zoom) and keys, as in a terminal: \(Keymap.keyList)",
                 .bool(defaultValue: true))
         case .osd:
             return ElementProperty(p.rawValue, nick: "On-screen display",
@@ -86,7 +86,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
     var elementClass: ElementClass { Self.elementClass }
 
     let element: UnsafeMutablePointer<GstElement>
-    private let settings = Locked(FilterCamSettings())
+    let settings = Locked(FilterCamSettings())
     private var worker: FrameWorker!
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
@@ -300,7 +300,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
     }
 
     /// The plan of the last frame, for mapping navigation events back.
-    private let activePlan = Locked<GeometryPlan?>(nil)
+    let activePlan = Locked<GeometryPlan?>(nil)
 
     /// Pointer positions on the output mapped to the input, through the transform.
     func mapPointerToInput(x: Double, y: Double) -> (x: Double, y: Double) {
@@ -308,121 +308,17 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         return plan.mapPointToSource(x: x, y: y)
     }
 
-    // MARK: The preview window (navigation events, from the sink's streaming thread)
+    // MARK: The preview window (FilterCamElement+Window.swift)
 
-    private let preview = Locked(PreviewControl())
+    let preview = Locked(PreviewControl())
+    /// A drag moved the lens since the button went down.
+    let draggedLens = Locked(false)
 
-    /// Applies a mouse or key event from the window; false when it is not for us.
-    func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        let s = settings.withLock { $0 }
-        guard s.navigation, let input = previewInput(event) else { return false }
-        let actions = preview.withLock { $0.handle(input, lens: s.lens, zoom: s.zoom, maxZoom: s.maxZoom) }
-        for action in actions { apply(action, settings: s) }
-        if case .release(1) = input { return true }
-        return !actions.isEmpty
-    }
-
-    /// The event as a PreviewControl input, pointers as fractions of the displayed picture.
-    private func previewInput(_ event: UnsafeMutablePointer<GstEvent>) -> PreviewControl.Input? {
-        var x = 0.0, y = 0.0
-        switch gst_navigation_event_get_type(event) {
-        case GST_NAVIGATION_EVENT_KEY_PRESS:
-            var key: UnsafePointer<gchar>?
-            guard gst_navigation_event_parse_key_event(event, &key) != 0, let key else { return nil }
-            return .key(String(cString: key))
-        case GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS:
-            var button: gint = 0
-            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0,
-                  let (fx, fy) = pictureFraction(x, y) else { return nil }
-            return .press(x: fx, y: fy, button: Int(button))
-        case GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE:
-            var button: gint = 0
-            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0 else { return nil }
-            return .release(button: Int(button))
-        case GST_NAVIGATION_EVENT_MOUSE_MOVE:
-            guard gst_navigation_event_parse_mouse_move_event(event, &x, &y) != 0,
-                  let (fx, fy) = pictureFraction(x, y) else { return nil }
-            return .move(x: fx, y: fy)
-        case GST_NAVIGATION_EVENT_MOUSE_SCROLL:
-            var dx = 0.0, dy = 0.0
-            guard gst_navigation_event_parse_mouse_scroll_event(event, &x, &y, &dx, &dy) != 0 else { return nil }
-            return .scroll(dy: dy)
-        default:
-            return nil
-        }
-    }
-
-    /// An output position as a fraction of the displayed (oriented, zoomed) picture: with
-    /// lens-crop the output is only the lens, so its origin is added back.
-    private func pictureFraction(_ x: Double, _ y: Double) -> (Double, Double)? {
-        guard let plan = activePlan.withLock({ $0 }) else { return nil }
-        let ox = plan.lensCrop ? Double(plan.lensRect.x) + x : x
-        let oy = plan.lensCrop ? Double(plan.lensRect.y) + y : y
-        return (ox / Double(plan.orientedWidth), oy / Double(plan.orientedHeight))
-    }
-
-    private func apply(_ action: PreviewControl.Action, settings s: FilterCamSettings) {
-        let me = UnsafeMutableRawPointer(element)
-        switch action {
-        case .lens(let lens): GStreamer.set(me, "lens", lens.description)
-        case .zoom(let zoom):
-            GStreamer.set(me, "zoom", String(zoom))
-            tellApplication("feedback", "zoom: \(settings.withLock { $0.zoom })")
-        case .nextFilter, .previousFilter:
-            let next = FilterRegistry.shared.id(after: s.chain.leadingID, step: action == .nextFilter ? 1 : -1)
-            GStreamer.set(me, "filter", next)
-            tellApplication("feedback", "filter: \(next)")
-        case .rotate:
-            // As the terminal's `rotate` (OrientationMethod.afterRotate): auto starts from identity.
-            let next = (OrientationMethod(rawValue: s.orientation) ?? .identity).nextQuarterTurn.nick
-            GStreamer.set(me, "orientation", next)
-            tellApplication("feedback", "orientation: \(next)")
-        case .mirror:
-            if s.orientation == FilterCamSettings.autoOrientation {
-                let facing = s.cameraFacing == .back ? "front" : "back"
-                GStreamer.set(me, "camera-facing", facing)
-                tellApplication("feedback", "camera-facing: \(facing)")
-            } else {
-                let next = (OrientationMethod(rawValue: s.orientation) ?? .identity).then(.horizontal).nick
-                GStreamer.set(me, "orientation", next)
-                tellApplication("feedback", "orientation: \(next)")
-            }
-        case .snapshot: snapshots.request()
-        case .faces:
-            let on = !faces.isEnabled
-            GStreamer.set(me, "detect-faces", on ? "true" : "false")
-            tellApplication("feedback", "faces: \(on ? "on" : "off")")
-        case .help where s.osd:
-            display.withLock { $0.toggleHelp() }
-            tellApplication("help")
-        case .help, .quit:
-            tellApplication(action == .help ? "help" : "quit")
-        }
-        log.info(element, "window: \(action)")
-    }
-
-    /// An application message `filtercam-command, command=…[, text=…]` for the program
-    /// that runs the pipeline: `filtercam launch` prints the help, quits cleanly, and
-    /// echoes what a key in the window changed, as for the same key in the terminal.
-    private func tellApplication(_ command: String, _ text: String? = nil) {
-        let structure = gst_structure_new_empty("filtercam-command")!
-        var value = GValue()
-        g_value_init(&value, fc_type_string())
-        g_value_set_string(&value, command)
-        gst_structure_set_value(structure, "command", &value)
-        if let text {
-            g_value_set_string(&value, text)
-            gst_structure_set_value(structure, "text", &value)
-        }
-        g_value_unset(&value)
-        gst_element_post_message(element, gst_message_new_application(element.asObject, structure))
-    }
-
-    private var log: DebugCategory { .filtercam }
+    var log: DebugCategory { .filtercam }
 
     // MARK: On-screen display
 
-    private let display = Locked(OnScreenDisplay())
+    let display = Locked(OnScreenDisplay())
     /// Stills written when the last frame was prepared (worker thread).
     private var stillsSeen: UInt64 = 0
 

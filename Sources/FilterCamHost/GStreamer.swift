@@ -33,6 +33,21 @@ public enum GStreamer {
         for (a, b) in zip(elements, elements.dropFirst()) { _ = gst_element_link(a, b) }
     }
 
+    /// Reads a property as text (`gst_value_serialize`; an enum as its nick), or nil when there is none.
+    package static func property(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> String? {
+        guard let spec = g_object_class_find_property(UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self), name) else { return nil }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        g_object_get_property(element.asGObject, name, &value)
+        defer { g_value_unset(&value) }
+        if spec.pointee.value_type == fc_type_string() {
+            return String(optionalCString: g_value_get_string(&value)) ?? ""
+        }
+        guard let s = gst_value_serialize(&value) else { return nil }
+        defer { g_free(s) }
+        return String(cString: s)
+    }
+
     /// Sets any property from its string form (enum nick, number, boolean, caps).
     static func set(_ object: UnsafeMutableRawPointer, _ property: String, _ value: String) {
         gst_util_set_object_arg(object.assumingMemoryBound(to: GObject.self), property, value)

@@ -128,17 +128,7 @@ public final class Pipeline {
 
     /// Reads a property as text (`gst_value_serialize`), or nil when there is none.
     public static func property(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> String? {
-        guard let spec = g_object_class_find_property(UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self), name) else { return nil }
-        var value = GValue()
-        g_value_init(&value, spec.pointee.value_type)
-        g_object_get_property(element.asGObject, name, &value)
-        defer { g_value_unset(&value) }
-        if spec.pointee.value_type == fc_type_string() {
-            return String(optionalCString: g_value_get_string(&value)) ?? ""
-        }
-        guard let s = gst_value_serialize(&value) else { return nil }
-        defer { g_free(s) }
-        return String(cString: s)
+        GStreamer.property(element, name)
     }
 
     /// Sets a property from text, checking that it exists and that the value parses;

@@ -175,8 +175,9 @@ public final class PipelineSession {
         case GST_MESSAGE_LATENCY:
             gst_bin_recalculate_latency(pipeline.element.asBin)
         case GST_MESSAGE_APPLICATION:
-            // Keys pressed in the preview window (FilterCamElement.navigate): `h` and `q`
-            // act here; what another key changed is echoed, as for the same key here.
+            // Keys pressed in the preview window (FilterCamElement.navigate, which ran the
+            // command): `h` and `q` act here; what another key changed is echoed, as for
+            // the same key here.
             if let structure = gst_message_get_structure(m),
                String(cString: gst_structure_get_name(structure)) == "filtercam-command",
                let command = gst_structure_get_string(structure, "command").map({ String(cString: $0) }) {
@@ -304,74 +305,53 @@ public final class PipelineSession {
     // MARK: Live commands
 
     /// Applies one live command; problems are reported as an error line, never fatal.
+    /// The session picks the element (the only filtercam, the named one, the only
+    /// filtercamsrc for `camera`); `ControlCommand.run(on:)` changes it, as for a key in
+    /// the preview window.
     public func execute(_ command: LiveCommand) {
         do {
             switch command {
-            case .set(let elementName, let property, let value):
-                let target = try self.target(elementName)
-                try Pipeline.setProperty(target, property, value)
-                errorLine("set \(GStreamer.name(of: target)).\(property) = \(Pipeline.property(target, property) ?? value)")
-            case .filter(let id):
-                let target = try self.target(nil)
-                _ = try FilterRegistry.shared.lookup(id: id)
-                let current = Pipeline.property(target, "filter") ?? "none"
-                let next = current == id ? "none" : id
-                try Pipeline.setProperty(target, "filter", next)
-                errorLine("filter: \(next)")
-            case .nextFilter, .previousFilter:
-                let target = try self.target(nil)
-                let current = FilterChain.leadingID(of: Pipeline.property(target, "filter") ?? "none")
-                let next = FilterRegistry.shared.id(after: current, step: command == .nextFilter ? 1 : -1)
-                try Pipeline.setProperty(target, "filter", next)
-                errorLine("filter: \(next)")
-            case .rotate:
-                let target = try self.target(nil)
-                let next = OrientationMethod.afterRotate(Pipeline.property(target, "orientation") ?? "identity").nick
-                try Pipeline.setProperty(target, "orientation", next)
-                errorLine("orientation: \(next)")
-            case .snapshot:
-                let target = try self.target(nil)
-                guard Inspector.actionSignals(of: target.pointee.object.object.g_type_instance.g_class.pointee.g_type).contains("snapshot") else {
-                    throw LiveCommand.ParseError(description: "\(GStreamer.name(of: target)) cannot take snapshots")
-                }
-                fc_emit_action(target, "snapshot")
-                stillsRequested += 1
-                lastStillRequest = Date()
-            case .faces:
-                let target = try self.target(nil)
-                let on = Pipeline.property(target, "detect-faces") == "true"
-                try Pipeline.setProperty(target, "detect-faces", on ? "false" : "true")
-                errorLine("detect-faces: \(!on)")
+            case .help:
+                errorLine(Keymap.helpText)
+            case .quit:
+                break
             case .camera(let id):
                 let sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
                 guard sources.count == 1 else {
-                    throw LiveCommand.ParseError(description: sources.isEmpty ? "the pipeline has no filtercamsrc"
+                    throw ControlError(sources.isEmpty ? "the pipeline has no filtercamsrc"
                         : "the pipeline has several filtercamsrc elements; write 'set NAME.camera=\(id)'")
                 }
                 _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
-                try Pipeline.setProperty(sources[0], "camera", id)
-                errorLine("camera: \(Pipeline.property(sources[0], "camera") ?? id)")
-            case .help:
-                errorLine(LiveCommand.helpText)
-            case .quit:
-                break
+                try run(command, on: sources[0])
+            case .set(let elementName, _, _):
+                try run(command, on: try target(elementName))
+            default:
+                try run(command, on: try target(nil))
+                if command == .snapshot {
+                    stillsRequested += 1
+                    lastStillRequest = Date()
+                }
             }
         } catch {
             errorLine("command error: \(error)")
         }
     }
 
+    private func run(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) throws {
+        if let text = try command.run(on: ElementControl(element, set: Pipeline.setProperty)) { errorLine(text) }
+    }
+
     private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {
         if let name {
             guard let e = pipeline.element(named: name) else {
                 let names = pipeline.elements.map { GStreamer.name(of: $0) }
-                throw LiveCommand.ParseError(description: "no element \(name.quotedForMessage) in the pipeline; elements: \(names.joined(separator: ", "))")
+                throw ControlError("no element \(name.quotedForMessage) in the pipeline; elements: \(names.joined(separator: ", "))")
             }
             return e
         }
         let cams = filterStages
         guard cams.count == 1 else {
-            throw LiveCommand.ParseError(description: cams.isEmpty
+            throw ControlError(cams.isEmpty
                 ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
                 : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); write ELEMENT.PROP=VALUE")
         }

@@ -1,7 +1,9 @@
-import FilterCamHost
-/// Keys typed in a terminal (raw mode), one byte at a time: single keys are commands, and
-/// `:` opens a command line for the full commands (`set zoom=2`, `filter mono`, …):
-/// Enter runs it, Esc cancels, Backspace deletes. An unknown key gets a one-line hint.
+import FilterCore
+
+/// Keys typed in a terminal (raw mode), one byte at a time: single keys are `Keymap`'s
+/// commands, the same as in the preview window (arrows arrive as escape sequences), and
+/// `:` opens a command line for the full commands (`set zoom=2`, `filter mono`, …): Enter
+/// runs it, Esc cancels, Backspace deletes. An unknown key gets a one-line hint.
 public struct TerminalKeys {
     public enum Outcome: Equatable {
         /// Nothing to do yet (a character went into the command line).
@@ -13,24 +15,44 @@ public struct TerminalKeys {
     }
 
     public static let shortHelp = hint + "; :help lists every command"
-    public static let hint = "keys: n/p filter, r rotate, s snapshot, f faces, h help, q quit; ':' for a command (e.g. :set zoom=2)"
+    public static let hint = Keymap.hint
 
     private var line: [UInt8]?
+    /// Bytes of an escape sequence so far (ESC, then `[` or `O`).
+    private var escape: [UInt8]?
+    /// False when the Esc cancelled a command line: the rest of an arrow's sequence is swallowed.
+    private var escapeActs = true
 
     public init() {}
 
     public var isEditing: Bool { line != nil }
 
     public mutating func feed(_ byte: UInt8) -> Outcome {
+        if var sequence = escape {
+            sequence.append(byte)
+            escape = nil
+            if sequence.count == 2 {
+                guard byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") else { return feed(byte) }   // a lone Esc, then a key
+                escape = sequence
+                return .none
+            }
+            // ESC [ A…D: the arrows. Another sequence (a function key…) ends at its final byte.
+            if sequence.count == 3, let name = Self.arrows[byte] { return escapeActs ? key(name) ?? .none : .none }
+            if !(0x40...0x7E).contains(byte) { escape = sequence }
+            return .none
+        }
         if var typed = line {
             switch byte {
             case 13, 10:
                 line = nil
                 let text = String(decoding: typed, as: UTF8.self)
-                if text.trimmingSpaces.isEmpty { return .show("") }
+                if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return .show("") }
                 do { return .command(try LiveCommand(line: text)) } catch { return .error("command error: \(error)") }
             case 27:
+                // Cancels at once; what follows (an arrow's "[A") is swallowed as a sequence.
                 line = nil
+                escape = [27]
+                escapeActs = false
                 return .show("(cancelled)")
             case 127, 8:
                 if !typed.isEmpty { typed.removeLast() }
@@ -43,14 +65,34 @@ public struct TerminalKeys {
                 return .show(":" + String(decoding: typed, as: UTF8.self))
             }
         }
-        if byte == UInt8(ascii: ":") {
+        switch byte {
+        case UInt8(ascii: ":"):
             line = []
             return .show(":")
+        case 27:
+            escape = [27]
+            escapeActs = true
+            return .none
+        case 10, 13:
+            return .none
+        default:
+            guard byte < 128, let name = Keymap.keyName(for: Character(UnicodeScalar(byte))) else { return unknown(byte) }
+            return key(name) ?? unknown(byte)
         }
-        // h: the keys on one line (the full command list is `:help`), not 14 lines per press.
-        if byte == UInt8(ascii: "h") { return .show(Self.shortHelp) }
-        if let command = LiveCommand(key: Character(UnicodeScalar(byte))) { return .command(command) }
-        if byte == 10 || byte == 13 { return .none }
-        return .error("unknown key \(String(UnicodeScalar(byte)).debugDescription); \(Self.hint)")
     }
+
+    /// A key by its name: its command; `h` shows the keys on one line here (the full list is
+    /// `:help`), not the whole list at every press.
+    private func key(_ name: String) -> Outcome? {
+        guard let command = Keymap.command(forKey: name) else { return nil }
+        return command == .help ? .show(Self.shortHelp) : .command(command)
+    }
+
+    private func unknown(_ byte: UInt8) -> Outcome {
+        .error("unknown key \(String(UnicodeScalar(byte)).debugDescription); \(Self.hint)")
+    }
+
+    private static let arrows: [UInt8: String] = [
+        UInt8(ascii: "A"): "Up", UInt8(ascii: "B"): "Down", UInt8(ascii: "C"): "Right", UInt8(ascii: "D"): "Left",
+    ]
 }

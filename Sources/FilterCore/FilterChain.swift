@@ -197,8 +197,8 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 extension StringProtocol {
     var trimmingSpaces: String {
         var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" { s = s.dropLast() }
+        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\n" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" { s = s.dropLast() }
         return String(s)
     }
 }

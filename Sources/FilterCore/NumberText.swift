@@ -6,4 +6,11 @@ public enum NumberText {
         guard !text.utf8.contains(0) else { return nil }
         return Double(text)
     }
+
+    /// A number as the user would write it: integers without ".0", others with the
+    /// shortest decimals that read back to the same value.
+    public static func text(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+        return String(v)
+    }
 }

@@ -18,16 +18,7 @@ public struct OnScreenDisplay: Sendable, Equatable {
     /// How long a banner or a moving lens's outline stays.
     public static let holdSeconds = 1.5
 
-    public static let helpLines = [
-        "click / drag    place the lens",
-        "wheel, + / -    zoom",
-        "n / p           next / previous filter",
-        "r               rotate      m  mirror",
-        "s, space        snapshot    f  faces",
-        "l               lens on/off  [ ]  lens size",
-        "arrows          move the lens",
-        "h               this help   q  quit",
-    ]
+    public static let helpLines = Keymap.cardLines
 
     private var banner: (text: String, until: Double)?
     private var outlineUntil = -Double.infinity

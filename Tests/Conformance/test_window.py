@@ -334,6 +334,8 @@ class Window(unittest.TestCase):
             after(["click", "5"], lambda: round(fc.get_property("zoom"), 6), 1.0)   # wheel towards the user: zoom out
             after(["key", "l"], lambda: fc.get_property("lens"), "0,0,1,1")
             after(["key", "l"], lambda: fc.get_property("lens"), "0.25,0.25,0.5,0.5")
+            after(["key", "Left"], lambda: fc.get_property("lens"), "0.2,0.25,0.5,0.5")
+            after(["key", "m"], lambda: fc.get_property("orientation").value_nick, "ul-lr")   # 90r, then mirrored
             after(["key", "bracketright"], lambda: float(fc.get_property("lens").split(",")[2]) > 0.5, True)
             self.xdotool("key", "q")
             quit_messages = []
@@ -377,6 +379,7 @@ class Window(unittest.TestCase):
             self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15),
                             "the window shows no picture")
             self.xdotool("mousemove", "100", "100", "key", "n")
+            self.xdotool("key", "l", "key", "Right", "key", "bracketleft")
             self.xdotool("key", "q")
             out, err = cli.communicate(timeout=3)
         except subprocess.TimeoutExpired:
@@ -385,6 +388,8 @@ class Window(unittest.TestCase):
         self.assertEqual(cli.returncode, 0, err[-1000:])
         self.assertIn("processed=", err)
         self.assertIn("window: filter: mono", err, "a key in the window is echoed in the terminal")
+        for line in ["window: lens: 0.25,0.25,0.5,0.5", "window: lens: 0.3,0.25,0.5,0.5", "window: lens: 0.35,0.3,0.4,0.4"]:
+            self.assertIn(line, err, "the lens keys are echoed as in the terminal")
 
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.

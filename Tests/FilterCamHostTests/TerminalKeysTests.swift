@@ -45,4 +45,22 @@ final class TerminalKeysTests: XCTestCase {
         guard case .error(let message) = feed(":zoom 2\n", &keys).last else { return XCTFail("no error") }
         XCTAssertTrue(message.contains("unknown command"), message)
     }
+
+    func testEveryWindowKeyWorksInTheTerminal() {
+        var keys = TerminalKeys()
+        XCTAssertEqual(feed("ml+=-[] ?", &keys), [.command(.mirror), .command(.lens), .command(.zoomIn), .command(.zoomIn),
+                                                .command(.zoomOut), .command(.lensSmaller), .command(.lensLarger),
+                                                .command(.snapshot), .show(TerminalKeys.shortHelp)])
+        // The arrows, as terminals send them (ESC [ A, or ESC O A in application mode).
+        XCTAssertEqual(feed("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D\u{1B}OA", &keys).filter { $0 != .none },
+                       [.command(.moveLens(.up)), .command(.moveLens(.down)), .command(.moveLens(.right)),
+                        .command(.moveLens(.left)), .command(.moveLens(.up))])
+        // Another key's sequence (F5: ESC [ 1 5 ~) is no command and no hint; a lone Esc is nothing.
+        XCTAssertEqual(feed("\u{1B}[15~\u{1B}n", &keys).filter { $0 != .none }, [.command(.nextFilter)])
+    }
+
+    func testAnArrowWhileTypingOnlyCancelsTheLine() {
+        var keys = TerminalKeys()
+        XCTAssertEqual(feed(":set\u{1B}[Dn", &keys).suffix(4), [.show("(cancelled)"), .none, .none, .command(.nextFilter)])
+    }
 }

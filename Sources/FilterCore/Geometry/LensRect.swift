@@ -78,12 +78,7 @@ public struct LensRect: Equatable, Sendable, CustomStringConvertible {
 
     /// "x,y,w,h" with the shortest decimals that read back to the same values.
     public var description: String {
-        [x, y, w, h].map(Self.text).joined(separator: ",")
-    }
-
-    private static func text(_ v: Double) -> String {
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
-        return String(v)
+        [x, y, w, h].map(NumberText.text).joined(separator: ",")
     }
 
     public var isFull: Bool { self == .full }

@@ -1,0 +1,101 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+
+/// The preview window: navigation events from the sink (on its streaming thread) become
+/// `ControlCommand`s, run here as the terminal runs them.
+extension FilterCamElement {
+    /// Runs a mouse or key event from the window; false when it is not for us.
+    func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        let s = settings.withLock { $0 }
+        guard s.navigation, let input = previewInput(event) else { return false }
+        let commands = preview.withLock { $0.handle(input, lensIsFull: s.lens.isFull) }
+        // A drag says where the lens ended when it is let go, not at every step.
+        var dragging = false
+        if case .move = input { dragging = true }
+        for command in commands { run(command, osd: s.osd, quietly: dragging) }
+        if case .release(1) = input {
+            if draggedLens.withLock({ d in defer { d = false }; return d }) {
+                tellApplication("feedback", "lens: \(settings.withLock { $0.lens.description })")
+            }
+            return true
+        }
+        if dragging && !commands.isEmpty { draggedLens.withLock { $0 = true } }
+        return !commands.isEmpty
+    }
+
+    /// A command from the window, run as the terminal runs it (`ControlCommand.run(on:)`);
+    /// what it changed goes to the program that runs the pipeline as `feedback`.
+    private func run(_ command: ControlCommand, osd: Bool, quietly: Bool) {
+        switch command {
+        case .help:
+            if osd { display.withLock { $0.toggleHelp() } }
+            tellApplication("help")
+        case .quit:
+            tellApplication("quit")
+        default:
+            do {
+                if let text = try command.run(on: ElementControl(element)), !quietly { tellApplication("feedback", text) }
+            } catch {
+                tellApplication("feedback", "\(error)")
+            }
+        }
+        log.info(element, "window: \(command.line)")
+    }
+
+    /// The event as a PreviewControl input, pointers as fractions of the displayed picture.
+    private func previewInput(_ event: UnsafeMutablePointer<GstEvent>) -> PreviewControl.Input? {
+        var x = 0.0, y = 0.0
+        switch gst_navigation_event_get_type(event) {
+        case GST_NAVIGATION_EVENT_KEY_PRESS:
+            var key: UnsafePointer<gchar>?
+            guard gst_navigation_event_parse_key_event(event, &key) != 0, let key else { return nil }
+            return .key(String(cString: key))
+        case GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS:
+            var button: gint = 0
+            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0,
+                  let (fx, fy) = pictureFraction(x, y) else { return nil }
+            return .press(x: fx, y: fy, button: Int(button))
+        case GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE:
+            var button: gint = 0
+            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0 else { return nil }
+            return .release(button: Int(button))
+        case GST_NAVIGATION_EVENT_MOUSE_MOVE:
+            guard gst_navigation_event_parse_mouse_move_event(event, &x, &y) != 0,
+                  let (fx, fy) = pictureFraction(x, y) else { return nil }
+            return .move(x: fx, y: fy)
+        case GST_NAVIGATION_EVENT_MOUSE_SCROLL:
+            var dx = 0.0, dy = 0.0
+            guard gst_navigation_event_parse_mouse_scroll_event(event, &x, &y, &dx, &dy) != 0 else { return nil }
+            return .scroll(dy: dy)
+        default:
+            return nil
+        }
+    }
+
+    /// An output position as a fraction of the displayed (oriented, zoomed) picture: with
+    /// lens-crop the output is only the lens, so its origin is added back.
+    private func pictureFraction(_ x: Double, _ y: Double) -> (Double, Double)? {
+        guard let plan = activePlan.withLock({ $0 }) else { return nil }
+        let ox = plan.lensCrop ? Double(plan.lensRect.x) + x : x
+        let oy = plan.lensCrop ? Double(plan.lensRect.y) + y : y
+        return (ox / Double(plan.orientedWidth), oy / Double(plan.orientedHeight))
+    }
+
+    /// An application message `filtercam-command, command=…[, text=…]` for the program
+    /// that runs the pipeline: `filtercam launch` prints the help, quits cleanly, and
+    /// echoes what a key in the window changed, as for the same key in the terminal.
+    private func tellApplication(_ command: String, _ text: String? = nil) {
+        let structure = gst_structure_new_empty("filtercam-command")!
+        var value = GValue()
+        g_value_init(&value, fc_type_string())
+        g_value_set_string(&value, command)
+        gst_structure_set_value(structure, "command", &value)
+        if let text {
+            g_value_set_string(&value, text)
+            gst_structure_set_value(structure, "text", &value)
+        }
+        g_value_unset(&value)
+        gst_element_post_message(element, gst_message_new_application(element.asObject, structure))
+    }
+}

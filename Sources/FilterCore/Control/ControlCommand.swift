@@ -1,0 +1,121 @@
+/// What a user can tell a running FilterCam, in one vocabulary: a key in the preview
+/// window or in the terminal, the pointer in the window, the terminal's `:` line and a
+/// line on stdin all become one of these. `Keymap` binds the keys and writes the help;
+/// `run(on:)` (ControlExecutor.swift) turns one into property changes on an element.
+public enum ControlCommand: Equatable, Sendable {
+    /// `set [ELEMENT.]PROP=VALUE`; without an element, the only filtercam.
+    case set(element: String?, property: String, value: String)
+    /// `filter ID`: select a filter; selecting the current one returns to `none`.
+    case filter(String)
+    case nextFilter, previousFilter
+    /// A quarter turn clockwise (orientation identity → 90r → 180 → 90l).
+    case rotate
+    /// Mirror left-right; with orientation=auto, swap camera-facing instead.
+    case mirror
+    case zoomIn, zoomOut
+    /// The lens off (the whole picture), or back where it was.
+    case lens
+    /// The lens centred on a point of the shown picture (fractions): a click, a drag.
+    case lensAt(x: Double, y: Double)
+    case moveLens(Direction)
+    case lensSmaller, lensLarger
+    case snapshot
+    case faces
+    /// `camera ID`: switch the only filtercamsrc to camera ID (back, front, a path, test:PATTERN).
+    case camera(String)
+    case help
+    case quit
+
+    public enum Direction: String, CaseIterable, Sendable {
+        case left, right, up, down
+    }
+
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The verbs that take no argument, as typed.
+    static let plainVerbs: [(verb: String, command: ControlCommand)] = [
+        ("next-filter", .nextFilter), ("previous-filter", .previousFilter), ("rotate", .rotate), ("mirror", .mirror),
+        ("zoom-in", .zoomIn), ("zoom-out", .zoomOut), ("lens", .lens),
+        ("lens-left", .moveLens(.left)), ("lens-right", .moveLens(.right)),
+        ("lens-up", .moveLens(.up)), ("lens-down", .moveLens(.down)),
+        ("lens-smaller", .lensSmaller), ("lens-larger", .lensLarger),
+        ("snapshot", .snapshot), ("faces", .faces), ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
+    ]
+    static let argumentVerbs = ["set", "filter", "lens-at", "camera"]
+
+    /// The command as it is typed on a line.
+    public var line: String {
+        switch self {
+        case .set(let element, let property, let value): return "set \(element.map { $0 + "." } ?? "")\(property)=\(value)"
+        case .filter(let id): return "filter \(id)"
+        case .lensAt(let x, let y): return "lens-at \(x),\(y)"
+        case .camera(let id): return "camera \(id)"
+        default: return Self.plainVerbs.first { $0.command == self }!.verb
+        }
+    }
+
+    /// Parses one command line (`set zoom=2`, `next-filter`, `camera front`, …).
+    public init(line: String) throws(ParseError) {
+        let trimmed = line.trimmingSpaces
+        let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
+        guard let verb = parts.first else { throw ParseError("empty command; type 'help' for the list") }
+        let argument = parts.count > 1 ? parts[1].trimmingSpaces : ""
+        switch verb {
+        case "set": self = try Self.parseSet(argument)
+        case "filter":
+            guard !argument.isEmpty else { throw ParseError("'filter' needs a filter id, e.g. 'filter sepia'") }
+            self = .filter(argument)
+        case "lens-at":
+            let xy = argument.split(separator: ",").map { NumberText.double($0.trimmingSpaces) }
+            guard xy.count == 2, let x = xy[0], let y = xy[1], (0...1).contains(x), (0...1).contains(y) else {
+                throw ParseError("'lens-at' needs X,Y, fractions of the picture, e.g. 'lens-at 0.5,0.5'")
+            }
+            self = .lensAt(x: x, y: y)
+        case "camera":
+            guard !argument.isEmpty else { throw ParseError("'camera' needs a camera: back, front, /dev/videoN or test:PATTERN") }
+            self = .camera(argument)
+        default:
+            guard argument.isEmpty, let plain = Self.plainVerbs.first(where: { $0.verb == verb }) else {
+                let verbs = (Self.argumentVerbs + Self.plainVerbs.map(\.verb).filter { $0 != "?" && $0 != "exit" })
+                throw ParseError("unknown command \(trimmed.quotedForMessage); commands: \(verbs.joined(separator: ", "))")
+            }
+            self = plain.command
+        }
+    }
+
+    private static func parseSet(_ argument: String) throws(ParseError) -> ControlCommand {
+        guard let eq = argument.firstIndex(of: "=") else {
+            throw ParseError("'set' needs PROP=VALUE or ELEMENT.PROP=VALUE, e.g. 'set filter=sepia'")
+        }
+        let target = String(argument[..<eq]).trimmingSpaces
+        var value = String(argument[argument.index(after: eq)...]).trimmingSpaces
+        if value.count >= 2, let f = value.first, f == "\"" || f == "'", value.last == f {
+            value = String(value.dropFirst().dropLast())
+        }
+        let element: String?, property: String
+        if let dot = target.lastIndex(of: ".") {
+            element = String(target[..<dot])
+            property = String(target[target.index(after: dot)...])
+        } else {
+            element = nil
+            property = target
+        }
+        guard !property.isEmpty, element.map({ !$0.isEmpty }) ?? true else {
+            throw ParseError("\("set \(argument)".quotedForMessage): name a property, e.g. 'set filter=sepia' or 'set filtercam0.zoom=2'")
+        }
+        return .set(element: element, property: property, value: value)
+    }
+
+    /// The command bound to a key a terminal sends as one character, if any.
+    public init?(key: Character) {
+        guard let name = Keymap.keyName(for: key), let command = Keymap.command(forKey: name) else { return nil }
+        self = command
+    }
+
+    /// Every command with its keys: `filtercam launch --help`, `:help`.
+    public static var helpText: String { Keymap.helpText }
+}
+

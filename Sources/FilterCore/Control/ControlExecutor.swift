@@ -1,0 +1,138 @@
+/// What a command acts on: one element's properties, read and written as text (the
+/// element itself for a key in its window, the session's target for the terminal).
+public protocol ControlTarget: AnyObject {
+    /// The element's name, for what a `set` says.
+    var name: String { get }
+    func value(_ property: String) -> String?
+    /// Sets a property from text; throws when the element refuses the value (it keeps the old one).
+    func set(_ property: String, _ value: String) throws
+    /// Asks for a still.
+    func snapshot() throws
+    /// The lens `lens` put away, to bring back; kept with the element, so the window and
+    /// the terminal share it.
+    var keptLens: String? { get set }
+}
+
+/// A command that cannot act now (an arrow key with the lens off).
+public struct ControlError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension ControlCommand {
+    /// One step of `zoom-in`/`zoom-out` (and of the wheel), and of the lens size.
+    public static let zoomStep = 1.25
+    /// How far an arrow moves the lens, as a fraction of the picture.
+    public static let lensNudge = 0.05
+    /// The lens a click places when there is none yet (the whole picture is no lens).
+    public static let defaultLensSize = 0.5
+
+    /// Runs the command on `target`: the one place where a command becomes property
+    /// changes, whichever key, line or window it came from. Returns what it changed as a
+    /// line to show ("filter: mono", "zoom: 1.25"), nil when there is nothing to say.
+    /// `help` and `quit` belong to the program that runs the pipeline: nothing here.
+    @discardableResult
+    public func run(on target: some ControlTarget, registry: FilterRegistry = .shared) throws -> String? {
+        switch self {
+        case .set(_, let property, let value):
+            try target.set(property, value)
+            return "set \(target.name).\(property) = \(target.value(property) ?? value)"
+        case .filter(let id):
+            _ = try registry.lookup(id: id)
+            return try change(target, "filter", (target.value("filter") ?? "none") == id ? "none" : id)
+        case .nextFilter, .previousFilter:
+            let current = FilterChain.leadingID(of: target.value("filter") ?? "none", registry: registry)
+            return try change(target, "filter", registry.id(after: current, step: self == .nextFilter ? 1 : -1))
+        case .rotate:
+            return try change(target, "orientation", OrientationMethod.afterRotate(target.value("orientation") ?? "identity").nick)
+        case .mirror:
+            let orientation = target.value("orientation") ?? "identity"
+            if orientation == "auto" {
+                return try change(target, "camera-facing", target.value("camera-facing") == "front" ? "back" : "front")
+            }
+            return try change(target, "orientation", (OrientationMethod(nick: orientation) ?? .identity).then(.horizontal).nick)
+        case .zoomIn, .zoomOut:
+            let zoom = target.value("zoom").flatMap(NumberText.double) ?? 1
+            let maxZoom = target.value("max-zoom").flatMap(NumberText.double) ?? 1
+            let next = Zoom.clamp(self == .zoomIn ? zoom * Self.zoomStep : zoom / Self.zoomStep, max: maxZoom)
+            return try change(target, "zoom", NumberText.text(next))
+        case .lens:
+            let lens = try Self.lens(of: target)
+            if lens.isFull {
+                let back = target.keptLens.flatMap { try? LensRect(parsing: $0) } ?? .centred(size: Self.defaultLensSize)
+                target.keptLens = nil
+                return try change(target, "lens", back.description)
+            }
+            target.keptLens = lens.description
+            return try change(target, "lens", LensRect.full.description)
+        case .lensAt(let x, let y):
+            let lens = try Self.lens(of: target)
+            return try change(target, "lens", (lens.isFull ? .centred(size: Self.defaultLensSize) : lens).centred(atX: x, y: y).description)
+        case .moveLens(let direction):
+            let lens = try Self.placedLens(of: target)
+            let (dx, dy) = switch direction {
+            case .left: (-Self.lensNudge, 0.0)
+            case .right: (Self.lensNudge, 0.0)
+            case .up: (0.0, -Self.lensNudge)
+            case .down: (0.0, Self.lensNudge)
+            }
+            return try change(target, "lens", lens.centred(atX: lens.x + lens.w / 2 + dx, y: lens.y + lens.h / 2 + dy).description)
+        case .lensSmaller, .lensLarger:
+            let lens = try Self.placedLens(of: target)
+            return try change(target, "lens", lens.resized(by: self == .lensLarger ? Self.zoomStep : 1 / Self.zoomStep).description)
+        case .snapshot:
+            try target.snapshot()
+            return nil
+        case .faces:
+            let on = target.value("detect-faces") == "true"
+            try target.set("detect-faces", on ? "false" : "true")
+            return "faces: \(on ? "off" : "on")"
+        case .camera(let id):
+            return try change(target, "camera", id)
+        case .help, .quit:
+            return nil
+        }
+    }
+
+    /// Sets `property` and says the value the element took ("zoom: 4" when 5 was clamped).
+    private func change(_ target: some ControlTarget, _ property: String, _ value: String) throws -> String {
+        try target.set(property, value)
+        let now = target.value(property) ?? value
+        return "\(property): \(property == "lens" && now == LensRect.full.description ? "off" : now)"
+    }
+
+    private static func lens(of target: some ControlTarget) throws -> LensRect {
+        guard let text = target.value("lens") else { throw ControlError("\(target.name) has no lens") }
+        return try LensRect(parsing: text)
+    }
+
+    /// The lens, which a move or a resize needs placed.
+    private static func placedLens(of target: some ControlTarget) throws -> LensRect {
+        let lens = try lens(of: target)
+        guard !lens.isFull else { throw ControlError("the lens is off (the whole picture): 'l' or a click places one") }
+        return lens
+    }
+}
+
+extension LensRect {
+    /// A square (in fractions) lens of `size` in the middle of the picture.
+    static func centred(size s: Double) -> LensRect {
+        try! LensRect(x: (1 - s) / 2, y: (1 - s) / 2, w: s, h: s)
+    }
+
+    /// The lens moved so its centre is at (x, y), kept inside the picture; the corner is
+    /// rounded to 6 decimals (0.3, not 0.30000000000000004, after an arrow).
+    public func centred(atX x: Double, y: Double) -> LensRect {
+        func rounded(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+        let left = min(max(rounded(x - w / 2), 0), 1 - w)
+        let top = min(max(rounded(y - h / 2), 0), 1 - h)
+        return (try? LensRect(x: left, y: top, w: w, h: h)) ?? self
+    }
+
+    /// The lens scaled about its centre, between 5 % and the whole picture.
+    func resized(by factor: Double) -> LensRect {
+        let w = min(max(self.w * factor, 0.05), 1), h = min(max(self.h * factor, 0.05), 1)
+        let sized = (try? LensRect(x: 0, y: 0, w: w, h: h)) ?? self
+        return sized.centred(atX: x + self.w / 2, y: y + self.h / 2)
+    }
+}

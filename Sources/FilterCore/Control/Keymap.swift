@@ -1,0 +1,148 @@
+/// The keys, the same in the preview window and in a terminal, and every help text
+/// written from them: the window's help card, the terminal's one-line hint, the command
+/// list (`:help`, `filtercam launch --help`) and the README's key table.
+///
+/// Keys are named as X11 names them, which is how GStreamer's navigation events carry
+/// them ("n", "space", "plus", "bracketleft", "Left"); a terminal's characters and arrow
+/// sequences are translated to these names (`keyName(for:)`, `TerminalKeys`).
+public enum Keymap {
+    public struct Binding: Sendable {
+        public let command: ControlCommand
+        /// The key names; the first shown ones name the key in the help.
+        public let keys: [String]
+        /// What the command does, for the command list and the README.
+        public let help: String
+
+        init(_ command: ControlCommand, _ keys: [String], _ help: String) {
+            self.command = command; self.keys = keys; self.help = help
+        }
+
+        /// The keys as the help shows them (aliases such as "KP_Add" are left out).
+        public var labels: [String] { keys.compactMap(Keymap.label) }
+    }
+
+    /// Bindings shown together on one line of the card and of the hint.
+    public struct Row: Sendable {
+        public let text: String
+        public let bindings: [Binding]
+
+        init(_ text: String, _ bindings: [Binding]) { self.text = text; self.bindings = bindings }
+
+        /// "n / p", "s, space", "← / → / ↑ / ↓".
+        public var label: String { bindings.map { $0.labels.joined(separator: ", ") }.joined(separator: " / ") }
+        /// "n/p": the first key of each binding.
+        var shortLabel: String { bindings.compactMap(\.labels.first).joined(separator: "/") }
+    }
+
+    public static let rows: [Row] = [
+        Row("next / previous filter", [Binding(.nextFilter, ["n"], "the next filter in the catalog"),
+                                       Binding(.previousFilter, ["p"], "the previous filter in the catalog")]),
+        Row("rotate", [Binding(.rotate, ["r"], "turn the picture a quarter clockwise")]),
+        Row("mirror", [Binding(.mirror, ["m"], "mirror left-right (with orientation=auto: swap camera-facing)")]),
+        Row("zoom in / out", [Binding(.zoomIn, ["plus", "equal", "KP_Add"], "zoom in ×1.25, up to max-zoom (the wheel too)"),
+                              Binding(.zoomOut, ["minus", "KP_Subtract"], "zoom out ÷1.25, down to 1")]),
+        Row("lens on/off", [Binding(.lens, ["l"], "the lens off (the whole picture), or back where it was")]),
+        Row("lens size", [Binding(.lensSmaller, ["bracketleft"], "a smaller lens"),
+                          Binding(.lensLarger, ["bracketright"], "a larger lens")]),
+        Row("move the lens", ControlCommand.Direction.allCases.map { d in
+            Binding(.moveLens(d), [d.rawValue.prefix(1).uppercased() + d.rawValue.dropFirst()], "move the lens \(d.rawValue)")
+        }),
+        Row("snapshot", [Binding(.snapshot, ["s", "space"], "take a still")]),
+        Row("faces on/off", [Binding(.faces, ["f"], "face detection on/off")]),
+        Row("help", [Binding(.help, ["h", "question"], "the keys on one line (in the window with osd=true: a card); as a command, this list")]),
+        Row("quit", [Binding(.quit, ["q"], "stop (sends EOS first so recordings are finalised)")]),
+    ]
+
+    public static var bindings: [Binding] { rows.flatMap(\.bindings) }
+
+    /// The command bound to a key name, if any.
+    public static func command(forKey name: String) -> ControlCommand? {
+        bindings.first { $0.keys.contains(name) }?.command
+    }
+
+    /// The key name of a character a terminal sends; arrows come as escape sequences.
+    public static func keyName(for character: Character) -> String? {
+        switch character {
+        case " ": return "space"
+        case "+": return "plus"
+        case "=": return "equal"
+        case "-": return "minus"
+        case "[": return "bracketleft"
+        case "]": return "bracketright"
+        case "?": return "question"
+        default: return character.isASCII && (character.isLetter || character.isNumber) ? String(character) : nil
+        }
+    }
+
+    /// How the help names a key; nil for an alias it does not show.
+    static func label(_ name: String) -> String? {
+        switch name {
+        case "plus": return "+"
+        case "minus": return "-"
+        case "bracketleft": return "["
+        case "bracketright": return "]"
+        case "question": return "?"
+        case "Left": return "←"
+        case "Right": return "→"
+        case "Up": return "↑"
+        case "Down": return "↓"
+        case "equal", "KP_Add", "KP_Subtract": return nil
+        default: return name
+        }
+    }
+
+    // MARK: Help texts
+
+    /// The window's help card (`h` with osd=true).
+    public static var cardLines: [String] {
+        let lines = [("click / drag", "place the lens"), ("wheel", "zoom")] + rows.map { ($0.label, $0.text) }
+        let width = lines.map(\.0.count).max()! + 2
+        return lines.map { $0.0.padded(to: width) + $0.1 }
+    }
+
+    /// The keys on one line: a terminal shows it at the start, for `h` and for an unknown key.
+    public static var hint: String {
+        "keys: " + keyList + "; ':' for a command (e.g. :set zoom=2)"
+    }
+
+    /// "n/p next / previous filter, r rotate, …".
+    public static var keyList: String {
+        rows.map { "\($0.shortLabel) \($0.text)" }.joined(separator: ", ")
+    }
+
+    /// Every command, with its keys.
+    public static var helpText: String {
+        func line(_ syntax: String, _ keys: String, _ help: String) -> String {
+            "  " + syntax.padded(to: 26) + keys.padded(to: 15) + help
+        }
+        var lines = ["commands (one per line; in a terminal ':' and the command, or its key, which works the same",
+                     "in the preview window):",
+                     line("set [ELEMENT.]PROP=VALUE", "", "change a property while playing (default element: the only filtercam)"),
+                     line("filter ID", "", "select a filter; again returns to none")]
+        for b in bindings {
+            lines.append(line(b.command.line, b.labels.joined(separator: " "), b.help))
+        }
+        lines += [line("lens-at X,Y", "click, drag", "centre the lens on X,Y, fractions of the picture"),
+                  line("camera ID", "", "switch cameras: back, front, /dev/videoN or test:PATTERN"),
+                  "in a terminal, ':' opens a command line (Enter runs, Esc cancels);",
+                  "in the preview window the wheel zooms too."]
+        return lines.joined(separator: "\n")
+    }
+
+    /// The README's key table (a test checks that the README has it).
+    public static var markdownTable: String {
+        var lines = ["| key | command | what it does |", "|---|---|---|"]
+        for b in bindings {
+            let keys = b.labels.map { "`\($0)`" }.joined(separator: ", ")
+            lines.append("| \(keys) | `\(b.command.line)` | \(b.help) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+private extension String {
+    /// The text and at least one space, `width` characters in all.
+    func padded(to width: Int) -> String {
+        self + String(repeating: " ", count: Swift.max(isEmpty ? width : 1, width - count))
+    }
+}

@@ -1,0 +1,119 @@
+import XCTest
+@testable import FilterCore
+
+/// An element's properties as a dictionary, with the setter's checks a real one makes.
+final class FakeTarget: ControlTarget {
+    var properties: [String: String]
+    var stills = 0
+    var keptLens: String?
+    let name = "fc"
+
+    init(_ properties: [String: String] = [:]) {
+        self.properties = ["filter": "none", "orientation": "identity", "camera-facing": "back", "zoom": "1",
+                           "max-zoom": "4", "lens": "0,0,1,1", "detect-faces": "false"].merging(properties) { $1 }
+    }
+
+    func value(_ property: String) -> String? { properties[property] }
+
+    func set(_ property: String, _ value: String) throws {
+        guard properties[property] != nil else { throw ControlError("no property \(property)") }
+        if property == "lens" { _ = try LensRect(parsing: value) }
+        properties[property] = value
+    }
+
+    func snapshot() throws { stills += 1 }
+}
+
+/// `ControlCommand.run(on:)`: what each command sets, from a given state (values by hand).
+final class ControlExecutorTests: XCTestCase {
+    let registry = FilterRegistry(registeringBuiltIns: true)
+
+    /// The feedback and the target after running `command` from `properties`.
+    func run(_ command: ControlCommand, _ properties: [String: String] = [:], kept: String? = nil) throws -> (String?, FakeTarget) {
+        let target = FakeTarget(properties)
+        target.keptLens = kept
+        let text = try command.run(on: target, registry: registry)
+        return (text, target)
+    }
+
+    func testFilters() throws {
+        XCTAssertEqual(try run(.nextFilter).0, "filter: sepia")
+        XCTAssertEqual(try run(.nextFilter, ["filter": "sepia intensity=0.5, vignette"]).0, "filter: mono")
+        XCTAssertEqual(try run(.previousFilter, ["filter": "sepia"]).0, "filter: none")
+        XCTAssertEqual(try run(.previousFilter).0, "filter: focus-peaking", "wraps to the end of the catalog")
+        XCTAssertEqual(try run(.filter("mono")).0, "filter: mono")
+        XCTAssertEqual(try run(.filter("mono"), ["filter": "mono"]).0, "filter: none", "again returns to none")
+        XCTAssertThrowsError(try run(.filter("sepai")))
+    }
+
+    func testRotateAndMirror() throws {
+        XCTAssertEqual(try run(.rotate).0, "orientation: 90r")
+        XCTAssertEqual(try run(.rotate, ["orientation": "90l"]).0, "orientation: identity")
+        XCTAssertEqual(try run(.rotate, ["orientation": "auto"]).0, "orientation: 90r", "auto starts from identity")
+        XCTAssertEqual(try run(.mirror).0, "orientation: horiz")
+        XCTAssertEqual(try run(.mirror, ["orientation": "horiz"]).0, "orientation: identity")
+        XCTAssertEqual(try run(.mirror, ["orientation": "180"]).0, "orientation: vert")
+        XCTAssertEqual(try run(.mirror, ["orientation": "90r"]).0, "orientation: ul-lr", "the top-left corner stays")
+        let (text, target) = try run(.mirror, ["orientation": "auto"])
+        XCTAssertEqual(text, "camera-facing: front")
+        XCTAssertEqual(target.properties["orientation"], "auto")
+        XCTAssertEqual(try run(.mirror, ["orientation": "auto", "camera-facing": "front"]).0, "camera-facing: back")
+    }
+
+    func testZoomStepsWithinOneAndMaxZoom() throws {
+        XCTAssertEqual(try run(.zoomIn).0, "zoom: 1.25")
+        XCTAssertEqual(try run(.zoomIn, ["zoom": "2"]).0, "zoom: 2.5")
+        XCTAssertEqual(try run(.zoomIn, ["zoom": "3.5"]).0, "zoom: 4")
+        XCTAssertEqual(try run(.zoomOut, ["zoom": "2.5"]).0, "zoom: 2")
+        XCTAssertEqual(try run(.zoomOut).0, "zoom: 1")
+    }
+
+    func testLensOffAndBackWhereItWas() throws {
+        let (on, target) = try run(.lens)
+        XCTAssertEqual(on, "lens: 0.25,0.25,0.5,0.5", "no lens yet: the default, half size, centred")
+        target.properties["lens"] = "0.1,0.2,0.3,0.4"
+        XCTAssertEqual(try ControlCommand.lens.run(on: target, registry: registry), "lens: off")
+        XCTAssertEqual(target.properties["lens"], "0,0,1,1")
+        XCTAssertEqual(target.keptLens, "0.1,0.2,0.3,0.4")
+        XCTAssertEqual(try ControlCommand.lens.run(on: target, registry: registry), "lens: 0.1,0.2,0.3,0.4")
+        XCTAssertNil(target.keptLens)
+    }
+
+    func testLensAtPlacesAndMovesTheLensInsideThePicture() throws {
+        XCTAssertEqual(try run(.lensAt(x: 0.5, y: 0.5)).0, "lens: 0.25,0.25,0.5,0.5")
+        XCTAssertEqual(try run(.lensAt(x: 0.9, y: 0.1)).0, "lens: 0.5,0,0.5,0.5", "kept inside")
+        XCTAssertEqual(try run(.lensAt(x: 0.3, y: 0.6), ["lens": "0,0,0.2,0.4"]).0, "lens: 0.2,0.4,0.2,0.4")
+    }
+
+    func testArrowsAndSizeNeedALens() throws {
+        let lens = ["lens": "0.25,0.25,0.5,0.5"]
+        XCTAssertEqual(try run(.moveLens(.right), lens).0, "lens: 0.3,0.25,0.5,0.5")
+        XCTAssertEqual(try run(.moveLens(.left), lens).0, "lens: 0.2,0.25,0.5,0.5")
+        XCTAssertEqual(try run(.moveLens(.up), lens).0, "lens: 0.25,0.2,0.5,0.5")
+        XCTAssertEqual(try run(.moveLens(.down), lens).0, "lens: 0.25,0.3,0.5,0.5")
+        XCTAssertEqual(try run(.moveLens(.left), ["lens": "0,0,0.5,0.5"]).0, "lens: 0,0,0.5,0.5", "at the edge it stays")
+        XCTAssertEqual(try run(.lensSmaller, lens).0, "lens: 0.3,0.3,0.4,0.4")
+        XCTAssertEqual(try run(.lensLarger, lens).0, "lens: 0.1875,0.1875,0.625,0.625")
+        XCTAssertEqual(try run(.lensLarger, ["lens": "0,0,0.9,0.9"]).0, "lens: off", "at most the whole picture")
+        for command in [ControlCommand.moveLens(.up), .lensSmaller, .lensLarger] {
+            XCTAssertThrowsError(try run(command)) { XCTAssertTrue("\($0)".contains("the lens is off"), "\($0)") }
+        }
+    }
+
+    func testFacesSnapshotSetAndProgramCommands() throws {
+        XCTAssertEqual(try run(.faces).0, "faces: on")
+        XCTAssertEqual(try run(.faces, ["detect-faces": "true"]).1.properties["detect-faces"], "false")
+        let (still, target) = try run(.snapshot)
+        XCTAssertNil(still)
+        XCTAssertEqual(target.stills, 1)
+        XCTAssertEqual(try run(.set(element: nil, property: "zoom", value: "2")).0, "set fc.zoom = 2")
+        XCTAssertThrowsError(try run(.set(element: nil, property: "bogus", value: "2")))
+        XCTAssertThrowsError(try run(.camera("front")), "a filtercam has no camera")
+        XCTAssertEqual(try run(.camera("front"), ["camera": "back"]).0, "camera: front")
+        for command in [ControlCommand.help, .quit] {
+            let (text, target) = try run(command)
+            XCTAssertNil(text)
+            XCTAssertEqual(target.properties, FakeTarget().properties, "\(command) changes nothing on the element")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import XCTest
+@testable import FilterCore
+
+/// The one keymap and vocabulary: keys, lines, the help written from them, the window's pointer.
+final class KeymapTests: XCTestCase {
+    func testEveryKeyAndItsCommand() {
+        let expected: [String: ControlCommand] = [
+            "n": .nextFilter, "p": .previousFilter, "r": .rotate, "m": .mirror,
+            "plus": .zoomIn, "equal": .zoomIn, "KP_Add": .zoomIn, "minus": .zoomOut, "KP_Subtract": .zoomOut,
+            "l": .lens, "bracketleft": .lensSmaller, "bracketright": .lensLarger,
+            "Left": .moveLens(.left), "Right": .moveLens(.right), "Up": .moveLens(.up), "Down": .moveLens(.down),
+            "s": .snapshot, "space": .snapshot, "f": .faces, "h": .help, "question": .help, "q": .quit,
+        ]
+        for (key, command) in expected { XCTAssertEqual(Keymap.command(forKey: key), command, key) }
+        XCTAssertEqual(Set(Keymap.bindings.flatMap(\.keys)), Set(expected.keys), "no other key is bound")
+        for key in ["x", "Q", "Escape", "Return", ""] { XCTAssertNil(Keymap.command(forKey: key), key) }
+    }
+
+    func testTerminalCharactersAreTheWindowsKeyNames() {
+        let expected: [Character: String] = [" ": "space", "+": "plus", "=": "equal", "-": "minus",
+                                             "[": "bracketleft", "]": "bracketright", "?": "question", "n": "n", "Q": "Q"]
+        for (c, name) in expected { XCTAssertEqual(Keymap.keyName(for: c), name, "\(c)") }
+        XCTAssertNil(Keymap.keyName(for: "\n"))
+        XCTAssertNil(Keymap.keyName(for: "é"))
+        XCTAssertEqual(ControlCommand(key: "m"), .mirror)
+        XCTAssertEqual(ControlCommand(key: "+"), .zoomIn)
+        XCTAssertEqual(ControlCommand(key: "]"), .lensLarger)
+        XCTAssertNil(ControlCommand(key: "x"))
+    }
+
+    func testEveryCommandReadsBackFromItsLine() throws {
+        let commands: [ControlCommand] = Keymap.bindings.map(\.command) + [
+            .set(element: "fc", property: "zoom", value: "2"), .set(element: nil, property: "filter", value: "sepia"),
+            .filter("mono"), .lensAt(x: 0.25, y: 0.75), .camera("front"),
+        ]
+        for c in commands { XCTAssertEqual(try ControlCommand(line: c.line), c, c.line) }
+        XCTAssertEqual(try ControlCommand(line: "lens-left"), .moveLens(.left))
+        XCTAssertEqual(try ControlCommand(line: "zoom-in"), .zoomIn)
+        XCTAssertEqual(try ControlCommand(line: "lens-at 0.5, 0.5"), .lensAt(x: 0.5, y: 0.5))
+        for bad in ["lens-at", "lens-at 2,0", "lens-at a,b", "mirror now", "zoom-in 2"] {
+            XCTAssertThrowsError(try ControlCommand(line: bad), bad)
+        }
+    }
+
+    func testTheHelpIsWrittenFromTheKeymap() {
+        XCTAssertEqual(Keymap.hint, "keys: n/p next / previous filter, r rotate, m mirror, +/- zoom in / out, l lens on/off, "
+            + "[/] lens size, ←/→/↑/↓ move the lens, s snapshot, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
+        let card = Keymap.cardLines
+        XCTAssertEqual(card.first, "click / drag   place the lens")
+        XCTAssertTrue(card.contains("n / p          next / previous filter"), "\(card)")
+        XCTAssertTrue(card.contains("← / → / ↑ / ↓  move the lens"), "\(card)")
+        XCTAssertTrue(card.contains("s, space       snapshot"), "\(card)")
+        XCTAssertEqual(card.count, 13)
+        XCTAssertEqual(OnScreenDisplay.helpLines, card)
+        let help = Keymap.helpText
+        for line in ["  mirror                    m              mirror left-right", "  zoom-in                   +              zoom in",
+                     "  lens-left                 ←              move the lens left", "  snapshot                  s space        take a still",
+                     "  set [ELEMENT.]PROP=VALUE                 change a property", "  camera ID                                switch cameras"] {
+            XCTAssertTrue(help.contains(line), line)
+        }
+        XCTAssertTrue(Keymap.markdownTable.contains("| `s`, `space` | `snapshot` | take a still |"), Keymap.markdownTable)
+    }
+
+    /// The README's key table is the keymap's.
+    func testReadmeHasTheKeyTable() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        XCTAssertTrue(text.contains(Keymap.markdownTable + "\n"), "README's key table differs; it should read:\n\(Keymap.markdownTable)")
+    }
+
+    func testPointerAndKeysInTheWindow() {
+        var preview = PreviewControl()
+        XCTAssertEqual(preview.handle(.move(x: 0.5, y: 0.5), lensIsFull: false), [], "no button held")
+        XCTAssertEqual(preview.handle(.press(x: 0.2, y: 0.3, button: 1), lensIsFull: true), [.lensAt(x: 0.2, y: 0.3)])
+        XCTAssertEqual(preview.handle(.move(x: 0.4, y: 0.5), lensIsFull: false), [.lensAt(x: 0.4, y: 0.5)])
+        XCTAssertEqual(preview.handle(.release(button: 1), lensIsFull: false), [])
+        XCTAssertEqual(preview.handle(.move(x: 0.6, y: 0.5), lensIsFull: false), [])
+        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 4), lensIsFull: false), [.zoomIn])
+        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 5), lensIsFull: false), [.zoomOut])
+        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 3), lensIsFull: false), [])
+        XCTAssertEqual(preview.handle(.scroll(dy: -1), lensIsFull: false), [.zoomIn])
+        XCTAssertEqual(preview.handle(.scroll(dy: 0), lensIsFull: false), [])
+        XCTAssertEqual(preview.handle(.key("Left"), lensIsFull: false), [.moveLens(.left)])
+        XCTAssertEqual(preview.handle(.key("space"), lensIsFull: false), [.snapshot])
+        XCTAssertEqual(preview.handle(.key("Escape"), lensIsFull: false), [])
+    }
+}
