@@ -15,7 +15,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         case filter, intensity
         case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
         case cameraFacing = "camera-facing", zoom, maxZoom = "max-zoom"
-        case navigation, osd, lensOutline = "lens-outline"
+        case navigation, osd, lensOutline = "lens-outline", countdown
     }
 
     /// The element is its parts, in this order: its own settings, the frame worker's
@@ -71,6 +71,10 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         case .lensOutline:
             return ElementProperty(p.rawValue, nick: "Lens outline",
                 blurb: "With osd, always outline the lens (not only while it moves)", .bool(defaultValue: false))
+        case .countdown:
+            return ElementProperty(p.rawValue, nick: "Countdown",
+                blurb: "Writing N takes a still after N seconds, counted down on the on-screen display (the t key writes 3); 0 cancels; reads the whole seconds left",
+                .uint(min: 0, max: 60, defaultValue: 0))
         }
     }
 
@@ -160,6 +164,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
             settings.withLock { $0.osd = v }
         case (.lensOutline, .bool(let v)):
             settings.withLock { $0.lensOutline = v }
+        case (.countdown, .int(let v)):
+            display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
         case (.maxZoom, .double(let v)):
             settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
         default:
@@ -183,6 +189,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
         case .navigation: return .bool(settings.withLock { $0.navigation })
         case .osd: return .bool(settings.withLock { $0.osd })
         case .lensOutline: return .bool(settings.withLock { $0.lensOutline })
+        case .countdown: return .int(display.withLock { $0.countdownLeft(at: Self.now) } ?? 0)
         }
     }
 
@@ -330,6 +337,8 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
     /// What to draw on this frame with `osd` on (worker thread): the lens is outlined unless
     /// it is the whole picture or the whole output; notes a still written since the last one.
     private func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
+        // A countdown's still is due with the first frame after its end, with or without osd.
+        if display.withLock({ $0.countdownDue(at: Self.now) }) { snapshots.request() }
         guard s.osd else { return [] }
         let lens = s.lens.isFull || s.lensCrop ? nil : recipe.lensRect
         let written = snapshots.written

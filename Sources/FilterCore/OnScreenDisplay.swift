@@ -1,6 +1,7 @@
 /// What the preview shows on top of the picture, and for how long, as a camera app does:
 /// the filter's title for a moment after a change, the zoom factor while it changes, the
-/// lens outline while it moves (or always), a help card, the count after a still.
+/// lens outline while it moves (or always), a help card, the count after a still, and the
+/// 3-2-1 of a countdown still.
 ///
 /// Pure state: changes are noted with the time they happened (seconds on any monotonic
 /// clock) and `items(at:)` says what to draw at a given time. Drawing is the host's
@@ -23,6 +24,8 @@ public struct OnScreenDisplay: Sendable, Equatable {
     private var banner: (text: String, until: Double)?
     private var outlineUntil = -Double.infinity
     public private(set) var helpShown = false
+    /// When the running countdown ends (its still is due), if one runs.
+    private var countdownEnd: Double?
 
     public init() {}
 
@@ -43,6 +46,24 @@ public struct OnScreenDisplay: Sendable, Equatable {
         banner = ("snapshot \(count)", time + Self.holdSeconds)
     }
 
+    /// A still in `seconds` (0 cancels a running countdown).
+    public mutating func countdownStarted(seconds: Int, at time: Double) {
+        countdownEnd = seconds > 0 ? time + Double(seconds) : nil
+    }
+
+    /// The whole seconds left of a running countdown (3, 2, 1), nil when none runs.
+    public func countdownLeft(at time: Double) -> Int? {
+        guard let end = countdownEnd, time < end else { return nil }
+        return Int((end - time).rounded(.up))
+    }
+
+    /// True once, at the first call at or after the countdown's end: its still is due.
+    public mutating func countdownDue(at time: Double) -> Bool {
+        guard let end = countdownEnd, time >= end else { return false }
+        countdownEnd = nil
+        return true
+    }
+
     public mutating func toggleHelp() {
         helpShown.toggle()
     }
@@ -52,13 +73,17 @@ public struct OnScreenDisplay: Sendable, Equatable {
     public func items(at time: Double, lens: PixelRect?, alwaysOutline: Bool) -> [Item] {
         var out: [Item] = []
         if let lens, alwaysOutline || time < outlineUntil { out.append(.outline(lens)) }
-        if let banner, time < banner.until { out.append(.banner(banner.text)) }
+        if let left = countdownLeft(at: time) {
+            out.append(.banner("\(left)"))   // the countdown before any other banner
+        } else if let banner, time < banner.until {
+            out.append(.banner(banner.text))
+        }
         if helpShown { out.append(.card(Self.helpLines)) }
         return out
     }
 
     public static func == (a: OnScreenDisplay, b: OnScreenDisplay) -> Bool {
         a.banner?.text == b.banner?.text && a.banner?.until == b.banner?.until
-            && a.outlineUntil == b.outlineUntil && a.helpShown == b.helpShown
+            && a.outlineUntil == b.outlineUntil && a.helpShown == b.helpShown && a.countdownEnd == b.countdownEnd
     }
 }

@@ -482,6 +482,26 @@ class Window(unittest.TestCase):
                 finally:
                     self.close(pipeline)
 
+    def test_t_counts_down_on_the_picture_then_takes_one_still(self):
+        spots = [(x, 22) for x in (140, 160, 180)]   # top centre, where the 3-2-1 goes
+        folder = tempfile.mkdtemp(prefix="fc-countdown-")
+        sepia = [rendered_pixel("filtercam filter=sepia", x, y, source_format="I420") for x, y in spots]
+        pipeline, fc = self.window_pipeline(f"osd=true flash=false snapshot-location={folder}/c-%02d.jpg", "I420")
+        try:
+            self.wait_until_shown(spots, sepia, "the title shown at start did not go")
+            pressed = time.monotonic()
+            self.xdotool("mousemove", "100", "200", "key", "t")
+            self.assertTrue(eventually(lambda: any(self.region_differs(a, b) for a, b in zip(sepia, self.shown(spots))), 2.5),
+                            "no countdown on the picture")
+            if time.monotonic() - pressed < 2.9:
+                self.assertEqual(os.listdir(folder), [], "a still before the count ended")
+            self.assertTrue(eventually(lambda: os.listdir(folder) == ["c-00.jpg"], 15), os.listdir(folder))
+            self.assertGreaterEqual(time.monotonic() - pressed, 3.0)
+            self.wait_until_shown(spots, sepia, "the countdown and the still's banner did not clear")
+            self.assertEqual(os.listdir(folder), ["c-00.jpg"], "one still")
+        finally:
+            self.close(pipeline)
+
     def test_help_card_on_h(self):
         spots = [(120, 110), (160, 120), (200, 130)]   # bright bars under the card's box
         for f in self.each_osd_format():

@@ -118,6 +118,25 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(tags, ["6", "8", "3"], "EXIF of 90r, 90l, 180")
     }
 
+    /// `countdown=N` at run time: one still, written no sooner than N seconds later, and
+    /// the property reads the seconds left meanwhile.
+    func testCountdownTakesOneStillAfterItsSeconds() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var started: Date?, leftAtStart: Int?
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=75 pattern=smpte ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 "
+                              + "! filtercam name=fc flash=false snapshot-location=\(dir.path)/c-%02d.jpg", onFrame: { i, _, pipeline in
+            guard i == 5, let fc = pipeline.element(named: "fc") else { return }
+            started = Date()
+            try? Pipeline.setProperty(fc, "countdown", "1")
+            leftAtStart = Int(Pipeline.property(fc, "countdown") ?? "")
+        })
+        XCTAssertEqual(leftAtStart, 1, "the seconds left, read at once")
+        XCTAssertEqual(files(dir), ["c-00.jpg"], "one still")
+        let written = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("c-00.jpg").path)[.modificationDate] as? Date)
+        XCTAssertGreaterThanOrEqual(written.timeIntervalSince(try XCTUnwrap(started)), 1.0, "not before the count ends")
+    }
+
     func testQualityIsWhatWasSet() throws {
         guard let identify = Build.which("identify") else { throw XCTSkip("ImageMagick is not installed") }
         let dir = try makeTempDir()

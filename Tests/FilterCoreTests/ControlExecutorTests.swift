@@ -46,6 +46,16 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertThrowsError(try run(.filter("sepai")))
     }
 
+    func testCountdownWritesThreeSecondsToTheElement() throws {
+        let (text, target) = try run(.countdown, ["countdown": "0"])
+        XCTAssertEqual(text, "countdown: a still in 3 s")
+        XCTAssertEqual(target.properties["countdown"], "3")
+        XCTAssertEqual(target.stills, 0, "the element takes the still when the count ends")
+        XCTAssertEqual(Keymap.command(forKey: "t"), .countdown)
+        XCTAssertEqual(try ControlCommand(line: "countdown"), .countdown)
+        XCTAssertThrowsError(try run(.countdown), "an element without the property (fc<id>) refuses")
+    }
+
     func testRotateAndMirror() throws {
         XCTAssertEqual(try run(.rotate).0, "orientation: 90r")
         XCTAssertEqual(try run(.rotate, ["orientation": "90l"]).0, "orientation: identity")

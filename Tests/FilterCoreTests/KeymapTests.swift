@@ -9,7 +9,7 @@ final class KeymapTests: XCTestCase {
             "plus": .zoomIn, "equal": .zoomIn, "KP_Add": .zoomIn, "minus": .zoomOut, "KP_Subtract": .zoomOut,
             "l": .lens, "bracketleft": .lensSmaller, "bracketright": .lensLarger,
             "Left": .moveLens(.left), "Right": .moveLens(.right), "Up": .moveLens(.up), "Down": .moveLens(.down),
-            "s": .snapshot, "space": .snapshot, "f": .faces, "h": .help, "question": .help, "q": .quit,
+            "s": .snapshot, "space": .snapshot, "t": .countdown, "f": .faces, "h": .help, "question": .help, "q": .quit,
         ]
         for (key, command) in expected { XCTAssertEqual(Keymap.command(forKey: key), command, key) }
         XCTAssertEqual(Set(Keymap.bindings.flatMap(\.keys)), Set(expected.keys), "no other key is bound")
@@ -44,13 +44,13 @@ final class KeymapTests: XCTestCase {
 
     func testTheHelpIsWrittenFromTheKeymap() {
         XCTAssertEqual(Keymap.hint, "keys: n/p next / previous filter, r rotate, m mirror, +/- zoom in / out, l lens on/off, "
-            + "[/] lens size, ←/→/↑/↓ move the lens, s snapshot, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
+            + "[/] lens size, ←/→/↑/↓ move the lens, s snapshot, t countdown still, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
         let card = Keymap.cardLines
         XCTAssertEqual(card.first, "click / drag   place the lens")
         XCTAssertTrue(card.contains("n / p          next / previous filter"), "\(card)")
         XCTAssertTrue(card.contains("← / → / ↑ / ↓  move the lens"), "\(card)")
         XCTAssertTrue(card.contains("s, space       snapshot"), "\(card)")
-        XCTAssertEqual(card.count, 13)
+        XCTAssertEqual(card.count, 14)
         XCTAssertEqual(OnScreenDisplay.helpLines, card)
         let help = Keymap.helpText
         for line in ["  mirror                    m              mirror left-right", "  zoom-in                   +              zoom in",

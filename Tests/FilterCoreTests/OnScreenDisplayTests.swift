@@ -25,6 +25,30 @@ final class OnScreenDisplayTests: XCTestCase {
         XCTAssertEqual(osd.items(at: 7, lens: lens, alwaysOutline: false), [])
     }
 
+    func testCountdownShowsThreeTwoOneThenIsDueOnce() {
+        var osd = OnScreenDisplay()
+        osd.filterChanged(to: "Sepia Tone", at: 100)
+        osd.countdownStarted(seconds: 3, at: 100)
+        // Seconds left, rounded up: 3 until 101, 2 until 102, 1 until 103; before any other banner.
+        XCTAssertEqual(osd.items(at: 100.2, lens: nil, alwaysOutline: false), [.banner("3")])
+        XCTAssertEqual(osd.items(at: 101.5, lens: nil, alwaysOutline: false), [.banner("2")])
+        XCTAssertEqual(osd.items(at: 102.9, lens: nil, alwaysOutline: false), [.banner("1")])
+        XCTAssertEqual(osd.countdownLeft(at: 102.9), 1)
+        XCTAssertFalse(osd.countdownDue(at: 102.9), "not before its end")
+        XCTAssertTrue(osd.countdownDue(at: 103.04), "due with the first frame after its end")
+        XCTAssertFalse(osd.countdownDue(at: 103.1), "once")
+        XCTAssertNil(osd.countdownLeft(at: 103.1))
+        XCTAssertEqual(osd.items(at: 103.1, lens: nil, alwaysOutline: false), [])
+    }
+
+    func testCountdownZeroCancels() {
+        var osd = OnScreenDisplay()
+        osd.countdownStarted(seconds: 2, at: 0)
+        osd.countdownStarted(seconds: 0, at: 1)
+        XCTAssertNil(osd.countdownLeft(at: 1.5))
+        XCTAssertFalse(osd.countdownDue(at: 5), "a cancelled countdown takes no still")
+    }
+
     func testHelpCardToggles() {
         var osd = OnScreenDisplay()
         osd.toggleHelp()

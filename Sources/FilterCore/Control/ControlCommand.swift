@@ -20,6 +20,8 @@ public enum ControlCommand: Equatable, Sendable {
     case moveLens(Direction)
     case lensSmaller, lensLarger
     case snapshot
+    /// A still after a countdown (`ControlCommand.countdownSeconds`, shown 3-2-1).
+    case countdown
     case faces
     /// `camera ID`: switch the only filtercamsrc to camera ID (back, front, a path, test:PATTERN).
     case camera(String)
@@ -42,7 +44,7 @@ public enum ControlCommand: Equatable, Sendable {
         ("lens-left", .moveLens(.left)), ("lens-right", .moveLens(.right)),
         ("lens-up", .moveLens(.up)), ("lens-down", .moveLens(.down)),
         ("lens-smaller", .lensSmaller), ("lens-larger", .lensLarger),
-        ("snapshot", .snapshot), ("faces", .faces), ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
+        ("snapshot", .snapshot), ("countdown", .countdown), ("faces", .faces), ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
     ]
     static let argumentVerbs = ["set", "filter", "lens-at", "camera"]
 

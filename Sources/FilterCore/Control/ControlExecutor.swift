@@ -26,6 +26,8 @@ extension ControlCommand {
     public static let lensNudge = 0.05
     /// The lens a click places when there is none yet (the whole picture is no lens).
     public static let defaultLensSize = 0.5
+    /// The seconds `countdown` (the t key) counts before its still, as a phone's timer.
+    public static let countdownSeconds = 3
 
     /// Runs the command on `target`: the one place where a command becomes property
     /// changes, whichever key, line or window it came from. Returns what it changed as a
@@ -83,6 +85,9 @@ extension ControlCommand {
         case .snapshot:
             try target.snapshot()
             return nil
+        case .countdown:
+            try target.set("countdown", String(Self.countdownSeconds))
+            return "countdown: a still in \(Self.countdownSeconds) s"
         case .faces:
             let on = target.value("detect-faces") == "true"
             try target.set("detect-faces", on ? "false" : "true")

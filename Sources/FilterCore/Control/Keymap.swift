@@ -48,6 +48,7 @@ public enum Keymap {
             Binding(.moveLens(d), [d.rawValue.prefix(1).uppercased() + d.rawValue.dropFirst()], "move the lens \(d.rawValue)")
         }),
         Row("snapshot", [Binding(.snapshot, ["s", "space"], "take a still")]),
+        Row("countdown still", [Binding(.countdown, ["t"], "a still after a 3-2-1 countdown on the picture")]),
         Row("faces on/off", [Binding(.faces, ["f"], "face detection on/off")]),
         Row("help", [Binding(.help, ["h", "question"], "the keys on one line (in the window with osd=true: a card); as a command, this list")]),
         Row("quit", [Binding(.quit, ["q"], "stop (sends EOS first so recordings are finalised)")]),
