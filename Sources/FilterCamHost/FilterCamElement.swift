@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Properties are declared in `FilterCamElement.properties` (the table `inspect` shows);
 /// settings live in `FilterCamSettings`; frames cross `FrameWorker`.
-final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
+final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
     enum Property: String, PropertyNames {
         case filter, intensity
         case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
@@ -94,7 +94,7 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
     private var worker: FrameWorker!
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
-    private var parts: ElementParts!
+    private(set) var parts: ElementParts!
 
     // Worker-thread state: filter instances are rebuilt only when the chain changes.
     private var activeChain = FilterChain.none
@@ -109,9 +109,6 @@ final class FilterCamElement: SwiftElement, HasElementClass, FrameStage, Element
     }
 
     // MARK: Properties
-
-    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
-    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
 
     var properties: [ElementProperty] { Self.ownProperties }
 

@@ -7,7 +7,7 @@ import Synchronization
 /// `fcvignette radius=0.7`): a GObject property per declared parameter, the same worker
 /// and caps handling as `filtercam`. Nothing here is specific to any filter: the
 /// `FilterDescriptor` is the only input.
-final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
+final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
     static let prefix = "fc"
 
     let elementClass: ElementClass
@@ -15,7 +15,7 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
     private let element: UnsafeMutablePointer<GstElement>
     private let values: Locked<FilterValues>
     private var worker: FrameWorker!
-    private var parts: ElementParts!
+    private(set) var parts: ElementParts!
 
     // Worker-thread state.
     private var activeValues: FilterValues?
@@ -66,8 +66,6 @@ final class SingleFilterElement: SwiftElement, HasElementClass, FrameStage, Elem
         }
     }
 
-    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
-    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
 
     /// The filter's parameters (the worker's counters are its own part).
     var properties: [ElementProperty] { descriptor.parameters.map(Self.property(for:)) }

@@ -14,6 +14,17 @@ protocol SwiftElement: AnyObject {
     func action(_ index: Int)
 }
 
+/// An element whose properties all belong to its parts (`ElementParts`: the element
+/// itself, its worker, its stills, …): GObject's property calls go to them.
+protocol ElementWithParts: SwiftElement {
+    var parts: ElementParts! { get }
+}
+
+extension ElementWithParts {
+    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
+    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
+}
+
 /// One element type: its metadata, properties, action signals, and how to make the
 /// Swift side of an instance.
 package final class ElementClass: @unchecked Sendable {

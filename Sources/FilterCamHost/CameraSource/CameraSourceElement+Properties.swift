@@ -61,9 +61,6 @@ extension CameraSourceElement {
         var controls: [CameraControl] = []
     }
 
-    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
-    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
-
     var properties: [ElementProperty] { Self.properties }
 
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {

@@ -41,7 +41,7 @@ import Synchronization
 /// CameraSourceElement+Properties (properties and settings), CameraSourceElement+Switching
 /// (opening, switching and the test-picture fallback) and CameraSourceElement+Controls
 /// (camera controls written to V4L2).
-package final class CameraSourceElement: SwiftElement, HasElementClass, ElementPart, @unchecked Sendable {
+package final class CameraSourceElement: ElementWithParts, HasElementClass, ElementPart, @unchecked Sendable {
     enum Property: String, PropertyNames {
         case camera, preset, fallback, numBuffers = "num-buffers"
         // Camera controls (`CameraControl`): names as CameraControl.propertyName.
