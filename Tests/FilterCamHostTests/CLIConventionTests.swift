@@ -130,14 +130,24 @@ final class CLIConventionTests: XCTestCase {
 
 /// The README's face example: a photo of any size, found, and `quit` honoured at once.
 final class ShippedPipelineTests: XCTestCase {
-    func testFaceExampleFindsTheFaceAndQuitsWithinTwoSeconds() throws {
+    func testFaceExampleFindsTheFaceAndQuits() throws {
         let photo = Build.packageRoot + "/Tests/FilterCamHostTests/Fixtures/faces/astronaut.png"
         try XCTSkipUnless(FileManager.default.fileExists(atPath: photo), "fixture missing")
-        // quit is read once the first frame has passed; faces need a few frames first.
-        let r = try runCLI(["launch", Build.packageRoot + "/pipelines/faces.pipeline"],
-                           environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! videoconvert ! imagefreeze is-live=true num-buffers=60",
-                                         "SINK": "fakesink"],
-                           stdin: nil, timeout: 30)
+        // The photo repeats until the first face is reported (a debug build on a busy
+        // machine can take seconds for it), then `quit` ends the run cleanly.
+        try Build.requireCLI()
+        let p = try RunningProcess(Build.cli, ["launch", "--messages", Build.packageRoot + "/pipelines/faces.pipeline"],
+                                   environment: ["SOURCE": "filesrc location=\(photo) ! pngdec ! videoconvert ! imagefreeze is-live=true",
+                                                 "SINK": "fakesink"])
+        let deadline = Date().addingTimeInterval(60)
+        var found = false
+        while !found && Date() < deadline && p.process.isRunning {
+            found = String(decoding: p.stdoutSoFar, as: UTF8.self).contains("\"faces\":[{")
+            if !found { usleep(20_000) }
+        }
+        XCTAssertTrue(found, "no face reported: \(p.stderrSoFar)")
+        p.write("quit\n")
+        let r = p.wait(timeout: 30)
         XCTAssertEqual(r.status, 0, r.summary)
         let faces = r.stderr.components(separatedBy: "faces=").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
         XCTAssertGreaterThan(faces, 0, r.stderr)
