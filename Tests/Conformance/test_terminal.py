@@ -29,7 +29,8 @@ class Terminal(unittest.TestCase):
         subprocess.run(["tmux", "send-keys", "-t", self.session] + list(keys), check=True)
 
     def screen(self):
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.session], capture_output=True,
+        # -J: a line the terminal wrapped (the key hint is longer than 200 columns) reads as one.
+        return subprocess.run(["tmux", "capture-pane", "-p", "-J", "-t", self.session], capture_output=True,
                               text=True, check=True).stdout
 
     def wait_for(self, text, timeout=15):
