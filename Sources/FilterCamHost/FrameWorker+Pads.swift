@@ -90,7 +90,7 @@ extension FrameWorker {
                 me.mailbox.setFlushing(false)
             case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP, GST_EVENT_STREAM_START,
                  GST_EVENT_STREAM_GROUP_DONE:
-                me.mailbox.put(.event(gst_event_ref(event)))
+                me.mailbox.put(.event(GstPointer(gst_event_ref(event))))
             default:
                 break
             }

@@ -66,28 +66,35 @@ final class FrameWorker: @unchecked Sendable {
 
     /// A frame as the streaming thread hands it over: the sample (owned) and whether
     /// upstream was live when it arrived.
-    struct ReceivedFrame {
-        let sample: OpaquePointer
+    struct ReceivedFrame: Sendable {
+        /// The sample (GstSample is opaque to Swift: held as the mini object it is).
+        private let miniObject: GstPointer<GstMiniObject>
+        var sample: OpaquePointer { OpaquePointer(miniObject.pointer) }
         let live: Bool
         /// Its running time (nil when not known): when the sink wants it, less the latency.
         let runningTime: UInt64?
         /// Its duration (nil when not known).
         let duration: UInt64?
+
+        init(sample: OpaquePointer, live: Bool, runningTime: UInt64?, duration: UInt64?) {
+            miniObject = GstPointer(UnsafeMutablePointer(sample))
+            self.live = live
+            self.runningTime = runningTime
+            self.duration = duration
+        }
     }
     /// Frames and serialized events, owned while they wait.
-    typealias Mailbox = FrameMailbox<ReceivedFrame, UnsafeMutablePointer<GstEvent>>
+    typealias Mailbox = FrameMailbox<ReceivedFrame, GstPointer<GstEvent>>
     let mailbox = Mailbox { item in
         switch item {
         case .frame(let frame): gst_sample_unref(frame.sample)
-        case .event(let event): gst_event_unref(event)
+        case .event(let event): gst_event_unref(event.pointer)
         case .endOfStream: break
         }
     }
     /// Held while the worker checks a frame's flush generation and pushes it, and while
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     let pushLock = Locked(())
-    /// The worker thread, joined at PAUSED→READY (so no thread outlives the element's stop).
-    private var thread: JoinableThread?
 
     /// What the worker knows of the stream (worker thread only; see `StreamState`).
     var stream = StreamState()
@@ -161,15 +168,19 @@ final class FrameWorker: @unchecked Sendable {
             addedLatency.store(0, ordering: .relaxed)
             stream.reset()   // the worker is not running yet
             liveState.store(0, ordering: .relaxed)
-            mailbox.start()
             FrameMemory.keepFramesOutOfThreadArenas()
-            startWorker()
+            // The worker thread starts with the first frame or event.
+            mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
+                self.workerLoop()
+            }
         }
         if !after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            mailbox.stop()   // a streaming thread waiting to hand over a frame returns
+            mailbox.close()   // a streaming thread waiting to hand over a frame returns
         }
         if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            stopWorker()
+            // Joined once the appsrc has stopped (a push blocked in it has returned), so no
+            // thread outlives the element's stop.
+            mailbox.stop()
             stream.reset()
             outputPool.release()
         }
@@ -177,19 +188,6 @@ final class FrameWorker: @unchecked Sendable {
     }
 
     // MARK: Worker
-
-    private func startWorker() {
-        thread = JoinableThread(name: "\(GStreamer.name(of: element)):work") { [unowned self] in
-            self.workerLoop()
-        }
-    }
-
-    private func stopWorker() {
-        guard let thread else { return }
-        mailbox.stop()
-        thread.join()
-        self.thread = nil
-    }
 
     private func workerLoop() {
         pushedSinceStart = false
@@ -208,7 +206,8 @@ final class FrameWorker: @unchecked Sendable {
                     continue
                 }
                 process(frame.sample, generation: generation)
-            case .event(let event):
+            case .event(let handed):
+                let event = handed.pointer
                 if event.pointee.type == GST_EVENT_STREAM_START {
                     // A new stream: what its predecessor's tags said no longer holds (as
                     // videoflip). The appsrc makes its own STREAM_START.

@@ -21,13 +21,19 @@ extension CameraSourceElement {
         if let error { g_error_free(error) }
         fc_post_warning(element, "\(GStreamer.name(of: element)): camera \(current.label) failed (\(reason)); showing a test picture instead (fallback=test)", nil)
         // Not from the failing streaming thread: it is stopped by the switch.
-        Thread.detachNewThread { [self] in
+        failedCameras.put(current)
+        return true
+    }
+
+    /// The fallback thread: replaces each failed camera by the test picture.
+    func replaceFailedCameras() {
+        while let (failed, _) = failedCameras.next() {
+            defer { failedCameras.done() }
             switching.lock()
             defer { switching.unlock() }
-            guard let now = active, now.bin == current.bin else { return }   // already switched
-            install(testSource(pattern: "smpte", label: "test picture (\(current.label) failed)", isFallback: true), syncState: true)
+            guard let now = active, now.bin == failed.bin else { continue }   // already switched
+            install(testSource(pattern: "smpte", label: "test picture (\(failed.label) failed)", isFallback: true), syncState: true)
         }
-        return true
     }
 
     func openCamera() -> Bool {

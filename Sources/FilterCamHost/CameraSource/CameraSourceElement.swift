@@ -92,6 +92,9 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
     /// What `active` is, readable without `switching` (from streaming threads).
     struct Shown: @unchecked Sendable { var bin: UnsafeMutablePointer<GstElement>; var label: String; var isCamera: Bool; var isFallback: Bool }
     let shown = Locked<Shown?>(nil)
+    /// Cameras that failed while running, for the fallback thread (the newest wins: the
+    /// thread checks that the failed one is still the one shown).
+    let failedCameras = WorkQueue<Shown>(policy: .newestWins)
     var outputSize = (width: 640, height: 480)
     var sourceCount = 0
     let rate: UnsafeMutablePointer<GstElement>
@@ -123,6 +126,14 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
         // bin changes their states: `switching` is held from before the change to after it
         // (the shim calls both on the same thread).
         if !after {
+            // The fallback thread takes `switching`: it starts and is joined outside it.
+            let from = fc_transition_current(transition), to = fc_transition_next(transition)
+            if from == Int32(GST_STATE_NULL.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
+                failedCameras.start(thread: "fc-fallback") { [self] in replaceFailedCameras() }
+            }
+            if from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_NULL.rawValue) {
+                failedCameras.stop()
+            }
             switching.lock()
             let r = beforeStateChange(transition, result)
             if r == GST_STATE_CHANGE_FAILURE { switching.unlock() }

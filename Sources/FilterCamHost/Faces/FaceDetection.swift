@@ -196,7 +196,7 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
 
     /// READY→PAUSED: a new run (counters reset, the cascade loaded if detection is on).
     func start() {
-        worker.stop()
+        worker.start()
         cache.reset()
         framesWithFaces.store(0, ordering: .relaxed)
         analyses.withLock { $0 = 0 }

@@ -32,87 +32,57 @@ final class FaceWorker: @unchecked Sendable {
 
     /// Runs one job (on this worker's thread); returns candidates in the job's frame pixels.
     private let detect: (Job) -> [DetectedFace]
-    /// Worker-thread state: confirmation and following across analysed copies.
-    private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors, confirmFrames: 2)
-    private var schedule = FaceRollSchedule()
-    private var trackerGeneration = 0
     private let name: String
+    /// The copies waiting for analysis: the newest wins.
+    private let jobs = WorkQueue<Job>(policy: .newestWins)
 
-    /// What the video worker and this thread share, behind one lock.
-    private struct Shared {
-        var pending: Job?
+    /// What the video worker reads: the latest result of the current generation.
+    private struct Published {
         var result: Result?
-        /// Bumped by `clear()` and `stop()`: a job started before does not publish after.
+        /// Bumped by `clear()` and `stop()`: a job submitted before does not publish after.
         var generation = 0
-        var thread: JoinableThread?
-        var stopping = false
-        var busy = false
-        var replaced: UInt64 = 0
-        var completed: UInt64 = 0
     }
-    private let shared = Locked(Shared())
-
-    /// Copies replaced by a newer one before they were analysed, and copies analysed.
-    var replaced: UInt64 { shared.withLock { $0.replaced } }
-    var completed: UInt64 { shared.withLock { $0.completed } }
+    private let published = Locked(Published())
 
     init(name: String, detect: @escaping (Job) -> [DetectedFace]) {
         self.name = name
         self.detect = detect
     }
 
-    /// Queues `job`, replacing one still waiting; starts the thread on first use.
-    func submit(_ job: Job) {
-        shared.withLockAndWake { s in
-            if s.stopping { return }
-            if s.pending != nil { s.replaced += 1 }
-            var job = job
-            job.generation = s.generation
-            s.pending = job
-            if s.thread == nil {
-                s.thread = startThread()
-            }
-        }
-    }
-
-    /// The latest result, if any since the last `clear()`.
-    var latest: Result? { shared.withLock { $0.result } }
-
-    /// Drops the result and any waiting job (detection switched off, or a new run).
-    func clear() {
-        shared.withLock { s in
-            s.pending = nil
-            s.result = nil
-            s.generation += 1
-        }
-    }
-
-    /// Stops and joins the thread, drops the result; a later `submit` starts a new one.
-    func stop() {
-        let running = shared.withLockAndWake { s -> JoinableThread? in
-            s.stopping = s.thread != nil
-            s.pending = nil
-            s.result = nil
-            s.generation += 1
-            return s.thread
-        }
-        guard let running else { return }
-        running.join()   // outside the lock: the thread takes it on its way out
-        shared.withLock { s in
-            s.thread = nil
-            s.stopping = false
-        }
-    }
-
-    /// A new thread, already started (called under the lock, which it does not take
-    /// before `submit` has returned).
-    private func startThread() -> JoinableThread {
-        JoinableThread(name: name) { [self] in
+    /// A new run: the thread starts with the first job (any earlier run is stopped).
+    func start() {
+        stop()
+        jobs.start(thread: name) { [self] in
             _ = cfd_set_current_thread_nice(10)
             Self.liveWorkers(+1)
             loop()
             Self.liveWorkers(-1)
         }
+    }
+
+    /// Queues `job`, replacing one still waiting.
+    func submit(_ job: Job) {
+        var job = job
+        job.generation = published.withLock { $0.generation }
+        jobs.put(job)
+    }
+
+    /// The latest result, if any since the last `clear()`.
+    var latest: Result? { published.withLock { $0.result } }
+
+    /// Drops the result and any waiting job (detection switched off, or a new run).
+    func clear() {
+        jobs.clear()
+        published.withLock { p in
+            p.result = nil
+            p.generation += 1
+        }
+    }
+
+    /// Stops and joins the thread, drops the result; `start` begins a new run.
+    func stop() {
+        clear()
+        jobs.stop()
     }
 
     private static let running = Locked(0)
@@ -127,15 +97,13 @@ final class FaceWorker: @unchecked Sendable {
         }
     }
 
+    /// The thread's loop; confirmation and following across analysed copies are its own.
     private func loop() {
-        while true {
-            let taken = shared.wait(until: { $0.pending != nil || $0.stopping }) { s -> Job? in
-                guard !s.stopping else { return nil }
-                defer { s.pending = nil; s.busy = true }
-                return s.pending
-            }
-            guard var job = taken ?? nil else { return }
-
+        var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors, confirmFrames: 2)
+        var schedule = FaceRollSchedule()
+        var trackerGeneration = 0
+        while let (taken, _) = jobs.next() {
+            var job = taken
             if job.generation != trackerGeneration {
                 tracker.reset()
                 schedule.reset()
@@ -144,19 +112,15 @@ final class FaceWorker: @unchecked Sendable {
             tracker.confirmNeighbors = job.confirmNeighbors
             job.search.rolls = schedule.rolls(requested: job.search.rolls, drawn: tracker.trackedRolls)
             let faces = tracker.update(detect(job), in: job.geometry, searched: Set(job.search.rolls))
-
-            shared.withLockAndWake { s in
-                s.busy = false
-                if job.generation == s.generation {
-                    s.result = Result(faces: faces, geometry: job.geometry)
-                    s.completed += 1
-                }
+            published.withLock { p in
+                if job.generation == p.generation { p.result = Result(faces: faces, geometry: job.geometry) }
             }
+            jobs.done()
         }
     }
 
     /// Waits until no job is waiting or running (for tests; non-live code never waits).
     func waitUntilIdle(timeout: Double = 10) -> Bool {
-        shared.wait(until: { $0.pending == nil && !$0.busy }, timeout: timeout) { _ in true } ?? false
+        jobs.waitUntilIdle(timeout: timeout)
     }
 }

@@ -16,15 +16,17 @@ extension SnapshotBranch {
         let orientation: OrientationMode
         let timestamp: UInt64?
     }
-    /// The writer's queue and thread.
-    struct Writer {
-        var queue: [Job] = []
-        var writing = 0
-        /// The writer thread, started by the first still of a run, joined at stop (it holds
-        /// the JPEG encoder pipeline, whose streaming thread GStreamer waits for at exit).
-        var thread: JoinableThread?
-        var stopping = false
-        var idle: Bool { queue.isEmpty && writing == 0 }
+    /// The writer's queue: a live stream's stills beyond `maximumQueued` are refused; a
+    /// stream that is not live waits for room (`StillMemory.kept` stills).
+    static func makeQueue() -> WorkQueue<Job> {
+        WorkQueue(policy: .fifo(limit: maximumQueued, whenFull: .refuse))
+    }
+    private static var notLive: WorkQueue<Job>.Policy { .fifo(limit: StillMemory.kept, whenFull: .wait) }
+
+    /// A new run: the writer thread starts with its first still and holds the JPEG encoder
+    /// pipeline, whose streaming thread GStreamer waits for at exit, until `stop`.
+    func startWriter() {
+        stills.start(thread: "fc-stills") { [self] in writerLoop() }
     }
 
     /// Hands a still to the writer. A live stream never waits for it (beyond
@@ -32,18 +34,7 @@ extension SnapshotBranch {
     /// not live (a file, `snapshot-every` over a recording) waits for room instead, so
     /// every frame asked for becomes a file, as a `queue` in front of `jpegenc` would do.
     func enqueue(_ job: Job, live: Bool) {
-        if !live {
-            _ = writer.wait(until: { $0.queue.count < StillMemory.kept || $0.stopping }) { _ in }
-        }
-        let queued = writer.withLockAndWake { w -> Bool in
-            guard w.queue.count < Self.maximumQueued else { return false }
-            w.queue.append(job)
-            if w.thread == nil {
-                w.thread = JoinableThread(name: "fc-stills") { [self] in writerLoop() }
-            }
-            return true
-        }
-        guard queued else {
+        guard stills.put(job, policy: live ? nil : Self.notLive).accepted else {
             report(failure: "cannot write snapshot \(job.path): \(Self.maximumQueued) stills are already waiting for the encoder", path: job.path)
             return
         }
@@ -58,14 +49,8 @@ extension SnapshotBranch {
         var inFlight: [Pushed] = []   // in the encoder, oldest first
         while true {
             // Wait for a still only when the encoder has nothing to finish.
-            let busy = !inFlight.isEmpty
-            let taken = writer.wait(until: { !$0.queue.isEmpty || $0.stopping || busy }) { w -> Job? in
-                guard !w.queue.isEmpty else { return nil }
-                w.writing += 1
-                return w.queue.removeFirst()
-            }
-            let job = taken ?? nil
-            if job == nil && inFlight.isEmpty { return }   // stopping, nothing left
+            let job = stills.next(waiting: inFlight.isEmpty)?.item
+            if job == nil && inFlight.isEmpty { return }   // stopped, nothing left
             if let job {
                 do {
                     let (pixels, exifOrientation) = try prepare(job)
@@ -78,7 +63,7 @@ extension SnapshotBranch {
                     inFlight.append(Pushed(job: job, width: pixels.width, height: pixels.height))
                 } catch {
                     report(failure: "\(error)", path: job.path)
-                    writer.withLockAndWake { $0.writing -= 1 }
+                    stills.done()
                     encoder = nil   // start afresh for the next still
                 }
                 if inFlight.count < 2 && encoder != nil { continue }
@@ -122,7 +107,7 @@ extension SnapshotBranch {
     /// Takes the oldest still's JPEG from the encoder and writes its file (or reports
     /// why not). A failed encoder is dropped; the stills still in it then fail in turn.
     private func complete(_ still: Pushed, encoder: inout JPEGEncoder?) {
-        defer { writer.withLockAndWake { $0.writing -= 1 } }
+        defer { stills.done() }
         let job = still.job
         do {
             guard let running = encoder else { throw JPEGWriter.Failure(description: "the JPEG encoder failed on an earlier still") }
@@ -158,22 +143,14 @@ extension SnapshotBranch {
 
     /// Waits until every queued still is written or reported (EOS, stop), at most `timeout`.
     func drain(timeout: TimeInterval = 30) {
-        _ = writer.wait(until: \.idle, timeout: timeout) { _ in }
+        _ = stills.waitUntilIdle(timeout: timeout)
     }
 
     /// The run is over: stills already taken are written (or reported) first, then the
     /// writer thread ends and is joined.
     func stop() {
         drain()
-        let thread = writer.withLockAndWake { w -> JoinableThread? in
-            w.stopping = true
-            return w.thread
-        }
-        thread?.join()   // outside the lock: the thread takes it on its way out
-        writer.withLock { w in
-            w.thread = nil
-            w.stopping = false
-        }
+        stills.stop()
         folders.closeAll()
     }
 }

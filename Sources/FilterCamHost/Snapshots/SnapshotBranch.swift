@@ -84,8 +84,8 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     private var flashStart: UInt64?
     private var flashFrames = 0
 
-    /// The writer thread's queue (SnapshotBranch+Writer).
-    let writer = Locked(Writer())
+    /// The writer thread's stills (SnapshotBranch+Writer).
+    let stills = SnapshotBranch.makeQueue()
     let memory = StillMemory()
     let folders = SnapshotFolders()
 
@@ -254,6 +254,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     /// A new run: counters of the worker start again, pending requests are kept.
     func start() {
         folders.prepare(forPath: settings.withLock { $0.naming.template })
+        startWriter()
         framesSeen = 0
         bracketRemaining = []
         flashStart = nil
