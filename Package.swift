@@ -129,5 +129,5 @@ let package = Package(
         .testTarget(name: "FilterCamToolTests", dependencies: ["FilterCamTool", "FilterCamHost", "FilterCore", "CGStreamer", "FilterCamTestSupport"],
                     swiftSettings: systemHeaders),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

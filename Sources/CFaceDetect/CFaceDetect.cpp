@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <new>
 #include <string>
 #include <sys/resource.h>
@@ -20,7 +19,6 @@
 
 struct CFDDetector {
   cv::CascadeClassifier cascade;
-  std::mutex lock;  // detectMultiScale keeps scratch state in the classifier
 };
 
 namespace {
@@ -103,12 +101,9 @@ extern "C" int32_t cfd_detect(CFDDetector *detector, const uint8_t *grey, int32_
     const cv::Mat image(height, width, CV_8UC1, const_cast<uint8_t *>(grey), static_cast<size_t>(stride));
     std::vector<cv::Rect> found;
     std::vector<int> neighbors;
-    {
-      std::lock_guard<std::mutex> guard(detector->lock);
-      detector->cascade.detectMultiScale(image, found, neighbors, params.scale_factor, params.min_neighbors, 0,
-                                         cv::Size(params.min_width, params.min_height),
-                                         cv::Size(params.max_width, params.max_height));
-    }
+    detector->cascade.detectMultiScale(image, found, neighbors, params.scale_factor, params.min_neighbors, 0,
+                                       cv::Size(params.min_width, params.min_height),
+                                       cv::Size(params.max_width, params.max_height));
     if (found.empty()) return 0;
     auto *out = static_cast<CFDRect *>(std::malloc(found.size() * sizeof(CFDRect)));
     if (!out) {

@@ -2,12 +2,13 @@ import CGStreamer
 
 /// A GStreamer debug category (`GST_DEBUG=filtercam:5`): one per element kind, so a user
 /// can see negotiation, drops, latency and property changes like any stock element's.
-struct DebugCategory: @unchecked Sendable {
-    let category: UnsafeMutablePointer<GstDebugCategory>
+struct DebugCategory: Sendable {
+    private let categoryPointer: GstPointer<GstDebugCategory>   // GStreamer's debug log is MT-safe
+    var category: UnsafeMutablePointer<GstDebugCategory> { categoryPointer.pointer }
 
     init(_ name: String, _ description: String) {
         GStreamer.initialize()
-        category = _gst_debug_category_new(name, 0, description)
+        categoryPointer = GstPointer(_gst_debug_category_new(name, 0, description))
     }
 
     static let filtercam = DebugCategory("filtercam", "FilterCam camera filter")

@@ -13,7 +13,7 @@ struct PropertyProblem: Error, CustomStringConvertible {
 /// frame worker's counters, the camera source): it declares its properties, takes and
 /// gives their values by name, and follows the element's run. An element is its parts,
 /// composed by property name (`ElementParts`).
-protocol ElementPart: AnyObject {
+protocol ElementPart: AnyObject, Sendable {
     /// The properties this part declares, as the element class lists them.
     var properties: [ElementProperty] { get }
     /// Takes a value, or throws `PropertyProblem` and keeps the previous one.
@@ -37,10 +37,10 @@ protocol PropertyNames: RawRepresentable, CaseIterable where RawValue == String 
 /// An element's parts, found by property name. The element class declares the
 /// properties in the parts' order (checked when the element is made); GObject's
 /// property ids are turned into names here, once, so no part ever sees an index.
-final class ElementParts: @unchecked Sendable {
+final class ElementParts: Sendable {
     /// The element owns its parts (they are its stored properties); this list must not
     /// keep them (or the element) alive.
-    private struct Reference {
+    private struct Reference: Sendable {
         unowned let part: any ElementPart
     }
     private let parts: [Reference]

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Properties are declared in `FilterCamElement.properties` (the table `inspect` shows);
 /// settings live in `FilterCamSettings`; frames cross `FrameWorker`.
-final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
+final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, Sendable {
     enum Property: String, PropertyNames {
         case filter, intensity
         case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
@@ -89,23 +89,37 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
 
     var elementClass: ElementClass { Self.elementClass }
 
-    let element: UnsafeMutablePointer<GstElement>
+    private let elementPointer: GstPointer<GstElement>
+    var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     let settings = Locked(FilterCamSettings())
-    private var worker: FrameWorker!
+    private let worker: FrameWorker
     private let snapshots: SnapshotBranch
     private let faces: FaceDetection
-    private(set) var parts: ElementParts!
+    private let partsReference = SetOnce<ElementParts>()
+    var parts: ElementParts { partsReference.value }
 
-    // Worker-thread state: filter instances are rebuilt only when the chain changes.
-    private var activeChain = FilterChain.none
-    private var activeFilters: [any FrameFilter] = []
+    /// What the frame worker keeps from frame to frame. Only the worker thread takes the
+    /// lock (never contended): it keeps the element Sendable, checked.
+    private struct FrameState {
+        /// Filter instances, rebuilt only when the chain changes.
+        var chain = FilterChain.none
+        var filters: [any FrameFilter] = []
+        /// The YUV refusal is posted once.
+        var refusedYUV = false
+        /// Stills written when the last frame was prepared.
+        var stillsSeen: UInt64 = 0
+        /// Draws the on-screen display into YUV frames.
+        let osdCanvas = OSDCanvas()
+    }
+    private let frameState = Locked(FrameState())
 
     init(element: UnsafeMutablePointer<GstElement>) {
-        self.element = element
+        elementPointer = GstPointer(element)
         snapshots = SnapshotBranch(element: element)
         faces = FaceDetection(element: element)
-        worker = FrameWorker(element: element, stage: self, log: .filtercam)
-        parts = ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, faces])
+        worker = FrameWorker(element: element, log: .filtercam)
+        worker.attach(stage: self)
+        partsReference.set(ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, faces]))
     }
 
     // MARK: Properties
@@ -222,9 +236,12 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     func task(for input: FrameShape, stream: StreamState) -> FrameTask {
         let s = settings.withLock { $0 }
         let chain = s.effectiveChain
-        if chain != activeChain {
-            activeChain = chain
-            activeFilters = chain.makeFilters()
+        let activeFilters = frameState.withLock { f -> [any FrameFilter] in
+            if chain != f.chain {
+                f.chain = chain
+                f.filters = chain.makeFilters()
+            }
+            return f.filters
         }
         let method = s.effectiveOrientation(tag: stream.tagOrientation)
         let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
@@ -232,7 +249,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         activePlan.withLock { $0 = plan }
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
         if input.format.isYUV {
-            return yuvTask(recipe, chain: chain, settings: s, format: input.format, method: method, live: stream.isLive)
+            return yuvTask(recipe, chain: chain, filters: activeFilters, settings: s, format: input.format, method: method,
+                           live: stream.isLive)
         }
         let lensRect = recipe.lensRect
         let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
@@ -261,7 +279,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     /// (encoded in the frame's own format) and the on-screen display (blended into the
     /// planes by `OSDCanvas`). A filter without a YUV path on a YUV stream is an error that
     /// says what to put in front.
-    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat,
+    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, filters activeFilters: [any FrameFilter],
+                         settings s: FilterCamSettings, format: FrameFormat,
                          method: OrientationMethod, live: Bool) -> FrameTask {
         var problem: String?
         // The chain's filters are made already (`activeFilters`, in chain order): no new
@@ -273,7 +292,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         guard let problem else {
             let faces = self.faces, detecting = faces.isEnabled
             let snapshots = self.snapshots, lensRect = recipe.lensRect
-            let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
+            let overlay = onScreenItems(recipe, settings: s), canvas = frameState.withLock { $0.osdCanvas }
             var found: [DetectedFace] = []
             let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || !overlay.isEmpty ? { frame in
                 if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
@@ -288,15 +307,12 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
             } : nil
             return FrameTask(recipe.yuvJob(finish: finish), decorate: decorate)
         }
-        if !refusedYUV {
-            refusedYUV = true
+        if frameState.withLock({ f in defer { f.refusedYUV = true }; return !f.refusedYUV }) {
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "
                           + "(put videoconvert ! video/x-raw,format=BGRx in front)", nil)
         }
         return FrameTask(.passthrough(width: recipe.plan.inputWidth, height: recipe.plan.inputHeight))
     }
-    /// Worker-thread state: the YUV refusal is posted once.
-    private var refusedYUV = false
 
     /// EOS: stills still waiting for a frame are written (or reported) now.
     func endOfStream() {
@@ -323,13 +339,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     // MARK: On-screen display
 
     let display = Locked(OnScreenDisplay())
-    /// Stills written when the last frame was prepared (worker thread).
-    private var stillsSeen: UInt64 = 0
 
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-    /// Draws the on-screen display into YUV frames (worker thread).
-    private let osdCanvas = OSDCanvas()
 
     /// What to draw on this frame with `osd` on (worker thread): the lens is outlined unless
     /// it is the whole picture or the whole output; notes a still written since the last one.
@@ -340,9 +351,9 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         let lens = s.lens.isFull || s.lensCrop ? nil : recipe.lensRect
         let written = snapshots.written
         let now = Self.now
+        let seen = frameState.withLock { f in defer { f.stillsSeen = written }; return f.stillsSeen }
         return display.withLock { d in
-            if written > stillsSeen, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
-            stillsSeen = written
+            if written > seen, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
             return d.items(at: now, lens: lens, alwaysOutline: s.lensOutline)
         }
     }

@@ -64,10 +64,11 @@ public enum FilterCamPlugin {
     }
 
     /// The plugin descriptor for the loadable plugin (`gst_plugin_filtercam_get_desc`).
-    public static let descriptor: UnsafeMutablePointer<GstPluginDesc> =
+    public static var descriptor: UnsafeMutablePointer<GstPluginDesc> { filtercamDescriptor.pointer }
+    private static let filtercamDescriptor = GstPointer(
         makeDescriptor(name: "filtercam", summary: "FilterCam: camera filters written in Swift") { plugin in
             FilterCamPlugin.register(in: plugin) ? 1 : 0
-        }
+        })
 
     /// A plugin descriptor; `initialise` is GStreamer's plugin_init (a C callback).
     private static func makeDescriptor(name: String, summary: String,

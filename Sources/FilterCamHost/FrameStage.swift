@@ -20,7 +20,7 @@ struct FrameTask {
 /// The element behind a `FrameWorker`. Walking a frame from the appsink to the appsrc
 /// enters the element once (`task`); the worker calls it otherwise only at the end of the
 /// stream and for the preview window's events.
-protocol FrameStage: AnyObject {
+protocol FrameStage: AnyObject, Sendable {
     /// The task for one input frame (worker thread), decided from one copy of the settings
     /// and what the worker knows of the stream.
     func task(for input: FrameShape, stream: StreamState) -> FrameTask

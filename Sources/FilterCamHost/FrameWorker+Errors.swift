@@ -42,7 +42,7 @@ extension FrameWorker {
     }
 
     /// Reads the input format when the caps change; reports caps we cannot use.
-    func adopt(caps: UnsafeMutablePointer<GstCaps>) -> Bool {
+    func adopt(caps: UnsafeMutablePointer<GstCaps>, stream: inout StreamState) -> Bool {
         let (usable, changed) = stream.adopt(caps)
         if !usable && changed {
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process frames in caps \(GStreamer.describe(caps)); it takes progressive raw video in \(formatNames) (put deinterlace or videoconvert in front)", nil)

@@ -8,10 +8,10 @@ extension FrameWorker {
     /// Metas follow (`fc_copy_metas`; regions of interest through `geometry`). The frames
     /// are RGB views or YUV views (`view(of:…)`, `yuvView(of:…)`), as the job needs.
     func render<Frame>(_ input: UnsafeMutablePointer<GstBuffer>, shape: FrameShape, width: Int, height: Int,
-                       geometry: GeometryPlan?, timestamp: UInt64?,
+                       geometry: GeometryPlan?, timestamp: UInt64?, run: inout WorkerRun,
                        as frame: (inout GstVideoFrame, FrameShape, UInt64?) -> Frame,
                        _ work: (Frame, Frame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
-        render(input, width: width, height: height, geometry: geometry) { src, dst in
+        render(input, width: width, height: height, geometry: geometry, run: &run) { src, dst in
             let outShape = FrameShape(width: width, height: height, format: shape.format)
             work(frame(&src, shape, timestamp), frame(&dst, outShape, timestamp))
         }
@@ -20,15 +20,15 @@ extension FrameWorker {
     /// A buffer from the output pool with `input`'s flags, timestamps and metas, both
     /// mapped for `work`; consumes `input`.
     func render(_ input: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int, geometry: GeometryPlan?,
-                _ work: (inout GstVideoFrame, inout GstVideoFrame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+                run: inout WorkerRun, _ work: (inout GstVideoFrame, inout GstVideoFrame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
         var outInfo = GstVideoInfo()
-        gst_video_info_set_format(&outInfo, stream.inputInfo.finfo.pointee.format, guint(width), guint(height))
-        let out = outputPool.acquire(info: &outInfo)
+        gst_video_info_set_format(&outInfo, run.stream.inputInfo.finfo.pointee.format, guint(width), guint(height))
+        let out = run.outputPool.acquire(info: &outInfo)
         gst_buffer_copy_into(out, input, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
         fc_copy_metas(input, out, geometry == nil ? 1 : 0)
         if let geometry { RegionOfInterest.map(from: input, to: out, through: geometry) }
         var src = GstVideoFrame(), dst = GstVideoFrame()
-        if gst_video_frame_map(&src, &stream.inputInfo, input, GST_MAP_READ) != 0 {
+        if gst_video_frame_map(&src, &run.stream.inputInfo, input, GST_MAP_READ) != 0 {
             if gst_video_frame_map(&dst, &outInfo, out, GST_MAP_WRITE) != 0 {
                 work(&src, &dst)
                 gst_video_frame_unmap(&dst)

@@ -19,7 +19,7 @@ extension FrameWorker {
     /// render time; there a frame is late once it has waited a frame's duration more than
     /// upstream's latency, so a slow consumer does not make latency grow by what waits.
     /// Unknown clock, latency or timestamp: not late.
-    func cannotReachSinkInTime(_ frame: ReceivedFrame) -> Bool {
+    func cannotReachSinkInTime(_ frame: ReceivedFrame, stream: StreamState) -> Bool {
         var latency = pipelineLatency.load(ordering: .relaxed)
         if latency == 0, let duration = frame.duration { latency = upstreamLatency.load(ordering: .relaxed) + duration }
         guard let runningTime = frame.runningTime, latency != UInt64.max, latency > 0,
@@ -51,7 +51,7 @@ extension FrameWorker {
     /// The reported latency follows the running maximum of the measured processing time.
     /// It grows at once (a LATENCY message makes the pipeline redistribute it) and shrinks
     /// only when it would halve, so a jittery filter does not send a message per frame.
-    func noteProcessingTime(_ ns: UInt64) {
+    func noteProcessingTime(_ ns: UInt64, stream: inout StreamState) {
         stream.recentProcessing.add(ns)
         log.log(element, "frame took \(ns / 1_000) µs")
         guard stream.isLive else { return }

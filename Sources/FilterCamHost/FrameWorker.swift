@@ -38,12 +38,13 @@ import Synchronization
 ///
 /// In parts, one file each, in a frame's order: FrameWorker+Pads (the inner pair's pads:
 /// probes and appsink callbacks that hand frames and events over, and pass upstream
-/// events back), this file (the type, its state changes and the worker thread that owns
-/// the stream state and processes each frame), FrameWorker+Timing (liveness, lateness,
+/// events back), this file (the type and its state changes), FrameWorker+Loop (the worker
+/// thread, which alone owns the run's stream state, and processes each frame),
+/// FrameWorker+Timing (liveness, lateness,
 /// QoS and latency), FrameWorker+Render (pooled output buffers and frame views),
 /// FrameWorker+Errors (inner errors re-posted, formats refused) and
 /// FrameWorker+Counters (`frames-processed`, `frames-dropped`).
-final class FrameWorker: @unchecked Sendable {
+final class FrameWorker: Sendable {
     /// Caps for frames in `formats` (RGB first: negotiation prefers them when upstream
     /// offers both, so RGB-only features keep working; YUV-only sources get YUV).
     static func caps(formats: [String] = FrameFormat.allNames) -> String {
@@ -51,18 +52,27 @@ final class FrameWorker: @unchecked Sendable {
     }
     static let caps = caps()
 
-    let element: UnsafeMutablePointer<GstElement>
+    private let elementPointer: GstPointer<GstElement>
+    var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     /// The element's debug category.
     let log: DebugCategory
-    weak var stage: FrameStage?
+    /// The element behind the worker, set by it right after its init (weak: the element
+    /// owns the worker).
+    private let stageReference = Locked(WeakStage())
+    private struct WeakStage { weak var stage: (any FrameStage)? }
+    var stage: (any FrameStage)? { stageReference.withLock { $0.stage } }
     /// The formats this element takes (its pad templates'), for caps and messages.
     let formats: [String]
 
     // The inner pair and its pads (probes: FrameWorker+Pads).
-    let appsink: UnsafeMutablePointer<GstElement>
-    let appsrc: UnsafeMutablePointer<GstElement>
-    let sinkPad: UnsafeMutablePointer<GstPad>    // the appsink's
-    let srcPad: UnsafeMutablePointer<GstPad>     // the appsrc's
+    private let appsinkPointer: GstPointer<GstElement>
+    var appsink: UnsafeMutablePointer<GstElement> { appsinkPointer.pointer }
+    private let appsrcPointer: GstPointer<GstElement>
+    var appsrc: UnsafeMutablePointer<GstElement> { appsrcPointer.pointer }
+    private let sinkPadPointer: GstPointer<GstPad>    // the appsink's
+    var sinkPad: UnsafeMutablePointer<GstPad> { sinkPadPointer.pointer }
+    private let srcPadPointer: GstPointer<GstPad>     // the appsrc's
+    var srcPad: UnsafeMutablePointer<GstPad> { srcPadPointer.pointer }
 
     /// A frame as the streaming thread hands it over: the sample (owned) and whether
     /// upstream was live when it arrived.
@@ -96,11 +106,6 @@ final class FrameWorker: @unchecked Sendable {
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     let pushLock = Locked(())
 
-    /// What the worker knows of the stream (worker thread only; see `StreamState`).
-    var stream = StreamState()
-    /// Where rendered frames are written (worker thread only; FrameWorker+Render).
-    var outputPool = OutputBufferPool()
-
     // Counters (FrameWorker+Counters).
     /// Frames the worker pushed into the appsrc, and frames that left it downstream.
     let processedCount = Atomic<UInt64>(0)
@@ -125,15 +130,14 @@ final class FrameWorker: @unchecked Sendable {
     /// Whether the error naming an unsupported format was posted (FrameWorker+Errors).
     let refusedFormat = Atomic<Bool>(false)
 
-    init(element: UnsafeMutablePointer<GstElement>, stage: FrameStage, log: DebugCategory,
+    init(element: UnsafeMutablePointer<GstElement>, log: DebugCategory,
          formats: [String] = FrameFormat.allNames) {
-        self.element = element
+        elementPointer = GstPointer(element)
         self.formats = formats
-        self.stage = stage
         self.log = log
         // The element has no name yet; the shell renames them "<name>-in/-out" at NULL→READY.
-        appsink = GStreamer.make("appsink", name: "in")!
-        appsrc = GStreamer.make("appsrc", name: "out")!
+        let appsink = GStreamer.make("appsink", name: "in")!
+        let appsrc = GStreamer.make("appsrc", name: "out")!
         for (k, v) in [("caps", Self.caps(formats: formats)), ("sync", "false"), ("max-buffers", "1"), ("drop", "false"),
                        ("enable-last-sample", "false"), ("qos", "false"), ("async", "false"),
                        ("emit-signals", "false"), ("wait-on-eos", "false")] {
@@ -144,11 +148,19 @@ final class FrameWorker: @unchecked Sendable {
             GStreamer.set(UnsafeMutableRawPointer(appsrc), k, v)
         }
         fc_element_adopt_inner(element, appsink, appsrc)
-        sinkPad = gst_element_get_static_pad(appsink, "sink")!
-        srcPad = gst_element_get_static_pad(appsrc, "src")!
+        let sinkPad = gst_element_get_static_pad(appsink, "sink")!
+        let srcPad = gst_element_get_static_pad(appsrc, "src")!
         gst_object_unref(sinkPad)   // the element keeps the pair, and so them, alive
         gst_object_unref(srcPad)
+        appsinkPointer = GstPointer(appsink)
+        appsrcPointer = GstPointer(appsrc)
+        sinkPadPointer = GstPointer(sinkPad)
+        srcPadPointer = GstPointer(srcPad)
         installCallbacks()
+    }
+
+    func attach(stage: any FrameStage) {
+        stageReference.withLock { $0.stage = stage }
     }
 
     // MARK: State
@@ -166,7 +178,6 @@ final class FrameWorker: @unchecked Sendable {
             refusedFormat.store(false, ordering: .relaxed)
             earliestTime.store(UInt64.max, ordering: .relaxed)
             addedLatency.store(0, ordering: .relaxed)
-            stream.reset()   // the worker is not running yet
             liveState.store(0, ordering: .relaxed)
             FrameMemory.keepFramesOutOfThreadArenas()
             // The worker thread starts with the first frame or event.
@@ -181,170 +192,8 @@ final class FrameWorker: @unchecked Sendable {
             // Joined once the appsrc has stopped (a push blocked in it has returned), so no
             // thread outlives the element's stop.
             mailbox.stop()
-            stream.reset()
-            outputPool.release()
         }
         return result
-    }
-
-    // MARK: Worker
-
-    private func workerLoop() {
-        pushedSinceStart = false
-        defer {
-            heldEvents.forEach { gst_event_unref($0) }
-            heldEvents.removeAll()
-        }
-        while let (item, generation) = mailbox.next() {
-            switch item {
-            case .frame(let frame):
-                stream.isLive = frame.live
-                if frame.live && mailbox.framesWaiting > 0 && cannotReachSinkInTime(frame) {
-                    lateDropped.add(1, ordering: .relaxed)
-                    reportDropped(frame.sample, reason: "it could no longer reach the sink in time and a newer one waits")
-                    gst_sample_unref(frame.sample)
-                    continue
-                }
-                process(frame.sample, generation: generation)
-            case .event(let handed):
-                let event = handed.pointer
-                if event.pointee.type == GST_EVENT_STREAM_START {
-                    // A new stream: what its predecessor's tags said no longer holds (as
-                    // videoflip). The appsrc makes its own STREAM_START.
-                    stream.startNewStream()
-                    gst_event_unref(event)
-                    continue
-                }
-                if event.pointee.type == GST_EVENT_TAG {
-                    var list: UnsafeMutablePointer<GstTagList>?
-                    gst_event_parse_tag(event, &list)
-                    if let list { stream.observe(list) }
-                }
-                // Before the first frame the appsrc has no caps yet; events sent now would
-                // overtake them (sticky-event misordering), so they wait for that frame.
-                if pushedSinceStart {
-                    gst_element_send_event(appsrc, event)
-                } else {
-                    heldEvents.append(event)
-                }
-            case .endOfStream:
-                sendHeldEvents()
-                stage?.endOfStream()
-                // As an event in the appsrc's queue, not gst_app_src_end_of_stream: that one leaves
-                // the appsrc EOS for good (only a seek on the appsrc itself clears it), so a
-                // flushing seek after EOS would play nothing.
-                gst_element_send_event(appsrc, gst_event_new_eos())
-            }
-        }
-    }
-
-    /// Whether a frame went out since the start (or the last flush).
-    private var pushedSinceStart = false
-    private var heldEvents: [UnsafeMutablePointer<GstEvent>] = []
-
-    private func sendHeldEvents() {
-        pushedSinceStart = true
-        for e in heldEvents { gst_element_send_event(appsrc, e) }
-        heldEvents.removeAll()
-    }
-
-    private func process(_ sample: OpaquePointer, generation: Int) {
-        guard let caps = gst_sample_get_caps(sample), let inBuffer = gst_sample_get_buffer(sample),
-              adopt(caps: caps), let shape = stream.inputShape, let stage
-        else {
-            gst_sample_unref(sample)
-            return
-        }
-        let started = DispatchTime.now().uptimeNanoseconds
-        // Hold the buffer alone so an in-place job can write without a copy.
-        var buffer = gst_buffer_ref(inBuffer)!
-        let segment = gst_segment_copy(gst_sample_get_segment(sample))
-        gst_sample_unref(sample)
-        defer { gst_segment_free(segment) }
-        Self.openReverseSegmentStart(segment!)
-
-        var timestamp: UInt64? = nil
-        let pts = fc_buffer_pts(buffer)
-        if pts != GstClockTime.max { timestamp = UInt64(pts) }
-        if let timestamp, isLate(timestamp, duration: fc_buffer_duration(buffer), segment: segment!) {
-            gst_buffer_unref(buffer)
-            return
-        }
-        // Controlled properties (GstController) take their values at this frame's stream time.
-        if let timestamp {
-            let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
-            if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
-        }
-        let task = stage.task(for: shape, stream: stream)
-        let job = task.job
-        let oneThread = shouldStayOnOneThread(frameDuration: fc_buffer_duration(buffer))
-        RowSplitter.withOneThread(oneThread) {
-        switch job.work {
-        case .passthrough:
-            break
-        case .inPlace(let inPlace, let copying):
-            buffer = fc_buffer_make_writable(buffer)
-            if fc_buffer_memory_writable(buffer) != 0 {
-                var frame = GstVideoFrame()
-                if gst_video_frame_map(&frame, &stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
-                    inPlace(view(of: &frame, shape: shape, timestamp: timestamp))
-                    gst_video_frame_unmap(&frame)
-                }
-            } else {
-                // Shared memory (e.g. imagefreeze): write the result into a new buffer in one pass.
-                buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, geometry: nil,
-                                timestamp: timestamp, as: view, copying)
-            }
-        case .render(let work):
-            buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
-                            timestamp: timestamp, as: view, work)
-        case .yuvInPlace(let work):
-            buffer = fc_buffer_make_writable(buffer)
-            if fc_buffer_memory_writable(buffer) == 0 {   // shared memory: filter a copy
-                buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, geometry: nil,
-                                timestamp: timestamp, as: yuvView) { source, destination in destination.copy(from: source); work(destination) }
-            } else {
-                var frame = GstVideoFrame()
-                if gst_video_frame_map(&frame, &stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
-                    work(yuvView(of: &frame, shape: shape, timestamp: timestamp))
-                    gst_video_frame_unmap(&frame)
-                }
-            }
-        case .yuvRender(let work):
-            buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
-                            timestamp: timestamp, as: yuvView, work)
-        }
-        }
-        if let decorate = task.decorate {
-            buffer = fc_buffer_make_writable(buffer)
-            decorate(buffer, timestamp)
-        }
-        let elapsed = DispatchTime.now().uptimeNanoseconds - started
-        noteProcessingTime(elapsed)
-        stream.oneThreadEstimate = oneThread ? elapsed : 2 * elapsed
-
-        let (outCaps, isNew) = stream.outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
-        if isNew { log.info(element, "output caps \(GStreamer.describe(outCaps))") }
-        let outSample = gst_sample_new(buffer, outCaps, segment, nil)!
-        gst_buffer_unref(buffer)
-        pushLock.withLock { _ in
-            guard mailbox.isCurrent(generation) else { return }
-            processedCount.add(1, ordering: .relaxed)
-            _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample)
-            if !pushedSinceStart { sendHeldEvents() }
-        }
-        gst_sample_unref(outSample)
-    }
-
-    /// Whether this frame's pixel work runs on the worker thread alone instead of being
-    /// split with the second core (`RowSplitter`). A live stream's frames come a frame's
-    /// duration apart; while one thread's work takes under a quarter of that, splitting
-    /// only shortens an already short wait and costs CPU: both threads spin while they
-    /// hand over, +50 % CPU for sepia at 720p30. Frames of streams that are not live (as
-    /// fast as possible) and slow work on live streams are still split.
-    private func shouldStayOnOneThread(frameDuration: GstClockTime) -> Bool {
-        guard stream.isLive, frameDuration != GstClockTime.max, frameDuration > 0 else { return false }
-        return stream.oneThreadEstimate < UInt64(frameDuration) / 4
     }
 
     /// In reverse playback the appsrc (GstBaseSrc) ends the stream as soon as it pushes a

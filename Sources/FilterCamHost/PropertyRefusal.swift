@@ -8,12 +8,13 @@ import Synchronization
 /// fail): the previous value stays. While the element runs, the refusal is a WARNING on
 /// the bus; before it runs (a pipeline description) it is kept and becomes an ERROR when
 /// the element starts, so `filtercam launch` fails with the message.
-package final class PropertyRefusal: @unchecked Sendable {
-    private let element: UnsafeMutablePointer<GstElement>
+package final class PropertyRefusal: Sendable {
+    private let elementPointer: GstPointer<GstElement>
+    private var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let pending = Locked<String?>(nil)
 
     init(element: UnsafeMutablePointer<GstElement>) {
-        self.element = element
+        elementPointer = GstPointer(element)
     }
 
     func refuse(_ property: String, _ value: String, _ why: String) {

@@ -7,27 +7,30 @@ import Synchronization
 /// `fcvignette radius=0.7`): a GObject property per declared parameter, the same worker
 /// and caps handling as `filtercam`. Nothing here is specific to any filter: the
 /// `FilterDescriptor` is the only input.
-final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, @unchecked Sendable {
+final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, Sendable {
     static let prefix = "fc"
 
     let elementClass: ElementClass
     private let descriptor: FilterDescriptor
-    private let element: UnsafeMutablePointer<GstElement>
+    private let elementPointer: GstPointer<GstElement>
+    private var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let values: Locked<FilterValues>
-    private var worker: FrameWorker!
-    private(set) var parts: ElementParts!
+    private let worker: FrameWorker
+    private let partsReference = SetOnce<ElementParts>()
+    var parts: ElementParts { partsReference.value }
 
-    // Worker-thread state.
-    private var activeValues: FilterValues?
-    private var activeFilter: (any FrameFilter)?
+    /// The filter instance and the values it was made with. Only the worker thread takes
+    /// the lock (never contended): it keeps the element Sendable, checked.
+    private let active = Locked<(values: FilterValues, filter: any FrameFilter)?>(nil)
 
     init(element: UnsafeMutablePointer<GstElement>, descriptor: FilterDescriptor, elementClass: ElementClass) {
-        self.element = element
+        elementPointer = GstPointer(element)
         self.descriptor = descriptor
         self.elementClass = elementClass
         values = Locked(descriptor.defaultValues)
-        worker = FrameWorker(element: element, stage: self, log: .singleFilter, formats: Self.formats(for: descriptor))
-        parts = ElementParts(element: element, declared: elementClass.properties, parts: [self, worker])
+        worker = FrameWorker(element: element, log: .singleFilter, formats: Self.formats(for: descriptor))
+        worker.attach(stage: self)
+        partsReference.set(ElementParts(element: element, declared: elementClass.properties, parts: [self, worker]))
     }
 
     /// The formats of a filter's element: YUV too when the filter works on YUV planes.
@@ -114,11 +117,12 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
 
     func task(for input: FrameShape, stream: StreamState) -> FrameTask {
         let current = values.withLock { $0 }
-        if current != activeValues || activeFilter == nil {
-            activeValues = current
-            activeFilter = descriptor.make(current)
+        let filter = active.withLock { a -> any FrameFilter in
+            if let a, a.values == current { return a.filter }
+            a = (current, descriptor.make(current))
+            return a!.filter
         }
-        let filters: [any FrameFilter] = [activeFilter!]
+        let filters: [any FrameFilter] = [filter]
         if input.format.isYUV {   // the caps offer YUV only to filters that work on it
             return FrameTask(FrameJob(outputWidth: input.width, outputHeight: input.height, work: .yuvInPlace { filters.apply(to: $0) }))
         }

@@ -4,7 +4,7 @@ import CFilterCamShim
 /// The behaviour of one element instance written in Swift. The C shim makes the GObject
 /// (a plain GstElement for filters, a GstBin for sources) and forwards property access,
 /// state changes, messages from inside and action signals here.
-protocol SwiftElement: AnyObject {
+protocol SwiftElement: AnyObject, Sendable {
     func setProperty(_ index: Int, _ value: PropertyValue)
     func getProperty(_ index: Int) -> PropertyValue
     /// Before (`after == false`) and after the element changes state (and its insides').
@@ -17,7 +17,7 @@ protocol SwiftElement: AnyObject {
 /// An element whose properties all belong to its parts (`ElementParts`: the element
 /// itself, its worker, its stills, …): GObject's property calls go to them.
 protocol ElementWithParts: SwiftElement {
-    var parts: ElementParts! { get }
+    var parts: ElementParts { get }
 }
 
 extension ElementWithParts {
@@ -27,7 +27,7 @@ extension ElementWithParts {
 
 /// One element type: its metadata, properties, action signals, and how to make the
 /// Swift side of an instance.
-package final class ElementClass: @unchecked Sendable {
+package final class ElementClass: Sendable {
     package let factoryName: String
     let typeName: String
     let longName: String
@@ -41,12 +41,12 @@ package final class ElementClass: @unchecked Sendable {
     /// A source is a bin (it keeps its SOURCE flag) and has no sink pad; the others are
     /// plain elements around a private appsink/appsrc pair.
     let isSource: Bool
-    let make: (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement
+    let make: @Sendable (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement
 
     init(factoryName: String, typeName: String, longName: String, klass: String, summary: String,
          properties: [ElementProperty], actions: [String] = [], sinkCaps: String, srcCaps: String,
          isSource: Bool = false,
-         make: @escaping (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement) {
+         make: @escaping @Sendable (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement) {
         self.factoryName = factoryName
         self.typeName = typeName
         self.longName = longName
@@ -109,7 +109,10 @@ package final class ElementClass: @unchecked Sendable {
         Unmanaged<AnyObject>.fromOpaque(ctx!).takeUnretainedValue() as! SwiftElement
     }
 
-    private static let author: UnsafePointer<CChar> = UnsafePointer(strdup("FilterCam developers")!)
+    /// Static text: C may keep the pointer for the life of the process.
+    private static var author: UnsafePointer<CChar> {
+        UnsafeRawPointer(("FilterCam developers" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+    }
 
     static let callbacks: FcElementCallbacks = {
         var cb = FcElementCallbacks()

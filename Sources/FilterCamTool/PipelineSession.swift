@@ -24,7 +24,7 @@ public final class PipelineSession {
     }
 
     /// Requests from other threads (signals, stdin), handled on the bus loop.
-    private struct Requests {
+    fileprivate struct Requests {
         var commands: [LiveCommand] = []
         var interrupts = 0
     }
@@ -33,14 +33,24 @@ public final class PipelineSession {
     /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
 
-    public func enqueue(_ command: LiveCommand) {
-        requests.withLock { $0.commands.append(command) }
-    }
+    /// Where other threads (signal handlers, stdin readers) leave their requests: all they
+    /// may reach of the session.
+    public struct Inbox: Sendable {
+        fileprivate let requests: Locked<Requests>
 
-    /// Ctrl-C or SIGTERM: the first sends EOS, the second aborts.
-    public func interrupt() {
-        requests.withLock { $0.interrupts += 1 }
+        public func enqueue(_ command: LiveCommand) {
+            requests.withLock { $0.commands.append(command) }
+        }
+
+        /// Ctrl-C or SIGTERM: the first sends EOS, the second aborts.
+        public func interrupt() {
+            requests.withLock { $0.interrupts += 1 }
+        }
     }
+    public var inbox: Inbox { Inbox(requests: requests) }
+
+    public func enqueue(_ command: LiveCommand) { inbox.enqueue(command) }
+    public func interrupt() { inbox.interrupt() }
 
     /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
     public func run() -> Outcome {

@@ -1,4 +1,5 @@
 import Foundation
+import FilterCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +54,7 @@ public enum ServeInstructions {
             var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
             guard getnameinfo(sa, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            let text = String(cString: host)
+            let text = String(cStringBuffer: host)
             if !result.contains(text) { result.append(text) }
         }
         return result

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,13 +10,14 @@ import Glibc
 ///
 /// The name (at most 15 bytes, the kernel's limit) shows in `top -H`, `gdb` and
 /// `/proc/PID/task/*/comm`, so a thread left behind is easy to attribute.
-public final class JoinableThread: @unchecked Sendable {
-    private var thread = pthread_t()
-    private var joined = false
+public final class JoinableThread: Sendable {
+    private let thread: pthread_t
+    private let joined = Atomic<Bool>(false)
 
     /// Starts `body` on a new thread named `name`.
     public init(name: String, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15)) ?? "filtercam", body)).toOpaque()
+        var thread = pthread_t()
         let created = pthread_create(&thread, nil, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
             _ = setThreadName(pthread_self(), body.name)
@@ -23,23 +25,24 @@ public final class JoinableThread: @unchecked Sendable {
             return nil
         }, box)
         precondition(created == 0, "could not start thread \(name): error \(created)")
+        self.thread = thread
     }
 
     /// Waits until the thread has exited. Call once, from another thread.
     public func join() {
-        guard !joined else { return }
-        joined = true
+        precondition(pthread_equal(thread, pthread_self()) == 0, "a thread cannot join itself")
+        guard !joined.exchange(true, ordering: .acquiringAndReleasing) else { return }
         pthread_join(thread, nil)
     }
 
     deinit {
-        if !joined { pthread_detach(thread) }
+        if !joined.load(ordering: .acquiring) { pthread_detach(thread) }
     }
 
-    private final class Body {
+    private final class Body: Sendable {
         let name: String
-        let run: () -> Void
-        init(name: String, _ run: @escaping () -> Void) {
+        let run: @Sendable () -> Void
+        init(name: String, _ run: @escaping @Sendable () -> Void) {
             self.name = name
             self.run = run
         }

@@ -1,10 +1,11 @@
 /// Memory for one frame, owned by Swift: for tests, previews and scratch space.
-public final class PixelBuffer {
+public final class PixelBuffer: Sendable {
     public let width: Int
     public let height: Int
     public let stride: Int
     public let format: PixelFormat
-    private let storage: UnsafeMutableRawPointer
+    private let memory: PixelMemory
+    private var storage: UnsafeMutableRawPointer { memory.base }
 
     /// `stride` defaults to `width * 4`; pass a larger one to test padded rows.
     /// `zeroed: false` skips clearing the memory, for a buffer about to be overwritten.
@@ -14,11 +15,8 @@ public final class PixelBuffer {
         self.format = format
         self.stride = stride ?? width * 4
         precondition(self.stride >= width * 4 && self.stride % 4 == 0)
-        storage = .allocate(byteCount: max(self.stride * height, 4), alignment: 64)
-        if zeroed { storage.initializeMemory(as: UInt8.self, repeating: 0, count: self.stride * height) }
+        memory = PixelMemory(byteCount: self.stride * height, zeroed: zeroed)
     }
-
-    deinit { storage.deallocate() }
 
     public var view: FrameView {
         FrameView(base: storage, width: width, height: height, stride: stride, format: format)

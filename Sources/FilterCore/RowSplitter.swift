@@ -1,40 +1,52 @@
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Splits a frame's rows between the calling thread and one persistent helper thread.
+/// Splits a frame's rows between the calling thread and persistent helper threads, one
+/// part per processor of the machine (the caller does the first).
 ///
 /// Starting a thread, or waking one through a condition variable, costs 70–110 µs per
-/// frame on these machines: more than a 640×480 filter pass. The helper therefore spins
+/// frame on these machines: more than a 640×480 filter pass. The helpers therefore spin
 /// briefly after each job (a new frame usually follows within microseconds at high
-/// rates) and only then parks. When the helper is busy with another caller's job, the
+/// rates) and only then park. When the helpers are busy with another caller's job, the
 /// caller simply does all rows itself, so callers never wait on each other.
 ///
-/// The helper's half is claimed by whoever gets to it first: when the helper has not
-/// started it within as long as the caller's own half took (it was parked, or the other
-/// core was busy, e.g. with the video source), the caller does it itself instead of
-/// waiting. Waiting for a descheduled helper cost 3 ms on every third 640×480 frame of a
-/// live pipeline (0.3 ms otherwise), and the element's latency follows the worst frame.
-public final class RowSplitter: @unchecked Sendable {
-    /// One helper for the whole process: the machines have two cores.
-    public static let shared = RowSplitter()
+/// A helper's part is claimed by whoever gets to it first: when no helper has started it
+/// within as long as the caller's own part took (it was parked, or the other cores were
+/// busy, e.g. with the video source), the caller does it itself instead of waiting.
+/// Waiting for a descheduled helper cost 3 ms on every third 640×480 frame of a live
+/// pipeline (0.3 ms otherwise), and the element's latency follows the worst frame.
+public final class RowSplitter: Sendable {
+    /// One set of helpers for the whole process, as wide as the machine.
+    public static let shared = RowSplitter(width: RowSplitter.processors)
 
     /// Frames with fewer rows × columns than this run on one thread.
     public static let minimumPixelsToSplit = 160 * 120
 
-    private typealias Job = (Range<Int>) -> Void
+    /// The processors this process may use (CPU affinity and quota included).
+    static var processors: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    private let busy = Atomic<Bool>(false)          // a caller owns the helper
+    /// Parts a frame is split into: the caller and `width - 1` helpers.
+    public let width: Int
+
+    /// The caller's rows and closure, which helpers run while the caller waits in `run`.
+    private struct Job: @unchecked Sendable {   // the closure never outlives the `run` that waits for it
+        let body: (Range<Int>) -> Void
+        let parts: [Range<Int>]
+    }
+
+    private let busy = Atomic<Bool>(false)          // a caller owns the helpers
     private let generation = Atomic<Int>(0)         // bumped for each job
-    private let finished = Atomic<Int>(0)           // generation the helper has completed
-    private let claimed = Atomic<Int>(0)            // generation whose second half someone took
-    private var job: Job?                           // valid while `busy`
-    private var jobRows: Range<Int> = 0..<0
-    private var mutex = pthread_mutex_t()
-    private var wake = pthread_cond_t()
-    private var parked = false
-    private var thread = pthread_t()
+    /// The current job's generation and the next part to claim, packed (`claimWord`):
+    /// claiming is one compare-and-swap, and a helper late for an earlier job cannot
+    /// claim a part of this one.
+    private let claims = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)           // parts helpers completed in this job
+    private let job = Locked<Job?>(nil)             // set while `busy`
+    /// Where parked helpers wait for the next generation.
+    private let parking = Locked(())
 
     /// FILTERCAM_THREADS=1 keeps every frame on one thread (for measurements).
     private let enabled: Bool = {
@@ -42,17 +54,16 @@ public final class RowSplitter: @unchecked Sendable {
         return String(cString: v) != "1"
     }()
 
-    private init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&wake, nil)
-        let me = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { arg in
-            let splitter = Unmanaged<RowSplitter>.fromOpaque(arg!).takeUnretainedValue()
-            _ = setThreadName(pthread_self(), "fc-row-helper")   // not its creator's name
-            splitter.helperLoop()
-            return nil
-        }, me)
+    init(width: Int) {
+        self.width = width
+        for _ in 1..<max(width, 1) {
+            // Process-lifetime helpers: never joined.
+            _ = JoinableThread(name: "fc-row-helper") { [self] in helperLoop() }
+        }
     }
+
+    private static let partBits = 16
+    private static func claimWord(generation: Int, part: Int) -> Int { generation << partBits | part }
 
     /// Set on a thread while its work should not be split (`withOneThread`).
     private static let oneThreadKey: pthread_key_t = {
@@ -71,53 +82,62 @@ public final class RowSplitter: @unchecked Sendable {
         return try body()
     }
 
-    /// Runs `body` over `0..<rows`, split in two parts when the frame is large enough.
-    /// `body` must be safe to run on two threads over disjoint row ranges.
+    /// Runs `body` over `0..<rows`, split in up to `width` parts when the frame is large
+    /// enough. `body` must be safe to run on several threads over disjoint row ranges.
     public func run(rows: Int, columns: Int, _ body: (Range<Int>) -> Void) {
-        guard enabled, rows >= 2, rows * columns >= RowSplitter.minimumPixelsToSplit,
+        let count = min(width, rows)
+        guard enabled, count >= 2, rows * columns >= RowSplitter.minimumPixelsToSplit,
               pthread_getspecific(Self.oneThreadKey) == nil,
               busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         else {
             body(0..<rows)
             return
         }
-        let middle = rows / 2
+        let parts = (0..<count).map { i in rows * i / count..<rows * (i + 1) / count }
         withoutActuallyEscaping(body) { escapable in
-            job = escapable
-            jobRows = middle..<rows
-            let myGeneration = generation.add(1, ordering: .releasing).newValue
-            pthread_mutex_lock(&mutex)
-            if parked { pthread_cond_signal(&wake) }
-            pthread_mutex_unlock(&mutex)
+            job.withLock { $0 = Job(body: escapable, parts: parts) }
+            finished.store(0, ordering: .relaxed)
+            let myGeneration = generation.load(ordering: .relaxed) + 1
+            claims.store(Self.claimWord(generation: myGeneration, part: 1), ordering: .releasing)
+            generation.store(myGeneration, ordering: .releasing)
+            parking.withLockAndWake { _ in }   // parked helpers go on
             let started = Self.nanoseconds()
-            escapable(0..<middle)
-            // Give the helper as long as our half took to start its half (a parked helper
-            // takes ~0.1 ms to wake); after that, do it here. The frame then never takes
-            // longer than on one thread, however late the helper is.
-            let halfTook = Self.nanoseconds() &- started
-            let deadline = Self.nanoseconds() &+ halfTook
-            var mine = false
-            while claimed.load(ordering: .acquiring) != myGeneration {
-                if Self.nanoseconds() >= deadline {
-                    mine = claimed.compareExchange(expected: myGeneration - 1, desired: myGeneration,
-                                                   ordering: .acquiringAndReleasing).exchanged
-                    break
-                }
+            escapable(parts[0])
+            // Give the helpers as long as our part took to start theirs (a parked helper
+            // takes ~0.1 ms to wake); after that, do the rest here. The frame then never
+            // takes longer than on one thread, however late the helpers are.
+            let deadline = Self.nanoseconds() &+ (Self.nanoseconds() &- started)
+            while claims.load(ordering: .acquiring) != Self.claimWord(generation: myGeneration, part: count)
+                    && Self.nanoseconds() < deadline {
                 spinPause()
             }
-            if mine {
-                escapable(middle..<rows)
-            } else {
-                while finished.load(ordering: .acquiring) != myGeneration {
-                    spinPause()
-                }
+            var mine = 0
+            while let part = claim(myGeneration, of: count) {
+                escapable(parts[part])
+                mine += 1
             }
-            job = nil
+            while finished.load(ordering: .acquiring) != count - 1 - mine {
+                spinPause()
+            }
+            job.withLock { $0 = nil }
         }
         busy.store(false, ordering: .releasing)
     }
 
-    /// How long the helper spins for the next job before it parks. The planes of one
+    /// Claims the next unclaimed part of the job of `generation`; nil when none is left.
+    private func claim(_ generation: Int, of count: Int) -> Int? {
+        var word = claims.load(ordering: .acquiring)
+        while word >> Self.partBits == generation {
+            let part = word & (1 << Self.partBits - 1)
+            guard part < count else { return nil }
+            let (exchanged, original) = claims.compareExchange(expected: word, desired: word + 1, ordering: .acquiringAndReleasing)
+            if exchanged { return part }
+            word = original
+        }
+        return nil
+    }
+
+    /// How long a helper spins for the next job before it parks. The planes of one
     /// frame follow each other within microseconds, and so do frames at benchmark rates;
     /// a live camera's next frame comes 33 ms later, and spinning for it cost 1.5 ms of CPU
     /// per frame (20,000 spins of a contended load; sepia at 720p30 took 1.5× the CPU of
@@ -137,18 +157,15 @@ public final class RowSplitter: @unchecked Sendable {
                 }
                 if parkAt == 0 { parkAt = Self.nanoseconds() &+ Self.spinNanoseconds }
                 if Self.nanoseconds() < parkAt { continue }
-                pthread_mutex_lock(&mutex)
-                parked = true
-                while generation.load(ordering: .acquiring) == seen {
-                    pthread_cond_wait(&wake, &mutex)
-                }
-                parked = false
-                pthread_mutex_unlock(&mutex)
+                parking.wait(until: { _ in generation.load(ordering: .acquiring) != seen }) { _ in }
             }
             seen = generation.load(ordering: .acquiring)
-            if claimed.compareExchange(expected: seen - 1, desired: seen, ordering: .acquiringAndReleasing).exchanged {
-                if let job { job(jobRows) }
-                finished.store(seen, ordering: .releasing)
+            guard let width = job.withLock({ $0?.parts.count }) else { continue }
+            while let part = claim(seen, of: width) {
+                // Claimed: the caller waits for this part, so its job is still set.
+                let current = job.withLock { $0 }!
+                current.body(current.parts[part])
+                finished.add(1, ordering: .releasing)
             }
         }
     }

@@ -105,6 +105,7 @@ enum LaunchCommand {
     /// Reads commands from stdin on a background thread: single keys in a terminal,
     /// lines otherwise. The end of stdin does not stop the pipeline.
     static func startReadingCommands(into session: PipelineSession) -> () -> Void {
+        let inbox = session.inbox
         if isatty(STDIN_FILENO) != 0 {
             var original = termios()
             tcgetattr(STDIN_FILENO, &original)
@@ -122,7 +123,7 @@ enum LaunchCommand {
                     case .command(let command):
                         // The typed command line stays as it is; what it did goes on the next line.
                         if wasEditing { FileHandle.standardError.write(Data("\n".utf8)) }
-                        session.enqueue(command)
+                        inbox.enqueue(command)
                     // The command line is redrawn in place on stderr while it is typed.
                     case .show(let text): FileHandle.standardError.write(Data(("\r\u{1B}[K" + text + (keys.isEditing ? "" : "\n")).utf8))
                     case .error(let text): printError("\r\u{1B}[K" + text)
@@ -136,7 +137,7 @@ enum LaunchCommand {
             while let line = readLine() {
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 do {
-                    session.enqueue(try LiveCommand(line: line))
+                    inbox.enqueue(try LiveCommand(line: line))
                 } catch {
                     printError("command error: \(error)")
                 }

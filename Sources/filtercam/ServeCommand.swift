@@ -84,7 +84,7 @@ enum ServeCommand {
         }
         ServeInstructions.lines(scheme: configuration.tlsCertificate == nil ? "rtsp" : "rtsps", address: configuration.address,
                                 port: server.port, path: configuration.path, user: configuration.users.first?.0).forEach { print($0) }
-        fflush(stdout)
+        fflush(nil)   // every output stream: Swift 6 refuses the C global `stdout`
 
         let session = PipelineSession(pipeline: pipeline)
         LaunchCommand.session = session

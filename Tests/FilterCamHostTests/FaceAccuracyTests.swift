@@ -27,10 +27,10 @@ final class FaceAccuracyTests: XCTestCase {
     }
 
     /// Each variant: its GStreamer elements and how a true box moves with it.
-    struct Variant {
+    struct Variant: Sendable {
         let name: String
-        let elements: (Int, Int) -> String
-        let move: (PixelRect, Int, Int) -> PixelRect
+        let elements: @Sendable (Int, Int) -> String
+        let move: @Sendable (PixelRect, Int, Int) -> PixelRect
         var turned = false
     }
 

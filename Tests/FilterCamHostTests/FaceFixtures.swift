@@ -61,14 +61,14 @@ enum FaceFixtures {
         return nil
     }
 
-    private static let cache = NSCache<NSString, PixelBuffer>()
+    private static let cache = Locked<[String: PixelBuffer]>([:])
 
     /// The image as RGBA pixels (decoded by GStreamer's pngdec).
     static func load(_ image: Image, file: StaticString = #filePath, line: UInt = #line) throws -> PixelBuffer {
         guard let p = path(image) else { throw XCTSkip("fixture \(image.file) not found") }
-        if let hit = cache.object(forKey: p as NSString) { return hit }
+        if let hit = cache.withLock({ $0[p] }) { return hit }
         let frame = try FrameIO.captureFrame("filesrc location=\"\(p)\" ! pngdec ! videoconvert", format: .rgba)
-        cache.setObject(frame, forKey: p as NSString)
+        cache.withLock { $0[p] = frame }
         return frame
     }
 

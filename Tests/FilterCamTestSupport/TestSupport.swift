@@ -124,7 +124,7 @@ package final class RunningProcess: @unchecked Sendable {
         read(errPipe.fileHandleForReading) { self.err.append($0) }
     }
 
-    private func read(_ handle: FileHandle, _ append: @escaping (Data) -> Void) {
+    private func read(_ handle: FileHandle, _ append: @escaping @Sendable (Data) -> Void) {
         readersDone.enter()
         let t = Thread { [lock, readersDone] in
             while true {

@@ -8,11 +8,11 @@ final class RowSplitterTests: XCTestCase {
     private let rows = 480, columns = 640   // large enough to split
 
     /// The ranges `run` hands to its body, and whether each ran on the calling thread.
-    private func ranges(oneThread: Bool) -> [(rows: Range<Int>, onCaller: Bool)] {
+    private func ranges(oneThread: Bool, splitter: RowSplitter = .shared) -> [(rows: Range<Int>, onCaller: Bool)] {
         let seen = Locked<[(rows: Range<Int>, onCaller: Bool)]>([])
         let caller = pthread_self()
         RowSplitter.withOneThread(oneThread) {
-            RowSplitter.shared.run(rows: rows, columns: columns) { range in
+            splitter.run(rows: rows, columns: columns) { range in
                 let here = pthread_equal(pthread_self(), caller) != 0
                 seen.withLock { $0.append((range, here)) }
             }
@@ -20,19 +20,30 @@ final class RowSplitterTests: XCTestCase {
         return seen.withLock { $0 }.sorted { $0.rows.lowerBound < $1.rows.lowerBound }
     }
 
-    /// The split parts (the helper may be busy with another thread's frame, which then
+    /// The split parts (the helpers may be busy with another thread's frame, which then
     /// runs whole: a few tries).
-    private func split() -> [(rows: Range<Int>, onCaller: Bool)] {
-        var parts = ranges(oneThread: false)
-        for _ in 0..<100 where parts.count == 1 { parts = ranges(oneThread: false) }
+    private func split(_ splitter: RowSplitter = .shared) -> [(rows: Range<Int>, onCaller: Bool)] {
+        var parts = ranges(oneThread: false, splitter: splitter)
+        for _ in 0..<100 where parts.count == 1 { parts = ranges(oneThread: false, splitter: splitter) }
         return parts
     }
 
-    func testALargeFrameIsSplitInTwoHalves() throws {
+    func testTheSplitterIsAsWideAsTheMachine() {
+        XCTAssertEqual(RowSplitter.shared.width, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    func testALargeFrameIsSplitInTwoHalvesOnTwoProcessors() throws {
         try XCTSkipIf(ProcessInfo.processInfo.environment["FILTERCAM_THREADS"] == "1", "splitting is turned off")
-        let parts = split()
+        let parts = split(RowSplitter(width: 2))
         XCTAssertEqual(parts.map(\.rows), [0..<240, 240..<480])
         XCTAssertEqual(parts.first?.onCaller, true, "the caller does the top half")
+    }
+
+    func testFourProcessorsSplitAFrameInFourParts() throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["FILTERCAM_THREADS"] == "1", "splitting is turned off")
+        let parts = split(RowSplitter(width: 4))
+        XCTAssertEqual(parts.map(\.rows), [0..<120, 120..<240, 240..<360, 360..<480])
+        XCTAssertEqual(parts.first?.onCaller, true, "the caller does the first part")
     }
 
     func testWithOneThreadKeepsEveryRowOnTheCallingThread() {
@@ -40,8 +51,8 @@ final class RowSplitterTests: XCTestCase {
         XCTAssertEqual(parts.map(\.rows), [0..<480])
         XCTAssertEqual(parts.map(\.onCaller), [true])
         // The setting ends with the block: the next frame may split again.
-        if ProcessInfo.processInfo.environment["FILTERCAM_THREADS"] != "1" {
-            XCTAssertEqual(split().count, 2)
+        if ProcessInfo.processInfo.environment["FILTERCAM_THREADS"] != "1" && RowSplitter.shared.width > 1 {
+            XCTAssertEqual(split().count, RowSplitter.shared.width)
         }
     }
 }

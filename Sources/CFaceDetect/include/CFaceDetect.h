@@ -9,7 +9,8 @@
 extern "C" {
 #endif
 
-/// A loaded cascade. Detection on one detector is serialized by an internal lock.
+/// A loaded cascade. Not thread-safe: detection keeps scratch state in the classifier, so
+/// callers serialize detection on one detector (Swift's FaceDetector does).
 typedef struct CFDDetector CFDDetector;
 
 /// One detection in the pixels of the grey image it was found in, with the number of

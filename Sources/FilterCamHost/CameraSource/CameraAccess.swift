@@ -88,7 +88,7 @@ final class CameraHandle {
                     var value: Int64 = 0
                     var name = [CChar](repeating: 0, count: 64)
                     guard fc_v4l2_query_menu(fd, c.id, UInt32(index), &value, &name, Int32(name.count)) == 0 else { continue }
-                    if info.kind == .integerMenu { info.menuValues[index] = value } else { info.menuNames[index] = String(cString: name) }
+                    if info.kind == .integerMenu { info.menuValues[index] = value } else { info.menuNames[index] = String(cStringBuffer: name) }
                 }
             }
             return info

@@ -41,7 +41,7 @@ import Synchronization
 /// CameraSourceElement+Properties (properties and settings), CameraSourceElement+Switching
 /// (opening, switching and the test-picture fallback) and CameraSourceElement+Controls
 /// (camera controls written to V4L2).
-package final class CameraSourceElement: ElementWithParts, HasElementClass, ElementPart, @unchecked Sendable {
+package final class CameraSourceElement: ElementWithParts, HasElementClass, ElementPart, Sendable {
     enum Property: String, PropertyNames {
         case camera, preset, fallback, numBuffers = "num-buffers"
         // Camera controls (`CameraControl`): names as CameraControl.propertyName.
@@ -82,41 +82,78 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
     /// tested. Empty outside tests.
     nonisolated(unsafe) static var simulatedCameras: [String: String] = [:]
 
-    let element: UnsafeMutablePointer<GstElement>
+    private let elementPointer: GstPointer<GstElement>
+    var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     let log = DebugCategory.filtercamsrc
     let settings = Locked(Settings())
-    var parts: ElementParts!
-    /// Serialises opening and switching; guards `active` and `outputSize`.
+    private let partsReference = SetOnce<ElementParts>()
+    var parts: ElementParts { partsReference.value }
+    /// Serialises opening and switching: `active`, `outputSize` and `sourceCount` change
+    /// only under it.
     let switching = Locked((), recursive: true)
-    var active: Active?
+    /// What `switching` guards, behind a lock of its own (never contended) that keeps the
+    /// element Sendable, checked.
+    private struct Current {
+        var active: Active?
+        var outputSize = (width: 640, height: 480)
+        var sourceCount = 0
+    }
+    private let current = Locked(Current())
+    var active: Active? {
+        get { current.withLock { $0.active } }
+        set { current.withLock { $0.active = newValue } }
+    }
+    var outputSize: (width: Int, height: Int) {
+        get { current.withLock { $0.outputSize } }
+        set { current.withLock { $0.outputSize = newValue } }
+    }
+    var sourceCount: Int {
+        get { current.withLock { $0.sourceCount } }
+        set { current.withLock { $0.sourceCount = newValue } }
+    }
     /// What `active` is, readable without `switching` (from streaming threads).
-    struct Shown: @unchecked Sendable { var bin: UnsafeMutablePointer<GstElement>; var label: String; var isCamera: Bool; var isFallback: Bool }
+    struct Shown: Sendable {
+        private let binPointer: GstPointer<GstElement>
+        var bin: UnsafeMutablePointer<GstElement> { binPointer.pointer }
+        let label: String, isCamera: Bool, isFallback: Bool
+
+        init(bin: UnsafeMutablePointer<GstElement>, label: String, isCamera: Bool, isFallback: Bool) {
+            binPointer = GstPointer(bin)
+            self.label = label
+            self.isCamera = isCamera
+            self.isFallback = isFallback
+        }
+    }
     let shown = Locked<Shown?>(nil)
     /// Cameras that failed while running, for the fallback thread (the newest wins: the
     /// thread checks that the failed one is still the one shown).
     let failedCameras = WorkQueue<Shown>(policy: .newestWins)
-    var outputSize = (width: 640, height: 480)
-    var sourceCount = 0
-    let rate: UnsafeMutablePointer<GstElement>
-    let capsFilter: UnsafeMutablePointer<GstElement>
-    let rateSinkPad: UnsafeMutablePointer<GstPad>
+    private let ratePointer: GstPointer<GstElement>
+    var rate: UnsafeMutablePointer<GstElement> { ratePointer.pointer }
+    private let capsFilterPointer: GstPointer<GstElement>
+    var capsFilter: UnsafeMutablePointer<GstElement> { capsFilterPointer.pointer }
+    private let rateSinkPadPointer: GstPointer<GstPad>
+    var rateSinkPad: UnsafeMutablePointer<GstPad> { rateSinkPadPointer.pointer }
 
     init(element: UnsafeMutablePointer<GstElement>) {
-        self.element = element
-        rate = GStreamer.make("videorate", name: "rate")!
+        elementPointer = GstPointer(element)
+        let rate = GStreamer.make("videorate", name: "rate")!
         let scale = GStreamer.make("videoscale", name: "scale")!
         let convert = GStreamer.make("videoconvert", name: "convert")!
-        capsFilter = GStreamer.make("capsfilter", name: "preset")!
+        let capsFilter = GStreamer.make("capsfilter", name: "preset")!
         for e in [rate, scale, convert, capsFilter] { gst_bin_add(element.asBin, e) }
         GStreamer.link([rate, scale, convert, capsFilter])
-        rateSinkPad = gst_element_get_static_pad(rate, "sink")!
+        let rateSinkPad = gst_element_get_static_pad(rate, "sink")!
         gst_object_unref(UnsafeMutableRawPointer(rateSinkPad))   // the element keeps it
+        ratePointer = GstPointer(rate)
+        capsFilterPointer = GstPointer(capsFilter)
+        rateSinkPadPointer = GstPointer(rateSinkPad)
         let target = gst_element_get_static_pad(capsFilter, "src")!
         let ghost = gst_ghost_pad_new_from_template("src", target, gst_element_get_pad_template(element, "src"))!
         gst_object_unref(UnsafeMutableRawPointer(target))
         gst_element_add_pad(element, ghost)
         setOutputCaps(width: 640, height: 480)
-        parts = ElementParts(element: element, declared: Self.properties, parts: [self])
+        partsReference.set(ElementParts(element: element, declared: Self.properties, parts: [self]))
     }
 
     // MARK: Element

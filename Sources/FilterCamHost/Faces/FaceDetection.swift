@@ -31,7 +31,7 @@ import Synchronization
 ///   consecutive detection updates, and squares follow a face smoothly (`FaceTracker`);
 /// - a missing or malformed cascade: one WARNING on the bus naming the path; the stream
 ///   keeps running without detection.
-final class FaceDetection: ElementPart, @unchecked Sendable {
+final class FaceDetection: ElementPart, Sendable {
     enum Property: String, PropertyNames {
         case detectFaces = "detect-faces", overlay = "face-overlay", cascade = "face-cascade"
         case minSize = "face-min-size", maxSize = "face-max-size", scaleFactor = "face-scale-factor"
@@ -93,7 +93,8 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         }
     }
 
-    let element: UnsafeMutablePointer<GstElement>
+    private let elementPointer: GstPointer<GstElement>
+    var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let settings = Locked(FaceSettings())
     private let cache: FaceDetectorCache
     private let worker: FaceWorker
@@ -103,14 +104,19 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
     private let analyses = Locked<UInt64>(0)
     /// The faces of the last `faces` message ([] before the first), without their neighbours.
     private let posted = Locked<[DetectedFace]>([])
-    /// Worker-thread state: whether the last frame had detection on, and the confirmation
-    /// of non-live faces (live ones are confirmed on the face worker).
-    private var wasEnabled = false
-    private var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors)
-    private var schedule = FaceRollSchedule()
+    /// What the frame worker keeps from frame to frame: whether the last frame had
+    /// detection on, and the confirmation of non-live faces (live ones are confirmed on the
+    /// face worker). Only the worker thread takes the lock (and the state change, while the
+    /// worker does not run): it keeps the part Sendable, checked.
+    private struct Tracking {
+        var wasEnabled = false
+        var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors)
+        var schedule = FaceRollSchedule()
+    }
+    private let tracking = Locked(Tracking())
 
     init(element: UnsafeMutablePointer<GstElement>) {
-        self.element = element
+        elementPointer = GstPointer(element)
         // Neither closure holds `self`: the face worker may still be finishing a frame
         // while this object goes away (its deinit joins the worker). The GstElement
         // outlives this object (it is released from the element's finalize).
@@ -201,8 +207,10 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         framesWithFaces.store(0, ordering: .relaxed)
         analyses.withLock { $0 = 0 }
         posted.withLock { $0 = [] }
-        tracker.reset()
-        schedule.reset()
+        tracking.withLock { t in
+            t.tracker.reset()
+            t.schedule.reset()
+        }
         running.store(true, ordering: .relaxed)
         preload()
     }
@@ -244,16 +252,17 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
     private func process(width: Int, height: Int, method: OrientationMethod, deviceUpright: OrientationMethod?,
                          live: Bool, grey makeGrey: (Int) -> GreyImage, draw: ([PixelRect]) -> Void) -> [DetectedFace] {
         let s = settings.withLock { $0 }
+        let wasEnabled = tracking.withLock { t in defer { t.wasEnabled = s.enabled }; return t.wasEnabled }
         guard s.enabled else {
             if wasEnabled {
                 worker.clear()
-                tracker.reset()
-                schedule.reset()
+                tracking.withLock { t in
+                    t.tracker.reset()
+                    t.schedule.reset()
+                }
             }
-            wasEnabled = false
             return []
         }
-        wasEnabled = true
         let geometry = FaceGeometry(width: width, height: height, method: method)
         let grey = makeGrey(GreyImage.step(frameWidth: width, frameHeight: height, detectionWidth: s.detectionWidth))
         var search = s.search
@@ -267,10 +276,12 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
             } ?? []
         } else {
             analyses.withLock { $0 += 1 }
-            search.rolls = schedule.rolls(requested: search.rolls, drawn: tracker.trackedRolls)
-            let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: width, frameHeight: height)
-            tracker.confirmNeighbors = s.confirmNeighbors
-            faces = tracker.update(candidates, in: geometry, searched: Set(search.rolls))
+            faces = tracking.withLock { t in
+                search.rolls = t.schedule.rolls(requested: search.rolls, drawn: t.tracker.trackedRolls)
+                let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: width, frameHeight: height)
+                t.tracker.confirmNeighbors = s.confirmNeighbors
+                return t.tracker.update(candidates, in: geometry, searched: Set(search.rolls))
+            }
         }
         if !faces.isEmpty {
             framesWithFaces.add(1, ordering: .relaxed)

@@ -9,8 +9,8 @@ struct FaceCascadeError: Error, CustomStringConvertible {
 
 /// OpenCV's Viola–Jones `CascadeClassifier` (through the CFaceDetect shim), loaded from
 /// one cascade file. Detection is serialized per detector (OpenCV keeps scratch state
-/// in the classifier); any thread may call it.
-final class FaceDetector: @unchecked Sendable {
+/// in the classifier: the handle is only reached under its lock); any thread may call it.
+final class FaceDetector: Sendable {
     /// Debian's opencv-data: OpenCV's stock frontal face cascade.
     static let defaultCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
 
@@ -30,7 +30,7 @@ final class FaceDetector: @unchecked Sendable {
     }
 
     let cascadePath: String
-    private let handle: OpaquePointer
+    private let handle: Locked<OpaquePointer>
 
     /// Loads the cascade; throws `FaceCascadeError` naming the path when the file is
     /// missing, unreadable or not a cascade.
@@ -38,12 +38,12 @@ final class FaceDetector: @unchecked Sendable {
         self.cascadePath = cascadePath
         var error = [CChar](repeating: 0, count: 512)
         guard let h = cfd_detector_create(cascadePath, &error, error.count) else {
-            throw FaceCascadeError(path: cascadePath, description: String(cString: error))
+            throw FaceCascadeError(path: cascadePath, description: String(cStringBuffer: error))
         }
-        handle = h
+        handle = Locked(h)
     }
 
-    deinit { cfd_detector_free(handle) }
+    deinit { handle.withLock { cfd_detector_free($0) } }
 
     /// Faces in `image`, in its pixels, as OpenCV reports them.
     func detect(_ image: GreyImage, _ p: Parameters) throws -> [Detection] {
@@ -53,10 +53,12 @@ final class FaceDetector: @unchecked Sendable {
         var rects: UnsafeMutablePointer<CFDRect>?
         var error = [CChar](repeating: 0, count: 512)
         let n = image.pixels.withUnsafeBufferPointer { px in
-            cfd_detect(handle, px.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
-                       params, &rects, &error, error.count)
+            handle.withLock {
+                cfd_detect($0, px.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
+                           params, &rects, &error, error.count)
+            }
         }
-        guard n >= 0 else { throw FaceCascadeError(path: cascadePath, description: String(cString: error)) }
+        guard n >= 0 else { throw FaceCascadeError(path: cascadePath, description: String(cStringBuffer: error)) }
         defer { cfd_rects_free(rects) }
         return (0..<Int(n)).map { i in
             let r = rects![i]

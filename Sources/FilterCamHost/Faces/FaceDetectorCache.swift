@@ -5,7 +5,7 @@ import Synchronization
 /// cascade takes tens of milliseconds, so never per frame). A path that failed is not
 /// retried until `reset()` (the element starting again) or another path is set, and
 /// its failure is reported once through `onError`; so is the first error while detecting.
-final class FaceDetectorCache: @unchecked Sendable {
+final class FaceDetectorCache: Sendable {
     private struct Entry {
         var path: String
         var detector: FaceDetector?

@@ -14,8 +14,8 @@ import CFaceDetect
 /// works single-threaded (its thread count is process-wide): detection then takes at
 /// most one core, at low priority, and on a busy machine it slows down instead of the
 /// video (the measurement behind this choice is in the README, "Face detection").
-final class FaceWorker: @unchecked Sendable {
-    struct Job {
+final class FaceWorker: Sendable {
+    struct Job: Sendable {
         let grey: GreyImage
         /// With every requested roll; the worker's `FaceRollSchedule` picks this frame's.
         var search: FaceSearch
@@ -31,7 +31,7 @@ final class FaceWorker: @unchecked Sendable {
     }
 
     /// Runs one job (on this worker's thread); returns candidates in the job's frame pixels.
-    private let detect: (Job) -> [DetectedFace]
+    private let detect: @Sendable (Job) -> [DetectedFace]
     private let name: String
     /// The copies waiting for analysis: the newest wins.
     private let jobs = WorkQueue<Job>(policy: .newestWins)
@@ -44,7 +44,7 @@ final class FaceWorker: @unchecked Sendable {
     }
     private let published = Locked(Published())
 
-    init(name: String, detect: @escaping (Job) -> [DetectedFace]) {
+    init(name: String, detect: @escaping @Sendable (Job) -> [DetectedFace]) {
         self.name = name
         self.detect = detect
     }

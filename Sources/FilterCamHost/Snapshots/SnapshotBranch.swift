@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// This file: properties, requests and the worker thread's part (what is due, copies,
 /// the flash); SnapshotBranch+Writer: the writer thread.
-final class SnapshotBranch: ElementPart, @unchecked Sendable {
+final class SnapshotBranch: ElementPart, Sendable {
     enum Region: String, CaseIterable { case frame, lens }
     enum OrientationMode: String, CaseIterable { case bake, exif }
 
@@ -71,20 +71,26 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
         var flash = true
     }
 
-    let element: UnsafeMutablePointer<GstElement>
+    private let elementPointer: GstPointer<GstElement>
+    var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let settings = Locked(Settings())
     private let requests = Atomic<Int>(0)
     let writtenCount = Atomic<UInt64>(0)
     /// The file name of the last still written, for the on-screen display.
     let lastWrittenName = Locked<String?>(nil)
 
-    // Worker-thread state.
-    private var framesSeen = 0
-    private var nextCounter = 0
-    private var counterTemplate = ""
-    private var bracketRemaining: [(path: String, bias: Double?)] = []
-    private var flashStart: UInt64?
-    private var flashFrames = 0
+    /// What the frame worker keeps from frame to frame: which stills are due and the
+    /// flash. Only the worker thread takes the lock (and the state change, while the worker
+    /// does not run): it keeps the branch Sendable, checked.
+    private struct Capture {
+        var framesSeen = 0
+        var nextCounter = 0
+        var counterTemplate = ""
+        var bracketRemaining: [(path: String, bias: Double?)] = []
+        var flashStart: UInt64?
+        var flashFrames = 0
+    }
+    private let capture = Locked(Capture())
 
     /// The writer thread's stills (SnapshotBranch+Writer).
     let stills = SnapshotBranch.makeQueue()
@@ -92,7 +98,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     let folders = SnapshotFolders()
 
     init(element: UnsafeMutablePointer<GstElement>) {
-        self.element = element
+        elementPointer = GstPointer(element)
     }
 
     var written: UInt64 { writtenCount.load(ordering: .relaxed) }
@@ -152,7 +158,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     /// Whether the next frame must be touched (a still is due or the flash is showing),
     /// so the worker cannot pass the buffer through untouched.
     var needsFrame: Bool {
-        requests.load(ordering: .relaxed) > 0 || !bracketRemaining.isEmpty || flashStart != nil
+        requests.load(ordering: .relaxed) > 0 || capture.withLock { !$0.bracketRemaining.isEmpty || $0.flashStart != nil }
             || settings.withLock { $0.every } > 0
     }
 
@@ -182,36 +188,38 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     /// Whether this frame gives a still (a request, `snapshot-every`, or the next of a
     /// bracketed set) and which: its path and exposure bias, with the settings it uses.
     private func dueStill(timestamp: UInt64?) -> ((path: String, bias: Double?), Settings)? {
-        framesSeen += 1
         let s = settings.withLock { $0 }
-        if s.naming.template != counterTemplate {
-            counterTemplate = s.naming.template
-            nextCounter = 0
-        }
-        if bracketRemaining.isEmpty {
-            var due = false
-            if requests.load(ordering: .relaxed) > 0 {
-                requests.add(-1, ordering: .relaxed)
-                due = true
-            } else if s.every > 0 && framesSeen % s.every == 0 {
-                due = true
+        return capture.withLock { c -> ((path: String, bias: Double?), Settings)? in
+            c.framesSeen += 1
+            if s.naming.template != c.counterTemplate {
+                c.counterTemplate = s.naming.template
+                c.nextCounter = 0
             }
-            guard due else { return nil }
-            let biases: [Double?] = s.bracket.isEmpty ? [nil] : s.bracket
-            let counter = s.naming.nextFree(from: nextCounter, biases: s.bracket)
-            nextCounter = counter + 1
-            bracketRemaining = biases.map { (s.naming.path(counter: counter, bias: $0), $0) }
-            let started = StructureBuilder("snapshot-started")
-            started.set("path", bracketRemaining[0].path)
-            started.set("stills", bracketRemaining.count)
-            if let timestamp { started.set("timestamp", uint64: timestamp) }
-            started.post(from: element)
-            if s.flash {
-                flashStart = timestamp ?? 0
-                flashFrames = 0
+            if c.bracketRemaining.isEmpty {
+                var due = false
+                if requests.load(ordering: .relaxed) > 0 {
+                    requests.add(-1, ordering: .relaxed)
+                    due = true
+                } else if s.every > 0 && c.framesSeen % s.every == 0 {
+                    due = true
+                }
+                guard due else { return nil }
+                let biases: [Double?] = s.bracket.isEmpty ? [nil] : s.bracket
+                let counter = s.naming.nextFree(from: c.nextCounter, biases: s.bracket)
+                c.nextCounter = counter + 1
+                c.bracketRemaining = biases.map { (s.naming.path(counter: counter, bias: $0), $0) }
+                let started = StructureBuilder("snapshot-started")
+                started.set("path", c.bracketRemaining[0].path)
+                started.set("stills", c.bracketRemaining.count)
+                if let timestamp { started.set("timestamp", uint64: timestamp) }
+                started.post(from: element)
+                if s.flash {
+                    c.flashStart = timestamp ?? 0
+                    c.flashFrames = 0
+                }
             }
+            return (c.bracketRemaining.removeFirst(), s)
         }
-        return (bracketRemaining.removeFirst(), s)
     }
 
     /// Blends the flash into the live picture while it lasts (by stream time; by frame
@@ -228,29 +236,31 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
 
     /// The flash's weight for this frame, nil once it is over (or none is showing).
     private func flashWeight(timestamp: UInt64?) -> Double? {
-        guard let start = flashStart else { return nil }
-        flashFrames += 1
-        let elapsed: UInt64
-        if let timestamp, timestamp >= start, start != 0 || timestamp != 0 || flashFrames == 1 {
-            elapsed = timestamp - start
-        } else {
-            elapsed = UInt64(flashFrames - 1) * FlashOverlay.duration / 12
+        capture.withLock { c -> Double? in
+            guard let start = c.flashStart else { return nil }
+            c.flashFrames += 1
+            let elapsed: UInt64
+            if let timestamp, timestamp >= start, start != 0 || timestamp != 0 || c.flashFrames == 1 {
+                elapsed = timestamp - start
+            } else {
+                elapsed = UInt64(c.flashFrames - 1) * FlashOverlay.duration / 12
+            }
+            if elapsed >= FlashOverlay.duration {
+                c.flashStart = nil
+                return nil
+            }
+            return FlashOverlay.weight(elapsed: elapsed)
         }
-        if elapsed >= FlashOverlay.duration {
-            flashStart = nil
-            return nil
-        }
-        return FlashOverlay.weight(elapsed: elapsed)
     }
 
     // MARK: Runs
 
     /// End of stream: stills of an unfinished bracket are reported, the rest written.
     func finish() {
-        for (path, _) in bracketRemaining {
+        let unfinished = capture.withLock { c in defer { c.bracketRemaining = [] }; return c.bracketRemaining }
+        for (path, _) in unfinished {
             report(failure: "cannot write snapshot \(path): the stream ended before the bracketed set was complete", path: path)
         }
-        bracketRemaining = []
         drain()
     }
 
@@ -258,8 +268,10 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     func start() {
         folders.prepare(forPath: settings.withLock { $0.naming.template })
         startWriter()
-        framesSeen = 0
-        bracketRemaining = []
-        flashStart = nil
+        capture.withLock { c in
+            c.framesSeen = 0
+            c.bracketRemaining = []
+            c.flashStart = nil
+        }
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 /// still of a location set later) and kept open: stills are written relative to the folder
 /// as it was then, so a folder renamed or replaced by a symbolic link while running is not
 /// looked up again for each still.
-final class SnapshotFolders: @unchecked Sendable {
+final class SnapshotFolders: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }

@@ -4,7 +4,7 @@ import FilterCore
 /// stills (`snapshot-every=1`) otherwise takes fresh memory for every still from the
 /// kernel (allocations this large are mapped, not pooled): at 720p about 340 page faults
 /// and a zeroed frame per still, as much time as the JPEG encoding itself.
-final class StillMemory: @unchecked Sendable {
+final class StillMemory: Sendable {
     /// Buffers kept for the next stills; a longer queue allocates beyond these.
     static let kept = 4
 

@@ -7,7 +7,7 @@
 /// Downscaling is by an integer `step`, sampling one pixel per step×step block: it reads
 /// only 1/step² of the frame; on the face fixtures at step 2 it found the same faces as
 /// a step×step box filter, and one false box fewer.
-public struct GreyImage {
+public struct GreyImage: Sendable {
     public let width: Int
     public let height: Int
     public var pixels: [UInt8]

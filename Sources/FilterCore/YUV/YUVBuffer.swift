@@ -1,10 +1,10 @@
 /// Memory for one YUV frame, owned by Swift: for tests and scratch space. Rows are
 /// padded to `rowAlignment` bytes, so tests see strides larger than the row.
-public final class YUVBuffer {
+public final class YUVBuffer: Sendable {
     public let format: YUVFormat
     public let width: Int
     public let height: Int
-    private let storage: [UnsafeMutableRawPointer]
+    private let planes: [PixelMemory]
     private let strides: [Int]
 
     /// `zeroed: false` skips clearing the memory, for scratch about to be overwritten.
@@ -12,23 +12,19 @@ public final class YUVBuffer {
         self.format = format
         self.width = width
         self.height = height
-        var bases: [UnsafeMutableRawPointer] = [], strides: [Int] = []
+        var planes: [PixelMemory] = [], strides: [Int] = []
         for i in 0..<format.planeCount {
             let (w, h, e) = format.plane(i, width: width, height: height)
             let stride = (w * e + rowAlignment - 1) / rowAlignment * rowAlignment
-            let p = UnsafeMutableRawPointer.allocate(byteCount: stride * h, alignment: 64)
-            if zeroed { p.initializeMemory(as: UInt8.self, repeating: 0, count: stride * h) }
-            bases.append(p)
+            planes.append(PixelMemory(byteCount: stride * h, zeroed: zeroed))
             strides.append(stride)
         }
-        storage = bases
+        self.planes = planes
         self.strides = strides
     }
 
-    deinit { storage.forEach { $0.deallocate() } }
-
     public var frame: YUVFrame {
-        YUVFrame(format: format, width: width, height: height, bases: storage, strides: strides)
+        YUVFrame(format: format, width: width, height: height, bases: planes.map(\.base), strides: strides)
     }
 
     /// The planes' bytes without row padding, plane after plane (GStreamer's tightly

@@ -1,0 +1,182 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+
+/// What the worker thread alone knows and holds during one run. The worker makes it when
+/// its thread starts and ends it when the thread ends, so no other thread can reach it.
+struct WorkerRun {
+    /// What the worker knows of the stream (see `StreamState`).
+    var stream = StreamState()
+    /// Where rendered frames are written (FrameWorker+Render).
+    var outputPool = OutputBufferPool()
+    /// Whether a frame went out since the start.
+    var pushedSinceStart = false
+    /// Events that came before the first frame went out.
+    var heldEvents: [UnsafeMutablePointer<GstEvent>] = []
+
+    /// Lets go of what the run holds.
+    mutating func end() {
+        heldEvents.forEach { gst_event_unref($0) }
+        heldEvents.removeAll()
+        stream.reset()
+        outputPool.release()
+    }
+}
+
+/// The worker thread: takes each frame and event from the mailbox in stream order, drops
+/// frames that are late, asks the element for each frame's task, runs it and pushes the
+/// result into the appsrc.
+extension FrameWorker {
+    /// The worker thread: takes frames and events in stream order until the mailbox closes.
+    func workerLoop() {
+        var run = WorkerRun()
+        defer { run.end() }
+        while let (item, generation) = mailbox.next() {
+            switch item {
+            case .frame(let frame):
+                run.stream.isLive = frame.live
+                if frame.live && mailbox.framesWaiting > 0 && cannotReachSinkInTime(frame, stream: run.stream) {
+                    lateDropped.add(1, ordering: .relaxed)
+                    reportDropped(frame.sample, reason: "it could no longer reach the sink in time and a newer one waits")
+                    gst_sample_unref(frame.sample)
+                    continue
+                }
+                process(frame.sample, generation: generation, run: &run)
+            case .event(let handed):
+                let event = handed.pointer
+                if event.pointee.type == GST_EVENT_STREAM_START {
+                    // A new stream: what its predecessor's tags said no longer holds (as
+                    // videoflip). The appsrc makes its own STREAM_START.
+                    run.stream.startNewStream()
+                    gst_event_unref(event)
+                    continue
+                }
+                if event.pointee.type == GST_EVENT_TAG {
+                    var list: UnsafeMutablePointer<GstTagList>?
+                    gst_event_parse_tag(event, &list)
+                    if let list { run.stream.observe(list) }
+                }
+                // Before the first frame the appsrc has no caps yet; events sent now would
+                // overtake them (sticky-event misordering), so they wait for that frame.
+                if run.pushedSinceStart {
+                    gst_element_send_event(appsrc, event)
+                } else {
+                    run.heldEvents.append(event)
+                }
+            case .endOfStream:
+                sendHeldEvents(&run)
+                stage?.endOfStream()
+                // As an event in the appsrc's queue, not gst_app_src_end_of_stream: that one leaves
+                // the appsrc EOS for good (only a seek on the appsrc itself clears it), so a
+                // flushing seek after EOS would play nothing.
+                gst_element_send_event(appsrc, gst_event_new_eos())
+            }
+        }
+    }
+
+    private func sendHeldEvents(_ run: inout WorkerRun) {
+        run.pushedSinceStart = true
+        for e in run.heldEvents { gst_element_send_event(appsrc, e) }
+        run.heldEvents.removeAll()
+    }
+
+    private func process(_ sample: OpaquePointer, generation: Int, run: inout WorkerRun) {
+        guard let caps = gst_sample_get_caps(sample), let inBuffer = gst_sample_get_buffer(sample),
+              adopt(caps: caps, stream: &run.stream), let shape = run.stream.inputShape, let stage
+        else {
+            gst_sample_unref(sample)
+            return
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        // Hold the buffer alone so an in-place job can write without a copy.
+        var buffer = gst_buffer_ref(inBuffer)!
+        let segment = gst_segment_copy(gst_sample_get_segment(sample))
+        gst_sample_unref(sample)
+        defer { gst_segment_free(segment) }
+        Self.openReverseSegmentStart(segment!)
+
+        var timestamp: UInt64? = nil
+        let pts = fc_buffer_pts(buffer)
+        if pts != GstClockTime.max { timestamp = UInt64(pts) }
+        if let timestamp, isLate(timestamp, duration: fc_buffer_duration(buffer), segment: segment!) {
+            gst_buffer_unref(buffer)
+            return
+        }
+        // Controlled properties (GstController) take their values at this frame's stream time.
+        if let timestamp {
+            let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+            if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
+        }
+        let task = stage.task(for: shape, stream: run.stream)
+        let job = task.job
+        let oneThread = shouldStayOnOneThread(frameDuration: fc_buffer_duration(buffer), stream: run.stream)
+        RowSplitter.withOneThread(oneThread) {
+        switch job.work {
+        case .passthrough:
+            break
+        case .inPlace(let inPlace, let copying):
+            buffer = fc_buffer_make_writable(buffer)
+            if fc_buffer_memory_writable(buffer) != 0 {
+                var frame = GstVideoFrame()
+                if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                    inPlace(view(of: &frame, shape: shape, timestamp: timestamp))
+                    gst_video_frame_unmap(&frame)
+                }
+            } else {
+                // Shared memory (e.g. imagefreeze): write the result into a new buffer in one pass.
+                buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, geometry: nil,
+                                timestamp: timestamp, run: &run, as: view, copying)
+            }
+        case .render(let work):
+            buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
+                            timestamp: timestamp, run: &run, as: view, work)
+        case .yuvInPlace(let work):
+            buffer = fc_buffer_make_writable(buffer)
+            if fc_buffer_memory_writable(buffer) == 0 {   // shared memory: filter a copy
+                buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, geometry: nil,
+                                timestamp: timestamp, run: &run, as: yuvView) { source, destination in destination.copy(from: source); work(destination) }
+            } else {
+                var frame = GstVideoFrame()
+                if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                    work(yuvView(of: &frame, shape: shape, timestamp: timestamp))
+                    gst_video_frame_unmap(&frame)
+                }
+            }
+        case .yuvRender(let work):
+            buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
+                            timestamp: timestamp, run: &run, as: yuvView, work)
+        }
+        }
+        if let decorate = task.decorate {
+            buffer = fc_buffer_make_writable(buffer)
+            decorate(buffer, timestamp)
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        noteProcessingTime(elapsed, stream: &run.stream)
+        run.stream.oneThreadEstimate = oneThread ? elapsed : 2 * elapsed
+
+        let (outCaps, isNew) = run.stream.outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
+        if isNew { log.info(element, "output caps \(GStreamer.describe(outCaps))") }
+        let outSample = gst_sample_new(buffer, outCaps, segment, nil)!
+        gst_buffer_unref(buffer)
+        pushLock.withLock { _ in
+            guard mailbox.isCurrent(generation) else { return }
+            processedCount.add(1, ordering: .relaxed)
+            _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample)
+            if !run.pushedSinceStart { sendHeldEvents(&run) }
+        }
+        gst_sample_unref(outSample)
+    }
+
+    /// Whether this frame's pixel work runs on the worker thread alone instead of being
+    /// split with the second core (`RowSplitter`). A live stream's frames come a frame's
+    /// duration apart; while one thread's work takes under a quarter of that, splitting
+    /// only shortens an already short wait and costs CPU: both threads spin while they
+    /// hand over, +50 % CPU for sepia at 720p30. Frames of streams that are not live (as
+    /// fast as possible) and slow work on live streams are still split.
+    private func shouldStayOnOneThread(frameDuration: GstClockTime, stream: StreamState) -> Bool {
+        guard stream.isLive, frameDuration != GstClockTime.max, frameDuration > 0 else { return false }
+        return stream.oneThreadEstimate < UInt64(frameDuration) / 4
+    }
+}
