@@ -162,12 +162,19 @@ public final class RowSplitter: Sendable {
             seen = generation.load(ordering: .acquiring)
             guard let width = job.withLock({ $0?.parts.count }) else { continue }
             while let part = claim(seen, of: width) {
-                // Claimed: the caller waits for this part, so its job is still set.
-                let current = job.withLock { $0 }!
-                current.body(current.parts[part])
+                runPart(part)
                 finished.add(1, ordering: .releasing)
             }
         }
+    }
+
+    /// Runs a claimed part of the current job (the caller waits for it, so the job is still
+    /// set). A function of its own: its copy of the caller's closure is gone when it returns,
+    /// before the part is reported finished and the caller's `withoutActuallyEscaping` ends.
+    @inline(never)
+    private func runPart(_ part: Int) {
+        let current = job.withLock { $0 }!
+        current.body(current.parts[part])
     }
 
     /// A monotonic clock in nanoseconds.
