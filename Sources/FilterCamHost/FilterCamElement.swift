@@ -309,7 +309,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         }
         if frameState.withLock({ f in defer { f.refusedYUV = true }; return !f.refusedYUV }) {
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "
-                          + "(put videoconvert ! video/x-raw,format=BGRx in front)", nil)
+                          + "(\(FormatProblem.rgbOnly(format: format.name).hint(for: GStreamer.name(of: element))))", nil)
         }
         return FrameTask(.passthrough(width: recipe.plan.inputWidth, height: recipe.plan.inputHeight))
     }

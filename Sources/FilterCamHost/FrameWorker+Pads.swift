@@ -41,15 +41,14 @@ extension FrameWorker {
         // callback) and takes buffer lists through `new_sample`.
         gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
             let me = FrameWorker.from(data)
-            guard let buffer = fc_probe_info_buffer(info), let caps = gst_pad_get_current_caps(pad) else {
+            guard let buffer = fc_probe_info_buffer(info), let caps = GstOwned(gst_pad_get_current_caps(pad)) else {
                 return GST_PAD_PROBE_OK
             }
-            defer { gst_caps_unref(caps) }
             var segment: UnsafePointer<GstSegment>?
-            let segmentEvent = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0)
-            if let segmentEvent { gst_event_parse_segment(segmentEvent, &segment) }
-            defer { if let segmentEvent { gst_event_unref(segmentEvent) } }
-            me.receive(gst_sample_new(buffer, caps, segment, nil)!)
+            let segmentEvent = GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0))
+            if let segmentEvent { gst_event_parse_segment(segmentEvent.pointer, &segment) }
+            me.receive(gst_sample_new(buffer, caps.pointer, segment, nil)!)
+            withExtendedLifetime(segmentEvent) {}   // the segment is read from it
             return GST_PAD_PROBE_DROP
         }, unretained, nil)
 
@@ -108,8 +107,12 @@ extension FrameWorker {
             case GST_QUERY_ACCEPT_CAPS: gst_query_parse_accept_caps(query, &offered)  // what it will send
             default: return GST_PAD_PROBE_OK
             }
-            if let offered, let format = FrameWorker.onlyUnsupportedFormat(offered, accepted: me.formats) {
-                me.refuseFormat(format)
+            if let offered {
+                // Interlacing is found when the caps arrive (`adopt`): the query allows any mode.
+                let accepted = me.acceptedCaps
+                if let problem = FormatProblem(offered: offered, accepted: accepted.pointer), problem != .interlaced {
+                    me.refuse(problem)
+                }
             }
             return GST_PAD_PROBE_OK
         }, unretained, nil)

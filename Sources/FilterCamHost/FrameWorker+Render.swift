@@ -65,9 +65,8 @@ struct OutputBufferPool {
         let size = Int(info.size)
         if pool == nil || poolSize != size {
             release()
-            if let caps = gst_video_info_to_caps(&info) {
-                pool = fc_buffer_pool_new(caps, guint(size))
-                gst_caps_unref(caps)
+            if let caps = GstOwned(gst_video_info_to_caps(&info)) {
+                pool = fc_buffer_pool_new(caps.pointer, guint(size))
             }
             poolSize = size
         }

@@ -23,9 +23,8 @@ extension FrameWorker {
         var latency = pipelineLatency.load(ordering: .relaxed)
         if latency == 0, let duration = frame.duration { latency = upstreamLatency.load(ordering: .relaxed) + duration }
         guard let runningTime = frame.runningTime, latency != UInt64.max, latency > 0,
-              let clock = gst_element_get_clock(element) else { return false }
-        let clockTime = UInt64(gst_clock_get_time(clock))
-        gst_object_unref(clock)
+              let clock = GstOwned(gst_element_get_clock(element)) else { return false }
+        let clockTime = UInt64(gst_clock_get_time(clock.pointer))
         let baseTime = UInt64(gst_element_get_base_time(element))
         guard clockTime >= baseTime else { return false }
         let finished = clockTime - baseTime + stream.recentProcessing.maximum(ignoringLargest: 1)
@@ -88,14 +87,13 @@ extension FrameWorker {
 
     /// A latency query upstream tells whether the source is live (drop) or not (wait).
     func detectLiveness() {
-        let query = gst_query_new_latency()!
+        let query = GstOwned(gst_query_new_latency()!)
         var live: gboolean = 0
-        if gst_pad_peer_query(sinkPad, query) != 0 {
+        if gst_pad_peer_query(sinkPad, query.pointer) != 0 {
             var minLatency: GstClockTime = 0, maxLatency: GstClockTime = 0
-            gst_query_parse_latency(query, &live, &minLatency, &maxLatency)
+            gst_query_parse_latency(query.pointer, &live, &minLatency, &maxLatency)
             upstreamLatency.store(minLatency == GstClockTime.max ? 0 : UInt64(minLatency), ordering: .relaxed)
         }
-        gst_query_unref(query)
         liveState.store(live != 0 ? 1 : 2, ordering: .relaxed)
         log.info(element, live != 0 ? "upstream is live: late frames are dropped, newest first" : "upstream is not live: every frame is processed")
     }

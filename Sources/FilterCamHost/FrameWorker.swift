@@ -148,10 +148,9 @@ final class FrameWorker: Sendable {
             GStreamer.set(UnsafeMutableRawPointer(appsrc), k, v)
         }
         fc_element_adopt_inner(element, appsink, appsrc)
-        let sinkPad = gst_element_get_static_pad(appsink, "sink")!
-        let srcPad = gst_element_get_static_pad(appsrc, "src")!
-        gst_object_unref(sinkPad)   // the element keeps the pair, and so them, alive
-        gst_object_unref(srcPad)
+        // The element keeps the pair, and so their pads, alive.
+        let sinkPad = GStreamer.staticPad(appsink, "sink")!
+        let srcPad = GStreamer.staticPad(appsrc, "src")!
         appsinkPointer = GstPointer(appsink)
         appsrcPointer = GstPointer(appsrc)
         sinkPadPointer = GstPointer(sinkPad)

@@ -18,8 +18,23 @@ public enum GStreamer {
     package static func hasElement(named name: String) -> Bool {
         initialize()
         guard let factory = gst_element_factory_find(name) else { return false }
-        gst_object_unref(UnsafeMutableRawPointer(factory))
+        gst_object_unref(UnsafeMutableRawPointer(factory))   // opaque to Swift: no GstOwned
         return true
+    }
+
+    /// A pipeline from FilterCam's own description (no user input: a failure means a
+    /// missing plugin), owned.
+    static func launch(_ description: String) throws(GStreamerError) -> GstOwned<GstElement> {
+        var error: UnsafeMutablePointer<GError>?
+        let parsed = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error).map(GstOwned.init(sinking:))
+        if let error { throw GStreamerError(taking: error) }
+        guard let parsed else { throw GStreamerError(message: "the description gave no pipeline") }
+        return parsed
+    }
+
+    /// A static pad of `element`, borrowed: the element keeps its static pads while it lives.
+    static func staticPad(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> UnsafeMutablePointer<GstPad>? {
+        GstOwned(gst_element_get_static_pad(element, name))?.pointer
     }
 
     /// Makes an element from a factory, or nil when the factory is missing.

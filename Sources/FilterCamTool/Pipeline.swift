@@ -45,8 +45,7 @@ public final class Pipeline {
             throw ParseError(description: text)
         }
         if let error {
-            let message = String(cString: error.pointee.message)
-            g_error_free(error)
+            let message = GStreamerError(taking: error).message
             if let parsed { gst_object_unref(parsed) }
             throw ParseError(description: message)
         }

@@ -222,14 +222,8 @@ public final class PipelineSession {
 
     /// Prints an ERROR or WARNING with the element that raised it and the debug detail.
     private func report(_ m: UnsafeMutablePointer<GstMessage>) {
-        var error: UnsafeMutablePointer<GError>?
-        var debug: UnsafeMutablePointer<gchar>?
-        let isError = m.pointee.type == GST_MESSAGE_ERROR
-        if isError { gst_message_parse_error(m, &error, &debug) } else { gst_message_parse_warning(m, &error, &debug) }
-        let text = error.map { String(cString: $0.pointee.message) } ?? "?"
-        let detail = debug.map { String(cString: $0) } ?? ""
-        if let error { g_error_free(error) }
-        g_free(debug)
+        guard let problem = BusProblem(m) else { return }
+        let isError = problem.isError, text = problem.text(or: "?"), detail = problem.detail ?? ""
         let source = m.pointee.src.flatMap { src -> String? in
             guard let path = gst_object_get_path_string(src) else { return nil }
             defer { g_free(path) }
@@ -243,19 +237,12 @@ public final class PipelineSession {
                 + "modprobe v4l2loopback devices=1 video_nr=10 card_label=FilterCam exclusive_caps=1 (as root; OUTPUT= picks another device)")
         }
         if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
-            for (name, element) in filterStages where !hasCaps(element) {
-                errorLine("  hint: \(name) takes raw video in \(FrameFormat.allNames.joined(separator: ", ")) (filters added without a YUV path: RGB only); put 'videoconvert !' in front of it")
+            for (name, element) in filterStages {
+                if let hint = FormatProblem.inputHint(name, element) { errorLine("  hint: \(hint)") }
             }
         }
     }
 
-    private func hasCaps(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
-        guard let pad = gst_element_get_static_pad(element, "sink") else { return false }
-        defer { gst_object_unref(pad) }
-        guard let caps = gst_pad_get_current_caps(pad) else { return false }
-        gst_caps_unref(caps)
-        return true
-    }
 
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
     public func printSummary() {

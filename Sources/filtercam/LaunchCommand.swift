@@ -70,7 +70,7 @@ enum LaunchCommand {
             printError(message + "\(error)")
             for hint in ParseHints.hints(for: "\(error)", file: file) { printError("  " + hint) }
             if "\(error)".contains("can't handle caps") || "\(error)".contains("could not link") {
-                printError("  hint: FilterCam elements take raw video in \(FrameFormat.allNames.joined(separator: ", ")) (filters added without a YUV path: RGB only); put 'videoconvert !' in front of them")
+                printError("  hint: " + FormatProblem.linkHint)
             }
             return 1
         }

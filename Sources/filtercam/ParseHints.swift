@@ -94,11 +94,7 @@ enum ParseHints {
             var error: UnsafeMutablePointer<GError>?
             let parsed = gst_parse_launch_full(candidate, nil, GST_PARSE_FLAG_NONE, &error)
             if let parsed { gst_object_unref(gst_object_ref_sink(parsed)) }
-            if let error {
-                let syntax = error.pointee.code == Int32(GST_PARSE_ERROR_SYNTAX.rawValue)
-                g_error_free(error)
-                if syntax { return i + 1 }
-            }
+            if let error, GStreamerError(taking: error).code == Int32(GST_PARSE_ERROR_SYNTAX.rawValue) { return i + 1 }
         }
         return nil
     }

@@ -128,10 +128,9 @@ public enum CameraRequest: Equatable, Sendable, CustomStringConvertible {
 enum TestPicture {
     static let patterns: [String] = {
         GStreamer.initialize()
-        guard let src = gst_element_factory_make("videotestsrc", nil) else { return ["smpte"] }
-        gst_object_ref_sink(src)
-        defer { gst_object_unref(src) }
-        let klass = UnsafeMutableRawPointer(src.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
+        guard let made = gst_element_factory_make("videotestsrc", nil) else { return ["smpte"] }
+        let src = GstOwned(sinking: made)
+        let klass = UnsafeMutableRawPointer(src.pointer.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
         guard let spec = g_object_class_find_property(klass, "pattern"),
               let enumClass = g_type_class_ref(spec.pointee.value_type) else { return ["smpte"] }
         defer { g_type_class_unref(enumClass) }

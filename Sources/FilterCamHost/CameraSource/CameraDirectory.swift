@@ -8,11 +8,10 @@ import CFilterCamShim
 public enum CameraDirectory {
     public static func list() -> [CameraDevice] {
         GStreamer.initialize()
-        guard let monitor = gst_device_monitor_new() else { return [] }
-        defer { gst_object_unref(UnsafeMutableRawPointer(monitor)) }
-        _ = gst_device_monitor_add_filter(monitor, "Video/Source", nil)
+        guard let monitor = GstOwned(gst_device_monitor_new()) else { return [] }
+        _ = gst_device_monitor_add_filter(monitor.pointer, "Video/Source", nil)
         var result: [CameraDevice] = []
-        var list = gst_device_monitor_get_devices(monitor)
+        var list = gst_device_monitor_get_devices(monitor.pointer)
         defer { g_list_free_full(list, { gst_object_unref($0) }) }
         while let node = list {
             list = node.pointee.next
@@ -40,8 +39,8 @@ public enum CameraDirectory {
             name = card ?? path
         }
         var caps: [String] = [], modes: [CameraMode] = []
-        if let c = gst_device_get_caps(device) {
-            defer { gst_caps_unref(c) }
+        if let owned = GstOwned(gst_device_get_caps(device)) {
+            let c = owned.pointer
             for i in 0..<gst_caps_get_size(c) {
                 guard let s = gst_caps_get_structure(c, i) else { continue }
                 if let text = gst_structure_to_string(s) {

@@ -15,10 +15,7 @@ extension CameraSourceElement {
         guard let current = shown.withLock({ $0 }), !current.isFallback, current.isCamera,
               gst_object_has_as_ancestor(src, current.bin.asObject) != 0,
               settings.withLock({ $0.fallback }) == .test else { return false }
-        var error: UnsafeMutablePointer<GError>?
-        gst_message_parse_error(message, &error, nil)
-        let reason = error.map { String(cString: $0.pointee.message) } ?? "error"
-        if let error { g_error_free(error) }
+        let reason = BusProblem(message)?.text(or: "error") ?? "error"
         fc_post_warning(element, "\(GStreamer.name(of: element)): camera \(current.label) failed (\(reason)); showing a test picture instead (fallback=test)", nil)
         // Not from the failing streaming thread: it is stopped by the switch.
         failedCameras.put(current)
@@ -151,8 +148,7 @@ extension CameraSourceElement {
         var error: UnsafeMutablePointer<GError>?
         let bin = gst_parse_bin_from_description(description, 1, &error)
         if let error {
-            fc_post_warning(element, "\(GStreamer.name(of: element)): cannot make '\(description)': \(String(cString: error.pointee.message))", nil)
-            g_error_free(error)
+            fc_post_warning(element, "\(GStreamer.name(of: element)): cannot make '\(description)': \(GStreamerError(taking: error))", nil)
         }
         return bin
     }
@@ -180,25 +176,20 @@ extension CameraSourceElement {
             gst_bin_remove(element.asBin, old.bin)
         }
         gst_bin_add(element.asBin, source.bin)
-        let pad = gst_element_get_static_pad(source.bin, "src")!
+        let pad = GstOwned(gst_element_get_static_pad(source.bin, "src")!)
         // Later sources: downstream already has a stream start and segment.
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
+        gst_pad_add_probe(pad.pointer, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             let type = event.pointee.type
             guard type == GST_EVENT_STREAM_START || type == GST_EVENT_SEGMENT else { return GST_PAD_PROBE_OK }
             let downstream = data!.assumingMemoryBound(to: GstPad.self)
-            guard let sticky = gst_pad_get_sticky_event(downstream, type, 0) else { return GST_PAD_PROBE_OK }
-            gst_event_unref(sticky)
-            return GST_PAD_PROBE_DROP
+            return GstOwned(gst_pad_get_sticky_event(downstream, type, 0)) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }, UnsafeMutableRawPointer(rateSinkPad), nil)
-        gst_object_unref(UnsafeMutableRawPointer(pad))
         _ = gst_element_link(source.bin, rate)
         sourceCount += 1
-        if let test = gst_bin_get_by_name(source.bin.asBin, "camera") {
-            if GStreamer.factoryName(of: test) == "videotestsrc", let now = runningTime() {
-                GStreamer.set(UnsafeMutableRawPointer(test), "timestamp-offset", String(now))
-            }
-            gst_object_unref(UnsafeMutableRawPointer(test))
+        if let test = GstOwned(gst_bin_get_by_name(source.bin.asBin, "camera")),
+           GStreamer.factoryName(of: test.pointer) == "videotestsrc", let now = runningTime() {
+            GStreamer.set(UnsafeMutableRawPointer(test.pointer), "timestamp-offset", String(now))
         }
         active = source
         shown.withLock { $0 = Shown(bin: source.bin, label: source.label, isCamera: source.isCamera, isFallback: source.isFallback) }
@@ -216,20 +207,14 @@ extension CameraSourceElement {
     /// Holds the negotiated output caps (format included) for the next source, so that
     /// videoconvert cannot pick another format for it: downstream sees the same caps.
     private func pinOutputCaps() {
-        let pad = gst_element_get_static_pad(capsFilter, "src")!
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        guard let caps = gst_pad_get_current_caps(pad) else { return }
-        defer { gst_caps_unref(caps) }
-        guard let text = gst_caps_to_string(caps) else { return }
-        defer { g_free(text) }
-        GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps", String(cString: text))
+        guard let pad = GStreamer.staticPad(capsFilter, "src"), let caps = GstOwned(gst_pad_get_current_caps(pad)) else { return }
+        GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps", GStreamer.describe(caps.pointer))
     }
 
     /// The pipeline's running time now, when the element has a clock (it is playing).
     private func runningTime() -> UInt64? {
-        guard let clock = gst_element_get_clock(element) else { return nil }
-        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
-        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(element)
+        guard let clock = GstOwned(gst_element_get_clock(element)) else { return nil }
+        let now = gst_clock_get_time(clock.pointer), base = gst_element_get_base_time(element)
         return now >= base ? UInt64(now - base) : nil
     }
 }

@@ -143,14 +143,12 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
         let capsFilter = GStreamer.make("capsfilter", name: "preset")!
         for e in [rate, scale, convert, capsFilter] { gst_bin_add(element.asBin, e) }
         GStreamer.link([rate, scale, convert, capsFilter])
-        let rateSinkPad = gst_element_get_static_pad(rate, "sink")!
-        gst_object_unref(UnsafeMutableRawPointer(rateSinkPad))   // the element keeps it
+        let rateSinkPad = GStreamer.staticPad(rate, "sink")!
         ratePointer = GstPointer(rate)
         capsFilterPointer = GstPointer(capsFilter)
         rateSinkPadPointer = GstPointer(rateSinkPad)
-        let target = gst_element_get_static_pad(capsFilter, "src")!
+        let target = GStreamer.staticPad(capsFilter, "src")!
         let ghost = gst_ghost_pad_new_from_template("src", target, gst_element_get_pad_template(element, "src"))!
-        gst_object_unref(UnsafeMutableRawPointer(target))
         gst_element_add_pad(element, ghost)
         setOutputCaps(width: 640, height: 480)
         partsReference.set(ElementParts(element: element, declared: Self.properties, parts: [self]))

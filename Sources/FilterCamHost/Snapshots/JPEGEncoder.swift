@@ -11,7 +11,8 @@ import Foundation
 /// in-band, as a TAG event in front of each frame). Not thread-safe: one thread uses it.
 final class JPEGEncoder {
     let shape: StillPixels, quality: Int
-    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let ownedPipeline: GstOwned<GstElement>
+    private var pipeline: UnsafeMutablePointer<GstElement> { ownedPipeline.pointer }
     private let source: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
     private let muxer: UnsafeMutablePointer<GstElement>
@@ -23,25 +24,15 @@ final class JPEGEncoder {
         self.quality = quality
         let caps = frame.caps
         // Our own description (no user input): a parse error here means a missing plugin.
-        var error: UnsafeMutablePointer<GError>?
-        let parsed = gst_parse_launch_full(
-            "appsrc name=src format=time caps=\"\(caps)\" ! jpegenc quality=\(quality) ! jifmux name=mux ! appsink name=sink sync=false",
-            nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
-        if let error {
-            let message = String(cString: error.pointee.message)
-            g_error_free(error)
-            if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
-            throw JPEGWriter.Failure(description: "the JPEG encoder could not be built: \(message)")
+        let parsed: GstOwned<GstElement>
+        do {
+            parsed = try GStreamer.launch(
+                "appsrc name=src format=time caps=\"\(caps)\" ! jpegenc quality=\(quality) ! jifmux name=mux ! appsink name=sink sync=false")
+        } catch {
+            throw JPEGWriter.Failure(description: "the JPEG encoder could not be built: \(error)")
         }
-        guard let parsed else { throw JPEGWriter.Failure(description: "the JPEG encoder could not be built") }
-        gst_object_ref_sink(UnsafeMutableRawPointer(parsed))
-        pipeline = parsed
-        func named(_ name: String) -> UnsafeMutablePointer<GstElement>? {
-            guard let e = gst_bin_get_by_name(parsed.asBin, name) else { return nil }
-            gst_object_unref(UnsafeMutableRawPointer(e))   // the pipeline keeps it
-            return e
-        }
-        guard let src = named("src"), let sink = named("sink"), let mux = named("mux") else {
+        ownedPipeline = parsed
+        guard let src = parsed.child(named: "src"), let sink = parsed.child(named: "sink"), let mux = parsed.child(named: "mux") else {
             throw JPEGWriter.Failure(description: "JPEG encoder pipeline incomplete")
         }
         source = src
@@ -55,8 +46,7 @@ final class JPEGEncoder {
     }
 
     deinit {
-        gst_element_set_state(pipeline, GST_STATE_NULL)
-        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        gst_element_set_state(pipeline, GST_STATE_NULL)   // then `ownedPipeline` lets go of it
     }
 
     /// Whether `frame` can go through this encoder at `quality`.

@@ -1,0 +1,100 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+
+/// Why frames cannot enter or leave a FilterCam element, and what a user puts where: the
+/// one place these hints are worded. The elements' errors and `filtercam launch`'s hints
+/// name the cause they found, and each cause has its own remedy.
+package enum FormatProblem: Equatable, Sendable {
+    /// Compressed frames (`image/jpeg`, `video/x-h264`, …): a decoder goes in front.
+    case encoded(media: String)
+    /// Raw video in a format the element does not take: `videoconvert` goes in front.
+    case unsupportedFormat(String)
+    /// A filter of the chain has no path for the frames' format: RGB frames go in.
+    case rgbOnly(format: String)
+    /// Interlaced frames: `deinterlace` goes in front.
+    case interlaced
+    /// What the element gives fits nothing downstream takes (a fixed format or size after
+    /// it, e.g. caps that do not follow a turn or a crop): convert and scale after it.
+    case refusedDownstream
+
+    /// The remedy for `element` (its name), in words for a user.
+    package func hint(for element: String) -> String {
+        switch self {
+        case .encoded(let media):
+            return "\(element) takes raw video, not \(media): put a decoder in front of it (\(Self.decoder(for: media)))"
+        case .unsupportedFormat(let format):
+            return "\(element) cannot take \(format) frames: put videoconvert in front of it"
+        case .rgbOnly(let format):
+            return "put videoconvert ! video/x-raw,format=BGRx in front of \(element) (a filter of its chain cannot work on \(format) planes)"
+        case .interlaced:
+            return "\(element) takes progressive frames: put deinterlace in front of it"
+        case .refusedDownstream:
+            return "the format or size after \(element) is fixed and its frames do not fit: put videoconvert ! videoscale after it, or ask for the size it gives"
+        }
+    }
+
+    /// The hint when a description's link failed before anything ran (the caps are not
+    /// known yet, so every cause is named).
+    package static let linkHint = "FilterCam elements take raw video in \(FrameFormat.allNames.joined(separator: ", ")) "
+        + "(filters added without a YUV path: RGB only): put a decoder in front of compressed video, 'videoconvert !' in front "
+        + "of other raw formats, and 'videoconvert ! videoscale' after them where a format or size is fixed"
+
+
+    /// The decoder to name for `media`.
+    static func decoder(for media: String) -> String {
+        switch media {
+        case "image/jpeg": "jpegdec, or decodebin"
+        case "image/png": "pngdec, or decodebin"
+        default: "decodebin"
+        }
+    }
+
+    /// What is wrong with every structure of `offered` for an element that takes
+    /// `accepted`; nil when one of them fits (or nothing can be said: ANY, empty, caps in
+    /// memory other than system memory, a raw format still open).
+    package init?(offered: UnsafeMutablePointer<GstCaps>, accepted: UnsafeMutablePointer<GstCaps>) {
+        let n = gst_caps_get_size(offered)
+        guard n > 0, gst_caps_is_any(offered) == 0 else { return nil }
+        var found: [FormatProblem] = []
+        for i in 0..<n {
+            guard let structure = gst_caps_get_structure(offered, i) else { return nil }
+            let one = GstOwned(gst_caps_copy_nth(offered, i)!)
+            if gst_caps_can_intersect(one.pointer, accepted) != 0 {
+                // Raw video we take: fine unless interlaced (the caps allow any interlace mode).
+                guard let mode = gst_structure_get_string(structure, "interlace-mode").map({ String(cString: $0) }),
+                      mode != "progressive" else { return nil }
+                found.append(.interlaced)
+                continue
+            }
+            let media = String(cString: gst_structure_get_name(structure))
+            guard media == "video/x-raw" else {
+                found.append(.encoded(media: media))
+                continue
+            }
+            if let features = gst_caps_get_features(offered, i), gst_caps_features_is_any(features) != 0 ||
+                (gst_caps_features_get_size(features) > 0 && gst_caps_features_contains(features, "memory:SystemMemory") == 0) {
+                return nil
+            }
+            guard let format = gst_structure_get_string(structure, "format").map({ String(cString: $0) }) else { return nil }
+            found.append(.unsupportedFormat(format))
+        }
+        // videoconvert is enough when any raw video comes; a decoder only when none does.
+        guard let problem = found.first(where: { if case .unsupportedFormat = $0 { true } else { false } })
+                ?? found.first(where: { $0 == .interlaced }) ?? found.first else { return nil }
+        self = problem
+    }
+
+    /// For a FilterCam element that got no input caps, what to put in front of it: the
+    /// cause found in what its upstream offers, or every cause when nothing can be said.
+    package static func inputHint(_ name: String, _ element: UnsafeMutablePointer<GstElement>) -> String? {
+        guard let pad = GstOwned(gst_element_get_static_pad(element, "sink")),
+              GstOwned(gst_pad_get_current_caps(pad.pointer)) == nil else { return nil }
+        let accepted = GstOwned(gst_pad_get_pad_template_caps(pad.pointer))
+        if let accepted, let offered = GstOwned(gst_pad_peer_query_caps(pad.pointer, nil)),
+           let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) {
+            return problem.hint(for: name)
+        }
+        return FormatProblem.linkHint
+    }
+}

@@ -1,0 +1,90 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+import FilterCamTool
+import FilterCamTestSupport
+import Foundation
+import XCTest
+
+/// Each cause of frames not entering or leaving a FilterCam element gets its own remedy:
+/// compressed input a decoder, a raw format it does not take videoconvert, interlaced
+/// frames deinterlace, a fixed size after a turn videoscale.
+final class FormatProblemTests: XCTestCase {
+    override func setUp() {
+        GStreamer.initialize()
+    }
+
+    /// What `FormatProblem` finds in `offered` for `filtercam`'s caps.
+    private func problem(_ offered: String) -> FormatProblem? {
+        let accepted = gst_caps_from_string(FrameWorker.caps)!, caps = gst_caps_from_string(offered)!
+        defer { gst_caps_unref(accepted); gst_caps_unref(caps) }
+        return FormatProblem(offered: caps, accepted: accepted)
+    }
+
+    func testEachCauseIsFoundInTheOfferedCaps() {
+        XCTAssertEqual(problem("image/jpeg, width=640, height=480"), .encoded(media: "image/jpeg"))
+        XCTAssertEqual(problem("video/x-h264, stream-format=byte-stream"), .encoded(media: "video/x-h264"))
+        XCTAssertEqual(problem("video/x-raw, format=Y444, width=64, height=48"), .unsupportedFormat("Y444"))
+        XCTAssertEqual(problem("video/x-raw, format=I420, width=64, height=48, interlace-mode=interleaved"), .interlaced)
+    }
+
+    func testCapsOneOfWhichFitsAreNoProblem() {
+        XCTAssertNil(problem("video/x-raw, format=I420, width=64, height=48"))
+        XCTAssertNil(problem("image/jpeg; video/x-raw, format=YUY2"), "a camera offering MJPEG and YUY2")
+        XCTAssertNil(problem("video/x-raw, format=I420, interlace-mode=progressive"))
+    }
+
+    func testRawVideoInAnotherFormatNeedsOnlyVideoconvertEvenBesideCompressed() {
+        XCTAssertEqual(problem("image/jpeg; video/x-raw, format=GRAY8"), .unsupportedFormat("GRAY8"))
+    }
+
+    func testEachHintNamesItsOwnRemedy() {
+        let encoded = FormatProblem.encoded(media: "image/jpeg").hint(for: "fc")
+        XCTAssertTrue(encoded.contains("jpegdec") && encoded.contains("decoder"), encoded)
+        XCTAssertFalse(encoded.contains("videoconvert"), encoded)
+        let h264 = FormatProblem.encoded(media: "video/x-h264").hint(for: "fc")
+        XCTAssertTrue(h264.contains("decodebin"), h264)
+        let raw = FormatProblem.unsupportedFormat("Y444").hint(for: "fc")
+        XCTAssertTrue(raw.contains("videoconvert") && raw.contains("Y444") && !raw.contains("decoder"), raw)
+        let interlaced = FormatProblem.interlaced.hint(for: "fc")
+        XCTAssertTrue(interlaced.contains("deinterlace"), interlaced)
+        let fixed = FormatProblem.refusedDownstream.hint(for: "fc")
+        XCTAssertTrue(fixed.contains("videoscale") && fixed.contains("after fc"), fixed)
+        XCTAssertFalse(fixed.contains("in front"), fixed)
+    }
+
+    // MARK: Through the element
+
+    /// The first ERROR's source and text.
+    private func firstError(_ description: String, push: ((Pipeline) -> Void)? = nil) throws -> (String, String) {
+        let pipeline = try Pipeline(description: description)
+        pipeline.setState(GST_STATE_PLAYING)
+        push?(pipeline)
+        let message = try XCTUnwrap(gst_bus_timed_pop_filtered(pipeline.bus, 10_000_000_000, GST_MESSAGE_ERROR), "an error")
+        defer { gst_message_unref(message) }
+        pipeline.setState(GST_STATE_NULL)
+        let source = String(cString: gst_object_get_name(message.pointee.src))
+        return (source, BusProblem(message)?.text(or: "") ?? "")
+    }
+
+    /// Pushes one buffer into the appsrc named `app` (its caps then go downstream).
+    private func pushOne(_ pipeline: Pipeline) {
+        guard let app = pipeline.element(named: "app") else { return XCTFail("no appsrc") }
+        _ = gst_app_src_push_buffer(app.asAppSrc, gst_buffer_new_allocate(nil, 64, nil))
+    }
+
+    func testCompressedInputIsNamedByTheElementWithADecoder() throws {
+        let (source, text) = try firstError(
+            "appsrc name=app format=time caps=image/jpeg,width=64,height=48,framerate=30/1 ! filtercam name=fc ! fakesink",
+            push: pushOne)
+        XCTAssertEqual(source, "fc")
+        XCTAssertTrue(text.contains("image/jpeg") && text.contains("jpegdec"), text)
+    }
+
+    func testAFixedSizeAfterATurnIsNamedWithVideoscale() throws {
+        let (source, text) = try firstError(
+            "videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=64,height=48 ! filtercam name=fc orientation=90r ! video/x-raw,width=64,height=48 ! fakesink")
+        XCTAssertEqual(source, "fc")
+        XCTAssertTrue(text.contains("videoscale") && text.contains("after fc"), text)
+    }
+}
