@@ -42,6 +42,7 @@ func libraries(_ packages: [String]) -> [LinkerSetting] {
 }
 let gstreamer = ["gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0"], rtsp = ["gstreamer-rtsp-server-1.0"]
 let web = ["libsoup-3.0", "gstreamer-webrtc-1.0", "gstreamer-sdp-1.0", "nice"]
+let windowTitle = ["gstreamer-gl-1.0", "x11"]
 let gstreamerIncludes = includeFlags(gstreamer), rtspIncludes = includeFlags(rtsp)
 let systemIncludes: [String] = {
     var seen = Set<String>()
@@ -105,9 +106,14 @@ let package = Package(
         ),
         .target(name: "CWebServe", dependencies: ["CLibSoup", "CRTSPServe"], cSettings: [.unsafeFlags(includeFlags(web + gstreamer))],
                 linkerSettings: libraries(web + gstreamer)),
+        // The preview window's title (Xlib and GStreamer's GL library: Debian libx11-dev and
+        // libgstreamer-plugins-base1.0-dev), for the CLI only, not the loadable plugin.
+        .target(name: "CWindowTitle", cSettings: [.unsafeFlags(includeFlags(windowTitle))],
+                linkerSettings: libraries(windowTitle)),
         // The command-line tool's support: sessions, live commands, pipeline files, inspect,
-        // messages, the benchmark, the RTSP server. Not in the loadable plugin.
-        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe", "CWebServe"],
+        // messages, the benchmark, the RTSP and web servers. Not in the loadable plugin.
+        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe", "CWebServe",
+                                                      "CWindowTitle"],
                 // The control page, built into the binary (no files to install beside it).
                 resources: [.embedInCode("Web/page.html"), .embedInCode("Web/page.js")],
                 swiftSettings: systemHeaders),

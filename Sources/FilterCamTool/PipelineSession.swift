@@ -80,6 +80,7 @@ public final class PipelineSession {
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()
+            if ready { windowTitles.refresh(pipeline) }
             let takeCommands = ready || outcome != nil
             let (commands, interrupts) = requests.withLock { r -> ([(command: LiveCommand, reply: Reply?)], Int) in
                 defer { if takeCommands { r.commands.removeAll() } }
@@ -287,6 +288,7 @@ public final class PipelineSession {
         return firstFramePassed
     }
     private var firstFramePassed = false
+    private let windowTitles = WindowTitles()
 
     /// Stills asked for by `snapshot`, and when the last was asked (quit waits at most 5 s).
     private var stillsRequested = 0

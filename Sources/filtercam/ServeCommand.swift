@@ -64,6 +64,9 @@ enum ServeCommand {
             server = try RTSPServer(configuration, stream: stream)
         } catch {
             printError("filtercam serve: \(error) (address \(configuration.address), port \(configuration.port))")
+            if "\(error)".contains("in use") {
+                printError("  hint: something else listens on port \(configuration.port) (another server, or an earlier filtercam serve): choose another with --port N, or --port 0 for any free port")
+            }
             return 1
         }
         let session = PipelineSession(pipeline: pipeline)
@@ -74,11 +77,14 @@ enum ServeCommand {
                 web = try WebServer(webConfiguration, stream: stream) { page.handle($0) }
             } catch {
                 printError("filtercam serve: the web side: \(error) (address \(webConfiguration.address), port \(webConfiguration.port))")
+                if "\(error)".contains("in use") {
+                    printError("  hint: something else listens on port \(webConfiguration.port): choose another with --web-port N, or --web-port 0 for any free port")
+                }
                 return 1
             }
         }
-        print("serving \(server.url)")
-        print("  open it with: ffplay \(server.url) | vlc \(server.url) | gst-launch-1.0 playbin uri=\(server.url)")
+        ServeInstructions.lines(scheme: configuration.tlsCertificate == nil ? "rtsp" : "rtsps", address: configuration.address,
+                                port: server.port, path: configuration.path, user: configuration.users.first?.0).forEach { print($0) }
         if let web { print("  in a browser: \(web.url) (WebRTC; WHEP players: \(web.url)whep)") }
         fflush(stdout)
 

@@ -114,9 +114,9 @@ public final class WebServer {
     /// WebRTC viewers connected now.
     public var watching: Int { Int(fc_web_server_watching(server)) }
 
-    /// The page's address.
+    /// The page's address (for a wildcard address, at this machine's first own address).
     public var url: String {
-        let host = configuration.address.contains(":") ? "[\(configuration.address)]" : configuration.address
-        return "\(configuration.tlsCertificate == nil ? "http" : "https")://\(host):\(port)/"
+        let host = ServeInstructions.hostsToOpen(for: configuration.address)[0]
+        return ServeInstructions.url(scheme: configuration.tlsCertificate == nil ? "http" : "https", host: host, port: port, path: "/", user: nil)
     }
 }
