@@ -1,7 +1,8 @@
 // One encoder, many appsrcs: the fan-out behind `filtercam serve`'s RTSP and WebRTC
 // viewers. Encoded buffers are shared (a copy of the buffer's metadata per viewer, the
-// memory itself is not copied) and stamped again by each viewer's appsrc on arrival, so
-// each viewer's pipeline keeps its own clock.
+// memory itself is not copied) and stamped again in each viewer's running time, keeping
+// the spacing the source gave them, so each viewer's pipeline keeps its own base time and
+// the encoder's jitter does not reach the viewers' timestamps.
 #include "encoded_stream.h"
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -11,10 +12,13 @@
 // A viewer whose appsrc holds this many frames is not keeping up (or is blocked while its
 // media is being prepared): it skips to the next key frame rather than falling behind.
 #define FC_BACKLOG_FRAMES 5
-// Key frames asked for closer together than this are one request (a joining viewer and
-// its PLAY, several browsers at once).
-#define FC_KEY_REQUEST_GAP_US (100 * 1000)
+// Requests for a key frame made while one is on its way are answered by it (several
+// viewers joining at once); one that has not come by then is asked for again.
+#define FC_KEY_REQUEST_PATIENCE_US (500 * 1000)
 #define FC_IDLE_STOP_US (2 * G_USEC_PER_SEC)
+// A frame whose source time, carried over, would be this far from the viewer's now (the
+// encoder restarted, or fell this far behind) starts the carrying over again.
+#define FC_RESYNC_NS (500 * GST_MSECOND)
 
 typedef struct {
   GWeakRef appsrc;
@@ -22,6 +26,9 @@ typedef struct {
   gulong probe;
   gboolean waiting_for_key;
   GstCaps *caps;           // the caps this appsrc was given last
+  gboolean timed;          // offset is set
+  GstClockTimeDiff offset; // the viewer's running time minus the encoder's, for this viewer
+  GstClockTime last;       // the last timestamp given
 } Subscriber;
 
 struct FcEncodedStream {
@@ -32,7 +39,7 @@ struct FcEncodedStream {
   GMutex state_lock;       // running; never held with `lock` while the state changes
   gboolean running;
   gint64 empty_since;      // monotonic µs; 0 while someone is subscribed
-  gint64 last_key_request; // monotonic µs; read and written atomically
+  gint64 key_requested;    // monotonic µs of the request on its way, 0 when none; atomic
 };
 
 static void subscriber_free(gpointer p) {
@@ -46,11 +53,35 @@ static void subscriber_free(gpointer p) {
 
 static void request_key_frame(FcEncodedStream *s) {
   gint64 now = g_get_monotonic_time();
-  gint64 last = __atomic_load_n(&s->last_key_request, __ATOMIC_RELAXED);
-  if (now - last < FC_KEY_REQUEST_GAP_US) return;
-  if (!__atomic_compare_exchange_n(&s->last_key_request, &last, now, FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+  gint64 pending = __atomic_load_n(&s->key_requested, __ATOMIC_RELAXED);
+  if (pending && now - pending < FC_KEY_REQUEST_PATIENCE_US) return;
+  if (!__atomic_compare_exchange_n(&s->key_requested, &pending, now, FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
   GstEvent *event = gst_video_event_new_upstream_force_key_unit(GST_CLOCK_TIME_NONE, TRUE, 0);
   gst_element_send_event(s->sink, event);
+}
+
+static GstClockTime running_time(GstElement *element) {
+  GstClock *clock = gst_element_get_clock(element);
+  if (!clock) return GST_CLOCK_TIME_NONE;
+  GstClockTime now = gst_clock_get_time(clock);
+  gst_object_unref(clock);
+  return now - gst_element_get_base_time(element);
+}
+
+// The frame's time in the viewer's running time: the first frame (and a frame that would
+// land far from now) is stamped now, the others keep their distance from it.
+static GstClockTime viewer_time(Subscriber *sub, GstElement *src, GstClockTime pts) {
+  GstClockTime now = running_time(src);
+  if (!GST_CLOCK_TIME_IS_VALID(now) || !GST_CLOCK_TIME_IS_VALID(pts)) return now;
+  GstClockTimeDiff mapped = (GstClockTimeDiff)pts + sub->offset;
+  if (!sub->timed || mapped <= (GstClockTimeDiff)sub->last || GST_CLOCK_DIFF(mapped, now) > FC_RESYNC_NS
+      || GST_CLOCK_DIFF(now, mapped) > FC_RESYNC_NS) {
+    sub->offset = GST_CLOCK_DIFF(pts, now);
+    sub->timed = TRUE;
+    mapped = (GstClockTimeDiff)now;
+  }
+  sub->last = (GstClockTime)mapped;
+  return sub->last;
 }
 
 // Pushes one encoded frame to every subscriber that can take it; runs on the encoder's
@@ -63,6 +94,7 @@ static GstFlowReturn on_sample(GstAppSink *sink, gpointer data) {
   GstCaps *caps = gst_sample_get_caps(sample);
   gboolean key = !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
   gboolean want_key = FALSE;
+  if (key) __atomic_store_n(&s->key_requested, 0, __ATOMIC_RELAXED);   // it answers every request made before it
   g_mutex_lock(&s->lock);
   for (guint i = 0; i < s->subscribers->len; i++) {
     Subscriber *sub = g_ptr_array_index(s->subscribers, i);
@@ -79,7 +111,7 @@ static GstFlowReturn on_sample(GstAppSink *sink, gpointer data) {
         gst_caps_replace(&sub->caps, caps);
       }
       GstBuffer *copy = gst_buffer_copy(buffer);
-      GST_BUFFER_PTS(copy) = GST_BUFFER_DTS(copy) = GST_CLOCK_TIME_NONE;   // the appsrc stamps it
+      GST_BUFFER_PTS(copy) = GST_BUFFER_DTS(copy) = viewer_time(sub, src, GST_BUFFER_PTS(buffer));   // no B-frames: DTS = PTS
       gst_app_src_push_buffer(GST_APP_SRC(src), copy);
     } else {
       want_key = TRUE;   // started and waiting: ask until one comes
@@ -158,7 +190,7 @@ static void ensure_running(FcEncodedStream *s) {
 
 void fc_encoded_stream_subscribe(FcEncodedStream *s, void *appsrc) {
   GstElement *src = appsrc;
-  g_object_set(src, "is-live", TRUE, "format", GST_FORMAT_TIME, "do-timestamp", TRUE, NULL);
+  g_object_set(src, "is-live", TRUE, "format", GST_FORMAT_TIME, "do-timestamp", FALSE, NULL);
   Subscriber *sub = g_new0(Subscriber, 1);
   g_weak_ref_init(&sub->appsrc, src);
   sub->waiting_for_key = TRUE;

@@ -237,7 +237,7 @@ static GstWebRTCSessionDescription *parse_offer(const char *offer, int *pt, char
 
 static gboolean build(FcWhepPeer *p, int pt, gboolean loopback_only, char **error) {
   char *description = g_strdup_printf(
-      "appsrc name=encoded is-live=true format=time do-timestamp=true ! rtph264pay config-interval=-1 aggregate-mode=zero-latency mtu=1200 pt=%d "
+      "appsrc name=encoded is-live=true format=time ! rtph264pay config-interval=-1 aggregate-mode=zero-latency mtu=1200 pt=%d "
       "! application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=%d "
       "! webrtcbin name=peer bundle-policy=max-bundle", pt, pt);
   GError *err = NULL;

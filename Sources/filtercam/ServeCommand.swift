@@ -58,7 +58,7 @@ enum ServeCommand {
         // SPS/PPS once a second (config-interval=1), not with each key frame (-1): through
         // rtph264depay, -1 leaves openh264dec (the decoder a player without gstreamer1.0-libav
         // picks) unable to decode a single frame; avdec_h264 takes either.
-        configuration.launch = "( appsrc name=encoded is-live=true format=time do-timestamp=true ! rtph264pay name=pay0 pt=96 config-interval=1 )"
+        configuration.launch = "( appsrc name=encoded is-live=true format=time ! rtph264pay name=pay0 pt=96 config-interval=1 )"
         let server: RTSPServer
         do {
             server = try RTSPServer(configuration, stream: stream)

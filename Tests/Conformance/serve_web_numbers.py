@@ -34,10 +34,11 @@ def server_cpu(pid, seconds):
 
 
 def frames_now(page, windows):
+    """Each window's decoded frames and when they were read."""
     counts = []
     for handle in windows:
         page.switch_to(handle)
-        counts.append(page.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames"))
+        counts.append((page.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames"), time.monotonic()))
     return counts
 
 
@@ -75,10 +76,10 @@ def measure(size):
             windows += open_pages(page, server.url, 3)
             players = [viewer(rtsp_url, SPAN + 8, os.path.join(folder, f"v{i}.ts")) for i in range(4)]
             time.sleep(5)   # all playing
-            before, start = frames_now(page, windows), time.monotonic()
+            before = frames_now(page, windows)
             results["cpu_eight"] = server_cpu(server.process.pid, SPAN)
-            after, elapsed = frames_now(page, windows), time.monotonic() - start
-            results["browser_fps"] = [(b - a) / elapsed for a, b in zip(before, after)]
+            after = frames_now(page, windows)
+            results["browser_fps"] = [(b - a) / (tb - ta) for (a, ta), (b, tb) in zip(before, after)]
             for p in players:
                 p.wait(60)
             results["rtsp_fps"] = [n / d if d else 0 for n, d in (frames_and_duration(os.path.join(folder, f"v{i}.ts")) for i in range(4))]

@@ -5,9 +5,11 @@ player that is not the page gets the video too; without the password nothing is 
 and nothing changes; bad requests get a 4xx and the server keeps serving. One server and
 one browser serve every test of the class (a browser costs ~3 s to start)."""
 import os
+import base64
 import queue
 import re
 import signal
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -112,11 +114,12 @@ class WebServe:
         raise AssertionError(f"the server did not say {expect!r}: " + "\n".join(self.said[-15:]))
 
     def request(self, method, path, body=b"", headers=None, opener=None):
-        """(status, text) of one HTTP request to the web side."""
+        """(status, text) of one HTTP request to the web side (a self-signed certificate is accepted)."""
         request = urllib.request.Request(self.url.rstrip("/") + path, data=body if method != "GET" else None,
                                          method=method, headers=headers or {})
+        opener = opener or urllib.request.build_opener(urllib.request.HTTPSHandler(context=ssl._create_unverified_context()))
         try:
-            with (opener.open if opener else urllib.request.urlopen)(request, timeout=30) as response:
+            with opener.open(request, timeout=30) as response:
                 return response.status, response.read().decode(errors="replace")
         except urllib.error.HTTPError as error:
             body = error.read()   # text already when urllib's Digest handler gave up
@@ -298,6 +301,25 @@ class WebPassword(unittest.TestCase):
         finally:
             if page:
                 page.quit()
+            server.stop()
+
+
+    def test_over_tls_the_password_may_be_basic(self):
+        folder = tempfile.mkdtemp(prefix="fc-web-tls-")
+        cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+        server = WebServe("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key)
+        try:
+            self.assertTrue(server.url.startswith("https://"), server.url)
+            basic = {"Authorization": "Basic " + base64.b64encode(b"alice:secret").decode()}
+            wrong = {"Authorization": "Basic " + base64.b64encode(b"alice:wrong").decode()}
+            self.assertEqual(server.request("GET", "/")[0], 401)
+            self.assertEqual(server.request("POST", "/control", b"rotate", wrong)[0], 401)
+            status, page = server.request("GET", "/", headers=basic)
+            self.assertEqual(status, 200)
+            self.assertIn('<video id="live"', page)
+        finally:
             server.stop()
 
 
