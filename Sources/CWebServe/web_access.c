@@ -31,8 +31,25 @@ static gboolean basic_password(SoupAuthDomain *domain, SoupServerMessage *msg, c
   return known && password && same_secret(known, password);
 }
 
-static void add_domain(SoupServer *server, SoupAuthDomain *domain, GHashTable *users) {
+// WHEP players give a token (RFC 9725: Authorization: Bearer): USER:PASSWORD is accepted as
+// one over TLS, where it travels encrypted as Basic does. A request with it needs no other.
+static gboolean needs_password(SoupAuthDomain *domain, SoupServerMessage *msg, gpointer data) {
+  (void)data;
+  const char *given = soup_message_headers_get_one(soup_server_message_get_request_headers(msg), "Authorization");
+  if (!g_object_get_data(G_OBJECT(domain), "fc-tls") || !given || g_ascii_strncasecmp(given, "Bearer ", 7) != 0) return TRUE;
+  const char *token = given + 7, *colon = strchr(token, ':');
+  if (!colon) return TRUE;
+  char *user = g_strndup(token, (gsize)(colon - token));
+  const char *known = password_of(domain, user);
+  gboolean accepted = known && same_secret(known, colon + 1);
+  g_free(user);
+  return !accepted;
+}
+
+static void add_domain(SoupServer *server, SoupAuthDomain *domain, GHashTable *users, gboolean tls) {
   g_object_set_data_full(G_OBJECT(domain), "fc-users", g_hash_table_ref(users), (GDestroyNotify)g_hash_table_unref);
+  g_object_set_data(G_OBJECT(domain), "fc-tls", GINT_TO_POINTER(tls));
+  soup_auth_domain_set_filter(domain, needs_password, NULL, NULL);
   soup_auth_domain_add_path(domain, "/");
   soup_server_add_auth_domain(server, domain);
   g_object_unref(domain);
@@ -44,11 +61,11 @@ void fc_access_require_password(SoupServer *server, const char *const *names, co
   for (int i = 0; i < n_users; i++) g_hash_table_replace(users, g_strdup(names[i]), g_strdup(passwords[i]));
   SoupAuthDomain *digest = soup_auth_domain_digest_new("realm", FC_REALM, NULL);
   soup_auth_domain_digest_set_auth_callback(digest, digest_password, NULL, NULL);
-  add_domain(server, digest, users);
+  add_domain(server, digest, users, tls);
   if (tls) {
     SoupAuthDomain *basic = soup_auth_domain_basic_new("realm", FC_REALM, NULL);
     soup_auth_domain_basic_set_auth_callback(basic, basic_password, NULL, NULL);
-    add_domain(server, basic, users);
+    add_domain(server, basic, users, tls);
   }
   g_hash_table_unref(users);
 }

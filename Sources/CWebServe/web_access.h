@@ -6,7 +6,8 @@
 #define FC_WEB_BODY_LIMIT (64 * 1024)
 
 /// Requires a password for every path: Digest always, Basic too over TLS (the password then
-/// travels encrypted), as the RTSP side does.
+/// travels encrypted), as the RTSP side does; over TLS also a WHEP player's bearer token
+/// USER:PASSWORD.
 void fc_access_require_password(SoupServer *server, const char *const *users, const char *const *passwords,
                                 int n_users, gboolean tls);
 

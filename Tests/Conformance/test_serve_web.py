@@ -288,6 +288,8 @@ class WebPassword(unittest.TestCase):
             self.assertEqual(whep_client.watch(server.url.rstrip("/"), frames=1, timeout=1).status, 401)
             for opener in (None, digest("wrong")):
                 self.assertEqual(server.request("POST", "/control", b"filter mono", opener=opener)[0], 401)
+            # A bearer token would travel in clear text: only over TLS.
+            self.assertEqual(server.request("POST", "/control", b"filter mono", {"Authorization": "Bearer alice:secret"})[0], 401)
             page = browser.Browser()
             wrong = server.url.replace("http://", "http://alice:wrong@")
             page.open(wrong)
@@ -304,7 +306,7 @@ class WebPassword(unittest.TestCase):
             server.stop()
 
 
-    def test_over_tls_the_password_may_be_basic(self):
+    def test_over_tls_the_password_may_be_basic_or_a_whep_token(self):
         folder = tempfile.mkdtemp(prefix="fc-web-tls-")
         cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
         subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
@@ -319,6 +321,11 @@ class WebPassword(unittest.TestCase):
             status, page = server.request("GET", "/", headers=basic)
             self.assertEqual(status, 200)
             self.assertIn('<video id="live"', page)
+            # A WHEP player's token (RFC 9725's bearer): USER:PASSWORD; a wrong one is refused.
+            offer = {"Content-Type": "application/sdp"}
+            self.assertEqual(server.request("POST", "/whep", b"v=0\r\n", {**offer, "Authorization": "Bearer alice:wrong"})[0], 401)
+            status, text = server.request("POST", "/whep", b"v=0\r\n", {**offer, "Authorization": "Bearer alice:secret"})
+            self.assertEqual(status, 400, text)   # past the password: refused as SDP, not as a stranger
         finally:
             server.stop()
 
