@@ -57,15 +57,6 @@ public enum FrameIO {
 /// `filtercam filters --preview DIR`: one PNG per filter over the same test picture.
 /// Filters whose defaults change nothing are shown with an example setting.
 public enum FilterPreview {
-    static let examples: [String: String] = [
-        "exposure": "exposure ev=1",
-        "color-controls": "color-controls saturation=2 contrast=1.3",
-        "white-balance": "white-balance temperature=3500",
-        "channel-mix": "channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>",
-        "sharpen": "sharpen amount=2",
-        "blur": "blur radius=4",
-    ]
-
     public static func write(to folder: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let source = try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=320,height=240")
@@ -73,7 +64,7 @@ public enum FilterPreview {
         for d in FilterRegistry.shared.all {
             let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)
             frame.view.copyPixels(from: source.view)
-            let chain = try FilterChain.parse(examples[d.id] ?? d.id)
+            let chain = try FilterChain.parse(FilterShowcase.chain(for: d.id))
             chain.makeFilters().apply(to: frame.view)
             let path = (folder as NSString).appendingPathComponent("\(d.id).png")
             try FrameIO.writePNG(frame, to: path)
