@@ -54,12 +54,22 @@ public enum FrameIO {
     }
 }
 
-/// `filtercam filters --preview DIR`: one PNG per filter over the same test picture.
-/// Filters whose defaults change nothing are shown with an example setting.
+/// `filtercam filters --preview DIR`: one PNG per filter, made from one photo (a face and
+/// colours, so that mono, posterize or invert can be judged), scaled to `width`×`height`
+/// with its aspect kept (borders if it differs). Filters whose defaults change nothing are
+/// shown with an example setting (`FilterShowcase`), as in the gallery.
 public enum FilterPreview {
-    public static func write(to folder: String) throws -> [String] {
+    public static let width = 160, height = 120
+
+    public static func write(to folder: String, picture: String) throws -> [String] {
+        guard FileManager.default.isReadableFile(atPath: picture) else {
+            throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
+        }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=320,height=240")
+        // A file URI: percent-encoded, so any path is one word of the description.
+        let uri = URL(fileURLWithPath: picture).absoluteString
+        let source = try FrameIO.captureFrame("uridecodebin uri=\(uri) ! videoconvert ! video/x-raw,format=RGBA ! videoscale "
+                                              + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1")
         var written: [String] = []
         for d in FilterRegistry.shared.all {
             let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)

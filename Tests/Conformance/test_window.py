@@ -564,6 +564,67 @@ class Window(unittest.TestCase):
         finally:
             self.close(pipeline)
 
+    def test_gallery_opens_on_g_and_a_click_chooses_through_the_letterbox(self):
+        # One window for every step: I420 frames (as the shipped window pipelines), turned
+        # with r so that glimagesink letterboxes the 480x640 picture into the 640x480
+        # window at x 140..500 (scale 0.75), then the gallery: 3x3 cells of 0.312 x 0.28 of
+        # the frame (gaps 0.016 and 0.02, GalleryLayoutTests), the picture fitted in each.
+        os.environ["DISPLAY"] = self.display
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=I420,width=640,height=480,framerate=30/1 ! "
+            "filtercam name=fc filter=sepia ! glimagesink name=window")
+        window = Counter(sink_pad(pipeline, "window"))
+        pipeline.set_state(Gst.State.PLAYING)
+        eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)
+        fc = pipeline.get_by_name("fc")
+
+        def on_screen(x, y):
+            """Output pixel (x, y) of the turned 480x640 frame where the window shows it."""
+            return int(140 + x * 0.75), int(y * 0.75)
+
+        def after(keys, read, expected):
+            self.xdotool(*keys)
+            self.assertEqual(eventually(lambda: read() == expected) and read(), expected, f"after {keys}")
+
+        try:
+            self.xdotool("mousemove", "320", "240", "key", "r")
+            eventually(lambda: fc.get_property("orientation").value_nick == "90r")
+            after(["key", "g"], lambda: fc.get_property("gallery"), True)
+            # Cell 0 (none) and cell 2 (mono): 132x178 pictures at (8, 12) and (330, 12) of
+            # the frame; in each, the turned SMPTE bars run down the right 2/3, the yellow
+            # bar 1.5/7 of the way down (178 × 1.5/7 = 38). The margin left of the cells is the gallery's grey.
+            spots = [on_screen(8 + 100, 12 + 38), on_screen(330 + 100, 12 + 38), on_screen(3, 320)]
+            self.assertTrue(eventually(lambda: close_to(self.shown(spots[2:]), [(32, 32, 32)], 3), 5),
+                            f"no gallery on the screen: {self.shown(spots)}")
+            none, mono, margin = self.shown(spots)
+            self.assertTrue(none[0] > 150 and none[1] > 150 and none[2] < 80, f"none shows yellow: {none}")
+            self.assertTrue(max(mono) - min(mono) <= 3 and mono[0] > 100, f"mono shows grey: {mono}")
+            # Keys move the selection, which is the filter; pages wrap.
+            after(["key", "Right"], lambda: fc.get_property("filter"), "mono")
+            after(["key", "Next"], lambda: fc.get_property("filter"), "sharpen amount=2")
+            after(["key", "Prior"], lambda: fc.get_property("filter"), "mono")
+            # A click at 0.70 of the frame's width, 0.46 of its height: cell 5 (posterize,
+            # column 2, row 1). Without the letterbox taken out it would be window x 392 /
+            # 640 = 0.61: column 1 (invert).
+            x, y = on_screen(0.70 * 480, 0.46 * 640)
+            self.xdotool("mousemove", str(x), str(y), "click", "1")
+            self.assertEqual(eventually(lambda: not fc.get_property("gallery")) and fc.get_property("filter"), "posterize")
+            # Closed: the turned picture, posterized (the blue bar, 6.5/7 down, x 319 of 480).
+            spot = on_screen(319, 594)
+            expected = rendered_pixel("filtercam orientation=90r filter=posterize", 319, 594, size=(640, 480),
+                                      source_format="I420")
+            sepia = rendered_pixel("filtercam orientation=90r filter=sepia", 319, 594, size=(640, 480), source_format="I420")
+            self.assertFalse(close_to([expected], [sepia], 20), "the spot tells the two filters apart")
+            # ±6: glimagesink turns I420 into RGB with its own shader, not videoconvert.
+            self.assertTrue(eventually(lambda: close_to(self.shown([spot]), [expected], 6)),
+                            f"the chosen filter on the picture: {self.shown([spot])} vs {expected}, sepia {sepia}")
+            # g opens it again, Esc closes it.
+            after(["key", "g"], lambda: fc.get_property("gallery"), True)
+            after(["key", "Escape"], lambda: fc.get_property("gallery"), False)
+            self.assertEqual(fc.get_property("filter"), "posterize")
+        finally:
+            self.close(pipeline)
+
     def test_no_display_fails_at_once_with_what_to_do(self):
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
         for target in [FIRST_EXAMPLE, "preview"]:
