@@ -108,7 +108,8 @@ enum OSDRenderer {
             let w = Double(logical.width), h = Double(logical.height)
             self.layout = layout
             x = area.x + (area.width - w) / 2 - Double(logical.x)
-            y = bottom.map { $0 - h - pad / 2 } ?? top ?? (Double(height) - h) / 2
+            // A caption stands a pad above its rectangle's foot, clear of an outline around it.
+            y = bottom.map { $0 - h - pad * 1.5 } ?? top ?? (Double(height) - h) / 2
             box = (x + Double(logical.x) - pad, y - pad / 2, w + 2 * pad, h + pad)
             let x0 = min(box.x, x + Double(ink.x)).rounded(.down), y0 = min(box.y, y + Double(ink.y)).rounded(.down)
             let x1 = max(box.x + box.width, x + Double(ink.x + ink.width)).rounded(.up)
