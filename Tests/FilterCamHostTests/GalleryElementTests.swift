@@ -73,10 +73,10 @@ final class GalleryElementTests: XCTestCase {
         let gallery = try frame("\(source("BGRx")) ! filtercam orientation=90r gallery=true")
         XCTAssertEqual([gallery.width, gallery.height], [240, 320])
         // Cell 0 at (6, 6), 66×88 (`GalleryPainterTests`); the bars' part now spans the right
-        // 2/3 of the width: the first bar (white) on top, the sixth (red) at 5/7–6/7 of the
-        // height (above the title).
-        let top = gallery.pixel(6 + 50, 6 + 4), red = gallery.pixel(6 + 50, 6 + 68)
+        // 2/3 of the width: the first bar (white) on top, the fifth (magenta) at 4/7–5/7 of
+        // the height (above the title).
+        let top = gallery.pixel(6 + 50, 6 + 4), magenta = gallery.pixel(6 + 50, 6 + 56)
         XCTAssertTrue(top[0] > 150 && top[1] > 150 && top[2] > 150, "white on top: \(top)")
-        XCTAssertTrue(red[0] < 60 && red[1] < 60 && red[2] > 150, "red below: \(red)")
+        XCTAssertTrue(magenta[0] > 150 && magenta[1] < 60 && magenta[2] > 150, "magenta below: \(magenta)")
     }
 }
