@@ -238,7 +238,9 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
                                 zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop, lensGrid: input.format.isYUV ? 2 : 1)
         activePlan.withLock { $0 = plan }
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
-        if s.gallery { return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive) }
+        if s.gallery && GalleryLayout.fits(width: plan.outputWidth, height: plan.outputHeight) {
+            return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive)
+        }
         if input.format.isYUV {
             return yuvTask(recipe, chain: chain, settings: s, format: input.format, method: method, live: stream.isLive)
         }

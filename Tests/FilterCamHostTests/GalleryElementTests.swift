@@ -1,5 +1,6 @@
 import CGStreamer
 @testable import FilterCamHost
+@testable import FilterCamTool
 import FilterCore
 import FilterCamTestSupport
 import XCTest
@@ -64,6 +65,26 @@ final class GalleryElementTests: XCTestCase {
             let grey = samples(gallery, mono.x + x, mono.y + y)
             XCTAssertEqual(grey[0], reference[0], accuracy: 3, "mono keeps the luma at \(x)")
             XCTAssertEqual(Array(grey[1...]), [128, 128], "mono's chroma is neutral at \(x)")
+        }
+    }
+
+    /// A still taken with the gallery open is of the picture (here inverted), not of the
+    /// gallery: the same file as the still taken without the gallery, and tens of levels
+    /// from the gallery's frame.
+    func testAStillIsOfThePictureNotOfTheGallery() throws {
+        for format in ["BGRA", "I420"] {
+            let dir = try makeTempDir()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let source = "videotestsrc num-buffers=2 pattern=smpte ! video/x-raw,format=\(format),width=64,height=48"
+            func run(_ name: String, gallery: Bool) throws -> [CapturedFrame] {
+                try collectFrames("\(source) ! filtercam filter=invert gallery=\(gallery) snapshot-every=2 snapshot-quality=95 "
+                                  + "flash=false snapshot-location=\(dir.path)/\(name)-%d.jpg ! videoconvert ! video/x-raw,format=BGRA")
+            }
+            let galleryFrames = try run("gallery", gallery: true)
+            _ = try run("picture", gallery: false)
+            let still = dir.appendingPathComponent("gallery-0.jpg").path, plain = dir.appendingPathComponent("picture-0.jpg").path
+            XCTAssertEqual(FileManager.default.contents(atPath: still), FileManager.default.contents(atPath: plain), format)
+            XCTAssertGreaterThan(meanDifference(try decode(still), galleryFrames[1]), 30, format)
         }
     }
 

@@ -91,6 +91,31 @@ final class GalleryLayoutTests: XCTestCase {
         XCTAssertEqual(catalog.index(atX: Double(rect.x + 5) / 1280, y: Double(rect.y + rect.height - 5) / 720, page: 0), 7)
     }
 
+    /// At every frame size the gallery is drawn at (from 16 on a side), in both
+    /// orientations of the picture, every thumbnail lies inside the frame, on the chroma
+    /// grid, and no two overlap.
+    func testEveryCellFitsAtEverySize() {
+        XCTAssertFalse(GalleryLayout.fits(width: 15, height: 100))
+        for width in stride(from: 16, through: 400, by: 3) {
+            for height in stride(from: 16, through: 300, by: 5) {
+                for (pw, ph) in [(width, height), (height, width)] {
+                    let page = GalleryPage(count: 15, selected: 0, width: width, height: height, pictureWidth: pw, pictureHeight: ph)
+                    let rects = page.thumbnails.map(\.rect)
+                    for r in rects {
+                        XCTAssertTrue(r.x >= 0 && r.y >= 0 && r.x + r.width <= width && r.y + r.height <= height
+                                      && r.x % 2 == 0 && r.y % 2 == 0 && r.width >= 2 && r.height >= 2, "\(width)x\(height): \(r)")
+                    }
+                    for (i, a) in rects.enumerated() {
+                        for b in rects[(i + 1)...] {
+                            XCTAssertTrue(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y,
+                                          "\(width)x\(height): \(a) and \(b) overlap")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The page the selection is on, its thumbnails, the titles, the outline just outside
     /// the selected picture, and the strip.
     func testAPageAndWhatIsDrawnOverIt() {

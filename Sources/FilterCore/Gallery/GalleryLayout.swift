@@ -16,6 +16,11 @@ public struct GalleryLayout: Equatable, Sendable {
     /// the frame's width (gaps) and height (gaps, strip).
     static let gapX = 0.016, gapY = 0.02, footer = 0.08
 
+    /// Frames smaller than this on a side get no gallery (its cells would not fit).
+    public static let minimumSide = 16
+
+    public static func fits(width: Int, height: Int) -> Bool { min(width, height) >= minimumSide }
+
     /// How many filters the gallery shows.
     public let count: Int
 
