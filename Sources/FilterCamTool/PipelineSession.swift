@@ -354,6 +354,9 @@ public final class PipelineSession {
             return try run(command, on: sources[0])
         case .set(let elementName, _, _):
             return try run(command, on: try target(elementName))
+        case .closeGallery:
+            // Esc and Enter close the gallery; with no gallery to close they say nothing.
+            return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
         default:
             let said = try run(command, on: try target(nil))
             if command == .snapshot {

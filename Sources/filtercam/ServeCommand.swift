@@ -72,7 +72,8 @@ enum ServeCommand {
         let session = PipelineSession(pipeline: pipeline)
         var web: WebServer?
         if let webConfiguration = options.web {
-            let page = ControlPage(session: session)
+            let page = ControlPage(session: session, previewPicture: PipelineLookup.shippedFile(package: "docs/filters/photo.jpg",
+                                                                                               installed: "preview-photo.jpg"))
             do {
                 web = try WebServer(webConfiguration, stream: stream) { page.handle($0) }
             } catch {

@@ -8,12 +8,14 @@ import Foundation
 /// change shows for every viewer. A still comes back as its JPEG.
 public final class ControlPage: @unchecked Sendable {
     private let session: PipelineSession
-    private let thumbnails = FilterThumbnails()
+    private let thumbnails: FilterThumbnails
     /// Requests for a still, each answered by the next still written (session loop only).
     private var stillsWanted: [WebServer.Request] = []
 
-    public init(session: PipelineSession) {
+    /// `previewPicture`: the photo the filter buttons show through each filter.
+    public init(session: PipelineSession, previewPicture: String?) {
         self.session = session
+        thumbnails = FilterThumbnails(picture: previewPicture)
         session.onStill = { [weak self] still in self?.stillDone(still) }
     }
 

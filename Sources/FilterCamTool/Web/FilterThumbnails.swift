@@ -1,14 +1,21 @@
 import FilterCore
 import Foundation
 
-/// The filter picker's pictures: the test picture through each filter, as PNG, made on
-/// first request (off the web server's thread) and kept.
+/// The filter picker's pictures: the preview photo through each filter (as
+/// `filtercam filters --preview` and the gallery show it), as PNG, made on first request
+/// (off the web server's thread) and kept.
 final class FilterThumbnails: @unchecked Sendable {
     static let width = 96, height = 72
 
     private let made = Locked([String: [UInt8]]())
     private let queue = DispatchQueue(label: "filtercam.thumbnails")
-    private lazy var source: PixelBuffer? = try? FilterPreview.testPicture(width: Self.width, height: Self.height)
+    private let picture: String?
+    private lazy var source: PixelBuffer? = try? FilterPreview.source(picture: picture, width: Self.width, height: Self.height)
+
+    /// `picture`: the photo; nil: GStreamer's test colours.
+    init(picture: String?) {
+        self.picture = picture
+    }
 
     /// Calls `done` (on another thread) with the PNG of filter `id`, or nil for an unknown id.
     func png(for id: String, _ done: @escaping ([UInt8]?) -> Void) {
