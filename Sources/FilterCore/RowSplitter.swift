@@ -34,7 +34,10 @@ public final class RowSplitter: Sendable {
     /// The caller's rows and closure, which helpers run while the caller waits in `run`.
     private struct Job: @unchecked Sendable {   // the closure never outlives the `run` that waits for it
         let body: (Range<Int>) -> Void
-        let parts: [Range<Int>]
+        let rows: Int, parts: Int
+
+        /// Part `i` of `parts` equal runs of rows.
+        static func rows(_ i: Int, of parts: Int, in rows: Int) -> Range<Int> { rows * i / parts..<rows * (i + 1) / parts }
     }
 
     private let busy = Atomic<Bool>(false)          // a caller owns the helpers
@@ -93,16 +96,15 @@ public final class RowSplitter: Sendable {
             body(0..<rows)
             return
         }
-        let parts = (0..<count).map { i in rows * i / count..<rows * (i + 1) / count }
         withoutActuallyEscaping(body) { escapable in
-            job.withLock { $0 = Job(body: escapable, parts: parts) }
+            job.withLock { $0 = Job(body: escapable, rows: rows, parts: count) }
             finished.store(0, ordering: .relaxed)
             let myGeneration = generation.load(ordering: .relaxed) + 1
             claims.store(Self.claimWord(generation: myGeneration, part: 1), ordering: .releasing)
             generation.store(myGeneration, ordering: .releasing)
             parking.withLockAndWake { _ in }   // parked helpers go on
             let started = Self.nanoseconds()
-            escapable(parts[0])
+            escapable(Job.rows(0, of: count, in: rows))
             // Give the helpers as long as our part took to start theirs (a parked helper
             // takes ~0.1 ms to wake); after that, do the rest here. The frame then never
             // takes longer than on one thread, however late the helpers are.
@@ -113,7 +115,7 @@ public final class RowSplitter: Sendable {
             }
             var mine = 0
             while let part = claim(myGeneration, of: count) {
-                escapable(parts[part])
+                escapable(Job.rows(part, of: count, in: rows))
                 mine += 1
             }
             while finished.load(ordering: .acquiring) != count - 1 - mine {
@@ -160,7 +162,7 @@ public final class RowSplitter: Sendable {
                 parking.wait(until: { _ in generation.load(ordering: .acquiring) != seen }) { _ in }
             }
             seen = generation.load(ordering: .acquiring)
-            guard let width = job.withLock({ $0?.parts.count }) else { continue }
+            guard let width = job.withLock({ $0?.parts }) else { continue }
             while let part = claim(seen, of: width) {
                 runPart(part)
                 finished.add(1, ordering: .releasing)
@@ -174,7 +176,7 @@ public final class RowSplitter: Sendable {
     @inline(never)
     private func runPart(_ part: Int) {
         let current = job.withLock { $0 }!
-        current.body(current.parts[part])
+        current.body(Job.rows(part, of: current.parts, in: current.rows))
     }
 
     /// A monotonic clock in nanoseconds.
