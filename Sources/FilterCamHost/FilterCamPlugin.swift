@@ -29,8 +29,11 @@ public enum FilterCamPlugin {
     /// `filtercam filter=ID` know it) and as its own element `fc<id>`. Call it once at start.
     @discardableResult
     public static func register(filter descriptor: FilterDescriptor) -> Bool {
-        FilterRegistry.shared.register(descriptor)
+        // GStreamer first: starting it registers the static plugin with the filters known
+        // then. Added to the registry before, the element would be registered twice, and the
+        // second factory replaces the first, which the element's class still points to.
         GStreamer.initialize()
+        FilterRegistry.shared.register(descriptor)
         return singleFilterClass(descriptor).register(in: nil)
     }
 

@@ -128,6 +128,17 @@ final class FilterElementTests: XCTestCase {
         }
     }
 
+    /// The README's program that links FilterCam and registers the filter at start: its
+    /// element is registered once, so nothing reads a replaced (freed) element factory.
+    func testPixelateDemoRegistersItsElementOnce() throws {
+        let demo = Build.directory + "/pixelate-demo"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: demo), "no pixelate-demo at \(demo): run `swift build`")
+        let r = try runProcess(demo, ["videotestsrc num-buffers=5 ! fcpixelate block=4 ! fakesink"], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertFalse(r.stderr.contains("CRITICAL"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("processed=5"), r.stderr)
+    }
+
     func testPixelatePluginLoadsInStockGstLaunch() throws {
         let r = try runGstTool("gst-inspect-1.0", ["fcpixelate"])
         XCTAssertEqual(r.status, 0, r.summary)
