@@ -37,12 +37,12 @@ run: build
 # suite; then the short sanitizer runs: libFuzzer on every fuzz target (10 s each; `make fuzz`
 # runs longer), the thread tests under ThreadSanitizer, and LeakSanitizer on two run lengths.
 test: deps
-	swift build
-	swift test --disable-swift-testing
-	$(MAKE) conformance
-	FUZZ_SECONDS=10 scripts/fuzz.sh
-	scripts/tsan.sh
-	scripts/lsan.sh
+	scripts/timed.sh "debug build" swift build
+	scripts/timed.sh "swift test" swift test --disable-swift-testing
+	scripts/timed.sh "conformance" $(MAKE) conformance
+	FUZZ_SECONDS=10 scripts/timed.sh "fuzz" scripts/fuzz.sh
+	scripts/timed.sh "thread sanitizer" scripts/tsan.sh
+	scripts/timed.sh "leak sanitizer" scripts/lsan.sh
 
 # The elements next to stock GStreamer elements in real pipelines, driven from Python
 # (a second client), and real windows under a virtual display (Xvfb). Release build: the
