@@ -70,6 +70,7 @@ install: deps
 	install -m 755 .build/release/filtercam $(PREFIX)/bin/filtercam
 	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
 	install -m 644 pipelines/*.pipeline $(PREFIX)/share/filtercam/pipelines/
+	install -m 644 docs/filters/photo.jpg $(PREFIX)/share/filtercam/preview-photo.jpg
 	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(PREFIX)/share/filtercam/pipelines"
 
 uninstall:

@@ -54,26 +54,27 @@ public enum FrameIO {
     }
 }
 
-/// `filtercam filters --preview DIR`: one PNG per filter over the same test picture.
-/// Filters whose defaults change nothing are shown with an example setting.
+/// `filtercam filters --preview DIR`: one PNG per filter, made from one photo (a face and
+/// colours, so that mono, posterize or invert can be judged), scaled to `width`×`height`
+/// with its aspect kept (borders if it differs). Filters whose defaults change nothing are
+/// shown with an example setting (`FilterShowcase`), as in the gallery.
 public enum FilterPreview {
-    static let examples: [String: String] = [
-        "exposure": "exposure ev=1",
-        "color-controls": "color-controls saturation=2 contrast=1.3",
-        "white-balance": "white-balance temperature=3500",
-        "channel-mix": "channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>",
-        "sharpen": "sharpen amount=2",
-        "blur": "blur radius=4",
-    ]
+    public static let width = 160, height = 120
 
-    public static func write(to folder: String) throws -> [String] {
+    public static func write(to folder: String, picture: String) throws -> [String] {
+        guard FileManager.default.isReadableFile(atPath: picture) else {
+            throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
+        }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=320,height=240")
+        // A file URI: percent-encoded, so any path is one word of the description.
+        let uri = URL(fileURLWithPath: picture).absoluteString
+        let source = try FrameIO.captureFrame("uridecodebin uri=\(uri) ! videoconvert ! video/x-raw,format=RGBA ! videoscale "
+                                              + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1")
         var written: [String] = []
         for d in FilterRegistry.shared.all {
             let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)
             frame.view.copyPixels(from: source.view)
-            let chain = try FilterChain.parse(examples[d.id] ?? d.id)
+            let chain = try FilterChain.parse(FilterShowcase.chain(for: d.id))
             chain.makeFilters().apply(to: frame.view)
             let path = (folder as NSString).appendingPathComponent("\(d.id).png")
             try FrameIO.writePNG(frame, to: path)

@@ -327,6 +327,9 @@ public final class PipelineSession {
                 try run(command, on: sources[0])
             case .set(let elementName, _, _):
                 try run(command, on: try target(elementName))
+            case .closeGallery:
+                // Esc and Enter close the gallery; with no gallery to close they say nothing.
+                if filterStages.count == 1 { try run(command, on: filterStages[0].element) }
             default:
                 try run(command, on: try target(nil))
                 if command == .snapshot {
