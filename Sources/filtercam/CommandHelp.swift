@@ -30,9 +30,11 @@ enum CommandHelp {
                 """
         case "filters":
             return """
-                usage: filtercam filters [ID] [--preview DIR]
+                usage: filtercam filters [--looks DIR]… [ID] [--preview DIR]
                   the filter catalog with each filter's parameters and the chain syntax;
-                  ID: one filter; --preview DIR: one PNG per filter into DIR
+                  ID: one filter; --preview DIR: one PNG per filter into DIR;
+                  --looks DIR: every .cube file in DIR joins the catalog as look:NAME
+                  (FILTERCAM_LOOKS=DIR does the same for every command and the elements)
                 """
         case "devices":
             return """

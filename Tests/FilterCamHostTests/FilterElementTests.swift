@@ -24,6 +24,7 @@ final class FilterElementTests: XCTestCase {
         case .bool(let d): return d ? "false" : "true"
         case .color: return "0xFF00FF00"
         case .doubleList(let n, _, let d): return "<" + d.prefix(n).enumerated().map { String($0.offset == 1 ? 0.5 : $0.element) }.joined(separator: ",") + ">"
+        case .text: return Build.packageRoot + "/looks/teal-orange.cube"   // the one text parameter: a look
         }
     }
 
@@ -71,6 +72,9 @@ final class FilterElementTests: XCTestCase {
                 case .doubleList:
                     XCTAssertTrue(described.hasPrefix("String."), described)
                     XCTAssertEqual(Pipeline.property(e, p.name), p.defaultValue.description)
+                case .text(_, let def):
+                    XCTAssertTrue(described.hasPrefix("String."), described)
+                    XCTAssertEqual(Pipeline.property(e, p.name) ?? "", def)
                 }
             }
         }

@@ -1,0 +1,108 @@
+/// The tables (`LookTable`) of the looks in use, one per look and colour space.
+///
+/// A table pays once its look has filtered as many pixels directly (the tetrahedral
+/// interpolation, per pixel) as the table has entries, since building it costs about that
+/// much: the ski-rental rule, never more than twice the work of the best choice made in
+/// hindsight. Small frames (tests, a lens) never get one; a 1080p stream gets one after 8
+/// frames. Until the table is ready, frames are filtered directly with the same results,
+/// while it is built on a thread of its own: a new look takes effect on the next frame,
+/// with no pause for the table. At most two tables are kept (128 MB); building a third
+/// drops the one used least recently.
+final class LookTables: Sendable {
+    static let shared = LookTables()
+    static let capacity = 2
+
+    private struct Key: Hashable {
+        let look: Int
+        let space: LookSpace
+    }
+
+    private struct Entry {
+        var directPixels = 0
+        var table: LookTable?
+        var building = false
+        var lastUse = 0
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var clock = 0
+    }
+
+    private let state = Locked(State())
+
+    /// The look's table for `space` when it is built. Otherwise nil, and the `pixels` the
+    /// caller is about to filter directly count towards building it.
+    func table(for look: ColorLookup, space: LookSpace, pixels: Int) -> LookTable? {
+        let key = Key(look: look.id, space: space)
+        var startBuilding = false
+        let table = state.withLock { s -> LookTable? in
+            s.clock += 1
+            var entry = s.entries[key] ?? Entry()
+            entry.lastUse = s.clock
+            if entry.table == nil && !entry.building {
+                entry.directPixels += pixels
+                if entry.directPixels >= LookTable.entryCount {
+                    entry.building = true
+                    startBuilding = true
+                }
+            }
+            s.entries[key] = entry
+            return entry.table
+        }
+        if startBuilding { build(key, look.kernel) }
+        return table
+    }
+
+    /// Whether `look` has a table for `space` (for tests and the benchmark).
+    func isBuilt(_ look: ColorLookup, space: LookSpace) -> Bool {
+        state.withLock { $0.entries[Key(look: look.id, space: space)]?.table != nil }
+    }
+
+    /// Drops a look's tables (the look is gone).
+    func forget(look: Int) {
+        state.withLock { s in s.entries = s.entries.filter { $0.key.look != look } }
+    }
+
+    private func build(_ key: Key, _ kernel: LookKernel) {
+        _ = JoinableThread(name: "fc-look-table") { [self] in
+            let table = LookTable()
+            Self.fill(table, slabs: 0..<256, kernel: kernel, space: key.space)
+            state.withLock { s in
+                guard s.entries[key] != nil else { return }   // the look went away meanwhile
+                s.entries[key]!.table = table
+                s.entries[key]!.building = false
+                let built = s.entries.filter { $0.value.table != nil }
+                if built.count > Self.capacity, let oldest = built.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                    s.entries[oldest.key] = Entry(lastUse: oldest.value.lastUse)
+                }
+            }
+        }
+    }
+
+    /// Fills `slabs` (third bytes of the index) of `table` with `kernel`'s results in `space`.
+    static func fill(_ table: LookTable, slabs: Range<Int>, kernel: LookKernel, space: LookSpace) {
+        switch kernel.form {
+        case .cube(let look): fill(table, slabs, look, space)
+        case .curves(let look): fill(table, slabs, look, space)
+        }
+    }
+
+    private static func fill<Look: RGBLook>(_ table: LookTable, _ slabs: Range<Int>, _ look: Look, _ space: LookSpace) {
+        @inline(__always) func byte(_ i: UInt32, _ n: UInt32) -> Int32 { Int32(bitPattern: (i &>> (8 &* n)) & 0xFF) }
+        switch space {
+        case .rgb(redFirst: true):
+            for slab in slabs { table.fill(slab: slab) { i in look.look(byte(i, 0), byte(i, 1), byte(i, 2)) } }
+        case .rgb(redFirst: false):
+            for slab in slabs {
+                table.fill(slab: slab) { i in
+                    let o = look.look(byte(i, 2), byte(i, 1), byte(i, 0))
+                    return (o & 0xFF00) | (o & 0xFF) &<< 16 | o &>> 16
+                }
+            }
+        case .yuv(let matrix):
+            let yuv = YUVLook(look, matrix)
+            for slab in slabs { table.fill(slab: slab) { i in yuv.look(byte(i, 0), byte(i, 1), byte(i, 2)) } }
+        }
+    }
+}
