@@ -7,10 +7,7 @@ import XCTest
 final class CubeFileTests: XCTestCase {
     let files = LookFiles()
     /// A valid 2³ table: the identity.
-    let identity8: [[Double]] = (0..<8).map { (i: Int) -> [Double] in
-        let r = Double(i & 1), g = Double((i >> 1) & 1), b = Double(i >> 2)
-        return [r, g, b]
-    }
+    let identity8 = LookFiles.identity2
 
     func testTitleCommentsDomainAndLineEndingsAreRead() throws {
         let text = LookFiles.cube(["# made by hand", "", "TITLE \"Two by two\"", "LUT_3D_SIZE 2", "  # indented comment",

@@ -32,13 +32,22 @@ final class LookFiles {
         (header + entries.map { $0.map { String($0) }.joined(separator: " ") }).joined(separator: "\n") + "\n"
     }
 
+    /// The identity lattice of size 2: its corners, red fastest.
+    static let identity2: [[Double]] = (0..<8).map { (i: Int) -> [Double] in
+        let r = Double(i & 1), g = Double((i >> 1) & 1), b = Double(i >> 2)
+        return [r, g, b]
+    }
+
     /// The identity lattice of `size`, as a tool writes it (six decimals).
     static func identityCube(size n: Int) -> String {
-        var lines = ["# identity", "LUT_3D_SIZE \(n)"]
-        for b in 0..<n { for g in 0..<n { for r in 0..<n {
-            lines.append([r, g, b].map { String(format: "%.6f", Double($0) / Double(n - 1)) }.joined(separator: " "))
-        } } }
-        return lines.joined(separator: "\n") + "\n"
+        // "0.031250": six decimals, rounded (String(format:) is slow in a debug build).
+        let steps = (0..<n).map { i -> String in
+            let millionths = String(Int((Double(i) / Double(n - 1) * 1e6).rounded()))
+            return millionths == "1000000" ? "1.000000" : "0." + String(repeating: "0", count: 6 - millionths.count) + millionths
+        }
+        var text = "# identity\nLUT_3D_SIZE \(n)\n"
+        for b in steps { for g in steps { for r in steps { text += "\(r) \(g) \(b)\n" } } }
+        return text
     }
 }
 
@@ -64,9 +73,10 @@ func lookError(_ body: () throws -> Void, file: StaticString = #filePath, line: 
     }
 }
 
-/// FFmpeg on raw RGBA frames: `input` (packed RGBA, `width`×`height`) through the filter
-/// graph `filter`, or a `-f lavfi` source when `input` is nil; the raw RGBA it writes.
-func ffmpegRGBA(_ input: [UInt8]?, width: Int, height: Int, filter: String, source: String? = nil) throws -> [UInt8] {
+/// FFmpeg on raw RGBA frames: `input` (packed RGBA, `width`×`height`), or a source's first
+/// frame (`-f lavfi -i …`, `-i file.png`) when `input` is nil, through each filter graph of
+/// `filters` in one run (an FFmpeg start costs more than these frames); the raw RGBA of each.
+func ffmpegRGBA(_ input: [UInt8]?, width: Int, height: Int, filters: [String], source: String? = nil) throws -> [[UInt8]] {
     let tool = "/usr/bin/ffmpeg"
     guard FileManager.default.isExecutableFile(atPath: tool) else {
         throw XCTSkip("FFmpeg is not installed at \(tool); this comparison needs it")
@@ -74,7 +84,7 @@ func ffmpegRGBA(_ input: [UInt8]?, width: Int, height: Int, filter: String, sour
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-ffmpeg-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let inputPath = folder.appendingPathComponent("in.raw").path, outputPath = folder.appendingPathComponent("out.raw").path
+    let inputPath = folder.appendingPathComponent("in.raw").path
     var arguments = ["-v", "error", "-y"]
     if let input {
         FileManager.default.createFile(atPath: inputPath, contents: Data(input))
@@ -82,7 +92,14 @@ func ffmpegRGBA(_ input: [UInt8]?, width: Int, height: Int, filter: String, sour
     } else if let source {
         arguments += source.split(separator: " ").map(String.init)
     }
-    arguments += ["-frames:v", "1", "-vf", filter, "-f", "rawvideo", "-pix_fmt", "rgba", outputPath]
+    let outputs = filters.indices.map { folder.appendingPathComponent("out\($0).raw").path }
+    let labels = filters.indices.map { "[s\($0)]" }.joined()
+    let graph = "[0:v]split=\(filters.count)\(labels);"
+        + filters.enumerated().map { "[s\($0.offset)]\($0.element)[o\($0.offset)]" }.joined(separator: ";")
+    arguments += ["-filter_complex", graph]
+    for (i, path) in outputs.enumerated() {
+        arguments += ["-map", "[o\(i)]", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", path]
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool)
     process.arguments = arguments
@@ -91,10 +108,11 @@ func ffmpegRGBA(_ input: [UInt8]?, width: Int, height: Int, filter: String, sour
     try process.run()
     let message = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: outputPath) else {
+    let data = outputs.compactMap { FileManager.default.contents(atPath: $0) }
+    guard process.terminationStatus == 0, data.count == outputs.count else {
         throw XCTSkip("ffmpeg \(arguments.joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
     }
-    return [UInt8](data)
+    return data.map { [UInt8]($0) }
 }
 
 extension Picture {

@@ -57,13 +57,20 @@ public final class ColorLookup: Sendable {
     /// The identity look of `shape` (every output equals its input), for tests and as a
     /// starting point.
     public static func identity(_ shape: Shape, file: String = "identity") -> ColorLookup {
-        var values: [Float] = []
+        let values: [Float]
         switch shape {
         case .cube(let n):
-            let step = 1 / Float(n - 1)
-            for b in 0..<n { for g in 0..<n { for r in 0..<n { values += [Float(r) * step, Float(g) * step, Float(b) * step] } } }
+            let steps = (0..<n).map { Float($0) / Float(n - 1) }
+            values = [Float](unsafeUninitializedCapacity: 3 * n * n * n) { v, count in
+                var i = 0
+                for b in steps { for g in steps { for r in steps {
+                    v[i] = r; v[i + 1] = g; v[i + 2] = b
+                    i += 3
+                } } }
+                count = i
+            }
         case .curves(let n):
-            for i in 0..<n { values += Array(repeating: Float(i) / Float(n - 1), count: 3) }
+            values = (0..<(3 * n)).map { Float($0 / 3) / Float(n - 1) }
         }
         return ColorLookup(shape: shape, values: values, file: file)
     }

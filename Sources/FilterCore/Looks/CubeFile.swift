@@ -25,70 +25,92 @@ enum CubeFile {
     }
 
     static func parse(_ bytes: [UInt8], file: String) throws(LookError) -> ColorLookup {
+        do {
+            return try bytes.withUnsafeBufferPointer { try parse($0, file: file) }
+        } catch let error as LookError {
+            throw error
+        } catch {
+            preconditionFailure("parsing throws only LookError")
+        }
+    }
+
+    /// Walks the bytes line by line with indices (no line or field arrays): a 65³ table
+    /// has 274 625 lines.
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, file: String) throws(LookError) -> ColorLookup {
+        guard let b = buffer.baseAddress, buffer.count > 0 else {
+            throw LookError(file: file, line: 1, "is empty; a .cube file has a LUT_3D_SIZE or LUT_1D_SIZE line and the table")
+        }
+        let count = buffer.count
         var header = Header()
         var values: [Float] = []
         var expected = 0
         var lineNumber = 0
-        var start = 0
-        while start < bytes.count || lineNumber == 0 {
+        var next = 0
+        while next < count {
             lineNumber += 1
-            var end = start
-            while end < bytes.count && bytes[end] != 10 { end += 1 }
-            let line = try Self.line(bytes, start, end, number: lineNumber, file: file)
-            start = end + 1
-            guard let first = line.first else { continue }
+            var end = next
+            while end < count && b[end] != 10 { end += 1 }
+            var start = next
+            next = end + 1
             func fail(_ reason: String) -> LookError { LookError(file: file, line: lineNumber, reason) }
-            if first == UInt8(ascii: "#") { continue }
-            if Self.isLetter(first) && !Self.startsWithNonFinite(line) {
-                guard values.isEmpty else { throw fail("keyword \(Self.text(line.prefix { $0 != 32 && $0 != 9 }).quotedForMessage) after the table; keywords come first") }
-                try Self.keyword(line, into: &header, expected: &expected, fail: fail)
-                if line.starts(with: Array("DOMAIN_".utf8)) || line.starts(with: Array("LUT_3D_INPUT".utf8))
-                    || line.starts(with: Array("LUT_1D_INPUT".utf8)) { header.domainLine = lineNumber }
-                continue
+            for i in start..<end where b[i] < 32 && b[i] != 9 && b[i] != 13 {
+                throw fail("holds binary data (byte \(b[i])); a .cube file is text")
             }
-            if values.isEmpty { try Self.checkDomain(header, file: file) }
+            while start < end && isBlank(b[start]) { start += 1 }
+            while end > start && (isBlank(b[end - 1]) || b[end - 1] == 13) { end -= 1 }
+            guard start < end, b[start] != UInt8(ascii: "#") else { continue }
+            if isLetter(b[start]) {
+                let line = Array(UnsafeBufferPointer(start: b + start, count: end - start))[...]
+                if !startsWithNonFinite(line) {
+                    guard values.isEmpty else {
+                        throw fail("keyword \(text(line.prefix { !isBlank($0) }).quotedForMessage) after the table; keywords come first")
+                    }
+                    try keyword(line, into: &header, expected: &expected, fail: fail)
+                    if line.starts(with: Array("DOMAIN_".utf8)) || line.starts(with: Array("LUT_3D_INPUT".utf8))
+                        || line.starts(with: Array("LUT_1D_INPUT".utf8)) { header.domainLine = lineNumber }
+                    continue
+                }
+            }
             guard expected > 0 else {
                 throw fail("table data before a LUT_3D_SIZE or LUT_1D_SIZE line: the size line is missing")
             }
+            if values.isEmpty {
+                try checkDomain(header, file: file)
+                values.reserveCapacity(3 * expected)
+            }
             guard values.count < 3 * expected else {
-                throw fail("more entries than the \(expected) that \(Self.sizeLine(header.shape!)) needs")
+                throw fail("more entries than the \(expected) that \(sizeLine(header.shape!)) needs")
             }
-            let fields = line.split(whereSeparator: { $0 == 32 || $0 == 9 })
-            guard fields.count == 3 else {
-                throw fail("expected three numbers (R G B), found \(Self.text(line).quotedForMessage)")
-            }
-            for (channel, field) in fields.enumerated() {
-                guard let v = Self.number(field) else {
-                    throw fail("\(Self.text(field).quotedForMessage) is not a number")
+            var i = start
+            for channel in 0..<3 {
+                while i < end && isBlank(b[i]) { i += 1 }
+                let first = i
+                while i < end && !isBlank(b[i]) { i += 1 }
+                guard first < i else { throw fail("expected three numbers (R G B), found \(text(b, start, end).quotedForMessage)") }
+                guard let v = number(b, first, i) else {
+                    throw fail("\(text(b, first, i).quotedForMessage) is not a number")
                 }
                 let low = header.domainMin[channel], high = header.domainMax[channel]
                 let slack = (high - low) * 1e-5   // six written decimals of float noise
                 guard v >= low - slack && v <= high + slack else {
-                    throw fail("value \(Self.text(field)) is outside the domain \(format(low))…\(format(high)) (DOMAIN_MIN…DOMAIN_MAX)")
+                    throw fail("value \(text(b, first, i)) is outside the domain \(format(low))…\(format(high)) (DOMAIN_MIN…DOMAIN_MAX)")
                 }
                 values.append(Float(v))
             }
+            while i < end && isBlank(b[i]) { i += 1 }
+            guard i == end else { throw fail("expected three numbers (R G B), found \(text(b, start, end).quotedForMessage)") }
         }
         guard let shape = header.shape else {
             throw LookError(file: file, line: lineNumber, "ends without a LUT_3D_SIZE or LUT_1D_SIZE line: the size line is missing")
         }
         guard values.count == 3 * expected else {
-            throw LookError(file: file, line: lineNumber, "ends after \(values.count / 3) entries; \(Self.sizeLine(shape)) needs \(expected)")
+            throw LookError(file: file, line: lineNumber, "ends after \(values.count / 3) entries; \(sizeLine(shape)) needs \(expected)")
         }
         return ColorLookup(shape: shape, values: values, domainMin: header.domainMin, domainMax: header.domainMax,
                            title: header.title, file: file)
     }
 
-    /// Line `number`'s bytes without line endings and surrounding blanks; binary data is refused.
-    private static func line(_ bytes: [UInt8], _ start: Int, _ end: Int, number: Int, file: String) throws(LookError) -> ArraySlice<UInt8> {
-        var s = start, e = min(end, bytes.count)
-        if let bad = bytes[s..<e].first(where: { $0 < 32 && $0 != 9 && $0 != 13 }) {
-            throw LookError(file: file, line: number, "holds binary data (byte \(bad)); a .cube file is text")
-        }
-        while s < e && (bytes[s] == 32 || bytes[s] == 9) { s += 1 }
-        while e > s && (bytes[e - 1] == 32 || bytes[e - 1] == 9 || bytes[e - 1] == 13) { e -= 1 }
-        return bytes[s..<e]
-    }
+    @inline(__always) private static func isBlank(_ c: UInt8) -> Bool { c == 32 || c == 9 }
 
     private static func keyword(_ line: ArraySlice<UInt8>, into header: inout Header, expected: inout Int,
                                 fail: (String) -> LookError) throws(LookError) {
@@ -155,39 +177,45 @@ enum CubeFile {
     }
 
     private static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+    private static func text(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: b + start, count: end - start), as: UTF8.self)
+    }
 
     /// A decimal number (`-0.5`, `1`, `.25`, `1e-3`); nil for anything else, NaN and
     /// infinity included. Read by hand: `strtod` would follow the C locale, which a host
     /// may have set to one with a decimal comma.
     static func number(_ s: ArraySlice<UInt8>) -> Double? {
-        var i = s.startIndex
+        s.withUnsafeBufferPointer { $0.baseAddress.flatMap { number($0, 0, s.count) } }
+    }
+
+    static func number(_ s: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var i = start
         var negative = false
-        if i < s.endIndex, s[i] == 45 || s[i] == 43 { negative = s[i] == 45; i += 1 }
+        if i < end, s[i] == 45 || s[i] == 43 { negative = s[i] == 45; i += 1 }
         var mantissa: UInt64 = 0, exponent = 0, digits = 0
-        func digit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
-        while i < s.endIndex, digit(s[i]) {
-            if mantissa < 100_000_000_000_000_000 { mantissa = mantissa * 10 + UInt64(s[i] - 48) } else { exponent += 1 }
+        while i < end, s[i] >= 48 && s[i] <= 57 {
+            if mantissa < 100_000_000_000_000_000 { mantissa = mantissa &* 10 &+ UInt64(s[i] &- 48) } else { exponent += 1 }
             digits += 1; i += 1
         }
-        if i < s.endIndex, s[i] == 46 {
+        if i < end, s[i] == 46 {
             i += 1
-            while i < s.endIndex, digit(s[i]) {
-                if mantissa < 100_000_000_000_000_000 { mantissa = mantissa * 10 + UInt64(s[i] - 48); exponent -= 1 }
+            while i < end, s[i] >= 48 && s[i] <= 57 {
+                if mantissa < 100_000_000_000_000_000 { mantissa = mantissa &* 10 &+ UInt64(s[i] &- 48); exponent -= 1 }
                 digits += 1; i += 1
             }
         }
         guard digits > 0 else { return nil }
-        if i < s.endIndex, s[i] == 101 || s[i] == 69 {
+        if i < end, s[i] == 101 || s[i] == 69 {
             i += 1
             var sign = 1, power = 0, powerDigits = 0
-            if i < s.endIndex, s[i] == 45 || s[i] == 43 { sign = s[i] == 45 ? -1 : 1; i += 1 }
-            while i < s.endIndex, digit(s[i]) {
+            if i < end, s[i] == 45 || s[i] == 43 { sign = s[i] == 45 ? -1 : 1; i += 1 }
+            while i < end, s[i] >= 48 && s[i] <= 57 {
                 power = min(power * 10 + Int(s[i] - 48), 10_000); powerDigits += 1; i += 1
             }
             guard powerDigits > 0 else { return nil }
             exponent += sign * power
         }
-        guard i == s.endIndex else { return nil }
+        guard i == end else { return nil }
         if mantissa == 0 { return 0 }
         let magnitude = exponent < 0 ? Double(mantissa) / power10(-exponent) : Double(mantissa) * power10(exponent)
         guard magnitude.isFinite else { return nil }

@@ -63,9 +63,10 @@ struct CubeKernel: RGBLook {
 
     /// A lattice vertex: each channel clamped to 0…1, in 16ths of a level, in its lane.
     static func vertex(_ r: Float, _ g: Float, _ b: Float) -> UInt64 {
-        func sixteenths(_ x: Float) -> UInt64 { UInt64((Double(min(max(x, 0), 1)) * 4080).rounded()) }
-        return sixteenths(r) | sixteenths(g) << 21 | sixteenths(b) << 42
+        sixteenths(r) | sixteenths(g) << 21 | sixteenths(b) << 42
     }
+
+    private static func sixteenths(_ x: Float) -> UInt64 { UInt64((Double(min(max(x, 0), 1)) * 4080).rounded()) }
 
     /// The cell below channel value `v` on an axis of `size` vertices spanning `min…max`,
     /// and the position inside it in 255ths (255 only at the top of the last cell).

@@ -24,8 +24,8 @@ final class LookKernel: @unchecked Sendable {
                     axes[channel * 256 + v] = Int32(cell * stride) << 8 | Int32(weight)
                 }
             }
-            for i in 0..<latticeCount {
-                lattice[i] = CubeKernel.vertex(values[3 * i], values[3 * i + 1], values[3 * i + 2])
+            values.withUnsafeBufferPointer { v in
+                for i in 0..<latticeCount { lattice[i] = CubeKernel.vertex(v[3 * i], v[3 * i + 1], v[3 * i + 2]) }
             }
             form = .cube(CubeKernel(axes: axes, lattice: lattice, size: n))
         case .curves(let n):

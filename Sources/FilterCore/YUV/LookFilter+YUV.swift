@@ -1,8 +1,7 @@
 /// The `lut` filter on YUV planes: per chroma site, each pixel's Y′CbCr (its luma, the
-/// site's chroma) becomes R′G′B′ with the frame's matrix and range, rounded to 8 bits as
-/// videoconvert's RGB would be, goes through the look, and comes back as Y′CbCr; the pixel
-/// keeps its new luma and the site takes the mean of its pixels' new chroma (what
-/// videoconvert's chroma of the RGB result is). `intensity` mixes each sample with the
+/// site's chroma) goes through the look as R′G′B′ (`YUVLook`); the pixel keeps its new luma
+/// and the site takes the mean of its pixels' new chroma (what videoconvert's chroma of the
+/// RGB result is). `intensity` mixes each sample with the
 /// original as on RGB. From 2²⁴ pixels on, a table of that mapping for every Y, U, V triple
 /// of the frame's matrix (`LookTables`) gives the same samples.
 ///
@@ -27,7 +26,7 @@ extension LookFilter: YUVFilter {
         "±2 per sample where chroma is flat over each chroma site (a gradient); where colours change inside a site the look bends each pixel differently: up to 12 on a photo, 42 at colour bars' edges (shipped looks)"
     }
 
-    private static func apply<Source: YUVLookSource>(_ source: Source, _ mix: LookMix, to frame: YUVFrame) {
+    static func apply<Source: YUVLookSource>(_ source: Source, _ mix: LookMix, to frame: YUVFrame) {
         frame.forEachChromaSite { site in
             let u = Int32(site.u.pointee), v = Int32(site.v.pointee)
             let chroma = UInt32(bitPattern: u &<< 8 | v &<< 16)
@@ -66,14 +65,18 @@ struct TableYUVLook: YUVLookSource {
     func look(_ yuv: UInt32) -> UInt32 { entries[Int(yuv)] }
 }
 
-/// A look computed on Y′CbCr samples: to R′G′B′ and back in 16-bit fixed point with the
-/// frame's matrix and range, each conversion rounded and clamped to 0…255.
+/// A look computed on Y′CbCr samples: the pixel's R′G′B′ (16-bit fixed point, the frame's
+/// matrix and range, rounded and clamped to 0…255), through the look, and the change the
+/// look made to it carried back into the samples: `Y′ = Y + A·(look(rgb) − rgb)`, A the
+/// linear part of R′G′B′ → Y′CbCr, rounded. Where the look changes nothing (an identity
+/// lattice) the samples stay exactly as they were, which a round trip through 8-bit R′G′B′
+/// would not give.
 struct YUVLook<Look: RGBLook>: YUVLookSource {
     let rgb: Look
     /// R′, G′, B′ from Y, U − 128, V − 128: coefficients and offset (rounding included).
     private let ry, ru, rv, ro, gy, gu, gv, go, by, bu, bv, bo: Int32
-    /// Y, U − 128, V − 128 from R′, G′, B′ (Y's offset and the rounding in `yo`).
-    private let yr, yg, yb, yo, ur, ug, ub, vr, vg, vb: Int32
+    /// Y, U, V changes from R′, G′, B′ changes.
+    private let yr, yg, yb, ur, ug, ub, vr, vg, vb: Int32
 
     init(_ look: Look, _ matrix: YUVMatrix) {
         rgb = look
@@ -84,7 +87,7 @@ struct YUVLook<Look: RGBLook>: YUVLookSource {
         (gy, gu, gv, go) = (i[1][0], i[1][1], i[1][2], i[1][3])
         (by, bu, bv, bo) = (i[2][0], i[2][1], i[2][2], i[2][3])
         let f = forward.map { r in r.prefix(3).map(fixed) }
-        (yr, yg, yb, yo) = (f[0][0], f[0][1], f[0][2], fixed(forward[0][3]) + 32768)
+        (yr, yg, yb) = (f[0][0], f[0][1], f[0][2])
         (ur, ug, ub) = (f[1][0], f[1][1], f[1][2])
         (vr, vg, vb) = (f[2][0], f[2][1], f[2][2])
     }
@@ -101,10 +104,11 @@ struct YUVLook<Look: RGBLook>: YUVLookSource {
         let g = clampChannel((gy &* y &+ gu &* cu &+ gv &* cv &+ go) &>> 16)
         let b = clampChannel((by &* y &+ bu &* cu &+ bv &* cv &+ bo) &>> 16)
         let o = rgb.look(r, g, b)
-        let lr = Int32(bitPattern: o & 0xFF), lg = Int32(bitPattern: (o &>> 8) & 0xFF), lb = Int32(bitPattern: o &>> 16)
-        let ny = clampChannel((yr &* lr &+ yg &* lg &+ yb &* lb &+ yo) &>> 16)
-        let nu = clampChannel(128 &+ ((ur &* lr &+ ug &* lg &+ ub &* lb &+ 32768) &>> 16))
-        let nv = clampChannel(128 &+ ((vr &* lr &+ vg &* lg &+ vb &* lb &+ 32768) &>> 16))
+        let dr = Int32(bitPattern: o & 0xFF) &- r, dg = Int32(bitPattern: (o &>> 8) & 0xFF) &- g
+        let db = Int32(bitPattern: o &>> 16) &- b
+        let ny = clampChannel(y &+ ((yr &* dr &+ yg &* dg &+ yb &* db &+ 32768) &>> 16))
+        let nu = clampChannel(u &+ ((ur &* dr &+ ug &* dg &+ ub &* db &+ 32768) &>> 16))
+        let nv = clampChannel(v &+ ((vr &* dr &+ vg &* dg &+ vb &* db &+ 32768) &>> 16))
         return UInt32(bitPattern: ny | nu &<< 8 | nv &<< 16)
     }
 }
