@@ -136,6 +136,9 @@ final class FilterChainTests: XCTestCase {
 
     func testSyntaxHelpExamplesParse() throws {
         XCTAssertFalse(FilterChain.syntaxHelp.isEmpty)
+        // The look examples name the shipped looks, from the repository's folder.
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(repositoryRoot))
+        XCTAssertEqual(try LookFolder.add("looks").problems, [])
         var examples = 0
         for line in FilterChain.syntaxHelp.split(separator: "\n") where line.hasPrefix("  ") && !line.contains("ID [") {
             // An example line: the chain, then optionally three or more spaces and a comment.
@@ -152,7 +155,7 @@ final class FilterRegistryTests: XCTestCase {
     func testCatalogOrderAndDescriptors() {
         XCTAssertEqual(FilterRegistry(registeringBuiltIns: true).ids,
                        ["none", "sepia", "mono", "noir", "invert", "posterize", "vignette", "exposure", "color-controls",
-                        "white-balance", "channel-mix", "sharpen", "blur", "edges", "focus-peaking"])
+                        "white-balance", "channel-mix", "sharpen", "blur", "edges", "focus-peaking", "lut"])
         for d in FilterRegistry.shared.all {
             XCTAssertFalse(d.title.isEmpty, d.id)
             XCTAssertFalse(d.summary.isEmpty || d.summary.contains("\n"), d.id)

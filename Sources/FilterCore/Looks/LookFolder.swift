@@ -19,9 +19,10 @@ public enum LookFolder {
     /// Adds the looks in `folder` to `registry`.
     public static func add(_ folder: String, to registry: FilterRegistry = .shared) throws(FilterError) -> Added {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw FilterError("the looks folder \(folder.quotedForMessage) \(isFolder.boolValue ? "cannot be read" : "is not a folder"); give a folder of .cube files")
+        let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+        guard exists, isFolder.boolValue, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            let why = !exists ? "does not exist" : isFolder.boolValue ? "cannot be read" : "is not a folder"
+            throw FilterError("the looks folder \(folder.quotedForMessage) \(why); give a folder of .cube files")
         }
         var added = Added()
         for name in names.sorted() where name.lowercased().hasSuffix(".cube") {

@@ -58,6 +58,11 @@ public enum LookLibrary {
         return look
     }
 
+    /// The look in `.cube` text already in memory; `file` names it in messages.
+    public static func parse(cube bytes: [UInt8], file: String) throws(LookError) -> ColorLookup {
+        try CubeFile.parse(bytes, file: file)
+    }
+
     /// The look last read from `path`, without touching the file (for a frame's thread,
     /// after `load` checked it where it was set).
     public static func loaded(_ path: String) -> ColorLookup? {
