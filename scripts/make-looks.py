@@ -124,7 +124,9 @@ def write_preview(filtercam, source, target, chain):
     description = (f'filesrc location="{source}" ! pngdec ! videoconvert ! videoscale ! '
                    f'video/x-raw,format=RGBA,width=256,height=256 ! filtercam filter="{chain}" ! '
                    f'videoconvert ! pngenc ! filesink location="{target}"')
-    subprocess.run([filtercam, "launch", description], check=True, stdout=subprocess.DEVNULL)
+    run = subprocess.run([filtercam, "launch", description], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"make-looks: {target}: {run.stderr.strip()}")
 
 
 def main():

@@ -226,6 +226,9 @@ public struct Bench {
                 }
             }
         }
+        if only.isEmpty || only.contains(where: { $0.hasPrefix("lut") }) {
+            results += lookResults()
+        }
         if only.isEmpty || only.contains("latency") {
             results += latencyResults()
         }
