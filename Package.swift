@@ -41,6 +41,7 @@ func libraries(_ packages: [String]) -> [LinkerSetting] {
     pkgConfig("--libs-only-l", packages).map { .linkedLibrary(String($0.dropFirst(2))) }
 }
 let gstreamer = ["gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0"], rtsp = ["gstreamer-rtsp-server-1.0"]
+let windowTitle = ["gstreamer-gl-1.0", "x11"]
 let gstreamerIncludes = includeFlags(gstreamer), rtspIncludes = includeFlags(rtsp)
 let systemIncludes: [String] = {
     var seen = Set<String>()
@@ -95,9 +96,13 @@ let package = Package(
         ),
         .target(name: "CRTSPServe", dependencies: ["CGstRTSPServer"], cSettings: [.unsafeFlags(rtspIncludes)],
                 linkerSettings: libraries(rtsp) + [.linkedLibrary("gio-2.0")]),
+        // The preview window's title (Xlib and GStreamer's GL library: Debian libx11-dev and
+        // libgstreamer-plugins-base1.0-dev), for the CLI only, not the loadable plugin.
+        .target(name: "CWindowTitle", cSettings: [.unsafeFlags(includeFlags(windowTitle))],
+                linkerSettings: libraries(windowTitle)),
         // The command-line tool's support: sessions, live commands, pipeline files, inspect,
         // messages, the benchmark, the RTSP server. Not in the loadable plugin.
-        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe"],
+        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe", "CWindowTitle"],
                 swiftSettings: systemHeaders),
         // The loadable plugin: the elements only.
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"], swiftSettings: systemHeaders),

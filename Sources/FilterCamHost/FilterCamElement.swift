@@ -67,7 +67,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
                 .bool(defaultValue: true))
         case .osd:
             return ElementProperty(p.rawValue, nick: "On-screen display",
-                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the count after a still. Off for encoders; never in stills",
+                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the file name after a still. Off for encoders; never in stills",
                 .bool(defaultValue: false))
         case .lensOutline:
             return ElementProperty(p.rawValue, nick: "Lens outline",
@@ -364,7 +364,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         let written = snapshots.written
         let now = Self.now
         return display.withLock { d in
-            if written > stillsSeen { d.snapshotTaken(count: written, at: now) }
+            if written > stillsSeen, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
             stillsSeen = written
             return d.items(at: now, lens: lens, alwaysOutline: s.lensOutline)
         }

@@ -67,6 +67,7 @@ public final class PipelineSession {
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()
+            if ready { windowTitles.refresh(pipeline) }
             let takeCommands = ready || outcome != nil
             let (commands, interrupts) = requests.withLock { r -> ([LiveCommand], Int) in
                 defer { if takeCommands { r.commands.removeAll() } }
@@ -273,6 +274,7 @@ public final class PipelineSession {
         return firstFramePassed
     }
     private var firstFramePassed = false
+    private let windowTitles = WindowTitles()
 
     /// Stills asked for by `snapshot`, and when the last was asked (quit waits at most 5 s).
     private var stillsRequested = 0

@@ -1,6 +1,6 @@
 /// What the preview shows on top of the picture, and for how long, as a camera app does:
 /// the filter's title for a moment after a change, the zoom factor while it changes, the
-/// lens outline while it moves (or always), a help card, the count after a still, and the
+/// lens outline while it moves (or always), a help card, the file name after a still, and the
 /// 3-2-1 of a countdown still.
 ///
 /// Pure state: changes are noted with the time they happened (seconds on any monotonic
@@ -42,8 +42,10 @@ public struct OnScreenDisplay: Sendable, Equatable {
         outlineUntil = time + Self.holdSeconds
     }
 
-    public mutating func snapshotTaken(count: UInt64, at time: Double) {
-        banner = ("snapshot \(count)", time + Self.holdSeconds)
+    /// A still was written: its file name, so the banner matches the file a user looks
+    /// for (`snapshot-00000.jpg` is the first, not "snapshot 1").
+    public mutating func snapshotSaved(fileName: String, at time: Double) {
+        banner = ("saved \(fileName)", time + Self.holdSeconds)
     }
 
     /// A still in `seconds` (0 cancels a running countdown).

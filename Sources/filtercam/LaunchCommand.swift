@@ -46,6 +46,7 @@ enum LaunchCommand {
             return 1
         }
         let (argument, description, file) = (target.argument, target.description, target.file)
+        if let file { UnreadVariables.notes(for: file, named: argument).forEach(printError) }
         if let problem = QuoteCheck.problem(in: description, file: file, argument: argument) {
             printError("filtercam launch: \(problem)")
             return 1

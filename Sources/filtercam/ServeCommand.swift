@@ -77,10 +77,13 @@ enum ServeCommand {
             server = try RTSPServer(configuration)
         } catch {
             printError("filtercam serve: \(error) (address \(configuration.address), port \(configuration.port))")
+            if "\(error)".contains("in use") {
+                printError("  hint: something else listens on port \(configuration.port) (another server, or an earlier filtercam serve): choose another with --port N, or --port 0 for any free port")
+            }
             return 1
         }
-        print("serving \(server.url)")
-        print("  open it with: ffplay \(server.url) | vlc \(server.url) | gst-launch-1.0 playbin uri=\(server.url)")
+        ServeInstructions.lines(scheme: configuration.tlsCertificate == nil ? "rtsp" : "rtsps", address: configuration.address,
+                                port: server.port, path: configuration.path, user: configuration.users.first?.0).forEach { print($0) }
         fflush(stdout)
 
         let session = PipelineSession(pipeline: pipeline)

@@ -221,6 +221,12 @@ class Window(unittest.TestCase):
         match = re.search(r"^\s*(\d+) child", tree, re.M)
         return int(match.group(1)) if match else 0
 
+    def window_names(self):
+        """The names (titles) of the display's top-level windows."""
+        tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
+                              capture_output=True, text=True).stdout
+        return re.findall(r'^\s*0x[0-9a-f]+ "(.*)":', tree, re.M)
+
     def xdotool(self, *arguments):
         """Real input; what it changes is waited for by the caller (`eventually`)."""
         subprocess.run(["xdotool"] + list(arguments), env=dict(os.environ, DISPLAY=self.display), check=True, timeout=10)
@@ -378,7 +384,12 @@ class Window(unittest.TestCase):
         try:
             self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15),
                             "the window shows no picture")
+            # The window is titled after the app and its filter (ximagesink adds the program's name).
+            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Sepia Tone") for n in self.window_names())),
+                            f"window titles: {self.window_names()}")
             self.xdotool("mousemove", "100", "100", "key", "n")
+            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Mono") for n in self.window_names())),
+                            f"after n, window titles: {self.window_names()}")
             self.xdotool("key", "l", "key", "Right", "key", "bracketleft")
             self.xdotool("key", "q")
             out, err = cli.communicate(timeout=3)
@@ -400,6 +411,8 @@ class Window(unittest.TestCase):
         try:
             self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 320, 240) != (0, 0, 0), 15),
                             "the window shows no picture")
+            # glimagesink calls its window "OpenGL renderer"; the app titles it (no filter: the app alone).
+            self.assertTrue(eventually(lambda: self.window_names() == ["FilterCam"]), f"window titles: {self.window_names()}")
             self.xdotool("mousemove", "320", "240", "key", "r")
             # 640x480 window; the turned 480x640 picture is scaled to 360x480 at x 140..500.
             # SMPTE bars turned clockwise: white at the top, blue at the bottom, the white
