@@ -27,28 +27,37 @@ extension LookFilter: YUVFilter {
     }
 
     static func apply<Source: YUVLookSource>(_ source: Source, _ mix: LookMix, to frame: YUVFrame) {
-        frame.forEachChromaSite { site in
-            let u = Int32(site.u.pointee), v = Int32(site.v.pointee)
-            let chroma = UInt32(bitPattern: u &<< 8 | v &<< 16)
-            var sumU: Int32 = 0, sumV: Int32 = 0, count: Int32 = 0
-            @inline(__always) func pixel(_ p: UnsafeMutablePointer<UInt8>) {
-                let y = Int32(p.pointee)
-                let e = source.look(UInt32(bitPattern: y) | chroma)
-                p.pointee = UInt8(truncatingIfNeeded: mix.mix(y, Int32(bitPattern: e & 0xFF)))
-                sumU &+= Int32(bitPattern: (e &>> 8) & 0xFF)
-                sumV &+= Int32(bitPattern: e &>> 16)
-                count &+= 1
-            }
-            pixel(site.y0)
-            if let y1 = site.y1 { pixel(y1) }
-            if let y2 = site.y2 { pixel(y2) }
-            if let y3 = site.y3 { pixel(y3) }
-            // 1, 2 or 4 pixels: the mean, rounded half up, is a shift.
-            let shift: Int32 = count == 4 ? 2 : count == 2 ? 1 : 0
-            let half = (Int32(1) &<< shift) &>> 1
-            site.u.pointee = UInt8(truncatingIfNeeded: mix.mix(u, (sumU &+ half) &>> shift))
-            site.v.pointee = UInt8(truncatingIfNeeded: mix.mix(v, (sumV &+ half) &>> shift))
+        frame.forEachChromaSite(LookSites(source: source, mix: mix))
+    }
+}
+
+/// The look at each chroma site: each pixel's new luma, the site's chroma from their mean.
+struct LookSites<Source: YUVLookSource>: ChromaSiteVisitor {
+    let source: Source
+    let mix: LookMix
+
+    @inline(__always)
+    func visit(_ site: ChromaSite) {
+        let u = Int32(site.u.pointee), v = Int32(site.v.pointee)
+        let chroma = UInt32(bitPattern: u &<< 8 | v &<< 16)
+        var sumU: Int32 = 0, sumV: Int32 = 0, count: Int32 = 0
+        @inline(__always) func pixel(_ p: UnsafeMutablePointer<UInt8>) {
+            let y = Int32(p.pointee)
+            let e = source.look(UInt32(bitPattern: y) | chroma)
+            p.pointee = UInt8(truncatingIfNeeded: mix.mix(y, Int32(bitPattern: e & 0xFF)))
+            sumU &+= Int32(bitPattern: (e &>> 8) & 0xFF)
+            sumV &+= Int32(bitPattern: e &>> 16)
+            count &+= 1
         }
+        pixel(site.y0)
+        if let y1 = site.y1 { pixel(y1) }
+        if let y2 = site.y2 { pixel(y2) }
+        if let y3 = site.y3 { pixel(y3) }
+        // 1, 2 or 4 pixels: the mean, rounded half up, is a shift.
+        let shift: Int32 = count == 4 ? 2 : count == 2 ? 1 : 0
+        let half = (Int32(1) &<< shift) &>> 1
+        site.u.pointee = UInt8(truncatingIfNeeded: mix.mix(u, (sumU &+ half) &>> shift))
+        site.v.pointee = UInt8(truncatingIfNeeded: mix.mix(v, (sumV &+ half) &>> shift))
     }
 }
 
