@@ -66,6 +66,12 @@ public enum FilterPreview {
         "blur": "blur radius=4",
     ]
 
+    /// `lut` with a shipped look when run from the repository (without a file it changes nothing).
+    static var lookExample: String? {
+        let look = "looks/teal-orange.cube"
+        return FileManager.default.fileExists(atPath: look) ? "lut file=\(look)" : nil
+    }
+
     public static func write(to folder: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let source = try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=320,height=240")
@@ -73,9 +79,10 @@ public enum FilterPreview {
         for d in FilterRegistry.shared.all {
             let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)
             frame.view.copyPixels(from: source.view)
-            let chain = try FilterChain.parse(examples[d.id] ?? d.id)
+            let chain = try FilterChain.parse(examples[d.id] ?? (d.id == "lut" ? lookExample : nil) ?? d.id)
             chain.makeFilters().apply(to: frame.view)
-            let path = (folder as NSString).appendingPathComponent("\(d.id).png")
+            // `look:NAME` is written `look-NAME.png`: a colon is no file name character everywhere.
+            let path = (folder as NSString).appendingPathComponent("\(d.id.replacingOccurrences(of: ":", with: "-")).png")
             try FrameIO.writePNG(frame, to: path)
             written.append(path)
         }
