@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The tables (`LookTable`) of the looks in use, one per look and colour space.
 ///
 /// A table pays once its look has filtered as many pixels directly (the tetrahedral
@@ -6,11 +8,14 @@
 /// hindsight. Small frames (tests, a lens) never get one; a 1080p stream gets one after 8
 /// frames. Until the table is ready, frames are filtered directly with the same results,
 /// while it is built on a thread of its own: a new look takes effect on the next frame,
-/// with no pause for the table. At most two tables are kept (128 MB); building a third
-/// drops the one used least recently.
+/// with no pause for the table. At most two tables are kept (128 MB): a third is built
+/// only in place of one unused for a second, so looks used side by side (a chain of three)
+/// do not take turns rebuilding theirs; the third stays per pixel.
 final class LookTables: Sendable {
     static let shared = LookTables()
     static let capacity = 2
+    /// How long a table must have gone unused before another look's may take its place.
+    static let idleBeforeReplaced: UInt64 = 1_000_000_000
 
     private struct Key: Hashable {
         let look: Int
@@ -21,12 +26,23 @@ final class LookTables: Sendable {
         var directPixels = 0
         var table: LookTable?
         var building = false
-        var lastUse = 0
+        /// Monotonic nanoseconds.
+        var lastUse: UInt64 = 0
     }
 
     private struct State {
         var entries: [Key: Entry] = [:]
-        var clock = 0
+
+        /// Whether a table may be built for `key` now: there is room, or a table unused for
+        /// long enough gives its place (and is dropped).
+        mutating func makeRoom(for key: Key, now: UInt64) -> Bool {
+            let held = entries.filter { $0.key != key && ($0.value.table != nil || $0.value.building) }
+            guard held.count >= LookTables.capacity else { return true }
+            guard let idle = held.filter({ $0.value.table != nil }).min(by: { $0.value.lastUse < $1.value.lastUse }),
+                  now &- idle.value.lastUse > LookTables.idleBeforeReplaced else { return false }
+            entries[idle.key] = Entry(lastUse: idle.value.lastUse)
+            return true
+        }
     }
 
     private let state = Locked(State())
@@ -36,15 +52,19 @@ final class LookTables: Sendable {
     func table(for look: ColorLookup, space: LookSpace, pixels: Int) -> LookTable? {
         let key = Key(look: look.id, space: space)
         var startBuilding = false
+        let now = DispatchTime.now().uptimeNanoseconds
         let table = state.withLock { s -> LookTable? in
-            s.clock += 1
             var entry = s.entries[key] ?? Entry()
-            entry.lastUse = s.clock
+            entry.lastUse = now
             if entry.table == nil && !entry.building {
                 entry.directPixels += pixels
                 if entry.directPixels >= LookTable.entryCount {
-                    entry.building = true
-                    startBuilding = true
+                    if s.makeRoom(for: key, now: now) {
+                        entry.building = true
+                        startBuilding = true
+                    } else {
+                        entry.directPixels = 0   // no room: ask again after as many pixels
+                    }
                 }
             }
             s.entries[key] = entry
@@ -72,10 +92,6 @@ final class LookTables: Sendable {
                 guard s.entries[key] != nil else { return }   // the look went away meanwhile
                 s.entries[key]!.table = table
                 s.entries[key]!.building = false
-                let built = s.entries.filter { $0.value.table != nil }
-                if built.count > Self.capacity, let oldest = built.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                    s.entries[oldest.key] = Entry(lastUse: oldest.value.lastUse)
-                }
             }
         }
     }
