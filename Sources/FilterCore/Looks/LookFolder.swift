@@ -25,8 +25,10 @@ public enum LookFolder {
             throw FilterError("the looks folder \(folder.quotedForMessage) \(why); give a folder of .cube files")
         }
         var added = Added()
+        // Absolute, so the entries still find their files if the working folder changes.
+        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         for name in names.sorted() where name.lowercased().hasSuffix(".cube") {
-            let path = (folder as NSString).appendingPathComponent(name)
+            let path = (absolute as NSString).appendingPathComponent(name)
             do {
                 let look = try LookLibrary.load(path)
                 let id = "look:" + Self.id(forFile: name)
