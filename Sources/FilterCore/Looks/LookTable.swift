@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Lookups do not vectorize, and a photo's colours touch megabytes of the table: the
 /// memory asks for 2 MB pages (`MADV_HUGEPAGE`), so that those loads do not also miss the
-/// TLB (measured: a third faster on a 1080p photo than with 4 KB pages).
+/// TLB (measured on a 1080p photo, one core: 360 frames per CPU second against 255 with
+/// 4 KB pages).
 final class LookTable: @unchecked Sendable {
     static let entryCount = 1 << 24
     private static let hugePage = 1 << 21
