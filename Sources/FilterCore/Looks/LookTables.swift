@@ -1,19 +1,25 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The tables (`LookTable`) of the looks in use, one per look and colour space.
 ///
 /// A table pays once its look has filtered as many pixels directly (the tetrahedral
 /// interpolation, per pixel) as the table has entries, since building it costs about that
 /// much: the ski-rental rule, never more than twice the work of the best choice made in
-/// hindsight. Small frames (tests, a lens) never get one; a 1080p stream gets one after 8
-/// frames. Until the table is ready, frames are filtered directly with the same results,
-/// while it is built on a thread of its own: a new look takes effect on the next frame,
-/// with no pause for the table. At most two tables are kept (128 MB): a third is built
+/// hindsight. Frames of a megapixel or more start it at once (such a stream pays for it
+/// within 16 frames, and a live 1080p stream should not wait 8 frames more); small frames
+/// (tests, a small lens) never get one. Until the table is ready, frames are filtered
+/// directly with the same results while it is built on a thread of its own: a new look
+/// takes effect on the next frame, with no pause for the table. At most two tables are kept (128 MB): a third is built
 /// only in place of one unused for a second, so looks used side by side (a chain of three)
 /// do not take turns rebuilding theirs; the third stays per pixel.
 final class LookTables: Sendable {
     static let shared = LookTables()
     static let capacity = 2
+    /// Frames this large start building the table with their first frame.
+    static let pixelsToStartAtOnce = 1 << 20
     /// How long a table must have gone unused before another look's may take its place.
     static let idleBeforeReplaced: UInt64 = 1_000_000_000
 
@@ -58,7 +64,7 @@ final class LookTables: Sendable {
             entry.lastUse = now
             if entry.table == nil && !entry.building {
                 entry.directPixels += pixels
-                if entry.directPixels >= LookTable.entryCount {
+                if entry.directPixels >= LookTable.entryCount || pixels >= Self.pixelsToStartAtOnce {
                     if s.makeRoom(for: key, now: now) {
                         entry.building = true
                         startBuilding = true
@@ -86,6 +92,8 @@ final class LookTables: Sendable {
 
     private func build(_ key: Key, _ kernel: LookKernel) {
         _ = JoinableThread(name: "fc-look-table") { [self] in
+            // Below the video threads (nice 10): frames filtered directly meanwhile come first.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(kernelThreadID()), 10)
             let table = LookTable()
             Self.fill(table, slabs: 0..<256, kernel: kernel, space: key.space)
             state.withLock { s in
@@ -122,3 +130,8 @@ final class LookTables: Sendable {
         }
     }
 }
+
+/// glibc's `gettid`, which the Glibc module does not export: the calling thread's id, which
+/// `setpriority` takes to change one thread's nice value on Linux.
+@_silgen_name("gettid")
+private func kernelThreadID() -> Int32
