@@ -11,7 +11,9 @@ PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	libopencv-objdetect-dev libopencv-imgproc-dev libopencv-core-dev opencv-data gstreamer1.0-opencv \
 	gstreamer1.0-x gstreamer1.0-gl python3-gi python3-gst-1.0 gir1.2-gst-plugins-base-1.0 \
 	libx11-dev xvfb libgl1-mesa-dri xdotool x11-utils tmux libpango1.0-dev libcairo2-dev fonts-dejavu-core \
-	libgstrtspserver-1.0-dev gstreamer1.0-rtsp gstreamer1.0-libav gstreamer1.0-nice
+	libgstrtspserver-1.0-dev gstreamer1.0-rtsp gstreamer1.0-libav gstreamer1.0-nice \
+	libsoup-3.0-dev libgstreamer-plugins-bad1.0-dev libnice-dev gir1.2-gst-plugins-bad-1.0 \
+	chromium chromium-driver
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -72,6 +74,7 @@ install: deps
 	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
 	install -m 644 pipelines/*.pipeline $(PREFIX)/share/filtercam/pipelines/
 	install -m 644 looks/*.cube $(PREFIX)/share/filtercam/looks/
+	install -m 644 docs/filters/photo.jpg $(PREFIX)/share/filtercam/preview-photo.jpg
 	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(PREFIX)/share/filtercam/pipelines, $(PREFIX)/share/filtercam/looks"
 
 uninstall:

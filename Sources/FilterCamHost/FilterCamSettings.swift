@@ -32,6 +32,8 @@ struct FilterCamSettings: Sendable {
     var lensOutline = false
     /// The folder of looks the `looks` property added to the catalog.
     var looksFolder: String?
+    /// The effects gallery is shown instead of the picture.
+    var gallery = false
 
     /// The chain as applied: the `intensity` shortcut folded in.
     var effectiveChain: FilterChain { intensityIsSet ? chain.withStrength(intensity) : chain }

@@ -12,8 +12,11 @@ public struct OnScreenDisplay: Sendable, Equatable {
         case banner(String)
         /// The help card, centred.
         case card([String])
-        /// The lens outline (in output pixels).
+        /// The lens outline (in output pixels); in the effects gallery, the selection's.
         case outline(PixelRect)
+        /// A line of text of `size` pixels at the foot of a rectangle, centred, shortened
+        /// with an ellipsis to fit: the effects gallery's titles and its strip.
+        case caption(String, in: PixelRect, size: Double)
     }
 
     /// How long a banner or a moving lens's outline stays.

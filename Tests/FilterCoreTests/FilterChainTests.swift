@@ -136,15 +136,17 @@ final class FilterChainTests: XCTestCase {
 
     func testSyntaxHelpExamplesParse() throws {
         XCTAssertFalse(FilterChain.syntaxHelp.isEmpty)
-        // The look examples name the shipped looks, from the repository's folder.
+        // The look examples name the shipped looks, from the repository's folder (in a
+        // registry of this test's own: other tests walk the shared catalog).
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(repositoryRoot))
-        XCTAssertEqual(try LookFolder.add("looks").problems, [])
+        let registry = FilterRegistry(registeringBuiltIns: true)
+        XCTAssertEqual(try LookFolder.add("looks", to: registry).problems, [])
         var examples = 0
         for line in FilterChain.syntaxHelp.split(separator: "\n") where line.hasPrefix("  ") && !line.contains("ID [") {
             // An example line: the chain, then optionally three or more spaces and a comment.
             let text = line.trimmingCharacters(in: .whitespaces)
             let chain = text.components(separatedBy: "   ").first!.trimmingCharacters(in: .whitespaces)
-            XCTAssertNoThrow(try FilterChain.parse(chain), "syntaxHelp example '\(chain)'")
+            XCTAssertNoThrow(try FilterChain.parse(chain, registry: registry), "syntaxHelp example '\(chain)'")
             examples += 1
         }
         XCTAssertGreaterThanOrEqual(examples, 5)
