@@ -11,7 +11,9 @@ public enum FilterCamPlugin {
     /// Every element class the plugin provides: `filtercam`, `filtercamsrc`, then one element per
     /// registered filter (`fcsepia`, …). Classes are made once per filter id.
     package static var elementClasses: [ElementClass] {
-        [FilterCamElement.elementClass, CameraSourceElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)
+        prepareLooks()
+        return [FilterCamElement.elementClass, CameraSourceElement.elementClass]
+            + FilterRegistry.shared.all.filter { $0.elementName != nil }.map(singleFilterClass)
     }
 
     private static let singleFilterClasses = Locked<[String: ElementClass]>([:])
