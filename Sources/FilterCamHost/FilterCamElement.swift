@@ -16,6 +16,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
         case cameraFacing = "camera-facing", zoom, maxZoom = "max-zoom"
         case navigation, osd, lensOutline = "lens-outline", countdown, gallery
+        case looks
     }
 
     /// The element is its parts, in this order: its own settings, the frame worker's
@@ -79,6 +80,10 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
             return ElementProperty(p.rawValue, nick: "Effects gallery",
                 blurb: "Show the live picture through every filter at once as titled thumbnails, pages of \(GalleryLayout.perPage) (key g); the arrows and a click in the window choose the filter. Never in stills",
                 .bool(defaultValue: false))
+        case .looks:
+            return ElementProperty(p.rawValue, nick: "Looks",
+                blurb: "A folder of .cube looks to add to the filter catalog as look:NAME (filter= and the n/p keys offer them); \(LookFolder.environmentVariable) does the same at start",
+                .string(defaultValue: nil))
         }
     }
 
@@ -187,6 +192,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
             display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
         case (.maxZoom, .double(let v)):
             settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
+        case (.looks, .string(let folder)):
+            try addLooks(folder)
         default:
             break
         }
@@ -210,6 +217,22 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case .lensOutline: return .bool(settings.withLock { $0.lensOutline })
         case .countdown: return .int(display.withLock { $0.countdownLeft(at: Self.now) } ?? 0)
         case .gallery: return .bool(settings.withLock { $0.gallery })
+        case .looks: return .string(settings.withLock { $0.looksFolder })
+        }
+    }
+
+    /// Adds a folder's looks to the catalog (read and checked here, on the setter's thread);
+    /// files left out are refused by name, the others stay added.
+    private func addLooks(_ folder: String?) throws(PropertyProblem) {
+        settings.withLock { $0.looksFolder = folder }
+        guard let folder, !folder.isEmpty else { return }
+        do throws(FilterError) {
+            let added = try LookFolder.add(folder)
+            if !added.problems.isEmpty {
+                throw FilterError("\(added.problems.count) of the looks were left out: \(added.problems.joined(separator: "; "))")
+            }
+        } catch {
+            throw PropertyProblem(error.message)
         }
     }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// its own pads and runs through its states, so neighbours and tracers see an ordinary
 /// filter element.
 ///
-/// What crosses the gap, and how (each fix was needed; see the design notes in the README):
+/// What crosses the gap, and how (each fix was needed; see the design notes in docs/architecture.md):
 /// - frames: a probe on the appsink's pad hands each frame to a `FrameMailbox`; the
 ///   worker thread takes the newest, asks its element once for a `FrameTask` (through
 ///   `FrameStage`; what it knows of the stream is in `StreamState`), and

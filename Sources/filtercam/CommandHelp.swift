@@ -30,10 +30,12 @@ enum CommandHelp {
                 """
         case "filters":
             return """
-                usage: filtercam filters [ID] [--preview DIR [--picture FILE]]
+                usage: filtercam filters [--looks DIR]… [ID] [--preview DIR [--picture FILE]]
                   the filter catalog with each filter's parameters and the chain syntax;
                   ID: one filter; --preview DIR: one PNG per filter into DIR, made from the photo
-                  FilterCam ships (a face and colours) or from FILE (any picture GStreamer decodes)
+                  FilterCam ships (a face and colours) or from FILE (any picture GStreamer decodes);
+                  --looks DIR: every .cube file in DIR joins the catalog as look:NAME
+                  (FILTERCAM_LOOKS=DIR does the same for every command and the elements)
                 """
         case "devices":
             return """

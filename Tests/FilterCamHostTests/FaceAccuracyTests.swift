@@ -104,7 +104,7 @@ final class FaceAccuracyTests: XCTestCase {
         for picture in try Self.pictures() {
             let a = FaceScore(elementFaces(picture).map(\.rect), faces: picture.faces, ignore: picture.ignore)
             let b = FaceScore(try openCVFaces(picture), faces: picture.faces, ignore: picture.ignore)
-            // minNeighbors 3: printed for the README's table, not asserted.
+            // minNeighbors 3: printed for the table in docs/faces.md, not asserted.
             let c = FaceScore(try openCVFaces(picture, minNeighbors: 3), faces: picture.faces, ignore: picture.ignore)
             ours = ours + a
             opencv = opencv + b

@@ -40,7 +40,7 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.nextFilter).0, "filter: sepia")
         XCTAssertEqual(try run(.nextFilter, ["filter": "sepia intensity=0.5, vignette"]).0, "filter: mono")
         XCTAssertEqual(try run(.previousFilter, ["filter": "sepia"]).0, "filter: none")
-        XCTAssertEqual(try run(.previousFilter).0, "filter: focus-peaking", "wraps to the end of the catalog")
+        XCTAssertEqual(try run(.previousFilter).0, "filter: lut", "wraps to the end of the catalog")
         XCTAssertEqual(try run(.filter("mono")).0, "filter: mono")
         XCTAssertEqual(try run(.filter("mono"), ["filter": "mono"]).0, "filter: none", "again returns to none")
         XCTAssertThrowsError(try run(.filter("sepai")))
