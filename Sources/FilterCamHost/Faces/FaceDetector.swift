@@ -14,7 +14,7 @@ final class FaceDetector: @unchecked Sendable {
     /// Debian's opencv-data: OpenCV's stock frontal face cascade.
     static let defaultCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
     /// The confirming cascade (`FaceVerification`), from the same package.
-    static let defaultConfirmCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+    static let defaultConfirmCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt.xml"
 
     /// `detectMultiScale`'s tuning, in the pixels of the image searched. Sizes of 0: no limit.
     struct Parameters: Equatable, Sendable {

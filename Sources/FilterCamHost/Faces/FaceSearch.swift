@@ -10,8 +10,10 @@ import FilterCore
 /// answers into one list of candidates (which ones are drawn is `FaceTracker`'s call).
 /// Each roll costs one plain search; mirrored faces need none (the frontal cascade finds
 /// them anyway, tested). Candidates sure enough to be drawn (more candidate windows than
-/// `verifyAbove`) then get a second look with the confirming cascade, in their roll's
-/// turned copy (`FaceVerification`); those it does not confirm are marked unverified.
+/// `verifyAbove`) get a second look with the confirming cascade, in their roll's
+/// turned copy (`FaceVerification`); those it does not confirm are marked unverified, and
+/// lose to a verified twin in another roll when the rolls are merged (an upright face is
+/// often also found upside down, where the second cascade does not see it).
 struct FaceSearch: Equatable, Sendable {
     /// Tuning in output-frame pixels (sizes are divided by the grey copy's step).
     var parameters = FaceDetector.Parameters(scaleFactor: FaceSettings.defaultScaleFactor, minSize: FaceSettings.defaultMinSize)
@@ -31,24 +33,17 @@ struct FaceSearch: Equatable, Sendable {
         p.minSize = parameters.minSize / grey.step
         p.maxSize = parameters.maxSize > 0 ? max(1, (parameters.maxSize + grey.step - 1) / grey.step) : 0
         var found: [DetectedFace] = []
-        var turned: [Int: GreyImage] = [:]
         for roll in rolls {
             let turn = FaceRoll.uprighting(roll)
             let image = grey.oriented(turn)
-            turned[roll] = image
             for d in try detector.detect(image, p) {
                 let r = turn.sourceRect(forOutputRect: d.rect, inputWidth: grey.width, inputHeight: grey.height)
-                found.append(DetectedFace(rect: r, angle: roll, neighbors: d.neighbors))
+                var face = DetectedFace(rect: r, angle: roll, neighbors: d.neighbors)
+                if let confirmer, d.neighbors > verifyAbove { face.verified = try confirms(d.rect, in: image, confirmer) }
+                found.append(face)
             }
         }
-        var merged = FaceOrientationMerge(otherRollMinimum: otherRollMinimum).merge(found, expectedRoll: rolls.first ?? 0)
-        if let confirmer {
-            for i in merged.indices where merged[i].neighbors > verifyAbove {
-                let roll = merged[i].angle
-                guard let image = turned[roll] else { continue }
-                merged[i].verified = try confirms(merged[i].rect, roll: roll, in: image, confirmer)
-            }
-        }
+        let merged = FaceOrientationMerge(otherRollMinimum: otherRollMinimum).merge(found, expectedRoll: rolls.first ?? 0)
         return merged.map { f in
             var f = f
             f.rect = Self.scale(f.rect, by: grey.step, frameWidth: frameWidth, frameHeight: frameHeight)
@@ -56,17 +51,14 @@ struct FaceSearch: Equatable, Sendable {
         }
     }
 
-    /// Whether `confirmer` finds the face at `box` (grey-copy pixels, roll `roll`) in
-    /// `image`, the grey copy turned to stand that roll upright.
-    private func confirms(_ box: PixelRect, roll: Int, in image: GreyImage,
-                          _ confirmer: FaceDetector) throws -> Bool {
-        let turn = FaceRoll.uprighting(roll)
-        let upright = turn.inverse.sourceRect(forOutputRect: box, inputWidth: image.width, inputHeight: image.height)
-        guard let region = verification.region(around: upright, width: image.width, height: image.height) else { return false }
-        let sizes = verification.sizes(for: upright)
+    /// Whether `confirmer` finds the face at `box` in `image` (the grey copy turned so that
+    /// the face stands upright; `box` in its pixels).
+    private func confirms(_ box: PixelRect, in image: GreyImage, _ confirmer: FaceDetector) throws -> Bool {
+        guard let region = verification.region(around: box, width: image.width, height: image.height) else { return false }
+        let sizes = verification.sizes(for: box)
         let p = FaceDetector.Parameters(scaleFactor: verification.scaleFactor, minNeighbors: verification.minNeighbors,
                                         minSize: sizes.smallest, maxSize: sizes.largest)
-        return verification.confirms(upright, found: try confirmer.detect(image, in: region, p).map(\.rect))
+        return verification.confirms(box, found: try confirmer.detect(image, in: region, p).map(\.rect))
     }
 
     /// A grey-copy box in frame pixels, kept inside the frame.
