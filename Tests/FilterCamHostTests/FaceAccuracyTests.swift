@@ -11,11 +11,13 @@ import XCTest
 /// at step 1 equals, see FaceDetectorTests), both computed here and scored as
 /// shared/fixtures/faces/score.py does (`FaceScore`, IoU ≥ 0.4, ignore regions).
 ///
-/// Pictures: the fixtures (five local ones) and versions of each made with GStreamer's own
-/// elements (never with FilterCam's code): turned 90r / 180 / 90l and mirrored
-/// (`videoflip video-direction`), letterboxed at half size on black (`videoscale !
-/// videobox`), darkened and brightened (`videobalance`); 40 pictures, 80 faces.
-/// True boxes: ground_truth.json's, moved with the picture.
+/// Pictures: the fixtures (five local ones, and three from other Debian packages: a
+/// second LFW mosaic, opencv-doc's basketball1, scikit-image's coins) and versions of each
+/// made with GStreamer's own elements (never with FilterCam's code): turned 90r / 180 / 90l
+/// and mirrored (`videoflip video-direction`), letterboxed at half size on black
+/// (`videoscale ! videobox`), darkened and brightened (`videobalance`); 64 pictures, 152
+/// faces. True boxes: checked by eye (ground_truth.json's for the shared ones), moved with
+/// the picture.
 final class FaceAccuracyTests: XCTestCase {
     struct Picture {
         let name: String
@@ -58,7 +60,7 @@ final class FaceAccuracyTests: XCTestCase {
     static func pictures() throws -> [Picture] {
         if let cached { return cached }
         var out: [Picture] = []
-        for image in FaceFixtures.local {
+        for image in FaceFixtures.accuracySet {
             let upright = try FaceFixtures.load(image)
             let (w, h) = (upright.width, upright.height)
             for v in variants {
@@ -98,25 +100,29 @@ final class FaceAccuracyTests: XCTestCase {
         return try FaceFixtures.detector.detect(GreyImage(frame: picture.frame.view, step: 1), p).map(\.rect)
     }
 
-    func testDefaultsFindAtLeastOpenCVsFacesWithNoMoreFalseAlarms() throws {
-        var ours = FaceScore(), opencv = FaceScore(), opencv3 = FaceScore()
+    func testDefaultsFindAtLeastOpenCVsFacesWithAtMostHalfItsFalseAlarms() throws {
+        var ours = FaceScore(), opencv = FaceScore(), unconfirmed = FaceScore()
         var lines: [String] = []
         for picture in try Self.pictures() {
             let a = FaceScore(elementFaces(picture).map(\.rect), faces: picture.faces, ignore: picture.ignore)
             let b = FaceScore(try openCVFaces(picture), faces: picture.faces, ignore: picture.ignore)
-            // minNeighbors 3: printed for the README's table, not asserted.
-            let c = FaceScore(try openCVFaces(picture, minNeighbors: 3), faces: picture.faces, ignore: picture.ignore)
+            // Without the second cascade's look: what it takes away.
+            let c = FaceScore(elementFaces(picture, ["face-confirm-cascade": .string("")]).map(\.rect),
+                              faces: picture.faces, ignore: picture.ignore)
             ours = ours + a
             opencv = opencv + b
-            opencv3 = opencv3 + c
-            lines.append("\(picture.name.padding(toLength: 28, withPad: " ", startingAt: 0)) ours \(a)   opencv mn5 \(b)   mn3 \(c)")
+            unconfirmed = unconfirmed + c
+            lines.append("\(picture.name.padding(toLength: 28, withPad: " ", startingAt: 0)) ours \(a)   opencv mn5 \(b)   one cascade \(c)")
         }
-        print((lines + ["total: ours \(ours)   opencv mn5 \(opencv)   mn3 \(opencv3)"]).joined(separator: "\n"))
-        XCTAssertEqual(ours.hits + ours.misses, 80)
+        print((lines + ["total: ours \(ours)   opencv mn5 \(opencv)   one cascade \(unconfirmed)"]).joined(separator: "\n"))
+        XCTAssertEqual(ours.hits + ours.misses, 152)
         XCTAssertGreaterThanOrEqual(ours.hits, opencv.hits, "recall below OpenCV minNeighbors 5")
-        XCTAssertLessThanOrEqual(ours.falseAlarms, opencv.falseAlarms, "more false alarms than OpenCV minNeighbors 5")
-        // The orientation search must be what finds the turned faces OpenCV cannot.
+        XCTAssertLessThanOrEqual(ours.falseAlarms * 2, opencv.falseAlarms, "more than half OpenCV minNeighbors 5's false alarms")
+        // The orientation search must be what finds the turned faces OpenCV cannot, and the
+        // second cascade what takes the false alarms away without losing faces.
         XCTAssertGreaterThan(ours.hits, opencv.hits)
+        XCTAssertLessThan(ours.falseAlarms, unconfirmed.falseAlarms)
+        XCTAssertGreaterThanOrEqual(ours.hits, unconfirmed.hits - 2)
     }
 
     /// Every face turned in the picture is found in `all` mode, with the roll the turn
@@ -124,7 +130,8 @@ final class FaceAccuracyTests: XCTestCase {
     /// (OpenCV, minNeighbors 5: one LFW tile upside down, nothing else), and fewer.
     func testTurnedFacesFoundInAllModeOnlyWithTheirRoll() throws {
         let allIndex = FaceOrientations.allCases.firstIndex(of: .all)!, uprightIndex = FaceOrientations.allCases.firstIndex(of: .upright)!
-        let turned = try Self.pictures().filter(\.turned)
+        let local = Set(FaceFixtures.local.map(\.file))
+        let turned = try Self.pictures().filter { $0.turned && local.contains(String($0.name.split(separator: " ")[0])) }
         XCTAssertEqual(turned.count, 9)   // astronaut, lfw mosaic, obama2 × 90r, 180, 90l
         for picture in turned {
             let found = elementFaces(picture, ["face-orientations": .int(allIndex)])
