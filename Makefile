@@ -10,8 +10,10 @@ PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	ffmpeg imagemagick libimage-exiftool-perl \
 	libopencv-objdetect-dev libopencv-imgproc-dev libopencv-core-dev opencv-data gstreamer1.0-opencv \
 	gstreamer1.0-x gstreamer1.0-gl python3-gi python3-gst-1.0 gir1.2-gst-plugins-base-1.0 \
-	xvfb libgl1-mesa-dri xdotool x11-utils tmux libpango1.0-dev libcairo2-dev fonts-dejavu-core \
-	libgstrtspserver-1.0-dev gstreamer1.0-rtsp gstreamer1.0-libav gstreamer1.0-nice
+	libx11-dev xvfb libgl1-mesa-dri xdotool x11-utils tmux libpango1.0-dev libcairo2-dev fonts-dejavu-core \
+	libgstrtspserver-1.0-dev gstreamer1.0-rtsp gstreamer1.0-libav gstreamer1.0-nice \
+	libsoup-3.0-dev libgstreamer-plugins-bad1.0-dev libnice-dev gir1.2-gst-plugins-bad-1.0 \
+	chromium chromium-driver
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -37,12 +39,12 @@ run: build
 # suite; then the short sanitizer runs: libFuzzer on every fuzz target (10 s each; `make fuzz`
 # runs longer), the thread tests under ThreadSanitizer, and LeakSanitizer on two run lengths.
 test: deps
-	swift build
-	swift test --disable-swift-testing
-	$(MAKE) conformance
-	FUZZ_SECONDS=10 scripts/fuzz.sh
-	scripts/tsan.sh
-	scripts/lsan.sh
+	scripts/timed.sh "debug build" swift build
+	scripts/timed.sh "swift test" swift test --disable-swift-testing
+	scripts/timed.sh "conformance" $(MAKE) conformance
+	FUZZ_SECONDS=10 scripts/timed.sh "fuzz" scripts/fuzz.sh
+	scripts/timed.sh "thread sanitizer" scripts/tsan.sh
+	scripts/timed.sh "leak sanitizer" scripts/lsan.sh
 
 # The elements next to stock GStreamer elements in real pipelines, driven from Python
 # (a second client), and real windows under a virtual display (Xvfb). Release build: the
@@ -70,6 +72,7 @@ install: deps
 	install -m 755 .build/release/filtercam $(PREFIX)/bin/filtercam
 	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
 	install -m 644 pipelines/*.pipeline $(PREFIX)/share/filtercam/pipelines/
+	install -m 644 docs/filters/photo.jpg $(PREFIX)/share/filtercam/preview-photo.jpg
 	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(PREFIX)/share/filtercam/pipelines"
 
 uninstall:

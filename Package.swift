@@ -41,6 +41,8 @@ func libraries(_ packages: [String]) -> [LinkerSetting] {
     pkgConfig("--libs-only-l", packages).map { .linkedLibrary(String($0.dropFirst(2))) }
 }
 let gstreamer = ["gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0"], rtsp = ["gstreamer-rtsp-server-1.0"]
+let web = ["libsoup-3.0", "gstreamer-webrtc-1.0", "gstreamer-sdp-1.0", "nice"]
+let windowTitle = ["gstreamer-gl-1.0", "x11"]
 let gstreamerIncludes = includeFlags(gstreamer), rtspIncludes = includeFlags(rtsp)
 let systemIncludes: [String] = {
     var seen = Set<String>()
@@ -93,11 +95,27 @@ let package = Package(
             name: "CGstRTSPServer",
             providers: [.apt(["libgstrtspserver-1.0-dev"])]
         ),
-        .target(name: "CRTSPServe", dependencies: ["CGstRTSPServer"], cSettings: [.unsafeFlags(rtspIncludes)],
-                linkerSettings: libraries(rtsp) + [.linkedLibrary("gio-2.0")]),
+        .target(name: "CRTSPServe", dependencies: ["CGstRTSPServer"], cSettings: [.unsafeFlags(includeFlags(rtsp + gstreamer))],
+                linkerSettings: libraries(rtsp + gstreamer) + [.linkedLibrary("gio-2.0")]),
+        // The web side of `filtercam serve --web`: libsoup 3 (Debian libsoup-3.0-dev) for HTTP,
+        // webrtcbin (libgstreamer-plugins-bad1.0-dev) and libnice (libnice-dev) for WebRTC,
+        // behind a plain C API (CWebServe) like CRTSPServe's.
+        .systemLibrary(
+            name: "CLibSoup",
+            providers: [.apt(["libsoup-3.0-dev", "libgstreamer-plugins-bad1.0-dev", "libnice-dev"])]
+        ),
+        .target(name: "CWebServe", dependencies: ["CLibSoup", "CRTSPServe"], cSettings: [.unsafeFlags(includeFlags(web + gstreamer))],
+                linkerSettings: libraries(web + gstreamer)),
+        // The preview window's title (Xlib and GStreamer's GL library: Debian libx11-dev and
+        // libgstreamer-plugins-base1.0-dev), for the CLI only, not the loadable plugin.
+        .target(name: "CWindowTitle", cSettings: [.unsafeFlags(includeFlags(windowTitle))],
+                linkerSettings: libraries(windowTitle)),
         // The command-line tool's support: sessions, live commands, pipeline files, inspect,
-        // messages, the benchmark, the RTSP server. Not in the loadable plugin.
-        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe"],
+        // messages, the benchmark, the RTSP and web servers. Not in the loadable plugin.
+        .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe", "CWebServe",
+                                                      "CWindowTitle"],
+                // The control page, built into the binary (no files to install beside it).
+                resources: [.embedInCode("Web/page.html"), .embedInCode("Web/page.js")],
                 swiftSettings: systemHeaders),
         // The loadable plugin: the elements only.
         .target(name: "FilterCamPlugin", dependencies: ["FilterCamHost", "CGStreamer"], swiftSettings: systemHeaders),

@@ -6,6 +6,7 @@
 
 struct FcRtspServer {
   GstRTSPServer *server;
+  FcEncodedStream *stream;  // a reference
   GMainContext *context;    // the server's own: connections are taken as they come, not on a tick
   GMainLoop *loop;
   GThread *thread;
@@ -22,6 +23,41 @@ static void on_session_removed(GstRTSPSessionPool *pool, GstRTSPSession *session
   FcRtspServer *s = data;
   (void)pool;
   fc_viewers_session_removed(s->viewers, gst_rtsp_session_get_sessionid(session));
+}
+
+typedef struct {
+  FcEncodedStream *stream;  // a reference
+  GstElement *appsrc;       // a reference
+} FcMediaFeed;
+
+static void feed_free(gpointer data, GClosure *closure) {
+  FcMediaFeed *feed = data;
+  (void)closure;
+  fc_encoded_stream_unref(feed->stream);
+  gst_object_unref(feed->appsrc);
+  g_free(feed);
+}
+
+static void on_media_unprepared(GstRTSPMedia *media, gpointer data) {
+  FcMediaFeed *feed = data;
+  (void)media;
+  fc_encoded_stream_unsubscribe(feed->stream, feed->appsrc);
+}
+
+// The shared media is built when the first viewer comes (and again after the last one
+// left): its appsrc joins the encoder's viewers until the media is taken down.
+static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
+  FcRtspServer *s = data;
+  (void)factory;
+  GstElement *element = gst_rtsp_media_get_element(media);
+  GstElement *appsrc = gst_bin_get_by_name(GST_BIN(element), "encoded");
+  gst_object_unref(element);
+  if (!appsrc) return;
+  FcMediaFeed *feed = g_new0(FcMediaFeed, 1);
+  feed->stream = fc_encoded_stream_ref(s->stream);
+  feed->appsrc = appsrc;
+  g_signal_connect_data(media, "unprepared", G_CALLBACK(on_media_unprepared), feed, feed_free, 0);
+  fc_encoded_stream_subscribe(s->stream, appsrc);
 }
 
 static gboolean on_second(gpointer data) {
@@ -45,6 +81,7 @@ static char *fc_error(const char *format, const char *detail) {
 FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   FcRtspServer *s = g_new0(FcRtspServer, 1);
   s->viewers = fc_viewers_new();
+  s->stream = fc_encoded_stream_ref(c->stream);
   s->server = gst_rtsp_server_new();
   // 40 viewers connecting at once all wait in the queue rather than retrying SYNs (default 5).
   gst_rtsp_server_set_backlog(s->server, 256);
@@ -59,6 +96,7 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   gst_rtsp_media_factory_set_launch(factory, c->launch);
   // One camera, many viewers: the pipeline runs once, however many watch.
   gst_rtsp_media_factory_set_shared(factory, TRUE);
+  g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), s);
   // Over TLS the media travels inside the encrypted connection only: a UDP SETUP gets 461.
   if (c->tls_cert) gst_rtsp_media_factory_set_protocols(factory, GST_RTSP_LOWER_TRANS_TCP);
 
@@ -148,6 +186,7 @@ void fc_rtsp_server_stop(FcRtspServer *s) {
   if (s->loop) g_main_loop_unref(s->loop);
   if (s->context) g_main_context_unref(s->context);
   fc_viewers_free(s->viewers);
+  if (s->stream) fc_encoded_stream_unref(s->stream);
   g_free(s);
 }
 

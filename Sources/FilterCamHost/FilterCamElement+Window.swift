@@ -8,8 +8,8 @@ extension FilterCamElement {
     /// Runs a mouse or key event from the window; false when it is not for us.
     func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         let s = settings.withLock { $0 }
-        guard s.navigation, let input = previewInput(event) else { return false }
-        let commands = preview.withLock { $0.handle(input, lensIsFull: s.lens.isFull) }
+        guard s.navigation, let input = previewInput(event, gallery: s.gallery) else { return false }
+        let commands = preview.withLock { $0.handle(input, lensIsFull: s.lens.isFull, galleryOpen: s.gallery) }
         // A drag says where the lens ended when it is let go, not at every step.
         var dragging = false
         if case .move = input { dragging = true }
@@ -43,8 +43,9 @@ extension FilterCamElement {
         log.info(element, "window: \(command.line)")
     }
 
-    /// The event as a PreviewControl input, pointers as fractions of the displayed picture.
-    private func previewInput(_ event: UnsafeMutablePointer<GstEvent>) -> PreviewControl.Input? {
+    /// The event as a PreviewControl input, pointers as fractions of the displayed picture
+    /// (with the gallery open, of the whole output, where the gallery is drawn).
+    private func previewInput(_ event: UnsafeMutablePointer<GstEvent>, gallery: Bool) -> PreviewControl.Input? {
         var x = 0.0, y = 0.0
         switch gst_navigation_event_get_type(event) {
         case GST_NAVIGATION_EVENT_KEY_PRESS:
@@ -54,7 +55,7 @@ extension FilterCamElement {
         case GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS:
             var button: gint = 0
             guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0,
-                  let (fx, fy) = pictureFraction(x, y) else { return nil }
+                  let (fx, fy) = gallery ? outputFraction(x, y) : pictureFraction(x, y) else { return nil }
             return .press(x: fx, y: fy, button: Int(button))
         case GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE:
             var button: gint = 0
@@ -62,7 +63,7 @@ extension FilterCamElement {
             return .release(button: Int(button))
         case GST_NAVIGATION_EVENT_MOUSE_MOVE:
             guard gst_navigation_event_parse_mouse_move_event(event, &x, &y) != 0,
-                  let (fx, fy) = pictureFraction(x, y) else { return nil }
+                  let (fx, fy) = gallery ? outputFraction(x, y) : pictureFraction(x, y) else { return nil }
             return .move(x: fx, y: fy)
         case GST_NAVIGATION_EVENT_MOUSE_SCROLL:
             var dx = 0.0, dy = 0.0
@@ -80,6 +81,12 @@ extension FilterCamElement {
         let ox = plan.lensCrop ? Double(plan.lensRect.x) + x : x
         let oy = plan.lensCrop ? Double(plan.lensRect.y) + y : y
         return (ox / Double(plan.orientedWidth), oy / Double(plan.orientedHeight))
+    }
+
+    /// An output position as a fraction of the output frame, kept inside it.
+    private func outputFraction(_ x: Double, _ y: Double) -> (Double, Double)? {
+        guard let plan = activePlan.withLock({ $0 }) else { return nil }
+        return (min(max(x / Double(plan.outputWidth), 0), 1), min(max(y / Double(plan.outputHeight), 0), 1))
     }
 
     /// An application message `filtercam-command, command=…[, text=…]` for the program

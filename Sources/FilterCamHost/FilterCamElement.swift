@@ -15,7 +15,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case filter, intensity
         case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
         case cameraFacing = "camera-facing", zoom, maxZoom = "max-zoom"
-        case navigation, osd, lensOutline = "lens-outline", countdown
+        case navigation, osd, lensOutline = "lens-outline", countdown, gallery
     }
 
     /// The element is its parts, in this order: its own settings, the frame worker's
@@ -66,7 +66,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
                 .bool(defaultValue: true))
         case .osd:
             return ElementProperty(p.rawValue, nick: "On-screen display",
-                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the count after a still. Off for encoders; never in stills",
+                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the file name after a still. Off for encoders; never in stills",
                 .bool(defaultValue: false))
         case .lensOutline:
             return ElementProperty(p.rawValue, nick: "Lens outline",
@@ -75,6 +75,10 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
             return ElementProperty(p.rawValue, nick: "Countdown",
                 blurb: "Writing N takes a still after N seconds, counted down on the on-screen display (the t key writes 3); 0 cancels; reads the whole seconds left",
                 .uint(min: 0, max: 60, defaultValue: 0))
+        case .gallery:
+            return ElementProperty(p.rawValue, nick: "Effects gallery",
+                blurb: "Show the live picture through every filter at once as titled thumbnails, pages of \(GalleryLayout.perPage) (key g); the arrows and a click in the window choose the filter. Never in stills",
+                .bool(defaultValue: false))
         }
     }
 
@@ -92,8 +96,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     let element: UnsafeMutablePointer<GstElement>
     let settings = Locked(FilterCamSettings())
     private var worker: FrameWorker!
-    private let snapshots: SnapshotBranch
-    private let faces: FaceDetection
+    let snapshots: SnapshotBranch
+    let faces: FaceDetection
     private(set) var parts: ElementParts!
 
     // Worker-thread state: filter instances are rebuilt only when the chain changes.
@@ -161,6 +165,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
             settings.withLock { $0.osd = v }
         case (.lensOutline, .bool(let v)):
             settings.withLock { $0.lensOutline = v }
+        case (.gallery, .bool(let v)):
+            settings.withLock { $0.gallery = v }
         case (.countdown, .int(let v)):
             display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
         case (.maxZoom, .double(let v)):
@@ -187,6 +193,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case .osd: return .bool(settings.withLock { $0.osd })
         case .lensOutline: return .bool(settings.withLock { $0.lensOutline })
         case .countdown: return .int(display.withLock { $0.countdownLeft(at: Self.now) } ?? 0)
+        case .gallery: return .bool(settings.withLock { $0.gallery })
         }
     }
 
@@ -231,6 +238,9 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
                                 zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop, lensGrid: input.format.isYUV ? 2 : 1)
         activePlan.withLock { $0 = plan }
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
+        if s.gallery && GalleryLayout.fits(width: plan.outputWidth, height: plan.outputHeight) {
+            return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive)
+        }
         if input.format.isYUV {
             return yuvTask(recipe, chain: chain, settings: s, format: input.format, method: method, live: stream.isLive)
         }
@@ -329,11 +339,13 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// Draws the on-screen display into YUV frames (worker thread).
-    private let osdCanvas = OSDCanvas()
+    let osdCanvas = OSDCanvas()
+    /// Paints the effects gallery (worker thread).
+    let galleryPainter = GalleryPainter()
 
     /// What to draw on this frame with `osd` on (worker thread): the lens is outlined unless
     /// it is the whole picture or the whole output; notes a still written since the last one.
-    private func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
+    func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
         // A countdown's still is due with the first frame after its end, with or without osd.
         if display.withLock({ $0.countdownDue(at: Self.now) }) { snapshots.request() }
         guard s.osd else { return [] }
@@ -341,7 +353,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         let written = snapshots.written
         let now = Self.now
         return display.withLock { d in
-            if written > stillsSeen { d.snapshotTaken(count: written, at: now) }
+            if written > stillsSeen, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
             stillsSeen = written
             return d.items(at: now, lens: lens, alwaysOutline: s.lensOutline)
         }

@@ -30,6 +30,8 @@ struct FilterCamSettings: Sendable {
     /// On-screen display for a preview window, and whether the lens is always outlined.
     var osd = false
     var lensOutline = false
+    /// The effects gallery is shown instead of the picture.
+    var gallery = false
 
     /// The chain as applied: the `intensity` shortcut folded in.
     var effectiveChain: FilterChain { intensityIsSet ? chain.withStrength(intensity) : chain }

@@ -39,7 +39,7 @@ enum OSDRenderer {
                 cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
                 cairo_rectangle(cr, Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1)
                 cairo_stroke(cr)
-            case .banner, .card:
+            case .banner, .card, .caption:
                 guard let text = TextBox(item, cr: cr, width: width, height: height) else { continue }
                 defer { text.release() }
                 cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
@@ -59,7 +59,7 @@ enum OSDRenderer {
         case .outline(let r):
             // Both strokes' half width, and a pixel of antialiasing.
             return OverlayAreas.outline(r, margin: Int((outlineWidth(unit(width: width, height: height)) / 2).rounded(.up)) + 1)
-        case .banner, .card:
+        case .banner, .card, .caption:
             guard let text = TextBox(item, cr: cr, width: width, height: height) else { return [] }
             defer { text.release() }
             return [text.bounds]
@@ -68,8 +68,9 @@ enum OSDRenderer {
 
     private static func outlineWidth(_ unit: Double) -> Double { max(2, unit / 8) }
 
-    /// A banner's or card's lines laid out: in a translucent dark box, centred
-    /// horizontally; a banner at the top, the card centred.
+    /// A banner's, card's or caption's lines laid out: in a translucent dark box, centred
+    /// horizontally; a banner at the top, the card centred, a caption at the foot of its
+    /// rectangle (shortened with an ellipsis to its width).
     private struct TextBox {
         let layout: OpaquePointer
         let x: Double, y: Double
@@ -79,10 +80,16 @@ enum OSDRenderer {
 
         init?(_ item: OnScreenDisplay.Item, cr: OpaquePointer, width: Int, height: Int) {
             let unit = OSDRenderer.unit(width: width, height: height)
+            var area = (x: 0.0, width: Double(width)), bottom: Double?
             let (lines, font, size, top): ([String], String, Double, Double?) = switch item {
             case .banner(let text): ([text], "Sans Bold", unit, unit)
             case .card(let lines): (lines, "Monospace", unit * 0.7, nil)
+            case .caption(let text, _, let size): ([text], "Sans Bold", size, nil)
             case .outline: ([], "", 0, nil)
+            }
+            if case .caption(_, let rect, _) = item {
+                area = (Double(rect.x), Double(rect.width))
+                bottom = Double(rect.y + rect.height)
             }
             guard !lines.isEmpty, let layout = pango_cairo_create_layout(cr) else { return nil }
             let description = pango_font_description_from_string(font)
@@ -90,14 +97,20 @@ enum OSDRenderer {
             pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
             pango_layout_set_font_description(layout, description)
             pango_layout_set_text(layout, lines.joined(separator: "\n"), -1)
+            let pad = size / 2
+            if bottom != nil {
+                pango_layout_set_width(layout, Int32(max(1, area.width - 2 * pad) * Double(PANGO_SCALE)))
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            }
             var ink = PangoRectangle(), logical = PangoRectangle()
             pango_layout_get_pixel_extents(layout, &ink, &logical)
+            // With a width set, a line is placed at the left of it (logical.x 0): centred here.
             let w = Double(logical.width), h = Double(logical.height)
-            let pad = size / 2
             self.layout = layout
-            x = (Double(width) - w) / 2
-            y = top ?? (Double(height) - h) / 2
-            box = (x - pad, y - pad / 2, w + 2 * pad, h + pad)
+            x = area.x + (area.width - w) / 2 - Double(logical.x)
+            // A caption stands a pad above its rectangle's foot, clear of an outline around it.
+            y = bottom.map { $0 - h - pad * 1.5 } ?? top ?? (Double(height) - h) / 2
+            box = (x + Double(logical.x) - pad, y - pad / 2, w + 2 * pad, h + pad)
             let x0 = min(box.x, x + Double(ink.x)).rounded(.down), y0 = min(box.y, y + Double(ink.y)).rounded(.down)
             let x1 = max(box.x + box.width, x + Double(ink.x + ink.width)).rounded(.up)
             let y1 = max(box.y + box.height, y + Double(ink.y + ink.height)).rounded(.up)

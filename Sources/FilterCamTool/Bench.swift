@@ -124,6 +124,12 @@ public struct Bench {
             }
             add("mono", "filtercam filter=mono", "videobalance saturation=0")
             add("sepia", "filtercam filter=sepia intensity=1", "videoconvert ! coloreffects preset=sepia ! videoconvert ! video/x-raw,format=\(format)")
+            // No stock element does these: the other side is the same filter on RGB between
+            // two videoconverts, what a user ran before the YUV path.
+            for tone in ["exposure ev=1", "posterize"] {
+                add(tone.split(separator: " ")[0].description, "filtercam filter=\"\(tone)\"",
+                    "videoconvert ! video/x-raw,format=BGRx ! filtercam filter=\"\(tone)\" ! videoconvert ! video/x-raw,format=\(format)")
+            }
             for nick in ["90r", "90l", "180", "horiz", "vert"] {
                 add(nick, "filtercam orientation=\(nick)", "videoflip video-direction=\(nick)")
             }

@@ -34,51 +34,74 @@ public enum FrameIO {
         return out
     }
 
-    /// Writes a frame as PNG with GStreamer's pngenc.
+    /// Writes a frame as PNG.
     public static func writePNG(_ frame: PixelBuffer, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(try png(frame))) else {
+            throw Failure(description: "could not write '\(path)'")
+        }
+    }
+
+    /// A frame as PNG bytes, with GStreamer's pngenc.
+    public static func png(_ frame: PixelBuffer) throws -> [UInt8] {
         let caps = "video/x-raw,format=\(frame.format.rawValue),width=\(frame.width),height=\(frame.height),framerate=0/1"
-        let pipeline = try Pipeline(description: "appsrc name=in caps=\"\(caps)\" format=time ! videoconvert ! pngenc ! filesink location=\"\(path)\"")
-        guard let src = pipeline.element(named: "in") else { throw Failure(description: "no appsrc") }
+        let pipeline = try Pipeline(description: "appsrc name=in caps=\"\(caps)\" format=time ! videoconvert ! pngenc ! appsink name=out sync=false")
+        guard let src = pipeline.element(named: "in"), let sink = pipeline.element(named: "out") else { throw Failure(description: "no appsrc") }
+        defer { pipeline.setState(GST_STATE_NULL) }
         pipeline.setState(GST_STATE_PLAYING)
         let bytes = frame.packedBytes
         let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil)!
         _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
         gst_app_src_push_buffer(src.asAppSrc, buffer)
         gst_app_src_end_of_stream(src.asAppSrc)
-        let message = gst_bus_timed_pop_filtered(pipeline.bus, 10_000_000_000,
-            GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
-        defer { if let message { gst_message_unref(message) } }
-        guard let message, message.pointee.type == GST_MESSAGE_EOS else {
-            throw Failure(description: "could not write '\(path)'")
+        guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000), let encoded = gst_sample_get_buffer(sample) else {
+            throw Failure(description: "pngenc gave no picture")
         }
+        defer { gst_sample_unref(sample) }
+        var png = [UInt8](repeating: 0, count: Int(gst_buffer_get_size(encoded)))
+        _ = png.withUnsafeMutableBytes { gst_buffer_extract(encoded, 0, $0.baseAddress, gsize($0.count)) }
+        return png
     }
 }
 
-/// `filtercam filters --preview DIR`: one PNG per filter over the same test picture.
-/// Filters whose defaults change nothing are shown with an example setting.
+/// `filtercam filters --preview DIR`: one PNG per filter, made from one photo (a face and
+/// colours, so that mono, posterize or invert can be judged), scaled to `width`×`height`
+/// with its aspect kept (borders if it differs). Filters whose defaults change nothing are
+/// shown with an example setting (`FilterShowcase`), as in the gallery.
 public enum FilterPreview {
-    static let examples: [String: String] = [
-        "exposure": "exposure ev=1",
-        "color-controls": "color-controls saturation=2 contrast=1.3",
-        "white-balance": "white-balance temperature=3500",
-        "channel-mix": "channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>",
-        "sharpen": "sharpen amount=2",
-        "blur": "blur radius=4",
-    ]
+    public static let width = 160, height = 120
 
-    public static func write(to folder: String) throws -> [String] {
+    public static func write(to folder: String, picture: String) throws -> [String] {
+        guard FileManager.default.isReadableFile(atPath: picture) else {
+            throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
+        }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=320,height=240")
+        let source = try self.source(picture: picture, width: width, height: height)
         var written: [String] = []
         for d in FilterRegistry.shared.all {
-            let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)
-            frame.view.copyPixels(from: source.view)
-            let chain = try FilterChain.parse(examples[d.id] ?? d.id)
-            chain.makeFilters().apply(to: frame.view)
             let path = (folder as NSString).appendingPathComponent("\(d.id).png")
-            try FrameIO.writePNG(frame, to: path)
+            try FrameIO.writePNG(try filtered(source, by: d.id), to: path)
             written.append(path)
         }
         return written
+    }
+
+    /// The picture every preview starts from, at `width`×`height`: the photo, or without
+    /// one GStreamer's test colours.
+    public static func source(picture: String?, width: Int, height: Int) throws -> PixelBuffer {
+        guard let picture else {
+            return try FrameIO.captureFrame("videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=\(width),height=\(height)")
+        }
+        // A file URI: percent-encoded, so any path is one word of the description.
+        let uri = URL(fileURLWithPath: picture).absoluteString
+        return try FrameIO.captureFrame("uridecodebin uri=\(uri) ! videoconvert ! video/x-raw,format=RGBA ! videoscale "
+                                        + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1")
+    }
+
+    /// A copy of `source` through filter `id` as its thumbnail shows it.
+    public static func filtered(_ source: PixelBuffer, by id: String) throws -> PixelBuffer {
+        let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)
+        frame.view.copyPixels(from: source.view)
+        try FilterChain.parse(FilterShowcase.chain(for: id)).makeFilters().apply(to: frame.view)
+        return frame
     }
 }

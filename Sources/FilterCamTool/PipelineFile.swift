@@ -19,6 +19,8 @@ public struct PipelineFile {
     public let description: String
     /// Where each line of the file began in `description`, to name lines in errors.
     public let sourceLines: [String]
+    /// The variables the file reads (`${NAME}`, `${NAME:-default}`), in order.
+    public let variablesRead: [String]
 
     public init(text: String, environment: [String: String] = ProcessInfo.processInfo.environment,
                 fileName: String = "<text>") throws {
@@ -37,6 +39,7 @@ public struct PipelineFile {
             }
         }
         sourceLines = lines
+        variablesRead = Self.variables(in: text).map(\.name)
         description = lines.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         if description.isEmpty {
@@ -54,6 +57,31 @@ public struct PipelineFile {
             throw Error(description: "pipeline file '\(path)' cannot be read (permissions, or not UTF-8 text)")
         }
         try self.init(text: text, environment: environment, fileName: path)
+    }
+
+    /// `${NAME}` and `${NAME:-default}` references, outermost first, each name once
+    /// (a default that holds another reference is shown as written).
+    public static func variables(in text: String) -> [(name: String, defaultValue: String)] {
+        var found: [(String, String)] = []
+        let chars = Array(text)
+        var i = 0
+        while i + 1 < chars.count {
+            guard chars[i] == "$", chars[i + 1] == "{" else { i += 1; continue }
+            var j = i + 2, depth = 1
+            while j < chars.count, depth > 0 {
+                if chars[j] == "{" { depth += 1 } else if chars[j] == "}" { depth -= 1 }
+                j += 1
+            }
+            let body = String(chars[(i + 2)..<max(i + 2, j - 1)])
+            let parts = body.components(separatedBy: ":-")
+            let name = parts[0]
+            if !name.isEmpty, !found.contains(where: { $0.0 == name }) {
+                found.append((name, parts.count > 1 ? parts.dropFirst().joined(separator: ":-") : ""))
+            }
+            // Nested references inside a default are listed too.
+            i = name.isEmpty ? j : i + 2 + name.count
+        }
+        return found
     }
 
     /// The 1-based line of the file that mentions `token`, for error messages.

@@ -23,9 +23,12 @@ public final class PipelineSession {
         case endOfStream, error, stoppedByUser, aborted
     }
 
-    /// Requests from other threads (signals, stdin), handled on the bus loop.
+    /// What a command said (`filter: mono`), or why it could not run.
+    public typealias Reply = (Result<String?, Error>) -> Void
+
+    /// Requests from other threads (signals, stdin, the web page), handled on the bus loop.
     private struct Requests {
-        var commands: [LiveCommand] = []
+        var commands: [(command: LiveCommand, reply: Reply?)] = []
         var interrupts = 0
     }
     private let requests = Locked(Requests())
@@ -33,9 +36,19 @@ public final class PipelineSession {
     /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
 
-    public func enqueue(_ command: LiveCommand) {
-        requests.withLock { $0.commands.append(command) }
+    /// Runs `command` on the session's loop; `reply`, if given, is called there with what
+    /// the command said or its error.
+    public func enqueue(_ command: LiveCommand, reply: Reply? = nil) {
+        requests.withLock { $0.commands.append((command, reply)) }
     }
+
+    /// A still written or failed (`snapshot-saved` / `snapshot-failed`), on the session's loop.
+    public struct Still {
+        public let path: String
+        public let saved: Bool
+        public let reason: String?
+    }
+    public var onStill: ((Still) -> Void)?
 
     /// Ctrl-C or SIGTERM: the first sends EOS, the second aborts.
     public func interrupt() {
@@ -67,23 +80,25 @@ public final class PipelineSession {
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()
+            if ready { windowTitles.refresh(pipeline) }
             let takeCommands = ready || outcome != nil
-            let (commands, interrupts) = requests.withLock { r -> ([LiveCommand], Int) in
+            let (commands, interrupts) = requests.withLock { r -> ([(command: LiveCommand, reply: Reply?)], Int) in
                 defer { if takeCommands { r.commands.removeAll() } }
                 return (takeCommands ? r.commands : [], r.interrupts)
             }
             if outcome != nil && !commands.isEmpty {
-                errorLine("not run (the pipeline ended first): \(commands.map { "\($0)" }.joined(separator: ", "))")
+                errorLine("not run (the pipeline ended first): \(commands.map { "\($0.command)" }.joined(separator: ", "))")
+                for c in commands { c.reply?(.failure(ControlError("the pipeline has ended"))) }
             }
             for (i, c) in commands.enumerated() where outcome == nil {
-                if c == .quit {
+                if c.command == .quit {
                     if !stillsRequestedAreDone() {
                         requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
                         break
                     }
                     if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }
                 } else {
-                    execute(c)
+                    execute(c.command, reply: c.reply)
                 }
             }
             if interrupts >= 2 {
@@ -273,6 +288,7 @@ public final class PipelineSession {
         return firstFramePassed
     }
     private var firstFramePassed = false
+    private let windowTitles = WindowTitles()
 
     /// Stills asked for by `snapshot`, and when the last was asked (quit waits at most 5 s).
     private var stillsRequested = 0
@@ -291,14 +307,15 @@ public final class PipelineSession {
         stillsFinished += 1
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
         let file = URL(fileURLWithPath: path).lastPathComponent
+        let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) }
+        onStill?(Still(path: path, saved: name == "snapshot-saved", reason: reason))
         if name == "snapshot-saved" {
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
             errorLine("saved \(file) \(width)x\(height)")
         } else {
-            let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) } ?? "?"
-            errorLine("snapshot \(file) failed: \(reason)")
+            errorLine("snapshot \(file) failed: \(reason ?? "?")")
         }
     }
 
@@ -308,37 +325,50 @@ public final class PipelineSession {
     /// The session picks the element (the only filtercam, the named one, the only
     /// filtercamsrc for `camera`); `ControlCommand.run(on:)` changes it, as for a key in
     /// the preview window.
-    public func execute(_ command: LiveCommand) {
+    public func execute(_ command: LiveCommand, reply: Reply? = nil) {
         do {
-            switch command {
-            case .help:
-                errorLine(Keymap.helpText)
-            case .quit:
-                break
-            case .camera(let id):
-                let sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
-                guard sources.count == 1 else {
-                    throw ControlError(sources.isEmpty ? "the pipeline has no filtercamsrc"
-                        : "the pipeline has several filtercamsrc elements; write 'set NAME.camera=\(id)'")
-                }
-                _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
-                try run(command, on: sources[0])
-            case .set(let elementName, _, _):
-                try run(command, on: try target(elementName))
-            default:
-                try run(command, on: try target(nil))
-                if command == .snapshot {
-                    stillsRequested += 1
-                    lastStillRequest = Date()
-                }
-            }
+            let said = try perform(command)
+            if let said { errorLine(said) }
+            reply?(.success(said))
         } catch {
             errorLine("command error: \(error)")
+            reply?(.failure(error))
         }
     }
 
-    private func run(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) throws {
-        if let text = try command.run(on: ElementControl(element, set: Pipeline.setProperty)) { errorLine(text) }
+    /// Runs one command; returns what it changed, as a line to show.
+    private func perform(_ command: LiveCommand) throws -> String? {
+        switch command {
+        case .help:
+            errorLine(Keymap.helpText)
+            return nil
+        case .quit:
+            return nil
+        case .camera(let id):
+            let sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
+            guard sources.count == 1 else {
+                throw ControlError(sources.isEmpty ? "the pipeline has no filtercamsrc"
+                    : "the pipeline has several filtercamsrc elements; write 'set NAME.camera=\(id)'")
+            }
+            _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
+            return try run(command, on: sources[0])
+        case .set(let elementName, _, _):
+            return try run(command, on: try target(elementName))
+        case .closeGallery:
+            // Esc and Enter close the gallery; with no gallery to close they say nothing.
+            return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
+        default:
+            let said = try run(command, on: try target(nil))
+            if command == .snapshot {
+                stillsRequested += 1
+                lastStillRequest = Date()
+            }
+            return said
+        }
+    }
+
+    private func run(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) throws -> String? {
+        try command.run(on: ElementControl(element, set: Pipeline.setProperty))
     }
 
     private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {

@@ -27,6 +27,9 @@ public struct TerminalKeys {
 
     public var isEditing: Bool { line != nil }
 
+    /// An Esc came last: either the Esc key or the start of an arrow's sequence.
+    public var awaitsSequence: Bool { escape == [27] }
+
     public mutating func feed(_ byte: UInt8) -> Outcome {
         if var sequence = escape {
             sequence.append(byte)
@@ -36,9 +39,11 @@ public struct TerminalKeys {
                 escape = sequence
                 return .none
             }
-            // ESC [ A…D: the arrows. Another sequence (a function key…) ends at its final byte.
+            // ESC [ A…D: the arrows; ESC [ 5 ~ and ESC [ 6 ~: PgUp, PgDn. Another sequence (a
+            // function key…) ends at its final byte.
             if sequence.count == 3, let name = Self.arrows[byte] { return escapeActs ? key(name) ?? .none : .none }
-            if !(0x40...0x7E).contains(byte) { escape = sequence }
+            if !(0x40...0x7E).contains(byte) { escape = sequence; return .none }
+            if let name = Self.sequences[sequence] { return escapeActs ? key(name) ?? .none : .none }
             return .none
         }
         if var typed = line {
@@ -74,7 +79,7 @@ public struct TerminalKeys {
             escapeActs = true
             return .none
         case 10, 13:
-            return .none
+            return key("Return") ?? .none
         default:
             guard byte < 128, let name = Keymap.keyName(for: Character(UnicodeScalar(byte))) else { return unknown(byte) }
             return key(name) ?? unknown(byte)
@@ -91,6 +96,22 @@ public struct TerminalKeys {
     private func unknown(_ byte: UInt8) -> Outcome {
         .error("unknown key \(String(UnicodeScalar(byte)).debugDescription); \(Self.hint)")
     }
+
+    /// An Esc alone, nothing after it within a moment (the reader's wait): the key Esc.
+    /// Called when no byte followed; a sequence's Esc is always followed at once.
+    public mutating func escapeAlone() -> Outcome {
+        guard escape == [27] else { return .none }
+        escape = nil
+        return escapeActs ? key("Escape") ?? .none : .none
+    }
+
+    /// How long a lone Esc waits for the rest of a sequence before it is the key Esc.
+    public static let escapeWaitMilliseconds: Int32 = 50
+
+    private static let sequences: [[UInt8]: String] = [
+        [27, UInt8(ascii: "["), UInt8(ascii: "5"), UInt8(ascii: "~")]: "Prior",
+        [27, UInt8(ascii: "["), UInt8(ascii: "6"), UInt8(ascii: "~")]: "Next",
+    ]
 
     private static let arrows: [UInt8: String] = [
         UInt8(ascii: "A"): "Up", UInt8(ascii: "B"): "Down", UInt8(ascii: "C"): "Right", UInt8(ascii: "D"): "Left",

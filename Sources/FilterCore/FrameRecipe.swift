@@ -77,9 +77,17 @@ public struct FrameRecipe {
             })
         }
         return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvRender { source, destination in
-            plan.render(from: source, to: destination)
-            if !filters.isEmpty { filters.apply(to: whole ? destination : destination.subframe(lens)) }
+            apply(from: source, to: destination)
             finish?(destination)
         }, geometry: plan)
+    }
+
+    /// Writes the recipe's output for the YUV `source` into `destination` (other memory, of
+    /// the output size): the geometry (a copy when it changes nothing), then the filters
+    /// inside the lens.
+    public func apply(from source: YUVFrame, to destination: YUVFrame) {
+        precondition(filters.workOnYUV, "a filter of the chain has no YUV path")
+        if plan.isIdentity { destination.copy(from: source) } else { plan.render(from: source, to: destination) }
+        if !filters.isEmpty { filters.apply(to: lensIsWholeFrame ? destination : destination.subframe(lensRect)) }
     }
 }

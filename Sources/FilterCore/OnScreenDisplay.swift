@@ -1,6 +1,6 @@
 /// What the preview shows on top of the picture, and for how long, as a camera app does:
 /// the filter's title for a moment after a change, the zoom factor while it changes, the
-/// lens outline while it moves (or always), a help card, the count after a still, and the
+/// lens outline while it moves (or always), a help card, the file name after a still, and the
 /// 3-2-1 of a countdown still.
 ///
 /// Pure state: changes are noted with the time they happened (seconds on any monotonic
@@ -12,8 +12,11 @@ public struct OnScreenDisplay: Sendable, Equatable {
         case banner(String)
         /// The help card, centred.
         case card([String])
-        /// The lens outline (in output pixels).
+        /// The lens outline (in output pixels); in the effects gallery, the selection's.
         case outline(PixelRect)
+        /// A line of text of `size` pixels at the foot of a rectangle, centred, shortened
+        /// with an ellipsis to fit: the effects gallery's titles and its strip.
+        case caption(String, in: PixelRect, size: Double)
     }
 
     /// How long a banner or a moving lens's outline stays.
@@ -42,8 +45,10 @@ public struct OnScreenDisplay: Sendable, Equatable {
         outlineUntil = time + Self.holdSeconds
     }
 
-    public mutating func snapshotTaken(count: UInt64, at time: Double) {
-        banner = ("snapshot \(count)", time + Self.holdSeconds)
+    /// A still was written: its file name, so the banner matches the file a user looks
+    /// for (`snapshot-00000.jpg` is the first, not "snapshot 1").
+    public mutating func snapshotSaved(fileName: String, at time: Double) {
+        banner = ("saved \(fileName)", time + Self.holdSeconds)
     }
 
     /// A still in `seconds` (0 cancels a running countdown).

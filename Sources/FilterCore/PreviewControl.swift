@@ -21,7 +21,19 @@ public struct PreviewControl: Sendable {
     public init() {}
 
     /// The commands for one input; `lensIsFull`: no lens is placed (a drag then moves nothing).
-    public mutating func handle(_ input: Input, lensIsFull: Bool) -> [ControlCommand] {
+    /// With the effects gallery open (`galleryOpen`), a click chooses the thumbnail under it
+    /// (positions are then fractions of the whole output, where the gallery is drawn), the
+    /// wheel turns its pages and a drag does nothing.
+    public mutating func handle(_ input: Input, lensIsFull: Bool, galleryOpen: Bool = false) -> [ControlCommand] {
+        if galleryOpen {
+            switch input {
+            case .press(let x, let y, 1): return [.pickAt(x: x, y: y)]
+            case .press(_, _, let button) where button == 4 || button == 5: return [.turnPage(button == 4 ? -1 : 1)]
+            case .scroll(let dy) where dy != 0: return [.turnPage(dy < 0 ? -1 : 1)]
+            case .press, .move, .scroll: return []
+            case .release, .key: break
+            }
+        }
         switch input {
         case .press(let x, let y, let button) where button == 1:
             dragging = true

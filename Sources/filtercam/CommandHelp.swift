@@ -30,9 +30,10 @@ enum CommandHelp {
                 """
         case "filters":
             return """
-                usage: filtercam filters [ID] [--preview DIR]
+                usage: filtercam filters [ID] [--preview DIR [--picture FILE]]
                   the filter catalog with each filter's parameters and the chain syntax;
-                  ID: one filter; --preview DIR: one PNG per filter into DIR
+                  ID: one filter; --preview DIR: one PNG per filter into DIR, made from the photo
+                  FilterCam ships (a face and colours) or from FILE (any picture GStreamer decodes)
                 """
         case "devices":
             return """

@@ -6,18 +6,7 @@ import FilterCamTool
 enum FiltersCommand {
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.first == "--preview" {
-            guard arguments.count >= 2 else {
-                printError("filtercam filters --preview needs a folder")
-                return 2
-            }
-            do {
-                let written = try FilterPreview.write(to: arguments[1])
-                for path in written { print(path) }
-                return 0
-            } catch {
-                printError("filtercam filters --preview: \(error)")
-                return 1
-            }
+            return preview(Array(arguments.dropFirst()))
         }
         if let id = arguments.first {
             guard let d = FilterRegistry.shared.descriptor(id: id) else {
@@ -46,5 +35,39 @@ enum FiltersCommand {
         print("")
         print(FilterChain.syntaxHelp)
         return 0
+    }
+
+    /// `--preview DIR [--picture FILE]`: the previews from FILE, by default the photo
+    /// shipped with FilterCam (`docs/filters/photo.jpg`, installed as `preview-photo.jpg`).
+    private static func preview(_ arguments: [String]) -> Int32 {
+        var folder: String?, picture: String?
+        var i = 0
+        while i < arguments.count {
+            if arguments[i] == "--picture", i + 1 < arguments.count {
+                picture = arguments[i + 1]
+                i += 2
+            } else if !arguments[i].hasPrefix("-") && folder == nil {
+                folder = arguments[i]
+                i += 1
+            } else {
+                printError("filtercam filters --preview: unexpected \(arguments[i].quotedForMessage); usage: filtercam filters --preview DIR [--picture FILE]")
+                return 2
+            }
+        }
+        guard let folder else {
+            printError("filtercam filters --preview needs a folder: filtercam filters --preview DIR [--picture FILE]")
+            return 2
+        }
+        guard let photo = picture ?? PipelineLookup.shippedFile(package: "docs/filters/photo.jpg", installed: "preview-photo.jpg") else {
+            printError("filtercam filters --preview: the shipped photo (docs/filters/photo.jpg) is not found; give one with --picture FILE")
+            return 1
+        }
+        do {
+            for path in try FilterPreview.write(to: folder, picture: photo) { print(path) }
+            return 0
+        } catch {
+            printError("filtercam filters --preview: \(error)")
+            return 1
+        }
     }
 }

@@ -46,6 +46,7 @@ enum LaunchCommand {
             return 1
         }
         let (argument, description, file) = (target.argument, target.description, target.file)
+        if let file { UnreadVariables.notes(for: file, named: argument).forEach(printError) }
         if let problem = QuoteCheck.problem(in: description, file: file, argument: argument) {
             printError("filtercam launch: \(problem)")
             return 1
@@ -114,9 +115,18 @@ enum LaunchCommand {
                 var keys = TerminalKeys()
                 while true {
                     var byte: UInt8 = 0
-                    guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
+                    // After an Esc, a moment's silence makes it the Esc key (not a sequence's start).
+                    var outcome = TerminalKeys.Outcome.none
+                    if keys.awaitsSequence {
+                        var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                        if poll(&ready, 1, TerminalKeys.escapeWaitMilliseconds) == 0 { outcome = keys.escapeAlone() }
+                    }
                     let wasEditing = keys.isEditing
-                    switch keys.feed(byte) {
+                    if outcome == .none {
+                        guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
+                        outcome = keys.feed(byte)
+                    }
+                    switch outcome {
                     case .none: break
                     case .command(let command):
                         // The typed command line stays as it is; what it did goes on the next line.

@@ -22,19 +22,35 @@ enum PipelineLookup {
             && !word.hasSuffix(".pipeline") && !word.hasPrefix("-")
     }
 
+    /// A file FilterCam ships: in the installed share folder as `installed`
+    /// (`<prefix>/share/filtercam/…`), else in the package the binary was built in.
+    static func shippedFile(package relative: String, installed: String) -> String? {
+        ([shareFolder.appendingPathComponent(installed)] + inPackage(relative)).map(\.path)
+            .first { FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// Where names are looked up, in order.
     static func folders() -> [URL] {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let binFolder = executable.deletingLastPathComponent()
-        var candidates = [
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("pipelines"),
-            binFolder.deletingLastPathComponent().appendingPathComponent("share/filtercam/pipelines"),
-        ]
-        // A build folder (.build/<triple>/<configuration>/filtercam): the package's pipelines/.
-        var folder = binFolder
+        [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("pipelines"),
+         shareFolder.appendingPathComponent("pipelines")] + inPackage("pipelines")
+    }
+
+    private static var binFolder: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// `<prefix>/share/filtercam`, next to `<prefix>/bin/filtercam`.
+    private static var shareFolder: URL {
+        binFolder.deletingLastPathComponent().appendingPathComponent("share/filtercam")
+    }
+
+    /// `relative` in the folders above the binary: from a build folder
+    /// (.build/<triple>/<configuration>/filtercam), the package's.
+    private static func inPackage(_ relative: String) -> [URL] {
+        var folder = binFolder, candidates: [URL] = []
         for _ in 0..<4 {
             folder = folder.deletingLastPathComponent()
-            candidates.append(folder.appendingPathComponent("pipelines"))
+            candidates.append(folder.appendingPathComponent(relative))
         }
         return candidates
     }

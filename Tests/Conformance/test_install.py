@@ -1,5 +1,6 @@
 """`make install` / `make uninstall` for a user without root: stock gst-launch-1.0 finds
-the plugin with no GST_PLUGIN_PATH, `filtercam launch NAME` finds the shipped pipelines."""
+the plugin with no GST_PLUGIN_PATH, `filtercam launch NAME` finds the shipped pipelines
+and `filtercam filters --preview` the shipped photo."""
 import os
 import subprocess
 import tempfile
@@ -26,6 +27,11 @@ class Install(unittest.TestCase):
         launched = subprocess.run([cli, "launch", "rawout"], cwd=home, capture_output=True, timeout=60,
                                   env=dict(env, SOURCE="videotestsrc num-buffers=3", WIDTH="16", HEIGHT="8"))
         self.assertIn(b"processed=3", launched.stderr, launched.stderr[-500:])
+        # The filter previews from the installed photo.
+        previews = subprocess.run([cli, "filters", "--preview", "previews"], cwd=home, capture_output=True, text=True,
+                                  timeout=60, env=env)
+        self.assertEqual(previews.returncode, 0, previews.stderr)
+        self.assertTrue(os.path.exists(os.path.join(home, "previews", "mono.png")), previews.stdout)
         subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
         self.assertFalse(os.path.exists(cli))
         self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins", "libgstfiltercam.so")))

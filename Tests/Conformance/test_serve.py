@@ -374,6 +374,7 @@ class Serve(unittest.TestCase):
             r = serve("--port", str(busy.getsockname()[1]), GREY)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("cannot listen", r.stderr)
+        self.assertIn("choose another with --port", r.stderr)
         self.assertNotIn("serving", r.stdout)
         r = serve("--address", "300.1.2.3", "--no-auth", GREY)
         self.assertNotEqual(r.returncode, 0)

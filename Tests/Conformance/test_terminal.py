@@ -1,5 +1,5 @@
 """`filtercam launch` in a real terminal (tmux): single keys, the ':' command line, the
-hint for an unknown key, quitting with q."""
+hint for an unknown key, the effects gallery's keys, quitting with q."""
 import os
 import shutil
 import subprocess
@@ -62,6 +62,12 @@ class Terminal(unittest.TestCase):
         for keys, line in [(["l"], "lens: 0.25,0.25,0.5,0.5"), (["Right"], "lens: 0.3,0.25,0.5,0.5"),
                            (["]"], "lens: 0.2375,0.1875,0.625,0.625"), (["m"], "orientation: horiz"),
                            (["+"], "zoom: 2.5"), (["-", "-"], "zoom: 1.6"), (["l"], "lens: off")]:
+            self.keys(*keys)
+            self.wait_for(line)
+        # The effects gallery from the terminal: g, an arrow and PgDn move its selection (the
+        # filter), a lone Esc closes it.
+        for keys, line in [(["g"], "gallery: open"), (["Right"], "filter: mono"),
+                           (["NPage"], "filter: sharpen amount=2"), (["Escape"], "gallery: closed")]:
             self.keys(*keys)
             self.wait_for(line)
         self.keys("q")

@@ -221,6 +221,12 @@ class Window(unittest.TestCase):
         match = re.search(r"^\s*(\d+) child", tree, re.M)
         return int(match.group(1)) if match else 0
 
+    def window_names(self):
+        """The names (titles) of the display's top-level windows."""
+        tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
+                              capture_output=True, text=True).stdout
+        return re.findall(r'^\s*0x[0-9a-f]+ "(.*)":', tree, re.M)
+
     def xdotool(self, *arguments):
         """Real input; what it changes is waited for by the caller (`eventually`)."""
         subprocess.run(["xdotool"] + list(arguments), env=dict(os.environ, DISPLAY=self.display), check=True, timeout=10)
@@ -323,10 +329,7 @@ class Window(unittest.TestCase):
     def test_keys_and_wheel_in_the_window(self):
         pipeline, fc = self.window_pipeline("lens=0.25,0.25,0.5,0.5")
         try:
-            def after(keys, read, expected):
-                self.xdotool(*keys)
-                self.assertEqual(eventually(lambda: read() == expected) and read(), expected, f"after {keys}")
-
+            after = self.press_until
             after(["mousemove", "100", "100", "key", "n"], lambda: fc.get_property("filter"), "mono")   # next after sepia
             after(["key", "p"], lambda: fc.get_property("filter"), "sepia")
             after(["key", "r"], lambda: fc.get_property("orientation").value_nick, "90r")
@@ -378,7 +381,12 @@ class Window(unittest.TestCase):
         try:
             self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15),
                             "the window shows no picture")
+            # The window is titled after the app and its filter (ximagesink adds the program's name).
+            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Sepia Tone") for n in self.window_names())),
+                            f"window titles: {self.window_names()}")
             self.xdotool("mousemove", "100", "100", "key", "n")
+            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Mono") for n in self.window_names())),
+                            f"after n, window titles: {self.window_names()}")
             self.xdotool("key", "l", "key", "Right", "key", "bracketleft")
             self.xdotool("key", "q")
             out, err = cli.communicate(timeout=3)
@@ -400,6 +408,8 @@ class Window(unittest.TestCase):
         try:
             self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 320, 240) != (0, 0, 0), 15),
                             "the window shows no picture")
+            # glimagesink calls its window "OpenGL renderer"; the app titles it (no filter: the app alone).
+            self.assertTrue(eventually(lambda: self.window_names() == ["FilterCam"]), f"window titles: {self.window_names()}")
             self.xdotool("mousemove", "320", "240", "key", "r")
             # 640x480 window; the turned 480x640 picture is scaled to 360x480 at x 140..500.
             # SMPTE bars turned clockwise: white at the top, blue at the bottom, the white
@@ -539,20 +549,35 @@ class Window(unittest.TestCase):
                 finally:
                     self.close(pipeline)
 
-    def test_click_lands_on_the_lens_through_the_letterbox(self):
+    def turned_in_glimagesink(self, source_format):
+        """A live 640x480 picture through filtercam (sepia) into glimagesink, turned with r
+        in the window: the 480x640 picture letterboxed at x 140..500 (scale 0.75)."""
         os.environ["DISPLAY"] = self.display
         pipeline = Gst.parse_launch(
-            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=640,height=480,framerate=30/1 ! "
+            f"videotestsrc is-live=true ! video/x-raw,format={source_format},width=640,height=480,framerate=30/1 ! "
             "filtercam name=fc filter=sepia ! glimagesink name=window")
         window = Counter(sink_pad(pipeline, "window"))
         pipeline.set_state(Gst.State.PLAYING)
         eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)
         fc = pipeline.get_by_name("fc")
         try:
-            self.xdotool("mousemove", "320", "240", "key", "r")   # turned: 480x640 shown at x 140..500
+            self.xdotool("mousemove", "320", "240", "key", "r")
             eventually(lambda: fc.get_property("orientation").value_nick == "90r")
             window.clear()
             eventually(lambda: window.count >= 3)   # the turned picture is what the window shows
+        except BaseException:
+            self.close(pipeline)
+            raise
+        return pipeline, fc
+
+    def press_until(self, keys, read, expected):
+        """xdotool KEYS, then `read()` comes to be `expected` (within 5 s)."""
+        self.xdotool(*keys)
+        self.assertEqual(eventually(lambda: read() == expected) and read(), expected, f"after {keys}")
+
+    def test_click_lands_on_the_lens_through_the_letterbox(self):
+        pipeline, fc = self.turned_in_glimagesink("BGRx")
+        try:
             self.xdotool("mousemove", "400", "120", "click", "1")
             lens = self.lens_after_change(fc, "0,0,1,1")
             # Window x 400 is picture x (400 - 140) * 480 / 360; y 120 is 160 of 640. A first
@@ -561,6 +586,55 @@ class Window(unittest.TestCase):
             self.assertAlmostEqual(lens[2], 0.5)
             self.assertAlmostEqual(lens[0], min(max(cx - 0.25, 0), 0.5), delta=0.01)
             self.assertAlmostEqual(lens[1], min(max(cy - 0.25, 0), 0.5), delta=0.01)
+        finally:
+            self.close(pipeline)
+
+    def test_gallery_opens_on_g_and_a_click_chooses_through_the_letterbox(self):
+        # One window for every step: I420 frames (as the shipped window pipelines), turned
+        # so that the window letterboxes the picture, then the gallery: 3x3 cells of 0.312 x
+        # 0.28 of the frame (gaps 0.016 and 0.02, GalleryLayoutTests), the picture fitted in each.
+        pipeline, fc = self.turned_in_glimagesink("I420")
+        after = self.press_until
+
+        def on_screen(x, y):
+            """Output pixel (x, y) of the turned 480x640 frame where the window shows it."""
+            return int(140 + x * 0.75), int(y * 0.75)
+
+        try:
+            after(["key", "g"], lambda: fc.get_property("gallery"), True)
+            # Cell 0 (none) and cell 2 (mono): 132x178 pictures at (8, 12) and (330, 12) of
+            # the frame; in each, the turned SMPTE bars run down the right 2/3, the yellow
+            # bar 1.5/7 of the way down (178 × 1.5/7 = 38). The margin left of the cells is
+            # the gallery's grey.
+            spots = [on_screen(8 + 100, 12 + 38), on_screen(330 + 100, 12 + 38), on_screen(3, 320)]
+            self.assertTrue(eventually(lambda: close_to(self.shown(spots[2:]), [(32, 32, 32)], 3), 5),
+                            f"no gallery on the screen: {self.shown(spots)}")
+            none, mono, _ = self.shown(spots)
+            self.assertTrue(none[0] > 150 and none[1] > 150 and none[2] < 80, f"none shows yellow: {none}")
+            self.assertTrue(max(mono) - min(mono) <= 3 and mono[0] > 100, f"mono shows grey: {mono}")
+            # Keys move the selection, which is the filter; pages wrap.
+            after(["key", "Right"], lambda: fc.get_property("filter"), "mono")
+            after(["key", "Next"], lambda: fc.get_property("filter"), "sharpen amount=2")
+            after(["key", "Prior"], lambda: fc.get_property("filter"), "mono")
+            # A click at 0.70 of the frame's width, 0.46 of its height: cell 5 (posterize,
+            # column 2, row 1). Without the letterbox taken out it would be window x 392 /
+            # 640 = 0.61: column 1 (invert).
+            x, y = on_screen(0.70 * 480, 0.46 * 640)
+            self.xdotool("mousemove", str(x), str(y), "click", "1")
+            self.assertEqual(eventually(lambda: not fc.get_property("gallery")) and fc.get_property("filter"), "posterize")
+            # Closed: the turned picture, posterized (the blue bar, 6.5/7 down, x 319 of 480).
+            spot = on_screen(319, 594)
+            expected = rendered_pixel("filtercam orientation=90r filter=posterize", 319, 594, size=(640, 480),
+                                      source_format="I420")
+            sepia = rendered_pixel("filtercam orientation=90r filter=sepia", 319, 594, size=(640, 480), source_format="I420")
+            self.assertFalse(close_to([expected], [sepia], 20), "the spot tells the two filters apart")
+            # ±6: glimagesink turns I420 into RGB with its own shader, not videoconvert.
+            self.assertTrue(eventually(lambda: close_to(self.shown([spot]), [expected], 6)),
+                            f"the chosen filter on the picture: {self.shown([spot])} vs {expected}, sepia {sepia}")
+            # g opens it again, Esc closes it.
+            after(["key", "g"], lambda: fc.get_property("gallery"), True)
+            after(["key", "Escape"], lambda: fc.get_property("gallery"), False)
+            self.assertEqual(fc.get_property("filter"), "posterize")
         finally:
             self.close(pipeline)
 

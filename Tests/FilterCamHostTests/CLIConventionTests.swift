@@ -113,6 +113,25 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertEqual(closed.status, 0, closed.summary)
     }
 
+    func testAVariableTheFileDoesNotReadIsNamed() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("plain.pipeline")
+        try "videotestsrc num-buffers=3 ! filtercam filter=${FILTER:-sepia} ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
+        // LENS is read by shipped pipelines (preview, demo), not by this file.
+        let r = try runCLI(["launch", file.path], environment: ["LENS": "0,0,0.5,0.5"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("note: LENS is set, but plain.pipeline does not read it (it reads FILTER)"), r.stderr)
+        let reading = dir.appendingPathComponent("lens.pipeline")
+        try "videotestsrc num-buffers=3 ! filtercam lens=${LENS} ! fakesink\n".write(to: reading, atomically: true, encoding: .utf8)
+        let quiet = try runCLI(["launch", reading.path], environment: ["LENS": "0,0,0.5,0.5"])
+        XCTAssertEqual(quiet.status, 0, quiet.summary)
+        XCTAssertFalse(quiet.stderr.contains("note:"), quiet.stderr)
+        // The shipped recording reads it now (the lens applies to recordings too).
+        let record = try String(contentsOf: URL(fileURLWithPath: Build.packageRoot).appendingPathComponent("pipelines/record.pipeline"), encoding: .utf8)
+        XCTAssertTrue(record.contains("lens=${LENS:-0,0,1,1}"), record)
+    }
+
     func testAMissingVirtualCameraSaysHowToLoadTheModule() throws {
         try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/video10"), "this machine has /dev/video10")
         let r = try runCLI(["launch", "virtualcam"], environment: ["SOURCE": "videotestsrc num-buffers=3"], timeout: 30)

@@ -7,22 +7,16 @@ import FilterCamTestSupport
 import Foundation
 import XCTest
 
-/// The snapshot branch: stills decode (jpegdec) to the processed frame, region and
-/// orientation are right, EXIF and quality are as set, names never overwrite, failures
-/// are reported while the stream runs on, and EOS waits for pending stills.
-final class SnapshotTests: XCTestCase {
-    override func setUp() {
-        GStreamer.initialize()
-    }
-
+/// Reading stills back, for the snapshot tests and the gallery's.
+extension XCTestCase {
     /// A still decoded by GStreamer's jpegdec, as RGBA.
-    private func decode(_ path: String) throws -> PixelBuffer {
+    func decode(_ path: String) throws -> PixelBuffer {
         try FrameIO.captureFrame("filesrc location=\"\(path)\" ! jpegdec ! videoconvert", format: .rgba)
     }
 
     /// Mean absolute difference of RGB channels between a decoded still (RGBA) and a
     /// captured BGRA frame region.
-    private func meanDifference(_ still: PixelBuffer, _ frame: CapturedFrame, region: PixelRect? = nil) -> Double {
+    func meanDifference(_ still: PixelBuffer, _ frame: CapturedFrame, region: PixelRect? = nil) -> Double {
         let r = region ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
         XCTAssertEqual(still.width, r.width)
         XCTAssertEqual(still.height, r.height)
@@ -39,8 +33,17 @@ final class SnapshotTests: XCTestCase {
         return Double(total) / Double(count)
     }
 
-    private func files(_ dir: URL) -> [String] {
+    fileprivate func files(_ dir: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+}
+
+/// The snapshot branch: stills decode (jpegdec) to the processed frame, region and
+/// orientation are right, EXIF and quality are as set, names never overwrite, failures
+/// are reported while the stream runs on, and EOS waits for pending stills.
+final class SnapshotTests: XCTestCase {
+    override func setUp() {
+        GStreamer.initialize()
     }
 
     private let source = "videotestsrc num-buffers=6 pattern=smpte ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1"

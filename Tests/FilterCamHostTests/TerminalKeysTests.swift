@@ -59,6 +59,23 @@ final class TerminalKeysTests: XCTestCase {
         XCTAssertEqual(feed("\u{1B}[15~\u{1B}n", &keys).filter { $0 != .none }, [.command(.nextFilter)])
     }
 
+    /// The gallery's keys: g, PgUp/PgDn (ESC [ 5 ~, ESC [ 6 ~), Enter, and an Esc with
+    /// nothing after it (the reader calls `escapeAlone` when no byte follows in time).
+    func testTheGallerysKeysInTheTerminal() {
+        var keys = TerminalKeys()
+        XCTAssertEqual(feed("g\u{1B}[5~\u{1B}[6~\r", &keys).filter { $0 != .none },
+                       [.command(.gallery), .command(.turnPage(-1)), .command(.turnPage(1)), .command(.closeGallery)])
+        XCTAssertEqual(keys.escapeAlone(), .none, "no Esc pending")
+        XCTAssertEqual(keys.feed(27), .none)
+        XCTAssertTrue(keys.awaitsSequence)
+        XCTAssertEqual(keys.escapeAlone(), .command(.closeGallery))
+        XCTAssertFalse(keys.awaitsSequence)
+        // The Esc that cancels a command line is not also the key.
+        _ = feed(":set", &keys)
+        XCTAssertEqual(keys.feed(27), .show("(cancelled)"))
+        XCTAssertEqual(keys.escapeAlone(), .none)
+    }
+
     func testAnArrowWhileTypingOnlyCancelsTheLine() {
         var keys = TerminalKeys()
         XCTAssertEqual(feed(":set\u{1B}[Dn", &keys).suffix(4), [.show("(cancelled)"), .none, .none, .command(.nextFilter)])

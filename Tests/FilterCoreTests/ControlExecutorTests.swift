@@ -127,3 +127,53 @@ final class ControlExecutorTests: XCTestCase {
         }
     }
 }
+
+/// The gallery's commands on an element: `gallery` is a property, the selection is the
+/// filter (catalog order: none, sepia, mono, noir, invert, posterize, vignette, exposure,
+/// color-controls | white-balance, channel-mix, sharpen, blur, edges, focus-peaking).
+final class GalleryCommandTests: XCTestCase {
+    let registry = FilterRegistry(registeringBuiltIns: true)
+
+    func run(_ command: ControlCommand, _ properties: [String: String]) throws -> (String?, FakeTarget) {
+        let target = FakeTarget(["gallery": "false"].merging(properties) { $1 })
+        return (try command.run(on: target, registry: registry), target)
+    }
+
+    func testGOpensAndClosesEscOnlyCloses() throws {
+        let (opened, target) = try run(.gallery, [:])
+        XCTAssertEqual(opened, "gallery: open (arrows or a click choose, PgUp/PgDn turn pages, g or Esc closes)")
+        XCTAssertEqual(target.properties["gallery"], "true")
+        XCTAssertEqual(try run(.gallery, ["gallery": "true"]).0, "gallery: closed")
+        XCTAssertEqual(try run(.closeGallery, ["gallery": "true"]).1.properties["gallery"], "false")
+        let (nothing, closed) = try run(.closeGallery, [:])
+        XCTAssertNil(nothing, "Esc with the gallery closed says nothing")
+        XCTAssertEqual(closed.properties["gallery"], "false")
+        XCTAssertThrowsError(try ControlCommand.gallery.run(on: FakeTarget(), registry: registry), "no gallery property (fc<id>)")
+    }
+
+    func testArrowsAndPagesChooseTheFilterAsShown() throws {
+        let open = ["gallery": "true"]
+        XCTAssertEqual(try run(.moveLens(.right), open).0, "filter: sepia")
+        let (text, target) = try run(.moveLens(.right), open.merging(["filter": "mono", "lens": "0.25,0.25,0.5,0.5"]) { $1 })
+        XCTAssertEqual(text, "filter: white-balance temperature=3500", "past the edge: the next page, in its shown setting")
+        XCTAssertEqual(target.properties["lens"], "0.25,0.25,0.5,0.5", "the lens stays")
+        XCTAssertEqual(try run(.moveLens(.down), open.merging(["filter": "sepia intensity=0.5, vignette"]) { $1 }).0,
+                       "filter: invert", "from a chain's first filter")
+        XCTAssertEqual(try run(.turnPage(1), open.merging(["filter": "invert"]) { $1 }).0, "filter: edges")
+        XCTAssertEqual(try run(.turnPage(-1), open.merging(["filter": "edges"]) { $1 }).0, "filter: invert")
+        // Closed: the arrows move the lens, a page key is refused.
+        XCTAssertEqual(try run(.moveLens(.left), ["lens": "0.25,0.25,0.5,0.5"]).0, "lens: 0.2,0.25,0.5,0.5")
+        XCTAssertThrowsError(try run(.turnPage(1), [:])) { XCTAssertTrue("\($0)".contains("'g' opens it"), "\($0)") }
+    }
+
+    /// A click (fractions of the frame; cells as in `GalleryLayoutTests`) chooses and closes.
+    func testAClickChoosesTheThumbnailUnderItAndCloses() throws {
+        let (text, target) = try run(.pickAt(x: 0.5, y: 0.5), ["gallery": "true", "filter": "sepia"])
+        XCTAssertEqual(text, "filter: invert (gallery closed)")
+        XCTAssertEqual(target.properties["gallery"], "false")
+        XCTAssertEqual(try run(.pickAt(x: 0.9, y: 0.1), ["gallery": "true", "filter": "edges"]).0,
+                       "filter: sharpen amount=2 (gallery closed)", "on the page shown")
+        XCTAssertThrowsError(try run(.pickAt(x: 0.335, y: 0.5), ["gallery": "true"]), "between cells")
+        XCTAssertThrowsError(try run(.pickAt(x: 0.5, y: 0.5), [:]), "closed")
+    }
+}

@@ -10,10 +10,12 @@ final class KeymapTests: XCTestCase {
             "l": .lens, "bracketleft": .lensSmaller, "bracketright": .lensLarger,
             "Left": .moveLens(.left), "Right": .moveLens(.right), "Up": .moveLens(.up), "Down": .moveLens(.down),
             "s": .snapshot, "space": .snapshot, "t": .countdown, "f": .faces, "h": .help, "question": .help, "q": .quit,
+            "g": .gallery, "Escape": .closeGallery, "Return": .closeGallery, "KP_Enter": .closeGallery,
+            "Prior": .turnPage(-1), "Page_Up": .turnPage(-1), "Next": .turnPage(1), "Page_Down": .turnPage(1),
         ]
         for (key, command) in expected { XCTAssertEqual(Keymap.command(forKey: key), command, key) }
         XCTAssertEqual(Set(Keymap.bindings.flatMap(\.keys)), Set(expected.keys), "no other key is bound")
-        for key in ["x", "Q", "Escape", "Return", ""] { XCTAssertNil(Keymap.command(forKey: key), key) }
+        for key in ["x", "Q", "G", "Tab", ""] { XCTAssertNil(Keymap.command(forKey: key), key) }
     }
 
     func testTerminalCharactersAreTheWindowsKeyNames() {
@@ -31,26 +33,30 @@ final class KeymapTests: XCTestCase {
     func testEveryCommandReadsBackFromItsLine() throws {
         let commands: [ControlCommand] = Keymap.bindings.map(\.command) + [
             .set(element: "fc", property: "zoom", value: "2"), .set(element: nil, property: "filter", value: "sepia"),
-            .filter("mono"), .lensAt(x: 0.25, y: 0.75), .camera("front"),
+            .filter("mono"), .lensAt(x: 0.25, y: 0.75), .camera("front"), .pickAt(x: 0.5, y: 0.125),
         ]
         for c in commands { XCTAssertEqual(try ControlCommand(line: c.line), c, c.line) }
         XCTAssertEqual(try ControlCommand(line: "lens-left"), .moveLens(.left))
         XCTAssertEqual(try ControlCommand(line: "zoom-in"), .zoomIn)
         XCTAssertEqual(try ControlCommand(line: "lens-at 0.5, 0.5"), .lensAt(x: 0.5, y: 0.5))
-        for bad in ["lens-at", "lens-at 2,0", "lens-at a,b", "mirror now", "zoom-in 2"] {
+        XCTAssertEqual(try ControlCommand(line: "next-page"), .turnPage(1))
+        for bad in ["lens-at", "lens-at 2,0", "lens-at a,b", "mirror now", "zoom-in 2", "pick-at", "pick-at 0.5", "gallery 2"] {
             XCTAssertThrowsError(try ControlCommand(line: bad), bad)
         }
     }
 
     func testTheHelpIsWrittenFromTheKeymap() {
         XCTAssertEqual(Keymap.hint, "keys: n/p next / previous filter, r rotate, m mirror, +/- zoom in / out, l lens on/off, "
-            + "[/] lens size, ←/→/↑/↓ move the lens, s snapshot, t countdown still, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
+            + "[/] lens size, ←/→/↑/↓ move the lens (gallery: choose), g/Esc effects gallery / close, PgUp/PgDn gallery pages, "
+            + "s snapshot, t countdown still, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
         let card = Keymap.cardLines
-        XCTAssertEqual(card.first, "click / drag   place the lens")
-        XCTAssertTrue(card.contains("n / p          next / previous filter"), "\(card)")
-        XCTAssertTrue(card.contains("← / → / ↑ / ↓  move the lens"), "\(card)")
-        XCTAssertTrue(card.contains("s, space       snapshot"), "\(card)")
-        XCTAssertEqual(card.count, 14)
+        XCTAssertEqual(card.first, "click / drag    place the lens")
+        XCTAssertTrue(card.contains("n / p           next / previous filter"), "\(card)")
+        XCTAssertTrue(card.contains("← / → / ↑ / ↓   move the lens (gallery: choose)"), "\(card)")
+        XCTAssertTrue(card.contains("g / Esc, Enter  effects gallery / close"), "\(card)")
+        XCTAssertTrue(card.contains("PgUp / PgDn     gallery pages"), "\(card)")
+        XCTAssertTrue(card.contains("s, space        snapshot"), "\(card)")
+        XCTAssertEqual(card.count, 16)
         XCTAssertEqual(OnScreenDisplay.helpLines, card)
         let help = Keymap.helpText
         for line in ["  mirror                    m              mirror left-right", "  zoom-in                   +              zoom in",
@@ -82,6 +88,21 @@ final class KeymapTests: XCTestCase {
         XCTAssertEqual(preview.handle(.scroll(dy: 0), lensIsFull: false), [])
         XCTAssertEqual(preview.handle(.key("Left"), lensIsFull: false), [.moveLens(.left)])
         XCTAssertEqual(preview.handle(.key("space"), lensIsFull: false), [.snapshot])
-        XCTAssertEqual(preview.handle(.key("Escape"), lensIsFull: false), [])
+        XCTAssertEqual(preview.handle(.key("Escape"), lensIsFull: false), [.closeGallery])
+    }
+
+    /// With the gallery open a click chooses (no drag follows), the wheel turns pages, keys are as ever.
+    func testPointerInTheGallery() {
+        var preview = PreviewControl()
+        XCTAssertEqual(preview.handle(.press(x: 0.2, y: 0.3, button: 1), lensIsFull: true, galleryOpen: true), [.pickAt(x: 0.2, y: 0.3)])
+        XCTAssertEqual(preview.handle(.move(x: 0.4, y: 0.5), lensIsFull: false, galleryOpen: true), [])
+        XCTAssertEqual(preview.handle(.release(button: 1), lensIsFull: false, galleryOpen: true), [])
+        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 5), lensIsFull: false, galleryOpen: true), [.turnPage(1)])
+        XCTAssertEqual(preview.handle(.scroll(dy: -1), lensIsFull: false, galleryOpen: true), [.turnPage(-1)])
+        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 3), lensIsFull: false, galleryOpen: true), [])
+        XCTAssertEqual(preview.handle(.key("Right"), lensIsFull: false, galleryOpen: true), [.moveLens(.right)])
+        XCTAssertEqual(preview.handle(.key("g"), lensIsFull: false, galleryOpen: true), [.gallery])
+        // Closed again: a press places the lens.
+        XCTAssertEqual(preview.handle(.press(x: 0.2, y: 0.3, button: 1), lensIsFull: true), [.lensAt(x: 0.2, y: 0.3)])
     }
 }

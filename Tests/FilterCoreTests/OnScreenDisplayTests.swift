@@ -12,8 +12,8 @@ final class OnScreenDisplayTests: XCTestCase {
         XCTAssertEqual(osd.items(at: 11.6, lens: lens, alwaysOutline: false), [], "gone after 1.5 s")
         osd.zoomChanged(to: 2.04, at: 20)
         XCTAssertEqual(osd.items(at: 20.1, lens: nil, alwaysOutline: false), [.banner("zoom 2.0×")])
-        osd.snapshotTaken(count: 4, at: 30)
-        XCTAssertEqual(osd.items(at: 30, lens: nil, alwaysOutline: false), [.banner("snapshot 4")])
+        osd.snapshotSaved(fileName: "snapshot-00003.jpg", at: 30)
+        XCTAssertEqual(osd.items(at: 30, lens: nil, alwaysOutline: false), [.banner("saved snapshot-00003.jpg")])
     }
 
     func testOutlineWhileMovingOrAlways() {

@@ -3,6 +3,7 @@
 // GStreamer type, so the Swift side needs no second import of the GStreamer headers.
 #pragma once
 #include <stdint.h>
+#include "encoded_stream.h"
 
 typedef struct FcRtspServer FcRtspServer;
 
@@ -10,7 +11,8 @@ typedef struct {
   const char *address;      // e.g. "127.0.0.1"
   int port;                 // 0: any free port
   const char *path;         // e.g. "/filtercam"
-  const char *launch;       // the media's launch line, "( … rtph264pay name=pay0 … )"
+  const char *launch;       // the media's launch line, "( appsrc name=encoded ! … rtph264pay name=pay0 … )"
+  FcEncodedStream *stream;  // what feeds the media's appsrc "encoded"
   const char *const *users; // n_users names and passwords; none: no authentication
   const char *const *passwords;
   int n_users;

@@ -134,6 +134,7 @@ extension SnapshotBranch {
                 throw error
             }
             try JPEGWriter.writeAtomically(data, to: job.path, in: folders)
+            lastWrittenName.withLock { $0 = (job.path as NSString).lastPathComponent }
             writtenCount.add(1, ordering: .relaxed)
             let saved = StructureBuilder("snapshot-saved")
             saved.set("path", job.path)

@@ -75,6 +75,8 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     private let settings = Locked(Settings())
     private let requests = Atomic<Int>(0)
     let writtenCount = Atomic<UInt64>(0)
+    /// The file name of the last still written, for the on-screen display.
+    let lastWrittenName = Locked<String?>(nil)
 
     // Worker-thread state.
     private var framesSeen = 0
@@ -94,6 +96,7 @@ final class SnapshotBranch: ElementPart, @unchecked Sendable {
     }
 
     var written: UInt64 { writtenCount.load(ordering: .relaxed) }
+    var lastWritten: String? { lastWrittenName.withLock { $0 } }
 
     // MARK: Properties
 

@@ -25,6 +25,15 @@ public enum ControlCommand: Equatable, Sendable {
     case faces
     /// `camera ID`: switch the only filtercamsrc to camera ID (back, front, a path, test:PATTERN).
     case camera(String)
+    /// The effects gallery (every filter on the live picture at once) open or closed.
+    /// While it is open the arrows move its selection (`GalleryCommands.swift`).
+    case gallery
+    /// Close the gallery, keeping the chosen filter (Esc, Enter); nothing when it is closed.
+    case closeGallery
+    /// The gallery's next (+1) or previous (−1) page.
+    case turnPage(Int)
+    /// Choose the gallery's thumbnail at a point of the picture (fractions): a click.
+    case pickAt(x: Double, y: Double)
     case help
     case quit
 
@@ -44,9 +53,11 @@ public enum ControlCommand: Equatable, Sendable {
         ("lens-left", .moveLens(.left)), ("lens-right", .moveLens(.right)),
         ("lens-up", .moveLens(.up)), ("lens-down", .moveLens(.down)),
         ("lens-smaller", .lensSmaller), ("lens-larger", .lensLarger),
-        ("snapshot", .snapshot), ("countdown", .countdown), ("faces", .faces), ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
+        ("snapshot", .snapshot), ("countdown", .countdown), ("faces", .faces),
+        ("gallery", .gallery), ("close-gallery", .closeGallery), ("next-page", .turnPage(1)), ("previous-page", .turnPage(-1)),
+        ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
     ]
-    static let argumentVerbs = ["set", "filter", "lens-at", "camera"]
+    static let argumentVerbs = ["set", "filter", "lens-at", "pick-at", "camera"]
 
     /// The command as it is typed on a line.
     public var line: String {
@@ -54,6 +65,7 @@ public enum ControlCommand: Equatable, Sendable {
         case .set(let element, let property, let value): return "set \(element.map { $0 + "." } ?? "")\(property)=\(value)"
         case .filter(let id): return "filter \(id)"
         case .lensAt(let x, let y): return "lens-at \(x),\(y)"
+        case .pickAt(let x, let y): return "pick-at \(x),\(y)"
         case .camera(let id): return "camera \(id)"
         default: return Self.plainVerbs.first { $0.command == self }!.verb
         }
@@ -70,12 +82,12 @@ public enum ControlCommand: Equatable, Sendable {
         case "filter":
             guard !argument.isEmpty else { throw ParseError("'filter' needs a filter id, e.g. 'filter sepia'") }
             self = .filter(argument)
-        case "lens-at":
+        case "lens-at", "pick-at":
             let xy = argument.split(separator: ",").map { NumberText.double($0.trimmingSpaces) }
             guard xy.count == 2, let x = xy[0], let y = xy[1], (0...1).contains(x), (0...1).contains(y) else {
-                throw ParseError("'lens-at' needs X,Y, fractions of the picture, e.g. 'lens-at 0.5,0.5'")
+                throw ParseError("'\(verb)' needs X,Y, fractions of the picture, e.g. '\(verb) 0.5,0.5'")
             }
-            self = .lensAt(x: x, y: y)
+            self = verb == "lens-at" ? .lensAt(x: x, y: y) : .pickAt(x: x, y: y)
         case "camera":
             guard !argument.isEmpty else { throw ParseError("'camera' needs a camera: back, front, /dev/videoN or test:PATTERN") }
             self = .camera(argument)

@@ -70,6 +70,10 @@ extension ControlCommand {
         case .lensAt(let x, let y):
             let lens = try Self.lens(of: target)
             return try change(target, "lens", (lens.isFull ? .centred(size: Self.defaultLensSize) : lens).centred(atX: x, y: y).description)
+        case .gallery, .closeGallery, .turnPage, .pickAt:
+            return try runInGallery(on: target, registry: registry)
+        case .moveLens where Self.galleryIsOpen(target):
+            return try runInGallery(on: target, registry: registry)
         case .moveLens(let direction):
             let lens = try Self.placedLens(of: target)
             let (dx, dy) = switch direction {
@@ -100,7 +104,7 @@ extension ControlCommand {
     }
 
     /// Sets `property` and says the value the element took ("zoom: 4" when 5 was clamped).
-    private func change(_ target: some ControlTarget, _ property: String, _ value: String) throws -> String {
+    func change(_ target: some ControlTarget, _ property: String, _ value: String) throws -> String {
         try target.set(property, value)
         let now = target.value(property) ?? value
         return "\(property): \(property == "lens" && now == LensRect.full.description ? "off" : now)"

@@ -44,9 +44,17 @@ public enum Keymap {
         Row("lens on/off", [Binding(.lens, ["l"], "the lens off (the whole picture), or back where it was")]),
         Row("lens size", [Binding(.lensSmaller, ["bracketleft"], "a smaller lens"),
                           Binding(.lensLarger, ["bracketright"], "a larger lens")]),
-        Row("move the lens", ControlCommand.Direction.allCases.map { d in
-            Binding(.moveLens(d), [d.rawValue.prefix(1).uppercased() + d.rawValue.dropFirst()], "move the lens \(d.rawValue)")
+        Row("move the lens (gallery: choose)", ControlCommand.Direction.allCases.map { d in
+            Binding(.moveLens(d), [d.rawValue.prefix(1).uppercased() + d.rawValue.dropFirst()],
+                    "move the lens \(d.rawValue) (in the gallery: the selection)")
         }),
+        Row("effects gallery / close", [
+            Binding(.gallery, ["g"], "the effects gallery: the live picture through every filter at once, titled thumbnails; "
+                    + "arrows or a click choose the filter; g again closes it"),
+            Binding(.closeGallery, ["Escape", "Return", "KP_Enter"], "close the gallery, keeping the chosen filter"),
+        ]),
+        Row("gallery pages", [Binding(.turnPage(-1), ["Prior", "Page_Up"], "the gallery's previous page"),
+                              Binding(.turnPage(1), ["Next", "Page_Down"], "the gallery's next page")]),
         Row("snapshot", [Binding(.snapshot, ["s", "space"], "take a still")]),
         Row("countdown still", [Binding(.countdown, ["t"], "a still after a 3-2-1 countdown on the picture")]),
         Row("faces on/off", [Binding(.faces, ["f"], "face detection on/off")]),
@@ -87,7 +95,11 @@ public enum Keymap {
         case "Right": return "→"
         case "Up": return "↑"
         case "Down": return "↓"
-        case "equal", "KP_Add", "KP_Subtract": return nil
+        case "Escape": return "Esc"
+        case "Return": return "Enter"
+        case "Prior": return "PgUp"
+        case "Next": return "PgDn"
+        case "equal", "KP_Add", "KP_Subtract", "KP_Enter", "Page_Up", "Page_Down": return nil
         default: return name
         }
     }
@@ -124,6 +136,7 @@ public enum Keymap {
             lines.append(line(b.command.line, b.labels.joined(separator: " "), b.help))
         }
         lines += [line("lens-at X,Y", "click, drag", "centre the lens on X,Y, fractions of the picture"),
+                  line("pick-at X,Y", "click", "in the gallery: choose the thumbnail at X,Y and close it"),
                   line("camera ID", "", "switch cameras: back, front, /dev/videoN or test:PATTERN"),
                   "in a terminal, ':' opens a command line (Enter runs, Esc cancels);",
                   "in the preview window the wheel zooms too."]

@@ -29,10 +29,18 @@ struct ChromaSite {
     }
 }
 
+/// What a filter does at each chroma site. A struct, not a closure: the closure the row
+/// splitter runs on each core captured the site closure as a function value and called
+/// it through a thunk per site (exposure on I420 took 4× the CPU of converting to RGB and
+/// back); a visitor's `visit` is specialised and inlined into the row loop.
+protocol ChromaSiteVisitor {
+    func visit(_ site: ChromaSite)
+}
+
 extension YUVFrame {
-    /// Calls `body` for every chroma site, rows split across both cores.
+    /// Calls `visitor` for every chroma site, rows split across both cores.
     @inline(__always)
-    func forEachChromaSite(_ body: (ChromaSite) -> Void) {
+    func forEachChromaSite<Visitor: ChromaSiteVisitor>(_ visitor: Visitor) {
         if format.isPacked {
             let o = format.packedOffsets, p = planes[0], lastOdd = width % 2 == 1
             RowSplitter.shared.run(rows: p.height, columns: p.width) { rows in
@@ -41,7 +49,7 @@ extension YUVFrame {
                     for i in 0..<p.width {
                         let m = r + 4 &* i
                         let single = lastOdd && i == p.width &- 1
-                        body(ChromaSite(y0: m + o.y0, y1: single ? nil : m + o.y1, y2: nil, y3: nil, u: m + o.u, v: m + o.v))
+                        visitor.visit(ChromaSite(y0: m + o.y0, y1: single ? nil : m + o.y1, y2: nil, y3: nil, u: m + o.u, v: m + o.v))
                     }
                 }
             }
@@ -59,7 +67,7 @@ extension YUVFrame {
                 let pv = planeV.row(cy).assumingMemoryBound(to: UInt8.self) + (step == 2 ? 1 : 0)
                 for cx in 0..<c.width {
                     let x0 = 2 &* cx, pair = x0 &+ 1 < lp.width
-                    body(ChromaSite(y0: top + x0, y1: pair ? top + (x0 + 1) : nil,
+                    visitor.visit(ChromaSite(y0: top + x0, y1: pair ? top + (x0 + 1) : nil,
                                     y2: bottom.map { $0 + x0 }, y3: pair ? bottom.map { $0 + (x0 + 1) } : nil,
                                     u: pu + cx &* step, v: pv + cx &* step))
                 }

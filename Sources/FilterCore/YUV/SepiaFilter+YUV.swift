@@ -72,11 +72,22 @@ enum SepiaChroma {
     }
 
     static func apply(_ frame: YUVFrame, u: [Int32], v: [Int32], k: Int32) {
-        @inline(__always) func mix(_ c: UInt8, _ target: Int32) -> UInt8 { Self.mix(c, target, k) }
-        frame.forEachChromaSite { site in
+        u.withUnsafeBufferPointer { u in
+            v.withUnsafeBufferPointer { v in
+                frame.forEachChromaSite(ChromaTowardsTone(u: u.baseAddress!, v: v.baseAddress!, k: k))
+            }
+        }
+    }
+
+    /// One site's chroma mixed towards the tone's chroma at its mean luma.
+    private struct ChromaTowardsTone: ChromaSiteVisitor {
+        let u, v: UnsafePointer<Int32>
+        let k: Int32
+        @inline(__always)
+        func visit(_ site: ChromaSite) {
             let l = Int(site.meanLuma)
-            site.u.pointee = mix(site.u.pointee, u[l])
-            site.v.pointee = mix(site.v.pointee, v[l])
+            site.u.pointee = SepiaChroma.mix(site.u.pointee, u[l], k)
+            site.v.pointee = SepiaChroma.mix(site.v.pointee, v[l], k)
         }
     }
 }

@@ -76,20 +76,27 @@ struct YUVAffine {
 
     /// Applies the transform to every chroma site of `frame`, in place.
     func apply(to frame: YUVFrame) {
-        let k = self.k
-        @inline(__always) func clamp(_ x: Int32) -> UInt8 { UInt8(clamping: x >> 10) }
-        @inline(__always) func luma(_ y: UInt8, _ cu: Int32, _ cv: Int32) -> UInt8 {
-            clamp(k[0] &* Int32(y) &+ k[1] &* cu &+ k[2] &* cv &+ k[3])
+        frame.forEachChromaSite(Site(k))
+    }
+
+    /// One site: its chroma from the mean luma, each luma sample from itself and the chroma.
+    private struct Site: ChromaSiteVisitor {
+        let y0, yu, yv, yo, u0, uu, uv, uo, v0, vu, vv, vo: Int32
+        init(_ k: [Int32]) {
+            (y0, yu, yv, yo) = (k[0], k[1], k[2], k[3])
+            (u0, uu, uv, uo) = (k[4], k[5], k[6], k[7])
+            (v0, vu, vv, vo) = (k[8], k[9], k[10], k[11])
         }
-        @inline(__always) func chroma(_ row: Int, _ y: Int32, _ cu: Int32, _ cv: Int32) -> UInt8 {
-            clamp(k[row] &* y &+ k[row + 1] &* cu &+ k[row + 2] &* cv &+ k[row + 3])
-        }
-        frame.forEachChromaSite { site in
+        @inline(__always) private static func clamp(_ x: Int32) -> UInt8 { UInt8(clamping: x >> 10) }
+
+        @inline(__always)
+        func visit(_ site: ChromaSite) {
             let cu = Int32(site.u.pointee) &- 128, cv = Int32(site.v.pointee) &- 128
             let mean = site.meanLuma
-            site.u.pointee = chroma(4, mean, cu, cv)
-            site.v.pointee = chroma(8, mean, cu, cv)
-            site.mapLuma { luma($0, cu, cv) }
+            site.u.pointee = Self.clamp(u0 &* mean &+ uu &* cu &+ uv &* cv &+ uo)
+            site.v.pointee = Self.clamp(v0 &* mean &+ vu &* cu &+ vv &* cv &+ vo)
+            let offset = yu &* cu &+ yv &* cv &+ yo, gain = y0
+            site.mapLuma { Self.clamp(gain &* Int32($0) &+ offset) }
         }
     }
 }

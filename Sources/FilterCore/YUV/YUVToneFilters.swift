@@ -101,29 +101,49 @@ struct YUVChannelCurve {
     }
 
     func apply(_ table: UnsafePointer<UInt8>, to frame: YUVFrame) {
-        let i = inverse, f = forward
-        frame.forEachChromaSite { site in
+        frame.forEachChromaSite(Site(inverse: inverse, forward: forward, table: table))
+    }
+
+    /// One site: its pixels' R′G′B′ through the table, back to luma, and the mean to chroma.
+    private struct Site: ChromaSiteVisitor {
+        let iry, iru, irv, iro, igy, igu, igv, igo, iby, ibu, ibv, ibo: Int32
+        let fyr, fyg, fyb, fyo, fur, fug, fub, fvr, fvg, fvb: Int32
+        let table: UnsafePointer<UInt8>
+
+        init(inverse i: [Int32], forward f: [Int32], table: UnsafePointer<UInt8>) {
+            (iry, iru, irv, iro) = (i[0], i[1], i[2], i[3])
+            (igy, igu, igv, igo) = (i[4], i[5], i[6], i[7])
+            (iby, ibu, ibv, ibo) = (i[8], i[9], i[10], i[11])
+            (fyr, fyg, fyb, fyo) = (f[0], f[1], f[2], f[3])
+            (fur, fug, fub) = (f[4], f[5], f[6])
+            (fvr, fvg, fvb) = (f[8], f[9], f[10])
+            self.table = table
+        }
+
+        @inline(__always) private func channel(_ v: Int32) -> Int32 { Int32(table[Int(min(max(v &>> 16, 0), 255))]) }
+
+        @inline(__always)
+        func visit(_ site: ChromaSite) {
             let cu = Int32(site.u.pointee) &- 128, cv = Int32(site.v.pointee) &- 128
-            let rc = i[1] &* cu &+ i[2] &* cv &+ i[3]
-            let gc = i[5] &* cu &+ i[6] &* cv &+ i[7]
-            let bc = i[9] &* cu &+ i[10] &* cv &+ i[11]
+            let rc = iru &* cu &+ irv &* cv &+ iro
+            let gc = igu &* cu &+ igv &* cv &+ igo
+            let bc = ibu &* cu &+ ibv &* cv &+ ibo
             var sr: Int32 = 0, sg: Int32 = 0, sb: Int32 = 0, n: Int32 = 0
-            @inline(__always) func channel(_ v: Int32) -> Int32 { Int32(table[Int(min(max(v &>> 16, 0), 255))]) }
             @inline(__always) func pixel(_ p: UnsafeMutablePointer<UInt8>) {
                 let y = Int32(p.pointee)
-                let r = channel(i[0] &* y &+ rc), g = channel(i[4] &* y &+ gc), b = channel(i[8] &* y &+ bc)
+                let r = channel(iry &* y &+ rc), g = channel(igy &* y &+ gc), b = channel(iby &* y &+ bc)
                 sr &+= r; sg &+= g; sb &+= b; n &+= 1
-                p.pointee = UInt8(clamping: (f[0] &* r &+ f[1] &* g &+ f[2] &* b &+ f[3]) &>> 16)
+                p.pointee = UInt8(clamping: (fyr &* r &+ fyg &* g &+ fyb &* b &+ fyo) &>> 16)
             }
             pixel(site.y0)
             if let y1 = site.y1 { pixel(y1) }
             if let y2 = site.y2 { pixel(y2) }
             if let y3 = site.y3 { pixel(y3) }
             // n is 1, 2 or 4: the mean is a shift.
-            let shift = n == 4 ? 18 : n == 2 ? 17 : 16
-            let half = Int32(1) &<< (shift - 1)
-            site.u.pointee = UInt8(clamping: 128 &+ ((f[4] &* sr &+ f[5] &* sg &+ f[6] &* sb &+ half) &>> shift))
-            site.v.pointee = UInt8(clamping: 128 &+ ((f[8] &* sr &+ f[9] &* sg &+ f[10] &* sb &+ half) &>> shift))
+            let shift: Int32 = n == 4 ? 18 : n == 2 ? 17 : 16
+            let half = Int32(1) &<< (shift &- 1)
+            site.u.pointee = UInt8(clamping: 128 &+ ((fur &* sr &+ fug &* sg &+ fub &* sb &+ half) &>> shift))
+            site.v.pointee = UInt8(clamping: 128 &+ ((fvr &* sr &+ fvg &* sg &+ fvb &* sb &+ half) &>> shift))
         }
     }
 }

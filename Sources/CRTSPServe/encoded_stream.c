@@ -1,0 +1,266 @@
+// One encoder, many appsrcs: the fan-out behind `filtercam serve`'s RTSP and WebRTC
+// viewers. Encoded buffers are shared (a copy of the buffer's metadata per viewer, the
+// memory itself is not copied) and stamped again in each viewer's running time, keeping
+// the spacing the source gave them, so each viewer's pipeline keeps its own base time and
+// the encoder's jitter does not reach the viewers' timestamps.
+#include "encoded_stream.h"
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+// A viewer whose appsrc holds this many frames is not keeping up (or is blocked while its
+// media is being prepared): it skips to the next key frame rather than falling behind.
+#define FC_BACKLOG_FRAMES 5
+// Requests for a key frame made while one is on its way are answered by it (several
+// viewers joining at once); one that has not come by then is asked for again.
+#define FC_KEY_REQUEST_PATIENCE_US (500 * 1000)
+#define FC_IDLE_STOP_US (2 * G_USEC_PER_SEC)
+// A frame whose source time, carried over, would be this far from the viewer's now (the
+// encoder restarted, or fell this far behind) starts the carrying over again.
+#define FC_RESYNC_NS (500 * GST_MSECOND)
+
+typedef struct {
+  GWeakRef appsrc;
+  GstPad *pad;             // the appsrc's src pad, where upstream key-frame requests are caught
+  gulong probe;
+  gboolean waiting_for_key;
+  GstCaps *caps;           // the caps this appsrc was given last
+  gboolean timed;          // offset is set
+  GstClockTimeDiff offset; // the viewer's running time minus the encoder's, for this viewer
+  GstClockTime last;       // the last timestamp given
+} Subscriber;
+
+struct FcEncodedStream {
+  GstElement *pipeline;
+  GstElement *sink;        // the appsink "encoded"
+  GMutex lock;             // subscribers
+  GPtrArray *subscribers;  // Subscriber *
+  GMutex state_lock;       // running; never held with `lock` while the state changes
+  gboolean running;
+  gint64 empty_since;      // monotonic µs; 0 while someone is subscribed
+  gint64 key_requested;    // monotonic µs of the request on its way, 0 when none; atomic
+};
+
+static void subscriber_free(gpointer p) {
+  Subscriber *sub = p;
+  if (sub->probe) gst_pad_remove_probe(sub->pad, sub->probe);
+  if (sub->pad) gst_object_unref(sub->pad);
+  g_weak_ref_clear(&sub->appsrc);
+  gst_clear_caps(&sub->caps);
+  g_free(sub);
+}
+
+static void request_key_frame(FcEncodedStream *s) {
+  gint64 now = g_get_monotonic_time();
+  gint64 pending = __atomic_load_n(&s->key_requested, __ATOMIC_RELAXED);
+  if (pending && now - pending < FC_KEY_REQUEST_PATIENCE_US) return;
+  if (!__atomic_compare_exchange_n(&s->key_requested, &pending, now, FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+  GstEvent *event = gst_video_event_new_upstream_force_key_unit(GST_CLOCK_TIME_NONE, TRUE, 0);
+  gst_element_send_event(s->sink, event);
+}
+
+static GstClockTime running_time(GstElement *element) {
+  GstClock *clock = gst_element_get_clock(element);
+  if (!clock) return GST_CLOCK_TIME_NONE;
+  GstClockTime now = gst_clock_get_time(clock);
+  gst_object_unref(clock);
+  return now - gst_element_get_base_time(element);
+}
+
+// The frame's time in the viewer's running time: the first frame (and a frame that would
+// land far from now) is stamped now, the others keep their distance from it.
+static GstClockTime viewer_time(Subscriber *sub, GstElement *src, GstClockTime pts) {
+  GstClockTime now = running_time(src);
+  if (!GST_CLOCK_TIME_IS_VALID(now) || !GST_CLOCK_TIME_IS_VALID(pts)) return now;
+  GstClockTimeDiff mapped = (GstClockTimeDiff)pts + sub->offset;
+  if (!sub->timed || mapped <= (GstClockTimeDiff)sub->last || GST_CLOCK_DIFF(mapped, now) > FC_RESYNC_NS
+      || GST_CLOCK_DIFF(now, mapped) > FC_RESYNC_NS) {
+    sub->offset = GST_CLOCK_DIFF(pts, now);
+    sub->timed = TRUE;
+    mapped = (GstClockTimeDiff)now;
+  }
+  sub->last = (GstClockTime)mapped;
+  return sub->last;
+}
+
+// Pushes one encoded frame to every subscriber that can take it; runs on the encoder's
+// streaming thread.
+static GstFlowReturn on_sample(GstAppSink *sink, gpointer data) {
+  FcEncodedStream *s = data;
+  GstSample *sample = gst_app_sink_pull_sample(sink);
+  if (!sample) return GST_FLOW_FLUSHING;
+  GstBuffer *buffer = gst_sample_get_buffer(sample);
+  GstCaps *caps = gst_sample_get_caps(sample);
+  gboolean key = !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
+  gboolean want_key = FALSE;
+  if (key) __atomic_store_n(&s->key_requested, 0, __ATOMIC_RELAXED);   // it answers every request made before it
+  g_mutex_lock(&s->lock);
+  for (guint i = 0; i < s->subscribers->len; i++) {
+    Subscriber *sub = g_ptr_array_index(s->subscribers, i);
+    GstElement *src = g_weak_ref_get(&sub->appsrc);
+    if (!src) continue;   // gone: the next tick forgets it
+    // Not started yet (its media is still being built): it starts at a key frame.
+    if (GST_STATE(src) < GST_STATE_PAUSED || gst_app_src_get_current_level_buffers(GST_APP_SRC(src)) > FC_BACKLOG_FRAMES) {
+      want_key |= !sub->waiting_for_key && GST_STATE(src) >= GST_STATE_PAUSED;
+      sub->waiting_for_key = TRUE;
+    } else if (!sub->waiting_for_key || key) {
+      sub->waiting_for_key = FALSE;
+      if (!sub->caps || !gst_caps_is_equal(sub->caps, caps)) {
+        gst_app_src_set_caps(GST_APP_SRC(src), caps);
+        gst_caps_replace(&sub->caps, caps);
+      }
+      GstBuffer *copy = gst_buffer_copy(buffer);
+      GST_BUFFER_PTS(copy) = GST_BUFFER_DTS(copy) = viewer_time(sub, src, GST_BUFFER_PTS(buffer));   // no B-frames: DTS = PTS
+      gst_app_src_push_buffer(GST_APP_SRC(src), copy);
+    } else {
+      want_key = TRUE;   // started and waiting: ask until one comes
+    }
+    gst_object_unref(src);
+  }
+  g_mutex_unlock(&s->lock);
+  if (want_key) request_key_frame(s);
+  gst_sample_unref(sample);
+  return GST_FLOW_OK;
+}
+
+// A viewer's request for a key frame (RTSP PLAY, a browser's picture-loss report) stops at
+// its appsrc; it is the encoder's to answer.
+static GstPadProbeReturn on_upstream_event(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+  if (!gst_video_event_is_force_key_unit(event)) return GST_PAD_PROBE_OK;
+  request_key_frame(data);
+  return GST_PAD_PROBE_DROP;
+}
+
+static void stream_clear(gpointer p) {
+  FcEncodedStream *s = p;
+  if (s->pipeline) {
+    gst_element_set_state(s->pipeline, GST_STATE_NULL);
+    gst_object_unref(s->pipeline);
+  }
+  if (s->sink) gst_object_unref(s->sink);
+  g_ptr_array_unref(s->subscribers);
+  g_mutex_clear(&s->lock);
+  g_mutex_clear(&s->state_lock);
+}
+
+FcEncodedStream *fc_encoded_stream_new(const char *description, char **error) {
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch_full(description, NULL, GST_PARSE_FLAG_FATAL_ERRORS, &err);
+  if (!pipeline) {
+    *error = g_strdup_printf("cannot build the encoder: %s", err ? err->message : "?");
+    g_clear_error(&err);
+    return NULL;
+  }
+  gst_object_ref_sink(pipeline);
+  GstElement *sink = GST_IS_BIN(pipeline) ? gst_bin_get_by_name(GST_BIN(pipeline), "encoded") : NULL;
+  if (!sink || !GST_IS_APP_SINK(sink)) {
+    *error = g_strdup("the encoder has no appsink named \"encoded\"");
+    if (sink) gst_object_unref(sink);
+    gst_object_unref(pipeline);
+    return NULL;
+  }
+  FcEncodedStream *s = g_atomic_rc_box_new0(FcEncodedStream);
+  s->pipeline = pipeline;
+  s->sink = sink;
+  g_mutex_init(&s->lock);
+  g_mutex_init(&s->state_lock);
+  s->subscribers = g_ptr_array_new_with_free_func(subscriber_free);
+  s->empty_since = g_get_monotonic_time();
+  g_object_set(sink, "sync", FALSE, "enable-last-sample", FALSE, "qos", FALSE, NULL);
+  GstAppSinkCallbacks callbacks = {.new_sample = on_sample};
+  gst_app_sink_set_callbacks(GST_APP_SINK(sink), &callbacks, s, NULL);
+  return s;
+}
+
+FcEncodedStream *fc_encoded_stream_ref(FcEncodedStream *s) { return g_atomic_rc_box_acquire(s); }
+
+void fc_encoded_stream_unref(FcEncodedStream *s) { g_atomic_rc_box_release_full(s, stream_clear); }
+
+static void ensure_running(FcEncodedStream *s) {
+  g_mutex_lock(&s->state_lock);
+  if (!s->running) {
+    gst_element_set_state(s->pipeline, GST_STATE_PLAYING);
+    s->running = TRUE;
+  }
+  g_mutex_unlock(&s->state_lock);
+}
+
+void fc_encoded_stream_subscribe(FcEncodedStream *s, void *appsrc) {
+  GstElement *src = appsrc;
+  g_object_set(src, "is-live", TRUE, "format", GST_FORMAT_TIME, "do-timestamp", FALSE, NULL);
+  Subscriber *sub = g_new0(Subscriber, 1);
+  g_weak_ref_init(&sub->appsrc, src);
+  sub->waiting_for_key = TRUE;
+  sub->pad = gst_element_get_static_pad(src, "src");
+  sub->probe = gst_pad_add_probe(sub->pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_upstream_event,
+                                 fc_encoded_stream_ref(s), (GDestroyNotify)fc_encoded_stream_unref);
+  g_mutex_lock(&s->lock);
+  g_ptr_array_add(s->subscribers, sub);
+  s->empty_since = 0;
+  g_mutex_unlock(&s->lock);
+  ensure_running(s);
+}
+
+void fc_encoded_stream_unsubscribe(FcEncodedStream *s, void *appsrc) {
+  g_mutex_lock(&s->lock);
+  for (guint i = 0; i < s->subscribers->len; i++) {
+    Subscriber *sub = g_ptr_array_index(s->subscribers, i);
+    GstElement *src = g_weak_ref_get(&sub->appsrc);
+    gboolean match = src == appsrc;
+    if (src) gst_object_unref(src);
+    if (match) {
+      g_ptr_array_remove_index_fast(s->subscribers, i);
+      break;
+    }
+  }
+  if (s->subscribers->len == 0 && s->empty_since == 0) s->empty_since = g_get_monotonic_time();
+  g_mutex_unlock(&s->lock);
+}
+
+int fc_encoded_stream_subscribers(FcEncodedStream *s) {
+  g_mutex_lock(&s->lock);
+  int n = (int)s->subscribers->len;
+  g_mutex_unlock(&s->lock);
+  return n;
+}
+
+static void report_errors(FcEncodedStream *s) {
+  GstBus *bus = gst_element_get_bus(s->pipeline);
+  GstMessage *m;
+  while ((m = gst_bus_pop(bus))) {
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      gst_message_parse_error(m, &err, NULL);
+      g_printerr("filtercam serve: the encoder: %s\n", err ? err->message : "?");
+      g_clear_error(&err);
+    }
+    gst_message_unref(m);
+  }
+  gst_object_unref(bus);
+}
+
+void fc_encoded_stream_tick(FcEncodedStream *s) {
+  gint64 now = g_get_monotonic_time();
+  g_mutex_lock(&s->lock);
+  for (guint i = s->subscribers->len; i-- > 0;) {
+    Subscriber *sub = g_ptr_array_index(s->subscribers, i);
+    GstElement *src = g_weak_ref_get(&sub->appsrc);
+    if (src) gst_object_unref(src);
+    else g_ptr_array_remove_index_fast(s->subscribers, i);
+  }
+  if (s->subscribers->len == 0 && s->empty_since == 0) s->empty_since = now;
+  gboolean idle = s->subscribers->len == 0 && now - s->empty_since > FC_IDLE_STOP_US;
+  g_mutex_unlock(&s->lock);
+  report_errors(s);
+  if (!idle) return;
+  g_mutex_lock(&s->state_lock);
+  // Someone may have subscribed since: only stop if the stream is still unwatched.
+  if (s->running && fc_encoded_stream_subscribers(s) == 0) {
+    gst_element_set_state(s->pipeline, GST_STATE_NULL);
+    s->running = FALSE;
+  }
+  g_mutex_unlock(&s->state_lock);
+}

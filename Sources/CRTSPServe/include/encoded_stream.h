@@ -1,0 +1,30 @@
+// The one H.264 encoder of `filtercam serve`, fanned out to every viewer: the RTSP
+// server's shared media and each WebRTC peer read it through an appsrc of their own, so
+// the picture is encoded once however many watch, over whichever protocol. The header
+// names no GStreamer type (an appsrc travels as a void pointer).
+#pragma once
+
+typedef struct FcEncodedStream FcEncodedStream;
+
+/// `description` is a pipeline producing H.264 (byte-stream, access units) into an
+/// appsink named "encoded"; it runs only while someone is subscribed. Returns NULL and
+/// sets *error (free with fc_rtsp_free) when it cannot be built.
+FcEncodedStream *fc_encoded_stream_new(const char *description, char **error);
+
+/// Another reference, for a server that feeds from the stream.
+FcEncodedStream *fc_encoded_stream_ref(FcEncodedStream *stream);
+void fc_encoded_stream_unref(FcEncodedStream *stream);
+
+/// Feeds `appsrc` (a GstAppSrc *; the stream keeps only a weak reference) from the next
+/// key frame on, starting the encoder if it was stopped and asking it for a key frame now.
+/// A force-key-unit event sent upstream into the appsrc (a joining RTSP viewer, a
+/// browser's picture-loss report) reaches the encoder.
+void fc_encoded_stream_subscribe(FcEncodedStream *stream, void *appsrc);
+void fc_encoded_stream_unsubscribe(FcEncodedStream *stream, void *appsrc);
+
+/// Appsrcs fed now.
+int fc_encoded_stream_subscribers(FcEncodedStream *stream);
+
+/// Call often (the session's loop does, every 20 ms): forgets appsrcs that are gone,
+/// stops the encoder 2 s after the last one, and prints the encoder's errors on stderr.
+void fc_encoded_stream_tick(FcEncodedStream *stream);

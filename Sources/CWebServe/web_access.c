@@ -1,0 +1,137 @@
+// Passwords, request size, Host and Origin: the checks every web request of `filtercam
+// serve` passes before anything is served or changed.
+#include "web_access.h"
+#include <string.h>
+
+#define FC_REALM "filtercam"
+
+static const char *password_of(SoupAuthDomain *domain, const char *user) {
+  GHashTable *users = g_object_get_data(G_OBJECT(domain), "fc-users");
+  return user ? g_hash_table_lookup(users, user) : NULL;
+}
+
+static char *digest_password(SoupAuthDomain *domain, SoupServerMessage *msg, const char *user, gpointer data) {
+  (void)msg; (void)data;
+  const char *password = password_of(domain, user);
+  return password ? soup_auth_domain_digest_encode_password(user, FC_REALM, password) : NULL;
+}
+
+// Compares every byte, so the time taken says nothing about how much of a guess was right.
+static gboolean same_secret(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  unsigned char differ = la != lb;
+  for (size_t i = 0; i < la; i++) differ |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
+  return differ == 0;
+}
+
+static gboolean basic_password(SoupAuthDomain *domain, SoupServerMessage *msg, const char *user,
+                               const char *password, gpointer data) {
+  (void)msg; (void)data;
+  const char *known = password_of(domain, user);
+  return known && password && same_secret(known, password);
+}
+
+// WHEP players give a token (RFC 9725: Authorization: Bearer): USER:PASSWORD is accepted as
+// one over TLS, where it travels encrypted as Basic does. A request with it needs no other.
+static gboolean needs_password(SoupAuthDomain *domain, SoupServerMessage *msg, gpointer data) {
+  (void)data;
+  const char *given = soup_message_headers_get_one(soup_server_message_get_request_headers(msg), "Authorization");
+  if (!g_object_get_data(G_OBJECT(domain), "fc-tls") || !given || g_ascii_strncasecmp(given, "Bearer ", 7) != 0) return TRUE;
+  const char *token = given + 7, *colon = strchr(token, ':');
+  if (!colon) return TRUE;
+  char *user = g_strndup(token, (gsize)(colon - token));
+  const char *known = password_of(domain, user);
+  gboolean accepted = known && same_secret(known, colon + 1);
+  g_free(user);
+  return !accepted;
+}
+
+static void add_domain(SoupServer *server, SoupAuthDomain *domain, GHashTable *users, gboolean tls) {
+  g_object_set_data_full(G_OBJECT(domain), "fc-users", g_hash_table_ref(users), (GDestroyNotify)g_hash_table_unref);
+  g_object_set_data(G_OBJECT(domain), "fc-tls", GINT_TO_POINTER(tls));
+  soup_auth_domain_set_filter(domain, needs_password, NULL, NULL);
+  soup_auth_domain_add_path(domain, "/");
+  soup_server_add_auth_domain(server, domain);
+  g_object_unref(domain);
+}
+
+void fc_access_require_password(SoupServer *server, const char *const *names, const char *const *passwords,
+                                int n_users, gboolean tls) {
+  GHashTable *users = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  for (int i = 0; i < n_users; i++) g_hash_table_replace(users, g_strdup(names[i]), g_strdup(passwords[i]));
+  SoupAuthDomain *digest = soup_auth_domain_digest_new("realm", FC_REALM, NULL);
+  soup_auth_domain_digest_set_auth_callback(digest, digest_password, NULL, NULL);
+  add_domain(server, digest, users, tls);
+  if (tls) {
+    SoupAuthDomain *basic = soup_auth_domain_basic_new("realm", FC_REALM, NULL);
+    soup_auth_domain_basic_set_auth_callback(basic, basic_password, NULL, NULL);
+    add_domain(server, basic, users, tls);
+  }
+  g_hash_table_unref(users);
+}
+
+// Runs after libsoup's own header handling (passwords), before the body is read.
+static void on_headers(SoupServerMessage *msg, gpointer data) {
+  (void)data;
+  if (soup_server_message_get_status(msg) != 0) return;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers(msg);
+  SoupEncoding encoding = soup_message_headers_get_encoding(headers);
+  if (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > FC_WEB_BODY_LIMIT) {
+    soup_server_message_set_status(msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, NULL);
+    soup_server_message_set_response(msg, "text/plain", SOUP_MEMORY_STATIC, "the body is over 64 kB\n", 23);
+  } else if (encoding != SOUP_ENCODING_CONTENT_LENGTH && encoding != SOUP_ENCODING_NONE) {
+    soup_server_message_set_status(msg, SOUP_STATUS_LENGTH_REQUIRED, NULL);
+  }
+}
+
+static void on_request_started(SoupServer *server, SoupServerMessage *msg, gpointer data) {
+  (void)server; (void)data;
+  g_signal_connect(msg, "got-headers", G_CALLBACK(on_headers), NULL);
+}
+
+void fc_access_limit_bodies(SoupServer *server) {
+  g_signal_connect(server, "request-started", G_CALLBACK(on_request_started), NULL);
+}
+
+static gboolean is_loopback_host(const char *host) {
+  if (!host) return FALSE;
+  // "name:port", "[v6]:port", or a bare name.
+  char *name = host[0] == '[' ? g_strndup(host + 1, strcspn(host + 1, "]")) : g_strndup(host, strcspn(host, ":"));
+  gboolean loopback = g_ascii_strcasecmp(name, "localhost") == 0 || strcmp(name, "::1") == 0;
+  GInetAddress *address = loopback ? NULL : g_inet_address_new_from_string(name);
+  if (address) {
+    loopback = g_inet_address_get_is_loopback(address);
+    g_object_unref(address);
+  }
+  g_free(name);
+  return loopback;
+}
+
+static gboolean changes_something(const char *method) {
+  return strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0 && strcmp(method, "OPTIONS") != 0;
+}
+
+static void refuse(SoupServerMessage *msg, const char *why) {
+  soup_server_message_set_status(msg, SOUP_STATUS_FORBIDDEN, NULL);
+  soup_server_message_set_response(msg, "text/plain", SOUP_MEMORY_COPY, why, strlen(why));
+}
+
+gboolean fc_access_check(SoupServerMessage *msg, gboolean loopback_only, gboolean tls) {
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers(msg);
+  const char *host = soup_message_headers_get_one(headers, "Host");
+  if (loopback_only && !is_loopback_host(host)) {
+    refuse(msg, "this server answers only requests for this machine (Host: 127.0.0.1, localhost or [::1])\n");
+    return FALSE;
+  }
+  const char *origin = soup_message_headers_get_one(headers, "Origin");
+  if (origin && changes_something(soup_server_message_get_method(msg))) {
+    char *own = g_strdup_printf("%s://%s", tls ? "https" : "http", host ? host : "");
+    gboolean same = g_ascii_strcasecmp(origin, own) == 0;
+    g_free(own);
+    if (!same) {
+      refuse(msg, "a request from another site's page is refused (Origin does not match this server)\n");
+      return FALSE;
+    }
+  }
+  return TRUE;
+}

@@ -1,0 +1,199 @@
+// WHEP (RFC 9725) on the web server: POST /whep with an SDP offer makes a WebRTC viewer
+// and answers 201 with the SDP answer and the viewer's resource (Location); DELETE on the
+// resource leaves; PATCH trickles ICE candidates. Answers wait (the request is paused)
+// until the viewer's candidates are gathered.
+#include <string.h>
+#include "web_server_private.h"
+#include "whep_peer.h"
+
+#define FC_WHEP_PATH "/whep"
+#define FC_MAX_PEERS 16
+// WHEP without trickle answers with every candidate; on a LAN they are in within
+// milliseconds, so a gathering that takes longer answers with what it has.
+#define FC_GATHERING_MS 3000
+
+typedef struct {
+  FcWhepPeer *peer;
+  guint64 offer;             // the POST waiting for the answer; 0 once answered
+} Peer;
+
+static void peer_free(gpointer data) {
+  Peer *p = data;
+  fc_whep_peer_close(p->peer);
+  g_free(p);
+}
+
+GHashTable *fc_whep_peers_new(void) {
+  return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, peer_free);
+}
+
+static void count_watching(FcWebServer *s) {
+  int n = 0;
+  GHashTableIter it;
+  gpointer value;
+  g_hash_table_iter_init(&it, s->peers);
+  while (g_hash_table_iter_next(&it, NULL, &value)) n += ((Peer *)value)->offer == 0;
+  g_mutex_lock(&s->lock);
+  s->watching = n;
+  g_mutex_unlock(&s->lock);
+}
+
+void fc_whep_sweep(FcWebServer *s) {
+  GHashTableIter it;
+  gpointer value;
+  g_hash_table_iter_init(&it, s->peers);
+  while (g_hash_table_iter_next(&it, NULL, &value)) {
+    Peer *peer = value;
+    if (!peer->offer && !fc_whep_peer_alive(peer->peer)) g_hash_table_iter_remove(&it);
+  }
+  count_watching(s);
+}
+
+typedef struct {
+  FcWebServer *server;
+  char *id, *answer, *error;
+} Answer;
+
+static void answer_free(gpointer data) {
+  Answer *a = data;
+  g_free(a->id);
+  g_free(a->answer);
+  g_free(a->error);
+  g_free(a);
+}
+
+// On the server's thread: the peer's answer goes to the POST waiting for it.
+static gboolean deliver_answer(gpointer data) {
+  Answer *a = data;
+  FcWebServer *s = a->server;
+  Peer *peer = g_hash_table_lookup(s->peers, a->id);
+  if (!peer || !peer->offer) return G_SOURCE_REMOVE;
+  guint64 offer = peer->offer;
+  peer->offer = 0;
+  gboolean delivered;
+  if (a->answer) {
+    char *location = g_strdup_printf(FC_WHEP_PATH "/%s", a->id);
+    GBytes *body = g_bytes_new(a->answer, strlen(a->answer));
+    delivered = fc_web_respond(s, offer, SOUP_STATUS_CREATED, "application/sdp", body, NULL, location);
+    g_bytes_unref(body);
+    g_free(location);
+  } else {
+    char *text = g_strdup_printf("cannot answer the offer: %s\n", a->error);
+    GBytes *body = g_bytes_new(text, strlen(text));
+    fc_web_respond(s, offer, SOUP_STATUS_BAD_REQUEST, "text/plain; charset=utf-8", body, NULL, NULL);
+    g_bytes_unref(body);
+    g_free(text);
+    delivered = FALSE;
+  }
+  if (!delivered) g_hash_table_remove(s->peers, a->id);   // refused, or the viewer left before its answer
+  count_watching(s);
+  return G_SOURCE_REMOVE;
+}
+
+static void on_answered(const char *peer_id, char *answer, const char *error, void *data) {
+  Answer *a = g_new0(Answer, 1);
+  a->server = data;
+  a->id = g_strdup(peer_id);
+  a->answer = answer;
+  a->error = g_strdup(error);
+  g_main_context_invoke_full(a->server->context, G_PRIORITY_DEFAULT, deliver_answer, a, answer_free);
+}
+
+typedef struct {
+  FcWebServer *server;
+  char *id;
+} PeerTimer;
+
+static void peer_timer_free(gpointer data) {
+  PeerTimer *t = data;
+  g_free(t->id);
+  g_free(t);
+}
+
+static gboolean on_gathering_too_long(gpointer data) {
+  PeerTimer *t = data;
+  Peer *peer = g_hash_table_lookup(t->server->peers, t->id);
+  if (peer && peer->offer) fc_whep_peer_answer_now(peer->peer);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean has_type(SoupServerMessage *msg, const char *type) {
+  const char *given = soup_message_headers_get_content_type(soup_server_message_get_request_headers(msg), NULL);
+  return given && g_ascii_strcasecmp(given, type) == 0;
+}
+
+// POST /whep: an offer in, a viewer out (201, the answer, Location of the viewer's resource).
+static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
+  if (!has_type(msg, "application/sdp")) {
+    fc_web_respond_text(msg, SOUP_STATUS_UNSUPPORTED_MEDIA_TYPE, "a WHEP offer is Content-Type: application/sdp\n");
+    return;
+  }
+  if (g_hash_table_size(s->peers) >= FC_MAX_PEERS) {
+    fc_web_respond_text(msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "too many WebRTC viewers (16); try again later\n");
+    return;
+  }
+  char *offer = fc_web_body_text(msg, NULL), *error = NULL, *id = g_uuid_string_random();
+  FcWhepPeer *whep = fc_whep_peer_new(s->stream, offer, s->loopback_only, id, on_answered, s, &error);
+  g_free(offer);
+  if (!whep) {
+    char *text = g_strdup_printf("%s\n", error);
+    fc_web_respond_text(msg, SOUP_STATUS_BAD_REQUEST, text);
+    g_free(text);
+    g_free(error);
+    g_free(id);
+    return;
+  }
+  Peer *peer = g_new0(Peer, 1);
+  peer->peer = whep;
+  peer->offer = fc_web_hold(s, msg);
+  g_hash_table_insert(s->peers, g_strdup(id), peer);
+  PeerTimer *timer = g_new0(PeerTimer, 1);
+  timer->server = s;
+  timer->id = id;
+  GSource *source = g_timeout_source_new(FC_GATHERING_MS);
+  g_source_set_callback(source, on_gathering_too_long, timer, peer_timer_free);
+  g_source_attach(source, s->context);
+  g_source_unref(source);
+}
+
+// /whep/ID: DELETE leaves; PATCH trickles candidates.
+static void whep_resource(FcWebServer *s, SoupServerMessage *msg, const char *id) {
+  const char *method = soup_server_message_get_method(msg);
+  Peer *peer = g_hash_table_lookup(s->peers, id);
+  if (!peer) {
+    fc_web_respond_text(msg, SOUP_STATUS_NOT_FOUND, "no such WebRTC viewer\n");
+  } else if (strcmp(method, "DELETE") == 0) {
+    g_hash_table_remove(s->peers, id);
+    count_watching(s);
+    fc_web_respond_text(msg, SOUP_STATUS_OK, "left\n");
+  } else if (strcmp(method, "PATCH") == 0) {
+    if (!has_type(msg, "application/trickle-ice-sdpfrag")) {
+      fc_web_respond_text(msg, SOUP_STATUS_UNSUPPORTED_MEDIA_TYPE, "trickle ICE is Content-Type: application/trickle-ice-sdpfrag\n");
+      return;
+    }
+    char *fragment = fc_web_body_text(msg, NULL);
+    fc_whep_peer_add_candidates(peer->peer, fragment);
+    g_free(fragment);
+    soup_server_message_set_status(msg, SOUP_STATUS_NO_CONTENT, NULL);
+  } else {
+    soup_message_headers_replace(soup_server_message_get_response_headers(msg), "Allow", "DELETE, PATCH");
+    fc_web_respond_text(msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "a WebRTC viewer's resource takes DELETE (leave) or PATCH (trickle ICE)\n");
+  }
+}
+
+gboolean fc_whep_route(FcWebServer *s, SoupServerMessage *msg, const char *path) {
+  if (strcmp(path, FC_WHEP_PATH) == 0) {
+    if (strcmp(soup_server_message_get_method(msg), "POST") == 0) {
+      whep_offer(s, msg);
+    } else {
+      soup_message_headers_replace(soup_server_message_get_response_headers(msg), "Allow", "POST");
+      fc_web_respond_text(msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "WHEP takes an SDP offer by POST\n");
+    }
+    return TRUE;
+  }
+  if (g_str_has_prefix(path, FC_WHEP_PATH "/")) {
+    whep_resource(s, msg, path + strlen(FC_WHEP_PATH "/"));
+    return TRUE;
+  }
+  return FALSE;
+}

@@ -1,0 +1,84 @@
+import CGStreamer
+import FilterCore
+
+/// The effects gallery (`gallery=true`, key g): the output frame shows the page of
+/// thumbnails that holds the current filter (`GalleryPage`), painted by `GalleryPainter`
+/// from the picture as the window would show it, with each filter's title drawn by the
+/// on-screen display's renderer. Same output size as without it, so nothing renegotiates.
+extension FilterCamElement {
+    /// The gallery's frame task (worker thread). A still asked for meanwhile is of the
+    /// picture, not of the gallery: the picture is made first, copied, then painted over.
+    /// Faces are not searched among the thumbnails; squares already posted are cleared.
+    func galleryTask(_ recipe: FrameRecipe, settings s: FilterCamSettings, format: FrameFormat,
+                     method: OrientationMethod, live: Bool) -> FrameTask {
+        let plan = recipe.plan
+        let entries = FilterRegistry.shared.all
+        let chains = entries.map { FilterShowcase.chain(for: $0.id) }
+        let page = GalleryPage(count: entries.count, selected: entries.firstIndex { $0.id == s.chain.leadingID } ?? 0,
+                               width: plan.outputWidth, height: plan.outputHeight,
+                               pictureWidth: plan.orientedWidth, pictureHeight: plan.orientedHeight)
+        let painter = galleryPainter, snapshots = self.snapshots, faces = self.faces
+        let isYUV = format.isYUV
+        let items = page.items { i in
+            entries[i].title + (isYUV && !painter.worksOnYUV(i, chains: chains) ? " (RGB only)" : "")
+        } + displayOverGallery(recipe, settings: s)
+        let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = faces.hasReportedFaces ? { buffer, timestamp in
+            faces.decorate(buffer, faces: [], timestamp: timestamp)
+        } : nil
+        let lensRect = recipe.lensRect
+        func job(_ work: FrameJob.Work) -> FrameTask {
+            FrameTask(FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: work,
+                               geometry: plan.isIdentity ? nil : plan), decorate: decorate)
+        }
+        if isYUV {
+            let canvas = osdCanvas, stillPossible = recipe.filters.workOnYUV
+            return job(.yuvRender(Self.galleryWork(
+                still: { stillPossible && snapshots.needsFrame }, picture: recipe.apply(from:to:),
+                capture: { snapshots.capture($0, lensRect: lensRect, method: method, timestamp: $0.timestamp, live: live) },
+                gallery: { painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
+                over: { frame, still in
+                    if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
+                    canvas.draw(items, on: frame)
+                })))
+        }
+        return job(.render(Self.galleryWork(
+            still: { snapshots.needsFrame }, picture: recipe.apply(from:to:),
+            capture: { snapshots.capture($0, lensRect: lensRect, method: method, timestamp: $0.timestamp, live: live) },
+            gallery: { painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
+            over: { frame, still in
+                if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
+                OSDRenderer.draw(items, on: frame)
+            })))
+    }
+
+    /// One gallery frame from `source` into `destination`, RGB or YUV alike: when a still
+    /// is due, the picture first (`picture`) and the still copied from it; then the gallery
+    /// painted over everything, then the flash and the titles (`over`).
+    private static func galleryWork<Frame>(still: @escaping () -> Bool, picture: @escaping (Frame, Frame) -> Void,
+                                           capture: @escaping (Frame) -> Void, gallery: @escaping (Frame, Frame) -> Void,
+                                           over: @escaping (Frame, Bool) -> Void) -> (Frame, Frame) -> Void {
+        { source, destination in
+            let still = still()
+            if still {
+                picture(source, destination)
+                capture(destination)
+            }
+            gallery(source, destination)
+            over(destination, still)
+        }
+    }
+
+    /// What of the on-screen display goes over the gallery (with osd on): the help card and
+    /// a countdown's 3-2-1; not the lens outline, nor a filter's title, which the
+    /// selection already shows.
+    private func displayOverGallery(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
+        let counting = display.withLock { $0.countdownLeft(at: Self.now) } != nil
+        return onScreenItems(recipe, settings: s).filter { item in
+            switch item {
+            case .card, .caption: return true
+            case .banner: return counting
+            case .outline: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import CRTSPServe
+
+/// The one H.264 encoder behind `filtercam serve`: it reads the user's pipeline from an
+/// inter-video channel and feeds every viewer, the RTSP server's shared media and each
+/// WebRTC peer alike, so the picture is encoded once however many watch over whichever
+/// protocol. It runs while someone watches and stops 2 s after the last one left.
+public final class EncodedStream {
+    public struct BuildError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    let pointer: OpaquePointer
+
+    /// H.264 constrained baseline, a key frame every second (and at once for a joining
+    /// viewer), the parameter sets in the caps (avc), as the RTSP side always sent it.
+    public init(channel: String) throws {
+        let description = """
+            intervideosrc channel=\(channel) ! video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
+            ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 \
+            ! video/x-h264,profile=constrained-baseline,stream-format=avc,alignment=au ! appsink name=encoded
+            """
+        var error: UnsafeMutablePointer<CChar>?
+        guard let stream = fc_encoded_stream_new(description, &error) else {
+            throw BuildError(description: takeErrorText(error, or: "cannot build the encoder"))
+        }
+        pointer = stream
+    }
+
+    deinit { fc_encoded_stream_unref(pointer) }
+
+    /// Viewers fed now, over either protocol.
+    public var subscribers: Int { Int(fc_encoded_stream_subscribers(pointer)) }
+
+    /// Forgets viewers that are gone and stops the encoder when nobody is left; call often.
+    public func tick() { fc_encoded_stream_tick(pointer) }
+}

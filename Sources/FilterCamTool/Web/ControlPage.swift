@@ -1,0 +1,113 @@
+import FilterCore
+import Foundation
+
+/// What `filtercam serve --web` serves besides WHEP: the control page at `/` (the live
+/// picture, a filter picker, rotate, mirror, still, record, the lens under the pointer)
+/// and POST /control, one command line per request in the terminal's and the window's
+/// vocabulary (`ControlCommand`), run by the session like a line typed on stdin, so a
+/// change shows for every viewer. A still comes back as its JPEG.
+public final class ControlPage: @unchecked Sendable {
+    private let session: PipelineSession
+    private let thumbnails: FilterThumbnails
+    /// Requests for a still, each answered by the next still written (session loop only).
+    private var stillsWanted: [WebServer.Request] = []
+
+    /// `previewPicture`: the photo the filter buttons show through each filter.
+    public init(session: PipelineSession, previewPicture: String?) {
+        self.session = session
+        thumbnails = FilterThumbnails(picture: previewPicture)
+        session.onStill = { [weak self] still in self?.stillDone(still) }
+    }
+
+    public func handle(_ request: WebServer.Request) {
+        switch (request.method, request.path) {
+        case ("GET", "/"):
+            request.reply(WebServer.Response(status: 200, contentType: "text/html; charset=utf-8", body: Self.page))
+        case ("GET", "/page.js"):
+            request.reply(WebServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: PackageResources.page_js))
+        case ("GET", let path) where path.hasPrefix("/preview/") && path.hasSuffix(".png"):
+            let id = String(path.dropFirst("/preview/".count).dropLast(".png".count))
+            thumbnails.png(for: id) { png in
+                request.reply(png.map { WebServer.Response(status: 200, contentType: "image/png", body: $0) }
+                              ?? .text(404, "no filter \(id.quotedForMessage)"))
+            }
+        case ("POST", "/control"):
+            control(request)
+        case (_, "/"), (_, "/page.js"), (_, "/control"):
+            request.reply(.text(405, "\(request.method) is not for \(request.path): the page is GET /, commands are POST /control"))
+        default:
+            request.reply(.text(404, "nothing at \(request.path.quotedForMessage): the page is /, WHEP is /whep"))
+        }
+    }
+
+    /// Commands that act on the server rather than the picture: only its terminal gives them.
+    static func refusal(of command: ControlCommand) -> String? {
+        switch command {
+        case .quit: "'quit' stops the server: only its terminal can"
+        case .help: "'help' prints on the server's terminal; the page's controls are the commands"
+        case .set: "'set' changes any property of any element (file names too): only the server's terminal can"
+        case .camera: "'camera' opens devices and files on the server: only its terminal can"
+        default: nil
+        }
+    }
+
+    private func control(_ request: WebServer.Request) {
+        let command: ControlCommand
+        do {
+            command = try ControlCommand(line: request.text)
+        } catch {
+            return request.reply(.text(400, "\(error)"))
+        }
+        if let refusal = Self.refusal(of: command) { return request.reply(.text(403, refusal)) }
+        session.enqueue(command) { [weak self] result in
+            switch result {
+            case .success where command == .snapshot:
+                self?.stillsWanted.append(request)
+            case .success(let said):
+                request.reply(.text(200, said ?? command.line))
+            case .failure(let error):
+                request.reply(.text(409, "\(error)"))
+            }
+        }
+    }
+
+    private func stillDone(_ still: PipelineSession.Still) {
+        guard !stillsWanted.isEmpty else { return }
+        let request = stillsWanted.removeFirst()
+        guard still.saved, let jpeg = FileManager.default.contents(atPath: still.path) else {
+            return request.reply(.text(500, "the still was not written: \(still.reason ?? "it cannot be read")"))
+        }
+        request.reply(WebServer.Response(status: 200, contentType: "image/jpeg", body: [UInt8](jpeg),
+                                         filename: URL(fileURLWithPath: still.path).lastPathComponent))
+    }
+
+    /// The page with one button per filter, its picture beside its title.
+    static let page: [UInt8] = {
+        let buttons = FilterRegistry.shared.all.map { d in
+            """
+                <button type="button" data-filter="\(d.id.escapedForHTML)" title="\(d.summary.escapedForHTML)" aria-pressed="false">\
+            <img src="/preview/\(d.id.escapedForHTML).png" alt=""><span>\(d.title.escapedForHTML)</span></button>
+            """
+        }
+        let template = String(decoding: PackageResources.page_html, as: UTF8.self)
+        return Array(template.replacingOccurrences(of: "<!-- filters -->", with: buttons.joined(separator: "\n")).utf8)
+    }()
+}
+
+extension String {
+    /// Safe inside HTML text and attribute values.
+    var escapedForHTML: String {
+        var out = ""
+        for c in self {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

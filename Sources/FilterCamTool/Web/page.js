@@ -1,0 +1,134 @@
+// The control page of `filtercam serve --web`: the live picture over WebRTC (WHEP, as
+// any WHEP player gets it) and controls that send one command line each to POST /control,
+// in the same words as the terminal and the window keys.
+"use strict";
+
+const video = document.getElementById("live");
+const statusLine = document.getElementById("status");
+let resource = null;   // this viewer's WHEP resource, DELETEd on leaving
+
+function say(text) { statusLine.textContent = text; }
+
+// Absolute, from the origin: a page opened as http://user:password@host/ has a base URL
+// with credentials, which fetch refuses; the browser sends the password it has by itself.
+const here = (path) => new URL(path, location.origin).href;
+
+// WHEP without trickle: the offer goes with all of this browser's candidates.
+async function watch() {
+  const pc = new RTCPeerConnection();
+  pc.addTransceiver("video", { direction: "recvonly" });
+  pc.ontrack = (event) => { video.srcObject = event.streams[0] || new MediaStream([event.track]); };
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise((done) => {
+    if (pc.iceGatheringState === "complete") return done();
+    pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && done());
+    setTimeout(done, 2000);
+  });
+  const response = await fetch(here("/whep"), { method: "POST", headers: { "Content-Type": "application/sdp" }, body: pc.localDescription.sdp });
+  if (response.status !== 201) throw new Error(`the server refused to send video (${response.status}): ${await response.text()}`);
+  resource = here(response.headers.get("Location"));
+  await pc.setRemoteDescription({ type: "answer", sdp: await response.text() });
+  pc.addEventListener("connectionstatechange", () => {
+    if (pc.connectionState === "failed" || pc.connectionState === "closed") {
+      say("the picture stopped; reconnecting…");
+      pc.close();
+      setTimeout(start, 2000);
+    }
+  });
+  say("live");
+}
+
+function start() { watch().catch((error) => { say(String(error.message || error)); setTimeout(start, 3000); }); }
+
+addEventListener("pagehide", () => {
+  if (resource) fetch(resource, { method: "DELETE", keepalive: true });
+});
+
+// One command; the server answers what it changed ("filter: mono"), or why not.
+async function send(line) {
+  const response = await fetch(here("/control"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: line });
+  if (!response.ok) {
+    say(await response.text());
+    return null;
+  }
+  return response;
+}
+
+async function command(line) {
+  const response = await send(line);
+  if (response) say(await response.text());
+  return response;
+}
+
+// The still comes back as the JPEG the server wrote; the browser downloads it.
+async function snapshot() {
+  say("taking a still…");
+  const response = await send("snapshot");
+  if (!response) return;
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = name ? name[1] : "filtercam-still.jpg";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  say(`saved ${link.download}`);
+}
+
+for (const button of document.querySelectorAll("[data-filter]")) {
+  button.addEventListener("click", async () => {
+    const response = await command(`filter ${button.dataset.filter}`);
+    if (!response) return;
+    const chosen = statusLine.textContent.replace(/^filter: /, "").trim();
+    for (const other of document.querySelectorAll("[data-filter]")) other.setAttribute("aria-pressed", String(other.dataset.filter === chosen));
+  });
+}
+
+for (const button of document.querySelectorAll("[data-action]")) {
+  const action = button.dataset.action;
+  button.addEventListener("click", () => (action === "snapshot" ? snapshot() : command(action)));
+}
+
+// A point on the element as fractions of the picture shown in it: the video is
+// letterboxed (object-fit: contain), so the bars are taken off first; null on a bar.
+function pictureFraction(event) {
+  const box = video.getBoundingClientRect();
+  const width = video.videoWidth, height = video.videoHeight;
+  if (!width || !height) return null;
+  const scale = Math.min(box.width / width, box.height / height);
+  const shownWidth = width * scale, shownHeight = height * scale;
+  const x = (event.clientX - box.left - (box.width - shownWidth) / 2) / shownWidth;
+  const y = (event.clientY - box.top - (box.height - shownHeight) / 2) / shownHeight;
+  if (x < 0 || x > 1 || y < 0 || y > 1) return null;
+  return { x: x.toFixed(4), y: y.toFixed(4) };
+}
+
+// As in the window: a click places the lens there, a drag moves it, the wheel zooms.
+let dragging = false, lastMove = 0;
+video.addEventListener("pointerdown", (event) => {
+  const point = pictureFraction(event);
+  if (!point) return;
+  dragging = true;
+  video.setPointerCapture(event.pointerId);
+  command(`lens-at ${point.x},${point.y}`);
+});
+video.addEventListener("pointermove", (event) => {
+  if (!dragging || event.timeStamp - lastMove < 50) return;   // at most 20 moves a second
+  const point = pictureFraction(event);
+  if (!point) return;
+  lastMove = event.timeStamp;
+  command(`lens-at ${point.x},${point.y}`);
+});
+const stopDragging = () => { dragging = false; };
+video.addEventListener("pointerup", stopDragging);
+video.addEventListener("pointercancel", stopDragging);
+let lastWheel = 0;
+video.addEventListener("wheel", (event) => {
+  event.preventDefault();
+  if (event.timeStamp - lastWheel < 100 || event.deltaY === 0) return;
+  lastWheel = event.timeStamp;
+  command(event.deltaY < 0 ? "zoom-in" : "zoom-out");
+}, { passive: false });
+
+start();

@@ -1,0 +1,49 @@
+/// The effects gallery's commands, run as every other command is (`run(on:)`): the
+/// gallery is the element's `gallery` property, and its selection is the element's
+/// filter, so a key in the window, a key in the terminal and a typed line all move the
+/// same selection, and what was chosen is on the picture when the gallery closes.
+extension ControlCommand {
+    static func galleryIsOpen(_ target: some ControlTarget) -> Bool {
+        target.value("gallery") == "true"
+    }
+
+    /// `gallery`, `close-gallery`, `next-page`/`previous-page`, `pick-at`, and an arrow
+    /// while the gallery is open (it moves the selection, not the lens).
+    func runInGallery(on target: some ControlTarget, registry: FilterRegistry) throws -> String? {
+        let open = Self.galleryIsOpen(target)
+        switch self {
+        case .gallery:
+            try target.set("gallery", open ? "false" : "true")
+            return open ? "gallery: closed" : "gallery: open (arrows or a click choose, PgUp/PgDn turn pages, g or Esc closes)"
+        case .closeGallery:
+            guard open else { return nil }
+            try target.set("gallery", "false")
+            return "gallery: closed"
+        default:
+            guard open else { throw ControlError("the effects gallery is closed: 'g' opens it") }
+        }
+        let ids = registry.ids
+        let layout = GalleryLayout(count: max(ids.count, 1))
+        let current = ids.firstIndex(of: FilterChain.leadingID(of: target.value("filter") ?? "none", registry: registry)) ?? 0
+        switch self {
+        case .moveLens(let direction):
+            return try choose(ids[layout.moved(current, direction)], on: target)
+        case .turnPage(let step):
+            return try choose(ids[layout.turned(current, pages: step)], on: target)
+        case .pickAt(let x, let y):
+            guard let index = layout.index(atX: x, y: y, page: layout.page(of: current)) else {
+                throw ControlError("no thumbnail at \(x),\(y) of the gallery")
+            }
+            let chosen = try choose(ids[index], on: target)
+            try target.set("gallery", "false")
+            return chosen + " (gallery closed)"
+        default:
+            return nil
+        }
+    }
+
+    /// The filter as its thumbnail shows it (`FilterShowcase`) becomes the element's filter.
+    private func choose(_ id: String, on target: some ControlTarget) throws -> String {
+        try change(target, "filter", FilterShowcase.chain(for: id))
+    }
+}

@@ -1,0 +1,173 @@
+import FilterCamTool
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `filtercam serve`'s command line: options, passwords (flag, file, environment) and
+/// the refusals made before anything is served.
+extension ServeCommand {
+    static let usage = """
+        usage: filtercam serve [--port 8554] [--address 127.0.0.1] [--path /filtercam]
+                               [--web] [--web-port 8080]
+                               [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
+                               [--tls-cert PEM --tls-key PEM] [--always-on] FILE|DESCRIPTION
+          The description produces raw video, e.g. 'filtercamsrc ! filtercam filter=sepia';
+          serve adds the encoder and payloader and prints the URL to open.
+          --web also serves a control page and WebRTC (WHEP at /whep) for browsers, on the
+          same address, password and certificate.
+          --auth on the command line is visible to every local user (ps); prefer --auth-file
+          (mode 600) or the environment variable FILTERCAM_SERVE_AUTH=USER:PASSWORD.
+        """
+
+    struct Options {
+        var configuration = RTSPServer.Configuration()
+        var noAuth = false
+        var alwaysOn = false
+        /// The web side (`--web`, `--web-port`): the page and WHEP.
+        var web: WebServer.Configuration?
+        var target: [String] = []
+    }
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A password kept out of the command line (which every local user can read with `ps`):
+    /// the process's environment is readable only by its own user.
+    static let authVariable = "FILTERCAM_SERVE_AUTH"
+
+    /// `USER:PASSWORD`, neither empty (an empty password would let anyone in).
+    static func userAndPassword(_ pair: String, from source: String) throws -> (String, String) {
+        guard let colon = pair.firstIndex(of: ":"), colon != pair.startIndex else {
+            throw UsageError(description: "\(source) takes USER:PASSWORD")
+        }
+        let password = String(pair[pair.index(after: colon)...])
+        guard !password.isEmpty else {
+            throw UsageError(description: "\(source): the password of \(String(pair[..<colon]).quotedForMessage) is empty; give one")
+        }
+        return (String(pair[..<colon]), password)
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Options {
+        var o = Options()
+        var authFile: String?
+        var i = 0
+        func value(_ flag: String) throws -> String {
+            i += 1
+            guard i < arguments.count else { throw UsageError(description: "\(flag) needs a value\n\(usage)") }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            let a = arguments[i]
+            switch a {
+            case "--port":
+                let text = try value(a)
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw UsageError(description: "--port \(text.quotedForMessage): a port is a number from 1 to 65535 (0: any free port)")
+                }
+                o.configuration.port = port
+            case "--address": o.configuration.address = try value(a)
+            case "--path":
+                let path = try value(a)
+                o.configuration.path = path.hasPrefix("/") ? path : "/" + path
+            case "--auth": o.configuration.users.append(try userAndPassword(try value(a), from: "--auth"))
+            case "--auth-file": authFile = try value(a)
+            case "--no-auth": o.noAuth = true
+            case "--tls-cert": o.configuration.tlsCertificate = try value(a)
+            case "--tls-key": o.configuration.tlsKey = try value(a)
+            case "--always-on": o.alwaysOn = true
+            case "--web": o.web = o.web ?? WebServer.Configuration()
+            case "--web-port":
+                let text = try value(a)
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw UsageError(description: "--web-port \(text.quotedForMessage): a port is a number from 1 to 65535 (0: any free port)")
+                }
+                o.web = o.web ?? WebServer.Configuration()
+                o.web?.port = port
+            case "--help", "-h": throw UsageError(description: usage)
+            default:
+                if a.hasPrefix("--") && o.target.isEmpty { throw UsageError(description: "unknown option \(a.quotedForMessage)\n\(usage)") }
+                o.target.append(a)
+            }
+            i += 1
+        }
+        if let authFile { o.configuration.users += try readAuthFile(authFile) }
+        if let pair = environment[authVariable] { o.configuration.users.append(try userAndPassword(pair, from: authVariable)) }
+        guard !o.target.isEmpty else { throw UsageError(description: "give a pipeline file or a description\n\(usage)") }
+        if (o.configuration.tlsCertificate == nil) != (o.configuration.tlsKey == nil) {
+            throw UsageError(description: "TLS needs both --tls-cert and --tls-key")
+        }
+        for file in [o.configuration.tlsCertificate, o.configuration.tlsKey].compactMap({ $0 })
+            where !FileManager.default.isReadableFile(atPath: file) {
+            throw UsageError(description: "cannot read \(file.quotedForMessage) (TLS certificate or key)")
+        }
+        let loopback = isLoopback(o.configuration.address)
+        if o.configuration.users.isEmpty && !o.noAuth && !loopback {
+            throw UsageError(description: """
+                refusing to serve on \(o.configuration.address) without a password: anyone who can reach it \
+                could watch the camera. Give --auth USER:PASSWORD or --auth-file FILE, or --no-auth to allow it.
+                """)
+        }
+        // The web side shares the RTSP side's address, passwords and certificate.
+        o.web?.address = o.configuration.address
+        o.web?.users = o.configuration.users
+        o.web?.tlsCertificate = o.configuration.tlsCertificate
+        o.web?.tlsKey = o.configuration.tlsKey
+        o.web?.loopbackOnly = o.configuration.users.isEmpty && loopback
+        if let web = o.web, web.port != 0, web.port == o.configuration.port {
+            throw UsageError(description: "--web-port \(web.port) is the RTSP port too; give each its own")
+        }
+        return o
+    }
+
+    /// `user:password` lines (blank lines and `#` comments skipped); the file must be
+    /// neither readable by others nor writable by anyone but its owner.
+    static func readAuthFile(_ path: String) throws -> [(String, String)] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw UsageError(description: "--auth-file \(path.quotedForMessage): \(String(cString: strerror(errno)))") }
+        if info.st_mode & (S_IROTH | S_IWOTH | S_IWGRP) != 0 {
+            let what = info.st_mode & S_IROTH != 0 ? "readable by everyone" : "writable by others"
+            throw UsageError(description: "--auth-file \(path.quotedForMessage) is \(what); make it private first: chmod 600 \(path)")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw UsageError(description: "--auth-file \(path.quotedForMessage) cannot be read")
+        }
+        var users: [(String, String)] = []
+        for (n, line) in text.split(whereSeparator: \.isNewline).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            users.append(try userAndPassword(String(trimmed), from: "--auth-file \(path):\(n + 1)"))
+        }
+        guard !users.isEmpty else { throw UsageError(description: "--auth-file \(path.quotedForMessage) holds no user:password line") }
+        return users
+    }
+
+    /// Whether every address `address` resolves to is a loopback one (a name such as
+    /// `127.cam.lan` can resolve anywhere); false when it does not resolve.
+    static func isLoopback(_ address: String) -> Bool {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(address, nil, &hints, &list) == 0, let first = list else { return false }
+        defer { freeaddrinfo(list) }
+        for entry in sequence(first: first, next: { $0.pointee.ai_next }) {
+            guard let sa = entry.pointee.ai_addr else { return false }
+            switch Int32(sa.pointee.sa_family) {
+            case AF_INET:
+                let ip = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+                if ip >> 24 != 127 { return false }
+            case AF_INET6:
+                let bytes = sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                    withUnsafeBytes(of: p.pointee.sin6_addr) { Array($0) }
+                }
+                let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+                let mappedLoopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+                if !loopback && !mappedLoopback { return false }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}

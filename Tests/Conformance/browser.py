@@ -1,0 +1,137 @@
+"""A real browser for the tests: headless Chromium driven over WebDriver (chromedriver, the
+W3C protocol over HTTP on loopback), with no Python package beyond the standard library.
+Starting one costs about 3 s, so tests share one: `Browser()` once, `quit()` at the end."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def available():
+    """Why no browser can run here, or None."""
+    for program in ("chromium", "chromedriver"):
+        if shutil.which(program) is None:
+            return f"{program} is not installed (make deps installs chromium and chromium-driver)"
+    return None
+
+
+class WebDriverError(Exception):
+    pass
+
+
+class Browser:
+    def __init__(self, extra_args=()):
+        self.downloads = tempfile.mkdtemp(prefix="fc-downloads-")
+        self.port = _free_port()
+        self.driver = subprocess.Popen(["chromedriver", f"--port={self.port}", "--allowed-ips=127.0.0.1"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._wait_for_driver()
+        options = {
+            "binary": shutil.which("chromium"),
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--autoplay-policy=no-user-gesture-required", "--window-size=1000,900",
+                     "--no-first-run", "--disable-background-networking", *extra_args],
+            "prefs": {"download.default_directory": self.downloads, "download.prompt_for_download": False},
+        }
+        value = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}})
+        self.session = f"/session/{value['sessionId']}"
+
+    def _wait_for_driver(self, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.driver.poll() is not None:
+                raise WebDriverError(f"chromedriver exited with {self.driver.returncode}")
+            try:
+                self._call("GET", "/status")
+                return
+            except (OSError, WebDriverError):
+                time.sleep(0.05)
+        raise WebDriverError("chromedriver did not answer within 20 s")
+
+    def _call(self, method, path, body=None, timeout=60):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return json.load(response)["value"]
+        except urllib.error.HTTPError as error:
+            raise WebDriverError(error.read().decode(errors="replace")[:600]) from None
+
+    def open(self, url):
+        self._call("POST", self.session + "/url", {"url": url})
+
+    def current_window(self):
+        return self._call("GET", self.session + "/window")
+
+    def new_window(self):
+        """A new window's handle (not switched to)."""
+        return self._call("POST", self.session + "/window/new", {"type": "window"})["handle"]
+
+    def switch_to(self, handle):
+        self._call("POST", self.session + "/window", {"handle": handle})
+
+    def run(self, script, *args):
+        """Runs `script` (a function body) in the page; returns its return value."""
+        return self._call("POST", self.session + "/execute/sync", {"script": script, "args": list(args)})
+
+    def run_async(self, script, *args):
+        """Runs `script`, an async function body, in the page; returns what it resolves to."""
+        wrapped = "const done = arguments[arguments.length - 1]; (async () => {" + script + "})().then(done, (e) => done({error: String(e)}))"
+        return self._call("POST", self.session + "/execute/async", {"script": wrapped, "args": list(args)})
+
+    def click(self, css):
+        element = self._call("POST", self.session + "/element", {"using": "css selector", "value": css})
+        self._call("POST", self.session + f"/element/{next(iter(element.values()))}/click", {})
+
+    def click_at(self, x, y):
+        """A real pointer click at viewport point (x, y)."""
+        pointer = {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": int(x), "y": int(y)},
+            {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}
+        self._call("POST", self.session + "/actions", {"actions": [pointer]})
+        self._call("DELETE", self.session + "/actions")
+
+    def wait_for(self, script, timeout, *args, interval=0.1):
+        """Polls `script` until it returns something truthy; returns that, or the last value on timeout."""
+        deadline = time.monotonic() + timeout
+        value = None
+        while time.monotonic() < deadline:
+            value = self.run(script, *args)
+            if value:
+                return value
+            time.sleep(interval)
+        return value
+
+    def downloaded(self, suffix, timeout):
+        """The path of the first finished download ending in `suffix`, or None."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            done = [f for f in os.listdir(self.downloads) if f.endswith(suffix)]
+            if done:
+                return os.path.join(self.downloads, done[0])
+            time.sleep(0.1)
+        return None
+
+    def quit(self):
+        try:
+            self._call("DELETE", self.session, timeout=20)
+        except (OSError, WebDriverError, AttributeError):
+            pass
+        self.driver.terminate()
+        try:
+            self.driver.wait(10)
+        except subprocess.TimeoutExpired:
+            self.driver.kill()
+            self.driver.wait()

@@ -1,0 +1,334 @@
+"""`filtercam serve --web` as a browser meets it: headless Chromium over WebDriver opens
+the control page on loopback, the picture plays over WebRTC, the page's buttons and a
+click on the picture change what every viewer sees, a still downloads as a JPEG; a WHEP
+player that is not the page gets the video too; without the password nothing is shown
+and nothing changes; bad requests get a 4xx and the server keeps serving. One server and
+one browser serve every test of the class (a browser costs ~3 s to start)."""
+import os
+import base64
+import queue
+import re
+import signal
+import ssl
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+import browser
+import whep_client
+from support import image_pixel
+from test_serve import CLI, free_port
+
+# (48, 112, 192): far from grey, so the filters' changes are plain to see.
+COLOUR = ("videotestsrc is-live=true pattern=solid-color foreground-color=0xff3070c0 ! "
+          "video/x-raw,width=320,height=240,framerate=30/1 ! videoconvert ! filtercam filter=none")
+
+# Pixels of the page's picture, each the mean of a 5x5 patch at fractions (x, y).
+READ_PICTURE = """
+const video = document.getElementById("live");
+if (!video || !video.videoWidth) return null;
+const canvas = document.createElement("canvas");
+canvas.width = video.videoWidth; canvas.height = video.videoHeight;
+const g = canvas.getContext("2d");
+g.drawImage(video, 0, 0);
+return arguments[0].map(([x, y]) => {
+  const d = g.getImageData(Math.floor(x * canvas.width) - 2, Math.floor(y * canvas.height) - 2, 5, 5).data;
+  const mean = [0, 0, 0];
+  for (let i = 0; i < d.length; i += 4) for (let c = 0; c < 3; c++) mean[c] += d[i + c] / 25;
+  return mean.map(Math.round);
+});
+"""
+
+# Milliseconds from the first decoded frame until 120 more, measured in the page (at most 5 s).
+FRAMES_AFTER_FIRST = """
+const video = document.getElementById("live");
+const frames = () => video.getVideoPlaybackQuality().totalVideoFrames;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const waitStart = performance.now();
+while (frames() === 0 && performance.now() - waitStart < 20000) await sleep(5);
+const first = frames(), start = performance.now();
+while (frames() - first < 120 && performance.now() - start < 5000) await sleep(5);
+return {width: video.videoWidth, first: first, frames: frames() - first, ms: performance.now() - start};
+"""
+
+
+def grey(rgb, tolerance=12):
+    return max(rgb) - min(rgb) <= tolerance
+
+
+def colourful(rgb):
+    return max(rgb) - min(rgb) >= 60
+
+
+class WebServe:
+    """`filtercam serve --web` with a reader of its stderr, and commands on its stdin."""
+
+    def __init__(self, *arguments, description=COLOUR):
+        self.folder = tempfile.mkdtemp(prefix="fc-web-")
+        self.process = subprocess.Popen([CLI, "serve", "--port", str(free_port()), "--web", "--web-port", str(free_port()),
+                                         *arguments, description], cwd=self.folder,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines = queue.Queue()
+        self.said = []
+        self.reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self.reader.start()
+        self.url = self.rtsp_url = None
+        deadline = time.monotonic() + 20
+        while self.url is None and time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            rtsp = re.search(r"serving (rtsps?://\S+)", line)
+            self.rtsp_url = rtsp.group(1) if rtsp else self.rtsp_url
+            match = re.search(r"in a browser: (https?://\S+/)", line)
+            self.url = match.group(1) if match else None
+        if self.url is None:
+            self.process.kill()
+            raise AssertionError("no page URL printed: " + "\n".join(self.said[-20:]))
+
+    def _read_stderr(self):
+        for line in self.process.stderr:
+            self.said.append(line.rstrip("\n"))
+            self.lines.put(line)
+
+    def command(self, line, expect, timeout=20):
+        """Types `line` on the server's stdin and waits for a stderr line containing `expect`."""
+        while not self.lines.empty():   # only what the command says counts
+            self.lines.get_nowait()
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        self.wait_for_line(expect, timeout)
+
+    def wait_for_line(self, expect, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if expect in self.lines.get(timeout=max(0.01, deadline - time.monotonic())):
+                    return
+            except queue.Empty:
+                break
+        raise AssertionError(f"the server did not say {expect!r}: " + "\n".join(self.said[-15:]))
+
+    def request(self, method, path, body=b"", headers=None, opener=None):
+        """(status, text) of one HTTP request to the web side (a self-signed certificate is accepted)."""
+        request = urllib.request.Request(self.url.rstrip("/") + path, data=body if method != "GET" else None,
+                                         method=method, headers=headers or {})
+        opener = opener or urllib.request.build_opener(urllib.request.HTTPSHandler(context=ssl._create_unverified_context()))
+        try:
+            with opener.open(request, timeout=30) as response:
+                return response.status, response.read().decode(errors="replace")
+        except urllib.error.HTTPError as error:
+            body = error.read()   # text already when urllib's Digest handler gave up
+            return error.code, body.decode(errors="replace") if isinstance(body, bytes) else str(body)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.reader.join(10)
+        for f in (self.process.stdin, self.process.stdout, self.process.stderr):
+            f.close()
+        return self.process.returncode
+
+
+def skip_without_filtercam_or_browser():
+    if not os.path.exists(CLI):
+        raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+    missing = browser.available()
+    if missing:
+        raise unittest.SkipTest(missing)
+
+
+class WebPage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        skip_without_filtercam_or_browser()
+        cls.server = WebServe()
+        cls.browser = browser.Browser()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        status = cls.server.stop()
+        assert status == 0, "the server did not end cleanly: " + "\n".join(cls.server.said[-10:])
+
+    def open_page(self):
+        """The page, playing (opened again only if it is not showing this server's picture)."""
+        if self.browser.run("return location.href") != self.server.url or not self.browser.run(
+                "const v = document.getElementById('live'); return !!v && v.videoWidth > 0"):
+            self.browser.open(self.server.url)
+        width = self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth", 20)
+        self.assertTrue(width, "the page shows no picture")
+
+    def picture_at(self, points, until, timeout=10):
+        """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
+        deadline = time.monotonic() + timeout
+        pixels = None
+        while time.monotonic() < deadline:
+            pixels = self.browser.run(READ_PICTURE, points)
+            if pixels and until(pixels):
+                break
+            time.sleep(0.1)
+        return pixels
+
+    def reset(self, filter_id, lens):
+        self.server.command(f"set filter={filter_id}", f"filter = {filter_id}")
+        self.server.command(f"set lens={lens}", "lens =")
+
+    def test_the_page_plays_the_picture(self):
+        self.browser.open(self.server.url)
+        played = self.browser.run_async(FRAMES_AFTER_FIRST)
+        print(f"\n  page: {played}", file=__import__("sys").stderr)
+        self.assertEqual(played["width"], 320)
+        # 30 fps for 5 s is 150 frames; 120 leaves room for a loaded machine, not for a stall.
+        self.assertGreaterEqual(played["frames"], 120, played)
+        self.assertLessEqual(played["ms"], 5000, played)
+
+    def test_the_mono_button_turns_the_picture_grey(self):
+        self.open_page()
+        self.reset("none", "0,0,1,1")
+        centre = [(0.5, 0.5)]
+        before = self.picture_at(centre, lambda p: colourful(p[0]))
+        self.assertTrue(colourful(before[0]), f"the picture is not the source's colour before: {before}")
+        self.browser.click('[data-filter="mono"]')
+        after = self.picture_at(centre, lambda p: grey(p[0]))
+        self.assertTrue(grey(after[0]), f"after the mono button the picture is {after[0]}, not grey")
+        self.assertEqual(self.browser.run("return document.querySelector('[data-filter=\"mono\"]').getAttribute('aria-pressed')"), "true")
+
+    def test_a_click_on_the_picture_moves_the_lens_there(self):
+        self.open_page()
+        self.reset("mono", "0,0,0.25,0.25")
+        corners = [(0.125, 0.125), (0.75, 0.75)]
+        before = self.picture_at(corners, lambda p: grey(p[0]) and colourful(p[1]))
+        self.assertTrue(grey(before[0]) and colourful(before[1]), f"the lens is not at the top left first: {before}")
+        # The viewport point of picture fraction (0.75, 0.75), through the letterboxing.
+        x, y = self.browser.run("""
+            const v = document.getElementById("live"), r = v.getBoundingClientRect();
+            const s = Math.min(r.width / v.videoWidth, r.height / v.videoHeight);
+            const w = v.videoWidth * s, h = v.videoHeight * s;
+            return [r.left + (r.width - w) / 2 + 0.75 * w, r.top + (r.height - h) / 2 + 0.75 * h];""")
+        self.browser.click_at(x, y)
+        after = self.picture_at(corners, lambda p: colourful(p[0]) and grey(p[1]))
+        self.assertTrue(colourful(after[0]) and grey(after[1]), f"after a click at (0.75, 0.75) the lens is not there: {after}")
+
+    def test_the_still_button_downloads_the_filtered_picture(self):
+        self.open_page()
+        self.reset("mono", "0,0,1,1")
+        self.browser.click('[data-action="snapshot"]')
+        path = self.browser.downloaded(".jpg", 20)
+        self.assertIsNotNone(path, "no JPEG was downloaded: " + self.browser.run("return document.getElementById('status').textContent"))
+        with open(path, "rb") as f:
+            data = f.read()
+        self.assertEqual(data[:3], b"\xff\xd8\xff", "not a JPEG")
+        self.assertEqual(data[-2:], b"\xff\xd9", "a JPEG cut short")
+        size = subprocess.run(["identify", "-format", "%w %h", path], capture_output=True, text=True).stdout
+        self.assertEqual(size, "320 240")
+        pixel = image_pixel(path, 160, 120)
+        self.assertTrue(grey(pixel), f"the still is {pixel}, not the grey picture")
+
+    def test_a_whep_player_that_is_not_the_page_gets_the_video(self):
+        watched = whep_client.watch(self.server.url.rstrip("/"), frames=30, timeout=15)
+        self.assertEqual(watched.status, 201, watched.answer)
+        self.assertRegex(watched.location or "", r"^/whep/[0-9a-f-]+$")
+        self.assertIn("a=sendonly", watched.answer)
+        self.assertIn("H264/90000", watched.answer)
+        self.assertGreaterEqual(watched.frames, 30, "the WHEP player decoded too few frames")
+        self.assertEqual(watched.deleted, 200)
+
+    def test_bad_requests_get_4xx_and_the_page_keeps_playing(self):
+        self.open_page()
+        sdp = {"Content-Type": "application/sdp"}
+        cases = [
+            ("POST", "/whep", b"not an offer at all", sdp, 400),
+            ("POST", "/whep", b"v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n", sdp, 400),
+            ("POST", "/whep", b"v=0\r\n", {"Content-Type": "text/plain"}, 415),
+            ("POST", "/whep", b"a" * 100_000, sdp, 413),
+            ("GET", "/whep", b"", {}, 405),
+            ("DELETE", "/whep/no-such-viewer", b"", {}, 404),
+            ("GET", "/no/such/page", b"", {}, 404),
+            ("POST", "/control", b"no-such-command", {}, 400),
+            ("POST", "/control", b"quit", {}, 403),
+            ("POST", "/control", b"set location=/tmp/x", {}, 403),
+            # Another site's page, and a name that is not this machine's (DNS rebinding).
+            ("POST", "/control", b"rotate", {"Origin": "http://example.com"}, 403),
+            ("GET", "/", b"", {"Host": "example.com"}, 403),
+        ]
+        for method, path, body, headers, want in cases:
+            with self.subTest(method=method, path=path, body=body[:30]):
+                status, text = self.server.request(method, path, body, headers)
+                self.assertEqual(status, want, text)
+        self.assertFalse(any("orientation" in line for line in self.server.said), "a refused rotate turned the picture")
+        frames = self.browser.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames")
+        more = self.browser.wait_for("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames - arguments[0] >= 30", 5, frames)
+        self.assertTrue(more, "the page stopped playing after the bad requests")
+
+
+class WebPassword(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        skip_without_filtercam_or_browser()
+
+    def test_without_the_password_no_video_and_no_control(self):
+        server = WebServe("--auth", "alice:secret")
+        page = None
+        try:
+            def digest(password):
+                handler = urllib.request.HTTPDigestAuthHandler()
+                handler.add_password("filtercam", server.url, "alice", password)
+                return urllib.request.build_opener(handler)
+            self.assertEqual(server.request("GET", "/")[0], 401)
+            self.assertEqual(server.request("POST", "/whep", b"v=0\r\n", {"Content-Type": "application/sdp"})[0], 401)
+            self.assertEqual(whep_client.watch(server.url.rstrip("/"), frames=1, timeout=1).status, 401)
+            for opener in (None, digest("wrong")):
+                self.assertEqual(server.request("POST", "/control", b"filter mono", opener=opener)[0], 401)
+            # A bearer token would travel in clear text: only over TLS.
+            self.assertEqual(server.request("POST", "/control", b"filter mono", {"Authorization": "Bearer alice:secret"})[0], 401)
+            page = browser.Browser()
+            wrong = server.url.replace("http://", "http://alice:wrong@")
+            page.open(wrong)
+            self.assertFalse(page.run("return !!document.getElementById('live')"), "the page was shown with a wrong password")
+            self.assertFalse(any("filter:" in line for line in server.said), "a refused request changed the filter")
+            # The right password: the page plays, and its controls work, in the same browser.
+            page.open(server.url.replace("http://", "http://alice:secret@"))
+            self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 20),
+                            "no picture with the right password: " + page.run("return document.body.innerText"))
+            self.assertEqual(server.request("POST", "/control", b"filter mono", opener=digest("secret")), (200, "filter: mono\n"))
+        finally:
+            if page:
+                page.quit()
+            server.stop()
+
+
+    def test_over_tls_the_password_may_be_basic_or_a_whep_token(self):
+        folder = tempfile.mkdtemp(prefix="fc-web-tls-")
+        cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+        server = WebServe("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key)
+        try:
+            self.assertTrue(server.url.startswith("https://"), server.url)
+            basic = {"Authorization": "Basic " + base64.b64encode(b"alice:secret").decode()}
+            wrong = {"Authorization": "Basic " + base64.b64encode(b"alice:wrong").decode()}
+            self.assertEqual(server.request("GET", "/")[0], 401)
+            self.assertEqual(server.request("POST", "/control", b"rotate", wrong)[0], 401)
+            status, page = server.request("GET", "/", headers=basic)
+            self.assertEqual(status, 200)
+            self.assertIn('<video id="live"', page)
+            # A WHEP player's token (RFC 9725's bearer): USER:PASSWORD; a wrong one is refused.
+            offer = {"Content-Type": "application/sdp"}
+            self.assertEqual(server.request("POST", "/whep", b"v=0\r\n", {**offer, "Authorization": "Bearer alice:wrong"})[0], 401)
+            status, text = server.request("POST", "/whep", b"v=0\r\n", {**offer, "Authorization": "Bearer alice:secret"})
+            self.assertEqual(status, 400, text)   # past the password: refused as SDP, not as a stranger
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,33 @@
+import FilterCore
+@testable import FilterCamTool
+import XCTest
+
+/// The web page's part that needs no server: which commands the page may send, and the
+/// page's filter buttons.
+final class ControlPageTests: XCTestCase {
+    func testCommandsThatActOnTheServerAreRefusedFromTheWeb() throws {
+        for line in ["quit", "help", "set filter=sepia", "set sink.location=/tmp/x", "camera /dev/video0"] {
+            XCTAssertNotNil(ControlPage.refusal(of: try ControlCommand(line: line)), line)
+        }
+        for line in ["filter mono", "rotate", "mirror", "snapshot", "lens-at 0.75,0.75", "zoom-in", "zoom-out", "lens", "countdown"] {
+            XCTAssertNil(ControlPage.refusal(of: try ControlCommand(line: line)), line)
+        }
+    }
+
+    func testThePageHasOneButtonPerFilterAndTheStableIds() {
+        let page = String(decoding: ControlPage.page, as: UTF8.self)
+        for id in FilterRegistry.shared.ids {
+            XCTAssertTrue(page.contains("data-filter=\"\(id)\""), id)
+            XCTAssertTrue(page.contains("src=\"/preview/\(id).png\""), id)
+        }
+        for attribute in ["<video id=\"live\"", "data-action=\"rotate\"", "data-action=\"mirror\"", "data-action=\"snapshot\"", "data-action=\"record\"",
+                          "<script src=\"/page.js\">"] {
+            XCTAssertTrue(page.contains(attribute), attribute)
+        }
+        XCTAssertFalse(page.contains("<!-- filters -->"))
+    }
+
+    func testTextIsEscapedForHTML() {
+        XCTAssertEqual("Core Image's <CISepia> & \"sepia\"".escapedForHTML, "Core Image&#39;s &lt;CISepia&gt; &amp; &quot;sepia&quot;")
+    }
+}
