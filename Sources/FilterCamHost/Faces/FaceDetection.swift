@@ -34,6 +34,7 @@ import Synchronization
 final class FaceDetection: ElementPart, @unchecked Sendable {
     enum Property: String, PropertyNames {
         case detectFaces = "detect-faces", overlay = "face-overlay", cascade = "face-cascade"
+        case confirmCascade = "face-confirm-cascade"
         case minSize = "face-min-size", maxSize = "face-max-size", scaleFactor = "face-scale-factor"
         case minNeighbors = "face-min-neighbors", confirmNeighbors = "face-confirm-neighbors"
         case detectionWidth = "face-detection-width", orientations = "face-orientations"
@@ -53,6 +54,10 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
             return ElementProperty(p.rawValue, nick: "Face cascade",
                 blurb: "OpenCV cascade XML file used for face detection",
                 .string(defaultValue: FaceDetector.defaultCascadePath))
+        case .confirmCascade:
+            return ElementProperty(p.rawValue, nick: "Face confirmation cascade",
+                blurb: "Second OpenCV cascade that must also find a face, near its box and size, before it is drawn (empty: none)",
+                .string(defaultValue: FaceDetector.defaultConfirmCascadePath))
         case .minSize:
             return ElementProperty(p.rawValue, nick: "Minimum face size",
                 blurb: "Smallest face to find, in output pixels (0: the cascade's window, 24 px, times the downscale step)",
@@ -123,7 +128,7 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         let analyses = analyses
         worker = FaceWorker(name: "\(GStreamer.name(of: element))-faces") { job in
             analyses.withLock { $0 += 1 }
-            return cache.faces(in: job.grey, job.search, cascadePath: job.cascadePath,
+            return cache.faces(in: job.grey, job.search, cascadePath: job.cascadePath, confirmPath: job.confirmPath,
                                frameWidth: job.geometry.width, frameHeight: job.geometry.height)
         }
     }
@@ -152,6 +157,9 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         case (.cascade, .string(let v)):
             settings.withLock { $0.cascadePath = v ?? FaceDetector.defaultCascadePath }
             preload()
+        case (.confirmCascade, .string(let v)):
+            settings.withLock { $0.confirmCascadePath = v ?? "" }
+            preload()
         case (.minSize, .int(let v)):
             settings.withLock { $0.search.parameters.minSize = v }
         case (.maxSize, .int(let v)):
@@ -179,6 +187,7 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         case .detectFaces: return .bool(s.enabled)
         case .overlay: return .bool(s.overlay)
         case .cascade: return .string(s.cascadePath)
+        case .confirmCascade: return .string(s.confirmCascadePath)
         case .minSize: return .int(s.search.parameters.minSize)
         case .maxSize: return .int(s.search.parameters.maxSize)
         case .scaleFactor: return .double(s.search.parameters.scaleFactor)
@@ -219,6 +228,7 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         let s = settings.withLock { $0 }
         guard s.enabled, running.load(ordering: .relaxed) else { return }
         _ = cache.detector(for: s.cascadePath)
+        if !s.confirmCascadePath.isEmpty { _ = cache.detector(for: s.confirmCascadePath, consequence: FaceDetectorCache.noConfirmer) }
     }
 
     // MARK: Frames (worker thread)
@@ -258,9 +268,11 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         let grey = makeGrey(GreyImage.step(frameWidth: width, frameHeight: height, detectionWidth: s.detectionWidth))
         var search = s.search
         search.rolls = s.orientations.rolls(applied: method, deviceUpright: deviceUpright)
+        search.verifyAbove = s.confirmNeighbors
         let faces: [DetectedFace]
         if live {
-            worker.submit(FaceWorker.Job(grey: grey, search: search, cascadePath: s.cascadePath, geometry: geometry,
+            worker.submit(FaceWorker.Job(grey: grey, search: search, cascadePath: s.cascadePath,
+                                         confirmPath: s.confirmCascadePath, geometry: geometry,
                                          confirmNeighbors: s.confirmNeighbors))
             faces = worker.latest.map { r in
                 r.faces.compactMap { r.geometry.map($0, to: geometry) }
@@ -268,7 +280,8 @@ final class FaceDetection: ElementPart, @unchecked Sendable {
         } else {
             analyses.withLock { $0 += 1 }
             search.rolls = schedule.rolls(requested: search.rolls, drawn: tracker.trackedRolls)
-            let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: width, frameHeight: height)
+            let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, confirmPath: s.confirmCascadePath,
+                                         frameWidth: width, frameHeight: height)
             tracker.confirmNeighbors = s.confirmNeighbors
             faces = tracker.update(candidates, in: geometry, searched: Set(search.rolls))
         }
