@@ -9,6 +9,7 @@ import Synchronization
 ///     gst-launch-1.0 videotestsrc ! filtercam filter=sepia intensity=1 ! videoconvert ! autovideosink
 ///
 /// Properties are declared in `FilterCamElement.properties` (the table `inspect` shows);
+/// each frame's task is made in FilterCamElement+Frames;
 /// settings live in `FilterCamSettings`; frames cross `FrameWorker`.
 final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, Sendable {
     enum Property: String, PropertyNames {
@@ -20,9 +21,9 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     }
 
     /// The element is its parts, in this order: its own settings, the frame worker's
-    /// counters, the snapshot branch, face detection.
+    /// counters, the snapshot branch, the recording branch, face detection.
     static let properties: [ElementProperty] = ownProperties + FrameWorker.counterProperties
-        + SnapshotBranch.properties + FaceDetection.properties
+        + SnapshotBranch.properties + RecordingBranch.properties + FaceDetection.properties
 
     static let ownProperties: [ElementProperty] = Property.allCases.map { p in
         switch p {
@@ -67,7 +68,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
                 .bool(defaultValue: true))
         case .osd:
             return ElementProperty(p.rawValue, nick: "On-screen display",
-                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the file name after a still. Off for encoders; never in stills",
+                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the file name after a still, the 3-2-1 of a countdown, a red dot with the length while recording. Off for encoders; never in stills or recordings",
                 .bool(defaultValue: false))
         case .lensOutline:
             return ElementProperty(p.rawValue, nick: "Lens outline",
@@ -103,34 +104,37 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     let settings = Locked(FilterCamSettings())
     private let worker: FrameWorker
     let snapshots: SnapshotBranch
+    let recording: RecordingBranch
     let faces: FaceDetection
     private let partsReference = SetOnce<ElementParts>()
     var parts: ElementParts { partsReference.value }
 
     /// What the frame worker keeps from frame to frame. Only the worker thread takes the
     /// lock (never contended): it keeps the element Sendable, checked.
-    private struct FrameState {
+    struct FrameState {
         /// Filter instances, rebuilt only when the chain changes.
         var chain = FilterChain.none
         var filters: [any FrameFilter] = []
         /// The YUV refusal is posted once.
         var refusedYUV = false
-        /// Stills written when the last frame was prepared.
+        /// Stills written, and recordings failed, when the last frame was prepared.
         var stillsSeen: UInt64 = 0
+        var recordingFailuresSeen = 0
         /// Draws the on-screen display into YUV frames.
         let osdCanvas = OSDCanvas()
         /// Paints the effects gallery.
         let galleryPainter = GalleryPainter()
     }
-    private let frameState = Locked(FrameState())
+    let frameState = Locked(FrameState())
 
     init(element: UnsafeMutablePointer<GstElement>) {
         elementPointer = GstPointer(element)
         snapshots = SnapshotBranch(element: element)
+        recording = RecordingBranch(element: element)
         faces = FaceDetection(element: element)
         worker = FrameWorker(element: element, log: .filtercam)
         worker.attach(stage: self)
-        partsReference.set(ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, faces]))
+        partsReference.set(ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, recording, faces]))
     }
 
     // MARK: Properties
@@ -260,100 +264,6 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         snapshots.request()
     }
 
-    // MARK: Frames (worker thread)
-
-    /// One frame's task: the recipe (geometry and filters), then on the finished picture
-    /// faces, stills and the on-screen display, then the faces onto the buffer. Faces go
-    /// from the pixels to the buffer through this task's own closures.
-    func task(for input: FrameShape, stream: StreamState) -> FrameTask {
-        let s = settings.withLock { $0 }
-        let chain = s.effectiveChain
-        let activeFilters = frameState.withLock { f -> [any FrameFilter] in
-            if chain != f.chain {
-                f.chain = chain
-                f.filters = chain.makeFilters()
-            }
-            return f.filters
-        }
-        let method = s.effectiveOrientation(tag: stream.tagOrientation)
-        let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
-                                zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop, lensGrid: input.format.isYUV ? 2 : 1)
-        activePlan.withLock { $0 = plan }
-        let recipe = FrameRecipe(plan: plan, filters: activeFilters)
-        if s.gallery && GalleryLayout.fits(width: plan.outputWidth, height: plan.outputHeight) {
-            return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive)
-        }
-        if input.format.isYUV {
-            return yuvTask(recipe, chain: chain, filters: activeFilters, settings: s, format: input.format, method: method,
-                           live: stream.isLive)
-        }
-        let lensRect = recipe.lensRect
-        let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
-        let detecting = faces.isEnabled
-        // The on-screen display goes on last: never into a still.
-        let overlay = onScreenItems(recipe, settings: s)
-        // Work on the finished picture: faces are found and squared, stills copied from
-        // it (squares included), then the flash drawn.
-        var found: [DetectedFace] = []
-        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { frame in
-            if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
-            if snapshots.needsFrame {
-                snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live)
-                snapshots.drawFlash(frame, timestamp: frame.timestamp)
-            }
-            OSDRenderer.draw(overlay, on: frame)
-        } : nil
-        // After detection stops, one more decoration reports "no faces".
-        let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
-            faces.decorate(buffer, faces: found, timestamp: timestamp)
-        } : nil
-        return FrameTask(recipe.job(finish: finish), decorate: decorate)
-    }
-
-    /// A YUV frame's task: geometry, filters, faces (searched on the luma plane), stills
-    /// (encoded in the frame's own format) and the on-screen display (blended into the
-    /// planes by `OSDCanvas`). A filter without a YUV path on a YUV stream is an error that
-    /// says what to put in front.
-    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, filters activeFilters: [any FrameFilter],
-                         settings s: FilterCamSettings, format: FrameFormat,
-                         method: OrientationMethod, live: Bool) -> FrameTask {
-        var problem: String?
-        // The chain's filters are made already (`activeFilters`, in chain order): no new
-        // instances per frame to ask.
-        if let i = activeFilters.firstIndex(where: { !($0 is any YUVFilter) }) {
-            let id = chain.steps.indices.contains(i) ? chain.steps[i].id : "?"
-            problem = "filter \(id.quotedForMessage) works on RGB frames only"
-        }
-        guard let problem else {
-            let faces = self.faces, detecting = faces.isEnabled
-            let snapshots = self.snapshots, lensRect = recipe.lensRect
-            let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
-            var found: [DetectedFace] = []
-            let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || !overlay.isEmpty ? { frame in
-                if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
-                if snapshots.needsFrame {
-                    snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live)
-                    snapshots.drawFlash(frame, timestamp: frame.timestamp)
-                }
-                canvas.draw(overlay, on: frame)
-            } : nil
-            let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
-                faces.decorate(buffer, faces: found, timestamp: timestamp)
-            } : nil
-            return FrameTask(recipe.yuvJob(finish: finish), decorate: decorate)
-        }
-        if frameState.withLock({ f in defer { f.refusedYUV = true }; return !f.refusedYUV }) {
-            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "
-                          + "(\(FormatProblem.rgbOnly(format: format.name).hint(for: GStreamer.name(of: element))))", nil)
-        }
-        return FrameTask(.passthrough(width: recipe.plan.inputWidth, height: recipe.plan.inputHeight))
-    }
-
-    /// EOS: stills still waiting for a frame are written (or reported) now.
-    func endOfStream() {
-        snapshots.finish()
-    }
-
     /// The plan of the last frame, for mapping navigation events back.
     let activePlan = Locked<GeometryPlan?>(nil)
 
@@ -383,17 +293,24 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     var galleryPainter: GalleryPainter { frameState.withLock { $0.galleryPainter } }
 
     /// What to draw on this frame with `osd` on (worker thread): the lens is outlined unless
-    /// it is the whole picture or the whole output; notes a still written since the last one.
+    /// it is the whole picture or the whole output; notes a still written since the last
+    /// one, the running recording's length, a recording that failed.
     func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
         // A countdown's still is due with the first frame after its end, with or without osd.
         if display.withLock({ $0.countdownDue(at: Self.now) }) { snapshots.request() }
         guard s.osd else { return [] }
         let lens = s.lens.isFull || s.lensCrop ? nil : recipe.lensRect
         let written = snapshots.written
+        let recorded = recording.runningSeconds, failures = recording.failures
         let now = Self.now
-        let seen = frameState.withLock { f in defer { f.stillsSeen = written }; return f.stillsSeen }
+        let seen = frameState.withLock { f in
+            defer { (f.stillsSeen, f.recordingFailuresSeen) = (written, failures) }
+            return (stills: f.stillsSeen, recordingFailures: f.recordingFailuresSeen)
+        }
         return display.withLock { d in
-            if written > seen, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
+            if written > seen.stills, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
+            d.recording(seconds: recorded)
+            if failures > seen.recordingFailures { d.recordingFailed(at: now) }
             return d.items(at: now, lens: lens, alwaysOutline: s.lensOutline)
         }
     }

@@ -108,6 +108,12 @@ extension FrameWorker {
             let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
             if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
         }
+        run.stream.frameRunningTime = timestamp.flatMap { t in
+            let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(t))
+            return running == GstClockTime.max ? nil : UInt64(running)
+        }
+        let duration = fc_buffer_duration(buffer)
+        run.stream.frameDuration = duration == GstClockTime.max ? nil : UInt64(duration)
         let task = stage.task(for: shape, stream: run.stream)
         let job = task.job
         let oneThread = shouldStayOnOneThread(frameDuration: fc_buffer_duration(buffer), stream: run.stream)

@@ -172,11 +172,12 @@ public final class PipelineSession {
     private var stoppingARecording = true
 
     /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
-    /// sink) the wait is short (1.5 s): a live source that never ends must not hold a quit.
+    /// sink, no filtercam recording from the preview) the wait is short (1.5 s): a live
+    /// source that never ends must not hold a quit.
     private func beginEndOfStream(_ why: String) -> Date {
         let recording = pipeline.elements.contains { e in
             Self.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
-        }
+        } || filterStages.contains { Pipeline.property($0.element, "record") == "true" }
         stoppingARecording = recording
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
                                 : "Interrupt: sending EOS so recordings are finalised (Ctrl-C again aborts)…")
@@ -198,6 +199,7 @@ public final class PipelineSession {
                 out.write((line + "\n").data(using: .utf8)!)
             }
             reportStill(m)
+            reportRecording(m)
         case GST_MESSAGE_LATENCY:
             gst_bin_recalculate_latency(pipeline.element.asBin)
         case GST_MESSAGE_APPLICATION:
@@ -264,6 +266,7 @@ public final class PipelineSession {
         for (name, element) in filterStages {
             var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
             if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
+            if let recordings = Pipeline.property(element, "recordings-written") { line += " recordings=\(recordings)" }
             if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
             errorLine(line)
         }
@@ -289,9 +292,9 @@ public final class PipelineSession {
     private let windowTitles = WindowTitles()
 
     /// Stills asked for by `snapshot`, and when the last was asked (quit waits at most 5 s).
-    private var stillsRequested = 0
+    var stillsRequested = 0
     private var stillsFinished = 0
-    private var lastStillRequest = Date.distantPast
+    var lastStillRequest = Date.distantPast
 
     private func stillsRequestedAreDone() -> Bool {
         stillsFinished >= stillsRequested || Date().timeIntervalSince(lastStillRequest) > 5
@@ -317,81 +320,46 @@ public final class PipelineSession {
         }
     }
 
-    // MARK: Live commands
+    // MARK: Recordings
 
-    /// Applies one live command; problems are reported as an error line, never fatal.
-    /// The session picks the element (the only filtercam, the named one, the only
-    /// filtercamsrc for `camera`); `ControlCommand.run(on:)` changes it, as for a key in
-    /// the preview window.
-    public func execute(_ command: LiveCommand, reply: Reply? = nil) {
-        do {
-            let said = try perform(command)
-            if let said { errorLine(said) }
-            reply?(.success(said))
-        } catch {
-            errorLine("command error: \(error)")
-            reply?(.failure(error))
+    /// `launch --audio`: every filtercam records sound from its `record-audio-source` (the
+    /// default microphone) with the picture.
+    public func recordSound() {
+        for (_, element) in filterStages where Pipeline.property(element, "record-audio") != nil {
+            try? Pipeline.setProperty(element, "record-audio", "true")
         }
     }
 
-    /// Runs one command; returns what it changed, as a line to show.
-    private func perform(_ command: LiveCommand) throws -> String? {
-        switch command {
-        case .help:
-            errorLine(Keymap.helpText)
-            return nil
-        case .quit:
-            return nil
-        case .camera(let id):
-            let sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
-            guard sources.count == 1 else {
-                throw ControlError(sources.isEmpty ? "the pipeline has no filtercamsrc"
-                    : "the pipeline has several filtercamsrc elements; write 'set NAME.camera=\(id)'")
-            }
-            _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
-            return try run(command, on: sources[0])
-        case .set(let elementName, _, _):
-            return try run(command, on: try target(elementName))
-        case .closeGallery:
-            // Esc and Enter close the gallery; with no gallery to close they say nothing.
-            return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
+    /// One line when a recording from the preview starts, and one when its file is
+    /// complete: the file, its length and its size (`recording-started`, `recording-saved`;
+    /// a failure is the element's WARNING, printed as such).
+    private func reportRecording(_ m: UnsafeMutablePointer<GstMessage>) {
+        guard let structure = gst_message_get_structure(m) else { return }
+        let name = String(cString: gst_structure_get_name(structure))
+        let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
+        var sound: gboolean = 0
+        gst_structure_get_boolean(structure, "sound", &sound)
+        switch name {
+        case "recording-started":
+            var width: gint = 0, height: gint = 0
+            gst_structure_get_int(structure, "width", &width)
+            gst_structure_get_int(structure, "height", &height)
+            errorLine("recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound")); v or 'record' again stops it")
+        case "recording-saved":
+            var seconds = 0.0, frames: gint = 0, dropped: gint = 0
+            var size: guint64 = 0
+            gst_structure_get_double(structure, "duration", &seconds)
+            gst_structure_get_uint64(structure, "size", &size)
+            gst_structure_get_int(structure, "frames", &frames)
+            gst_structure_get_int(structure, "dropped", &dropped)
+            errorLine(RecordingReport.saved(path: path, seconds: seconds, bytes: UInt64(size), frames: Int(frames),
+                                            dropped: Int(dropped), sound: sound != 0))
         default:
-            let said = try run(command, on: try target(nil))
-            if command == .snapshot {
-                stillsRequested += 1
-                lastStillRequest = Date()
-            }
-            return said
+            break
         }
     }
 
-    private func run(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) throws -> String? {
-        try command.run(on: ElementControl(element, set: Pipeline.setProperty))
-    }
-
-    private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {
-        if let name {
-            guard let e = pipeline.element(named: name) else {
-                let names = pipeline.elements.map { GStreamer.name(of: $0) }
-                throw ControlError("no element \(name.quotedForMessage) in the pipeline; elements: \(names.joined(separator: ", "))")
-            }
-            return e
-        }
-        let cams = filterStages
-        guard cams.count == 1 else {
-            throw ControlError(cams.isEmpty
-                ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
-                : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); write ELEMENT.PROP=VALUE")
-        }
-        return cams[0].element
-    }
-
-    /// The FilterCam elements that filter (filtercamsrc, a source, is not one of them).
-    private var filterStages: [(name: String, element: UnsafeMutablePointer<GstElement>)] {
-        pipeline.filterCamElements.filter { Pipeline.factoryName(of: $0.element) != CameraSourceElement.factoryName }
-    }
-
-    private func errorLine(_ s: String) {
+    func errorLine(_ s: String) {
         errorOutput.write((s + "\n").data(using: .utf8)!)
     }
 }

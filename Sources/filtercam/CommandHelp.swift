@@ -8,11 +8,12 @@ enum CommandHelp {
         switch command {
         case "launch":
             return """
-                usage: filtercam launch [--messages[=FILE]] [--verbose] FILE|NAME|DESCRIPTION
+                usage: filtercam launch [--messages[=FILE]] [--audio] [--verbose] FILE|NAME|DESCRIPTION
                   FILE         a pipeline file (gst-launch syntax over lines, # comments, ${VAR:-default})
                   NAME         a shipped pipeline file by name (pipelines/NAME.pipeline)
                   DESCRIPTION  a gst-launch description, e.g. 'videotestsrc ! filtercam filter=sepia ! autovideosink'
                   --messages   element messages as JSON lines on stdout (=FILE: into a file)
+                  --audio      recordings from the preview (v, 'record') take sound from the default microphone
                   --verbose    errors and warnings also name the C source location that raised them
 
                 shipped pipelines (variables with their defaults):

@@ -11,14 +11,19 @@ import XCTest
 /// at step 1 equals, see FaceDetectorTests), both computed here and scored as
 /// shared/fixtures/faces/score.py does (`FaceScore`, IoU ≥ 0.4, ignore regions).
 ///
-/// Pictures: the fixtures (five local ones) and versions of each made with GStreamer's own
+/// Pictures: the five local fixtures and versions of each made with GStreamer's own
 /// elements (never with FilterCam's code): turned 90r / 180 / 90l and mirrored
 /// (`videoflip video-direction`), letterboxed at half size on black (`videoscale !
-/// videobox`), darkened and brightened (`videobalance`); 40 pictures, 80 faces.
-/// True boxes: ground_truth.json's, moved with the picture.
+/// videobox`), darkened and brightened (`videobalance`); and three pictures from other
+/// Debian packages (a second LFW mosaic, opencv-doc's basketball1, scikit-image's coins)
+/// upright, turned 90r, mirrored and darkened (fewer versions: the suite's time); 52
+/// pictures, 116 faces. True boxes: checked by eye (ground_truth.json's for the shared
+/// ones), moved with the picture. The whole package face set is scored by a script
+/// (README, "Against OpenCV").
 final class FaceAccuracyTests: XCTestCase {
     struct Picture {
         let name: String
+        let variant: String
         let frame: PixelBuffer
         let faces: [PixelRect]
         let ignore: [PixelRect]
@@ -58,13 +63,14 @@ final class FaceAccuracyTests: XCTestCase {
     static func pictures() throws -> [Picture] {
         if let cached { return cached }
         var out: [Picture] = []
-        for image in FaceFixtures.local {
+        for image in FaceFixtures.accuracySet {
             let upright = try FaceFixtures.load(image)
             let (w, h) = (upright.width, upright.height)
-            for v in variants {
+            let local = FaceFixtures.local.contains { $0.file == image.file }
+            for v in variants where local || ["upright", "90r", "horiz", "dark"].contains(v.name) {
                 let frame = try FrameIO.captureFrame("filesrc location=\"\(FaceFixtures.path(image)!)\" ! pngdec ! videoconvert ! \(v.elements(w, h))",
                                                      format: .rgba)
-                out.append(Picture(name: "\(image.file) \(v.name)", frame: frame, faces: image.faces.map { v.move($0, w, h) },
+                out.append(Picture(name: "\(image.file) \(v.name)", variant: v.name, frame: frame, faces: image.faces.map { v.move($0, w, h) },
                                    ignore: image.ignore.map { v.move($0, w, h) }, turned: v.turned && !image.faces.isEmpty))
             }
         }
@@ -98,25 +104,36 @@ final class FaceAccuracyTests: XCTestCase {
         return try FaceFixtures.detector.detect(GreyImage(frame: picture.frame.view, step: 1), p).map(\.rect)
     }
 
-    func testDefaultsFindAtLeastOpenCVsFacesWithNoMoreFalseAlarms() throws {
-        var ours = FaceScore(), opencv = FaceScore(), opencv3 = FaceScore()
+    func testDefaultsFindAtLeastOpenCVsFacesWithAtMostHalfItsFalseAlarms() throws {
+        var ours = FaceScore(), opencv = FaceScore()
         var lines: [String] = []
         for picture in try Self.pictures() {
             let a = FaceScore(elementFaces(picture).map(\.rect), faces: picture.faces, ignore: picture.ignore)
             let b = FaceScore(try openCVFaces(picture), faces: picture.faces, ignore: picture.ignore)
-            // minNeighbors 3: printed for the table in docs/faces.md, not asserted.
-            let c = FaceScore(try openCVFaces(picture, minNeighbors: 3), faces: picture.faces, ignore: picture.ignore)
             ours = ours + a
             opencv = opencv + b
-            opencv3 = opencv3 + c
-            lines.append("\(picture.name.padding(toLength: 28, withPad: " ", startingAt: 0)) ours \(a)   opencv mn5 \(b)   mn3 \(c)")
+            lines.append("\(picture.name.padding(toLength: 28, withPad: " ", startingAt: 0)) ours \(a)   opencv mn5 \(b)")
         }
-        print((lines + ["total: ours \(ours)   opencv mn5 \(opencv)   mn3 \(opencv3)"]).joined(separator: "\n"))
-        XCTAssertEqual(ours.hits + ours.misses, 80)
+        print((lines + ["total: ours \(ours)   opencv mn5 \(opencv)"]).joined(separator: "\n"))
+        XCTAssertEqual(ours.hits + ours.misses, 116)
         XCTAssertGreaterThanOrEqual(ours.hits, opencv.hits, "recall below OpenCV minNeighbors 5")
-        XCTAssertLessThanOrEqual(ours.falseAlarms, opencv.falseAlarms, "more false alarms than OpenCV minNeighbors 5")
+        XCTAssertLessThanOrEqual(ours.falseAlarms * 2, opencv.falseAlarms, "more than half OpenCV minNeighbors 5's false alarms")
         // The orientation search must be what finds the turned faces OpenCV cannot.
         XCTAssertGreaterThan(ours.hits, opencv.hits)
+    }
+
+    /// Without the second cascade's look, the same upright pictures draw more false boxes
+    /// (the look is what takes them away) and no more faces than with it, plus two.
+    func testSecondCascadeTakesFalseAlarmsAwayNotFaces() throws {
+        var ours = FaceScore(), unconfirmed = FaceScore()
+        for picture in try Self.pictures() where picture.variant == "upright" {
+            ours = ours + FaceScore(elementFaces(picture).map(\.rect), faces: picture.faces, ignore: picture.ignore)
+            unconfirmed = unconfirmed + FaceScore(elementFaces(picture, ["face-confirm-cascade": .string("")]).map(\.rect),
+                                                  faces: picture.faces, ignore: picture.ignore)
+        }
+        print("upright: ours \(ours)   one cascade \(unconfirmed)")
+        XCTAssertLessThan(ours.falseAlarms, unconfirmed.falseAlarms)
+        XCTAssertGreaterThanOrEqual(ours.hits, unconfirmed.hits - 2)
     }
 
     /// Every face turned in the picture is found in `all` mode, with the roll the turn
@@ -124,7 +141,8 @@ final class FaceAccuracyTests: XCTestCase {
     /// (OpenCV, minNeighbors 5: one LFW tile upside down, nothing else), and fewer.
     func testTurnedFacesFoundInAllModeOnlyWithTheirRoll() throws {
         let allIndex = FaceOrientations.allCases.firstIndex(of: .all)!, uprightIndex = FaceOrientations.allCases.firstIndex(of: .upright)!
-        let turned = try Self.pictures().filter(\.turned)
+        let local = Set(FaceFixtures.local.map(\.file))
+        let turned = try Self.pictures().filter { $0.turned && local.contains(String($0.name.split(separator: " ")[0])) }
         XCTAssertEqual(turned.count, 9)   // astronaut, lfw mosaic, obama2 × 90r, 180, 90l
         for picture in turned {
             let found = elementFaces(picture, ["face-orientations": .int(allIndex)])

@@ -36,6 +36,16 @@ enum FaceFixtures {
                  r(289, 16, 94, 94), r(294, 164, 91, 91), r(437, 19, 97, 97), r(438, 166, 91, 91)])
     static let obama2 = Image(file: "obama2.png", faces: [r(96, 164, 218, 218)], ignore: [r(370, 220, 47, 200)],
                               opencv: [r(96, 164, 218, 218)])
+    /// Faces 48–55 of the same LFW subset, laid out as `lfw_mosaic_a` (boxes: the tiles,
+    /// checked by eye; `opencv` not recorded).
+    static let lfwMosaicB = Image(file: "lfw_mosaic_b.png",
+        faces: [r(16, 20, 92, 92), r(156, 20, 92, 92), r(296, 20, 92, 92), r(436, 20, 92, 92),
+                r(16, 160, 92, 92), r(156, 160, 92, 92), r(296, 160, 92, 92), r(436, 160, 92, 92)],
+        ignore: [], opencv: [])
+    /// opencv-doc's basketball1.png: one small face; the other player's head, in profile, ignored.
+    static let basketball = Image(file: "basketball1.png", faces: [r(72, 93, 38, 38)], ignore: [r(500, 20, 110, 110)], opencv: [])
+    /// scikit-image's coins.png: no face, but profiles on the coins that OpenCV's cascade takes for faces.
+    static let coins = Image(file: "coins.png", faces: [], ignore: [], opencv: [])
     static let coffee = Image(file: "nonface_coffee.png", faces: [], ignore: [], opencv: [])
     static let home = Image(file: "nonface_home.png", faces: [], ignore: [], opencv: [])
 
@@ -43,6 +53,8 @@ enum FaceFixtures {
     static let lfwWeakTile = r(12, 161, 91, 91)
 
     static let local: [Image] = [astronaut, lfwMosaic, obama2, coffee, home]
+    /// `local` and pictures from other Debian packages (Fixtures/faces/README.md).
+    static let accuracySet: [Image] = local + [lfwMosaicB, basketball, coins]
     static let withFaces: [Image] = [astronaut, lfwMosaic, obama2]
     static let withoutFaces: [Image] = [coffee, home]
 

@@ -56,6 +56,22 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertThrowsError(try run(.countdown), "an element without the property (fc<id>) refuses")
     }
 
+    /// `record` (key v) toggles the element's `record`; what the recording became is the
+    /// element's to say (its file, then its length and size), so the command says nothing.
+    func testRecordTogglesTheElementsRecording() throws {
+        let (text, target) = try run(.record, ["record": "false"])
+        XCTAssertNil(text)
+        XCTAssertEqual(target.properties["record"], "true")
+        XCTAssertNil(try ControlCommand.record.run(on: target, registry: registry))
+        XCTAssertEqual(target.properties["record"], "false", "again stops it")
+        XCTAssertEqual(Keymap.command(forKey: "v"), .record)
+        XCTAssertEqual(try ControlCommand(line: "record"), .record)
+        XCTAssertEqual(ControlCommand(key: "v"), .record)
+        XCTAssertThrowsError(try run(.record), "an element without the property (fc<id>, filtercamsrc) refuses") { error in
+            XCTAssertEqual("\(error)", "fc cannot record")
+        }
+    }
+
     func testRotateAndMirror() throws {
         XCTAssertEqual(try run(.rotate).0, "orientation: 90r")
         XCTAssertEqual(try run(.rotate, ["orientation": "90l"]).0, "orientation: identity")

@@ -70,6 +70,13 @@ final class FaceRollTests: XCTestCase {
         // Only its mirror applied: the sensor's picture (tops left), mirrored: tops right.
         XCTAssertEqual(FaceOrientations.device.rolls(applied: .horizontal, deviceUpright: .rotate90R.then(.horizontal)), [90])
         XCTAssertEqual(FaceOrientations.device.rolls(applied: .identity, deviceUpright: nil), [0])
+        // A device that never said how it is held is taken as upright: the orientation
+        // applied gives the expected roll, searched first (a webcam turned with 90r, or
+        // turned and mirrored with ul-lr / ur-ll).
+        XCTAssertEqual(FaceOrientations.auto.rolls(applied: .rotate90R, deviceUpright: nil), [90, 180, 0, 270])
+        XCTAssertEqual(FaceOrientations.auto.rolls(applied: .upperLeftDiagonal, deviceUpright: nil).first, 270)
+        XCTAssertEqual(FaceOrientations.auto.rolls(applied: .upperRightDiagonal, deviceUpright: nil).first, 90)
+        XCTAssertEqual(FaceOrientations.device.rolls(applied: .rotate180, deviceUpright: nil), [180])
     }
 
     private func face(_ x: Int, _ size: Int, _ angle: Int, _ n: Int) -> DetectedFace {

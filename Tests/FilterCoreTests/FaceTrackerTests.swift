@@ -80,6 +80,44 @@ final class FaceTrackerTests: XCTestCase {
         XCTAssertEqual(t.faces, [])
     }
 
+    /// A box the second cascade did not confirm never starts a square, however many
+    /// candidate windows it has; it still follows a square already drawn.
+    func testUnverifiedCandidateNeverStartsASquareButFollowsOne() {
+        var t = FaceTracker(confirmNeighbors: 5)
+        var cheek = face(300, 50, 40, neighbors: 30)
+        cheek.verified = false
+        XCTAssertEqual(t.update([cheek]), [])
+        XCTAssertEqual(t.update([cheek]), [])
+        let f = face(10, 10, 40, neighbors: 20)
+        var weakF = f
+        weakF.verified = false
+        XCTAssertEqual(t.update([f]).count, 1)
+        XCTAssertEqual(t.update([weakF]).map(\.rect), [f.rect])
+    }
+
+    /// Weak candidates hold a drawn square for `staleFrames` analyses after its last sure
+    /// one, then it goes, even while they keep coming (a pattern the cascade sees weakly
+    /// every frame does not keep a square for seconds).
+    func testWeakCandidatesHoldASquareOnlyForStaleFrames() {
+        var t = FaceTracker(confirmNeighbors: 5, confirmFrames: 2)
+        t.staleFrames = 3
+        let sure = face(100, 100, 80, neighbors: 9), weak = face(100, 100, 80, neighbors: 4)
+        XCTAssertEqual(t.update([sure]), [])
+        XCTAssertEqual(t.update([sure]).count, 1)
+        for _ in 0..<3 { XCTAssertEqual(t.update([weak]).count, 1) }
+        XCTAssertEqual(t.update([weak]), [])
+        XCTAssertEqual(t.update([weak]), [])
+        // Sure again: a new track, drawn after two sure sightings as any other.
+        XCTAssertEqual(t.update([sure]), [])
+        XCTAssertEqual(t.update([sure]).count, 1)
+        // A sure sighting in between starts the count again.
+        for _ in 0..<3 { _ = t.update([weak]) }
+        XCTAssertEqual(t.update([sure]).count, 1)
+        for _ in 0..<3 { XCTAssertEqual(t.update([weak]).count, 1) }
+        // A miss counts as an analysis without a sure candidate too.
+        XCTAssertEqual(t.update([]), [])
+    }
+
     /// A face in a roll the frame did not search is kept as it is, not counted as missed.
     func testFaceOfARollNotSearchedIsKept() {
         var t = FaceTracker(confirmNeighbors: 5, confirmFrames: 2)

@@ -34,6 +34,7 @@ import Synchronization
 final class FaceDetection: ElementPart, Sendable {
     enum Property: String, PropertyNames {
         case detectFaces = "detect-faces", overlay = "face-overlay", cascade = "face-cascade"
+        case confirmCascade = "face-confirm-cascade"
         case minSize = "face-min-size", maxSize = "face-max-size", scaleFactor = "face-scale-factor"
         case minNeighbors = "face-min-neighbors", confirmNeighbors = "face-confirm-neighbors"
         case detectionWidth = "face-detection-width", orientations = "face-orientations"
@@ -53,6 +54,10 @@ final class FaceDetection: ElementPart, Sendable {
             return ElementProperty(p.rawValue, nick: "Face cascade",
                 blurb: "OpenCV cascade XML file used for face detection",
                 .string(defaultValue: FaceDetector.defaultCascadePath))
+        case .confirmCascade:
+            return ElementProperty(p.rawValue, nick: "Face confirmation cascade",
+                blurb: "Second OpenCV cascade that must also find a face, near its box and size, before it is drawn (empty: none)",
+                .string(defaultValue: FaceDetector.defaultConfirmCascadePath))
         case .minSize:
             return ElementProperty(p.rawValue, nick: "Minimum face size",
                 blurb: "Smallest face to find, in output pixels (0: the cascade's window, 24 px, times the downscale step)",
@@ -129,7 +134,7 @@ final class FaceDetection: ElementPart, Sendable {
         let analyses = analyses
         worker = FaceWorker(name: "\(GStreamer.name(of: element))-faces") { job in
             analyses.withLock { $0 += 1 }
-            return cache.faces(in: job.grey, job.search, cascadePath: job.cascadePath,
+            return cache.faces(in: job.grey, job.search, cascadePath: job.cascadePath, confirmPath: job.confirmPath,
                                frameWidth: job.geometry.width, frameHeight: job.geometry.height)
         }
     }
@@ -158,6 +163,9 @@ final class FaceDetection: ElementPart, Sendable {
         case (.cascade, .string(let v)):
             settings.withLock { $0.cascadePath = v ?? FaceDetector.defaultCascadePath }
             preload()
+        case (.confirmCascade, .string(let v)):
+            settings.withLock { $0.confirmCascadePath = v ?? "" }
+            preload()
         case (.minSize, .int(let v)):
             settings.withLock { $0.search.parameters.minSize = v }
         case (.maxSize, .int(let v)):
@@ -185,6 +193,7 @@ final class FaceDetection: ElementPart, Sendable {
         case .detectFaces: return .bool(s.enabled)
         case .overlay: return .bool(s.overlay)
         case .cascade: return .string(s.cascadePath)
+        case .confirmCascade: return .string(s.confirmCascadePath)
         case .minSize: return .int(s.search.parameters.minSize)
         case .maxSize: return .int(s.search.parameters.maxSize)
         case .scaleFactor: return .double(s.search.parameters.scaleFactor)
@@ -227,6 +236,7 @@ final class FaceDetection: ElementPart, Sendable {
         let s = settings.withLock { $0 }
         guard s.enabled, running.load(ordering: .relaxed) else { return }
         _ = cache.detector(for: s.cascadePath)
+        if !s.confirmCascadePath.isEmpty { _ = cache.detector(for: s.confirmCascadePath, consequence: FaceDetectorCache.noConfirmer) }
     }
 
     // MARK: Frames (worker thread)
@@ -267,9 +277,11 @@ final class FaceDetection: ElementPart, Sendable {
         let grey = makeGrey(GreyImage.step(frameWidth: width, frameHeight: height, detectionWidth: s.detectionWidth))
         var search = s.search
         search.rolls = s.orientations.rolls(applied: method, deviceUpright: deviceUpright)
+        search.verifyAbove = s.confirmNeighbors
         let faces: [DetectedFace]
         if live {
-            worker.submit(FaceWorker.Job(grey: grey, search: search, cascadePath: s.cascadePath, geometry: geometry,
+            worker.submit(FaceWorker.Job(grey: grey, search: search, cascadePath: s.cascadePath,
+                                         confirmPath: s.confirmCascadePath, geometry: geometry,
                                          confirmNeighbors: s.confirmNeighbors))
             faces = worker.latest.map { r in
                 r.faces.compactMap { r.geometry.map($0, to: geometry) }
@@ -278,7 +290,8 @@ final class FaceDetection: ElementPart, Sendable {
             analyses.withLock { $0 += 1 }
             faces = tracking.withLock { t in
                 search.rolls = t.schedule.rolls(requested: search.rolls, drawn: t.tracker.trackedRolls)
-                let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, frameWidth: width, frameHeight: height)
+                let candidates = cache.faces(in: grey, search, cascadePath: s.cascadePath, confirmPath: s.confirmCascadePath,
+                                             frameWidth: width, frameHeight: height)
                 t.tracker.confirmNeighbors = s.confirmNeighbors
                 return t.tracker.update(candidates, in: geometry, searched: Set(search.rolls))
             }

@@ -13,6 +13,8 @@ struct FaceCascadeError: Error, CustomStringConvertible {
 final class FaceDetector: Sendable {
     /// Debian's opencv-data: OpenCV's stock frontal face cascade.
     static let defaultCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
+    /// The confirming cascade (`FaceVerification`), from the same package.
+    static let defaultConfirmCascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt.xml"
 
     /// `detectMultiScale`'s tuning, in the pixels of the image searched. Sizes of 0: no limit.
     struct Parameters: Equatable, Sendable {
@@ -47,6 +49,14 @@ final class FaceDetector: Sendable {
 
     /// Faces in `image`, in its pixels, as OpenCV reports them.
     func detect(_ image: GreyImage, _ p: Parameters) throws -> [Detection] {
+        try detect(image, in: PixelRect(x: 0, y: 0, width: image.width, height: image.height), p)
+    }
+
+    /// Faces inside `region` of `image` (no copy: OpenCV reads the region in place), in
+    /// the image's pixels. `region` must lie inside the image.
+    func detect(_ image: GreyImage, in region: PixelRect, _ p: Parameters) throws -> [Detection] {
+        precondition(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0
+                     && region.x + region.width <= image.width && region.y + region.height <= image.height)
         let params = CFDParams(scale_factor: p.scaleFactor, min_neighbors: Int32(clamping: p.minNeighbors),
                                min_width: Int32(clamping: p.minSize), min_height: Int32(clamping: p.minSize),
                                max_width: Int32(clamping: p.maxSize), max_height: Int32(clamping: p.maxSize))
@@ -54,15 +64,15 @@ final class FaceDetector: Sendable {
         var error = [CChar](repeating: 0, count: 512)
         let n = image.pixels.withUnsafeBufferPointer { px in
             handle.withLock {
-                cfd_detect($0, px.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
-                           params, &rects, &error, error.count)
+                cfd_detect($0, px.baseAddress! + region.y * image.width + region.x, Int32(region.width),
+                           Int32(region.height), Int32(image.width), params, &rects, &error, error.count)
             }
         }
         guard n >= 0 else { throw FaceCascadeError(path: cascadePath, description: String(cStringBuffer: error)) }
         defer { cfd_rects_free(rects) }
         return (0..<Int(n)).map { i in
             let r = rects![i]
-            return Detection(rect: PixelRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height)),
+            return Detection(rect: PixelRect(x: region.x + Int(r.x), y: region.y + Int(r.y), width: Int(r.width), height: Int(r.height)),
                              neighbors: Int(r.neighbors))
         }
     }

@@ -1,17 +1,13 @@
 import FilterCore
 import Synchronization
 
-/// The detector for the current cascade path, loaded once per path (parsing the stock
-/// cascade takes tens of milliseconds, so never per frame). A path that failed is not
-/// retried until `reset()` (the element starting again) or another path is set, and
-/// its failure is reported once through `onError`; so is the first error while detecting.
+/// The detectors for the cascade paths in use (the face cascade and the confirming one),
+/// each loaded once (parsing the stock cascade takes tens of milliseconds, so never per
+/// frame). A path that failed is not retried until `reset()` (the element starting
+/// again), and its failure is reported once through `onError`; so is the first error
+/// while detecting.
 final class FaceDetectorCache: Sendable {
-    private struct Entry {
-        var path: String
-        var detector: FaceDetector?
-    }
-
-    private let entry = Locked<Entry?>(nil)
+    private let entries = Locked<[String: FaceDetector?]>([:])
     private let detectionFailed = Locked(false)
     private let onError: @Sendable (String) -> Void
 
@@ -21,29 +17,34 @@ final class FaceDetectorCache: Sendable {
     }
 
     /// The detector for `path`, loading it if needed (outside the lock: a frame that only
-    /// needs the cached detector never waits for a load); nil if the cascade is unusable.
-    func detector(for path: String) -> FaceDetector? {
-        if let hit = entry.withLock({ e -> Entry? in e?.path == path ? e : nil }) { return hit.detector }
+    /// needs the cached detector never waits for a load); nil if the cascade is unusable,
+    /// which is reported once, followed by `consequence`.
+    func detector(for path: String, consequence: String = "face detection is off") -> FaceDetector? {
+        if let hit = entries.withLock({ $0[path] }) { return hit }
         var loaded: FaceDetector?
         var failure: FaceCascadeError?
         do { loaded = try FaceDetector(cascadePath: path) } catch let e as FaceCascadeError { failure = e } catch {
             failure = FaceCascadeError(path: path, description: "face cascade '\(path)': \(error)")
         }
-        let stored = entry.withLock { e -> Bool in
-            if e?.path == path { return false }   // another thread got there first
-            e = Entry(path: path, detector: loaded)
-            return true
+        let kept = entries.withLock { e -> FaceDetector?? in
+            if let other = e[path] { return .some(other) }   // another thread got there first
+            e[path] = .some(loaded)
+            return nil
         }
-        if stored, let failure { onError("\(failure.description); face detection is off") }
-        return stored ? loaded : entry.withLock { $0?.path == path ? $0?.detector : loaded }
+        if let kept { return kept }
+        if let failure { onError("\(failure.description); \(consequence)") }
+        return loaded
     }
 
     /// Candidate faces in `grey` (copied from a `frameWidth`×`frameHeight` frame) in frame
-    /// pixels, with the detector for `cascadePath`; [] when there is none or detection fails.
-    func faces(in grey: GreyImage, _ search: FaceSearch, cascadePath: String, frameWidth: Int, frameHeight: Int) -> [DetectedFace] {
+    /// pixels, with the detector for `cascadePath` and the confirming one for
+    /// `confirmPath` (empty: none); [] when there is no detector or detection fails.
+    func faces(in grey: GreyImage, _ search: FaceSearch, cascadePath: String, confirmPath: String,
+               frameWidth: Int, frameHeight: Int) -> [DetectedFace] {
         guard let detector = detector(for: cascadePath) else { return [] }
+        let confirmer = confirmPath.isEmpty ? nil : self.detector(for: confirmPath, consequence: Self.noConfirmer)
         do {
-            return try search.run(detector, on: grey, frameWidth: frameWidth, frameHeight: frameHeight)
+            return try search.run(detector, confirmer: confirmer, on: grey, frameWidth: frameWidth, frameHeight: frameHeight)
         } catch {
             let first = detectionFailed.withLock { f -> Bool in defer { f = true }; return !f }
             if first { onError("\(error); face detection skipped") }
@@ -51,9 +52,11 @@ final class FaceDetectorCache: Sendable {
         }
     }
 
-    /// Forgets the loaded detector and any failure (the file may have been fixed).
+    static let noConfirmer = "faces are drawn without the second cascade's look"
+
+    /// Forgets the loaded detectors and any failure (the file may have been fixed).
     func reset() {
-        entry.withLock { $0 = nil }
+        entries.withLock { $0 = [:] }
         detectionFailed.withLock { $0 = false }
     }
 }

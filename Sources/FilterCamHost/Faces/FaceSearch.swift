@@ -9,25 +9,38 @@ import FilterCore
 /// output frame, labelled with the roll. `FaceOrientationMerge` then joins the rolls'
 /// answers into one list of candidates (which ones are drawn is `FaceTracker`'s call).
 /// Each roll costs one plain search; mirrored faces need none (the frontal cascade finds
-/// them anyway, tested).
+/// them anyway, tested). Candidates sure enough to be drawn (more candidate windows than
+/// `verifyAbove`) get a second look with the confirming cascade, in their roll's
+/// turned copy (`FaceVerification`); those it does not confirm are marked unverified, and
+/// lose to a verified twin in another roll when the rolls are merged (an upright face is
+/// often also found upside down, where the second cascade does not see it).
 struct FaceSearch: Equatable, Sendable {
     /// Tuning in output-frame pixels (sizes are divided by the grey copy's step).
     var parameters = FaceDetector.Parameters(scaleFactor: FaceSettings.defaultScaleFactor, minSize: FaceSettings.defaultMinSize)
     /// Rolls searched (degrees clockwise), the expected one first.
     var rolls = [0]
     var otherRollMinimum = FaceOrientationMerge.defaultOtherRollMinimum
+    var verification = FaceVerification()
+    /// Candidates with more candidate windows than this get the second look (the drawing
+    /// threshold, `face-confirm-neighbors`: weaker ones are never drawn anyway).
+    var verifyAbove = FaceSettings.defaultConfirmNeighbors
 
-    /// Candidates in `grey` (a copy of a `frameWidth`×`frameHeight` frame), in frame pixels.
-    func run(_ detector: FaceDetector, on grey: GreyImage, frameWidth: Int, frameHeight: Int) throws -> [DetectedFace] {
+    /// Candidates in `grey` (a copy of a `frameWidth`×`frameHeight` frame), in frame pixels;
+    /// `confirmer`: the second cascade (nil: none, every candidate stays verified).
+    func run(_ detector: FaceDetector, confirmer: FaceDetector? = nil, on grey: GreyImage, frameWidth: Int,
+             frameHeight: Int) throws -> [DetectedFace] {
         var p = parameters
         p.minSize = parameters.minSize / grey.step
         p.maxSize = parameters.maxSize > 0 ? max(1, (parameters.maxSize + grey.step - 1) / grey.step) : 0
         var found: [DetectedFace] = []
         for roll in rolls {
             let turn = FaceRoll.uprighting(roll)
-            for d in try detector.detect(grey.oriented(turn), p) {
+            let image = grey.oriented(turn)
+            for d in try detector.detect(image, p) {
                 let r = turn.sourceRect(forOutputRect: d.rect, inputWidth: grey.width, inputHeight: grey.height)
-                found.append(DetectedFace(rect: r, angle: roll, neighbors: d.neighbors))
+                var face = DetectedFace(rect: r, angle: roll, neighbors: d.neighbors)
+                if let confirmer, d.neighbors > verifyAbove { face.verified = try confirms(d.rect, in: image, confirmer) }
+                found.append(face)
             }
         }
         let merged = FaceOrientationMerge(otherRollMinimum: otherRollMinimum).merge(found, expectedRoll: rolls.first ?? 0)
@@ -36,6 +49,16 @@ struct FaceSearch: Equatable, Sendable {
             f.rect = Self.scale(f.rect, by: grey.step, frameWidth: frameWidth, frameHeight: frameHeight)
             return f
         }
+    }
+
+    /// Whether `confirmer` finds the face at `box` in `image` (the grey copy turned so that
+    /// the face stands upright; `box` in its pixels).
+    private func confirms(_ box: PixelRect, in image: GreyImage, _ confirmer: FaceDetector) throws -> Bool {
+        guard let region = verification.region(around: box, width: image.width, height: image.height) else { return false }
+        let sizes = verification.sizes(for: box)
+        let p = FaceDetector.Parameters(scaleFactor: verification.scaleFactor, minNeighbors: verification.minNeighbors,
+                                        minSize: sizes.smallest, maxSize: sizes.largest)
+        return verification.confirms(box, found: try confirmer.detect(image, in: region, p).map(\.rect))
     }
 
     /// A grey-copy box in frame pixels, kept inside the frame.

@@ -16,6 +16,8 @@ struct FaceSettings: Sendable {
     var enabled = false
     var overlay = true
     var cascadePath = FaceDetector.defaultCascadePath
+    /// The second cascade that must also see a face before it is drawn ("": none).
+    var confirmCascadePath = FaceDetector.defaultConfirmCascadePath
     var search = FaceSearch()
     /// Width the grey copy is brought down to (at least; integer steps). 0: full size.
     var detectionWidth = FaceSettings.defaultDetectionWidth

@@ -20,6 +20,7 @@ final class FaceWorker: Sendable {
         /// With every requested roll; the worker's `FaceRollSchedule` picks this frame's.
         var search: FaceSearch
         let cascadePath: String
+        let confirmPath: String
         let geometry: FaceGeometry
         let confirmNeighbors: Int
         var generation = 0

@@ -8,14 +8,18 @@ public struct DetectedFace: Equatable, Sendable, CustomStringConvertible {
     /// Candidate windows the detector merged into this box (OpenCV's `numDetections`):
     /// more is surer. 0 for a box not straight from the detector.
     public var neighbors: Int
+    /// False when a second, stricter cascade looked at this box and found no face there
+    /// (`FaceVerification`): such a box may keep a drawn square but never starts one.
+    public var verified: Bool
 
-    public init(rect: PixelRect, angle: Int = 0, neighbors: Int = 0) {
+    public init(rect: PixelRect, angle: Int = 0, neighbors: Int = 0, verified: Bool = true) {
         self.rect = rect
         self.angle = angle
         self.neighbors = neighbors
+        self.verified = verified
     }
 
-    public var description: String { "\(rect)@\(angle)°(\(neighbors))" }
+    public var description: String { "\(rect)@\(angle)°(\(neighbors)\(verified ? "" : ", unverified"))" }
 
     /// Intersection over union of two boxes (0 when apart), the scorer's and tracker's overlap.
     public static func iou(_ a: PixelRect, _ b: PixelRect) -> Double {

@@ -13,7 +13,8 @@
 /// - boxes that cover the same face (overlap ≥ 60 % of the smaller) are one face: within
 ///   a roll the larger stays (OpenCV's smaller duplicate inside a face, which can have
 ///   more candidates: LFW tile 4's 61 px box inside its 91 px face), across rolls the
-///   surer one, with its roll (a face is often also found upside down, less surely).
+///   surer one, with its roll (a face is often also found upside down, less surely),
+///   but a box the second cascade confirmed (`DetectedFace.verified`) before one it did not.
 public struct FaceOrientationMerge: Sendable {
     /// A roll other than the expected one needs a box with more candidates than this.
     public var otherRollMinimum: Int
@@ -35,7 +36,7 @@ public struct FaceOrientationMerge: Sendable {
         let withinRolls = rolls.flatMap { roll in
             Self.dropDuplicates(found.filter { $0.angle == roll }.sorted { Self.area($0) > Self.area($1) })
         }
-        return Self.dropDuplicates(withinRolls.sorted { ($0.neighbors, Self.area($0)) > ($1.neighbors, Self.area($1)) })
+        return Self.dropDuplicates(withinRolls.sorted { (rank($0.verified), $0.neighbors, Self.area($0)) > (rank($1.verified), $1.neighbors, Self.area($1)) })
             .sorted { ($0.rect.y, $0.rect.x) < ($1.rect.y, $1.rect.x) }
     }
 
@@ -49,6 +50,8 @@ public struct FaceOrientationMerge: Sendable {
     }
 
     private static func area(_ f: DetectedFace) -> Int { f.rect.width * f.rect.height }
+
+    private func rank(_ verified: Bool) -> Int { verified ? 1 : 0 }
 
     /// Overlap covering ≥ 60 % of the smaller box: the same face (a turn's twin, or
     /// OpenCV's smaller duplicate inside a face).

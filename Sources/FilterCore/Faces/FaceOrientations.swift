@@ -28,17 +28,22 @@ public enum FaceOrientations: String, CaseIterable, Sendable {
         case .device: return [Self.deviceRoll(applied: applied, deviceUpright: deviceUpright)]
         case .all: return Self.allRolls(first: Self.deviceRoll(applied: applied, deviceUpright: deviceUpright))
         case .auto:
-            guard deviceUpright != nil else { return Self.allRolls(first: 0) }
+            guard deviceUpright != nil else { return Self.allRolls(first: Self.deviceRoll(applied: applied, deviceUpright: nil)) }
             return [Self.deviceRoll(applied: applied, deviceUpright: deviceUpright)]
         }
     }
 
     /// The roll in the output picture of a face that is upright in the world: the world-
     /// upright picture is `deviceUpright(input)`, the output `applied(input)`, so the
-    /// output is the upright picture through `deviceUpright⁻¹` then `applied`.
+    /// output is the upright picture through `deviceUpright⁻¹` then `applied`. A device
+    /// that never said how it is held (a webcam on a screen, a file) is taken as upright:
+    /// its faces get the roll of the orientation applied (a picture turned with
+    /// `orientation=90r` shows them at 90), which is searched first and trusted most
+    /// (`FaceOrientationMerge`): a turned and zoomed webcam picture whose faces are cut by
+    /// the crop keeps them, and the upright search's patterns on a turned cheek or eye
+    /// need more to count.
     public static func deviceRoll(applied: OrientationMethod, deviceUpright: OrientationMethod?) -> Int {
-        guard let deviceUpright else { return 0 }
-        return FaceRoll.of(deviceUpright.inverse.then(applied))
+        FaceRoll.of((deviceUpright ?? .identity).inverse.then(applied))
     }
 
     /// All four rolls, `first` first, then the quarter turns, then the half turn.

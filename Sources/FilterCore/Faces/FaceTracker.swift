@@ -3,7 +3,8 @@
 ///
 /// Confirmation (fewer false alarms): a candidate is sure when it has more candidate
 /// windows than `confirmNeighbors` (the same rule as detectMultiScale's minNeighbors at
-/// that stricter setting: a single picture gets exactly that). A face is drawn once it has
+/// that stricter setting: a single picture gets exactly that) and the second cascade did
+/// not reject it (`DetectedFace.verified`). A face is drawn once it has
 /// been sure on `confirmFrames` consecutive analysed frames that searched its roll: 1 for
 /// non-live sources (every frame is analysed; a single picture has only one), 2 for live
 /// ones (a pattern the camera's noise makes look like a face for one frame is not drawn).
@@ -11,7 +12,10 @@
 /// Following (no flicker): a candidate that overlaps a track (IoU ≥ 0.3) continues it;
 /// the square moves halfway towards the new box while the two still overlap well
 /// (IoU ≥ 0.5), and jumps when the face moved more. A drawn face keeps its square while
-/// weaker candidates still find it, and for one analysed frame where nothing does.
+/// weaker candidates still find it, and for one analysed frame where nothing does; but
+/// not for more than `staleFrames` analyses since it was last sure: weak candidates
+/// alone (a cheek, an eye, the cascade's 3–4 windows on a pattern) never hold a square
+/// for long.
 public struct FaceTracker: Sendable {
     struct Track: Sendable {
         var x, y, width, height: Double
@@ -21,6 +25,8 @@ public struct FaceTracker: Sendable {
         /// Consecutive analyses with a sure candidate.
         var sure: Int
         var missed = 0
+        /// Analyses since the last sure candidate (0: this one was sure).
+        var sinceSure = 0
 
         var rect: PixelRect {
             PixelRect(x: Int(x.rounded()), y: Int(y.rounded()), width: max(1, Int(width.rounded())),
@@ -34,6 +40,10 @@ public struct FaceTracker: Sendable {
     public var confirmFrames: Int
     /// Analysed frames a confirmed face may be missed on before its square goes.
     public var holdFrames = 1
+    /// Analysed frames a confirmed face may go without a sure candidate before its
+    /// square goes (weak candidates still follow it meanwhile). 5 analyses: under 0.5 s
+    /// live (11–15 detection updates a second), a sixth of a second on a 30 fps file.
+    public var staleFrames = 5
     /// How far a square moves towards a new box of the same face (1: all the way).
     public var smoothing = 0.5
 
@@ -57,8 +67,8 @@ public struct FaceTracker: Sendable {
             if let best, DetectedFace.iou(tracks[best].rect, c.rect) >= 0.3 {
                 unmatched.removeAll { $0 == best }
                 let t = follow(tracks[best], to: c)
-                if t.confirmed || t.sure > 0 { next.append(t) }
-            } else if c.neighbors > confirmNeighbors {
+                if (t.confirmed && t.sinceSure <= staleFrames) || t.sure > 0 { next.append(t) }
+            } else if isSure(c) {
                 next.append(Track(x: Double(c.rect.x), y: Double(c.rect.y), width: Double(c.rect.width),
                                   height: Double(c.rect.height), angle: c.angle, neighbors: c.neighbors,
                                   confirmed: confirmFrames <= 1, sure: 1))
@@ -67,9 +77,10 @@ public struct FaceTracker: Sendable {
         for i in unmatched {
             if let searched, !searched.contains(tracks[i].angle) {
                 next.append(tracks[i])
-            } else if tracks[i].confirmed && tracks[i].missed < holdFrames {
+            } else if tracks[i].confirmed && tracks[i].missed < holdFrames && tracks[i].sinceSure < staleFrames {
                 var t = tracks[i]
                 t.missed += 1
+                t.sinceSure += 1
                 next.append(t)
             }
         }
@@ -121,9 +132,12 @@ public struct FaceTracker: Sendable {
         t.height += (Double(c.rect.height) - t.height) * a
         t.angle = c.angle
         t.neighbors = c.neighbors
-        t.sure = c.neighbors > confirmNeighbors ? t.sure + 1 : 0
+        t.sure = isSure(c) ? t.sure + 1 : 0
+        t.sinceSure = t.sure > 0 ? 0 : t.sinceSure + 1
         t.confirmed = t.confirmed || t.sure >= confirmFrames
         t.missed = 0
         return t
     }
+
+    private func isSure(_ c: DetectedFace) -> Bool { c.neighbors > confirmNeighbors && c.verified }
 }

@@ -1,0 +1,113 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+
+/// Each frame's task (worker thread): the recipe of geometry and filters, then faces,
+/// stills, the recording's copy, the flash and the on-screen display on the finished
+/// picture; YUV frames on their planes.
+extension FilterCamElement {
+    /// One frame's task: the recipe (geometry and filters), then on the finished picture
+    /// faces, stills, the recording's copy, the flash and the on-screen display (the last
+    /// two for the preview only), then the faces onto the buffer. Faces go from the pixels
+    /// to the buffer through this task's own closures.
+    func task(for input: FrameShape, stream: StreamState) -> FrameTask {
+        let s = settings.withLock { $0 }
+        let chain = s.effectiveChain
+        let activeFilters = frameState.withLock { f -> [any FrameFilter] in
+            if chain != f.chain {
+                f.chain = chain
+                f.filters = chain.makeFilters()
+            }
+            return f.filters
+        }
+        let method = s.effectiveOrientation(tag: stream.tagOrientation)
+        let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
+                                zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop, lensGrid: input.format.isYUV ? 2 : 1)
+        activePlan.withLock { $0 = plan }
+        let recipe = FrameRecipe(plan: plan, filters: activeFilters)
+        if s.gallery && GalleryLayout.fits(width: plan.outputWidth, height: plan.outputHeight) {
+            return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive,
+                               recording: recordingFacts(stream))
+        }
+        if input.format.isYUV {
+            return yuvTask(recipe, chain: chain, filters: activeFilters, settings: s, format: input.format, method: method,
+                           stream: stream)
+        }
+        let lensRect = recipe.lensRect
+        let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
+        let detecting = faces.isEnabled
+        let recording = self.recording, recorded = recording.needsFrame, facts = recordingFacts(stream)
+        // The on-screen display goes on last: never into a still or a recording.
+        let overlay = onScreenItems(recipe, settings: s)
+        // Work on the finished picture: faces are found and squared, stills and the
+        // recording's frame copied from it (squares included), then the flash drawn.
+        var found: [DetectedFace] = []
+        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || recorded || detecting || !overlay.isEmpty ? { frame in
+            if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
+            let still = snapshots.needsFrame
+            if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+            if recorded { recording.capture(frame, facts: facts) }
+            if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
+            OSDRenderer.draw(overlay, on: frame)
+        } : nil
+        // After detection stops, one more decoration reports "no faces".
+        let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
+            faces.decorate(buffer, faces: found, timestamp: timestamp)
+        } : nil
+        return FrameTask(recipe.job(finish: finish), decorate: decorate)
+    }
+
+    /// A YUV frame's task: geometry, filters, faces (searched on the luma plane), stills
+    /// (encoded in the frame's own format) and the on-screen display (blended into the
+    /// planes by `OSDCanvas`). A filter without a YUV path on a YUV stream is an error that
+    /// says what to put in front.
+    private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, filters activeFilters: [any FrameFilter],
+                         settings s: FilterCamSettings, format: FrameFormat,
+                         method: OrientationMethod, stream: StreamState) -> FrameTask {
+        let live = stream.isLive
+        var problem: String?
+        // The chain's filters are made already (`activeFilters`, in chain order): no new
+        // instances per frame to ask.
+        if let i = activeFilters.firstIndex(where: { !($0 is any YUVFilter) }) {
+            let id = chain.steps.indices.contains(i) ? chain.steps[i].id : "?"
+            problem = "filter \(id.quotedForMessage) works on RGB frames only"
+        }
+        guard let problem else {
+            let faces = self.faces, detecting = faces.isEnabled
+            let snapshots = self.snapshots, lensRect = recipe.lensRect
+            let recording = self.recording, recorded = recording.needsFrame, facts = recordingFacts(stream)
+            let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
+            var found: [DetectedFace] = []
+            let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || recorded || !overlay.isEmpty ? { frame in
+                if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
+                let still = snapshots.needsFrame
+                if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+                if recorded { recording.capture(frame, facts: facts) }
+                if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
+                canvas.draw(overlay, on: frame)
+            } : nil
+            let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
+                faces.decorate(buffer, faces: found, timestamp: timestamp)
+            } : nil
+            return FrameTask(recipe.yuvJob(finish: finish), decorate: decorate)
+        }
+        if frameState.withLock({ f in defer { f.refusedYUV = true }; return !f.refusedYUV }) {
+            fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "
+                          + "(\(FormatProblem.rgbOnly(format: format.name).hint(for: GStreamer.name(of: element))))", nil)
+        }
+        return FrameTask(.passthrough(width: recipe.plan.inputWidth, height: recipe.plan.inputHeight))
+    }
+
+    /// EOS: stills still waiting for a frame are written (or reported) now, and the
+    /// running recording is finished, before EOS goes on.
+    func endOfStream() {
+        snapshots.finish()
+        recording.finish()
+    }
+
+    /// What places this frame in a recording.
+    private func recordingFacts(_ stream: StreamState) -> RecordingBranch.FrameFacts {
+        RecordingBranch.FrameFacts(framesPerSecond: stream.framesPerSecond, runningTime: stream.frameRunningTime,
+                                   duration: stream.frameDuration, live: stream.isLive)
+    }
+}

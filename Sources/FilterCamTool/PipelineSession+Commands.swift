@@ -1,0 +1,81 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import FilterCamHost
+import Foundation
+
+/// Live commands, run on the session's loop: each sets typed properties of the element it
+/// names and says what it set, or why not.
+extension PipelineSession {
+    /// Applies one live command; problems are reported as an error line, never fatal.
+    /// The session picks the element (the only filtercam, the named one, the only
+    /// filtercamsrc for `camera`); `ControlCommand.run(on:)` changes it, as for a key in
+    /// the preview window.
+    public func execute(_ command: LiveCommand, reply: Reply? = nil) {
+        do {
+            let said = try perform(command)
+            if let said { errorLine(said) }
+            reply?(.success(said))
+        } catch {
+            errorLine("command error: \(error)")
+            reply?(.failure(error))
+        }
+    }
+
+    /// Runs one command; returns what it changed, as a line to show.
+    private func perform(_ command: LiveCommand) throws -> String? {
+        switch command {
+        case .help:
+            errorLine(Keymap.helpText)
+            return nil
+        case .quit:
+            return nil
+        case .camera(let id):
+            let sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
+            guard sources.count == 1 else {
+                throw ControlError(sources.isEmpty ? "the pipeline has no filtercamsrc"
+                    : "the pipeline has several filtercamsrc elements; write 'set NAME.camera=\(id)'")
+            }
+            _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
+            return try run(command, on: sources[0])
+        case .set(let elementName, _, _):
+            return try run(command, on: try target(elementName))
+        case .closeGallery:
+            // Esc and Enter close the gallery; with no gallery to close they say nothing.
+            return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
+        default:
+            let said = try run(command, on: try target(nil))
+            if command == .snapshot {
+                stillsRequested += 1
+                lastStillRequest = Date()
+            }
+            return said
+        }
+    }
+
+    private func run(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) throws -> String? {
+        try command.run(on: ElementControl(element, set: Pipeline.setProperty))
+    }
+
+    private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {
+        if let name {
+            guard let e = pipeline.element(named: name) else {
+                let names = pipeline.elements.map { GStreamer.name(of: $0) }
+                throw ControlError("no element \(name.quotedForMessage) in the pipeline; elements: \(names.joined(separator: ", "))")
+            }
+            return e
+        }
+        let cams = filterStages
+        guard cams.count == 1 else {
+            throw ControlError(cams.isEmpty
+                ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
+                : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); write ELEMENT.PROP=VALUE")
+        }
+        return cams[0].element
+    }
+
+    /// The FilterCam elements that filter (filtercamsrc, a source, is not one of them).
+    var filterStages: [(name: String, element: UnsafeMutablePointer<GstElement>)] {
+        pipeline.filterCamElements.filter { Pipeline.factoryName(of: $0.element) != CameraSourceElement.factoryName }
+    }
+}
