@@ -48,8 +48,10 @@ public final class RowSplitter: Sendable {
     private let claims = Atomic<Int>(0)
     private let finished = Atomic<Int>(0)           // parts helpers completed in this job
     private let job = Locked<Job?>(nil)             // set while `busy`
-    /// Where parked helpers wait for the next generation.
-    private let parking = Locked(())
+    /// The latest generation, where parked helpers wait for the next one (the generation
+    /// itself, not an empty value: ThreadSanitizer reported waits on an empty `Locked` as
+    /// unlocked reads).
+    private let parking = Locked(0)
 
     /// FILTERCAM_THREADS=1 keeps every frame on one thread (for measurements).
     private let enabled: Bool = {
@@ -102,7 +104,7 @@ public final class RowSplitter: Sendable {
             let myGeneration = generation.load(ordering: .relaxed) + 1
             claims.store(Self.claimWord(generation: myGeneration, part: 1), ordering: .releasing)
             generation.store(myGeneration, ordering: .releasing)
-            parking.withLockAndWake { _ in }   // parked helpers go on
+            parking.withLockAndWake { $0 = myGeneration }   // parked helpers go on
             let started = Self.nanoseconds()
             escapable(Job.rows(0, of: count, in: rows))
             // Give the helpers as long as our part took to start theirs (a parked helper
@@ -159,7 +161,7 @@ public final class RowSplitter: Sendable {
                 }
                 if parkAt == 0 { parkAt = Self.nanoseconds() &+ Self.spinNanoseconds }
                 if Self.nanoseconds() < parkAt { continue }
-                parking.wait(until: { _ in generation.load(ordering: .acquiring) != seen }) { _ in }
+                parking.wait(until: { $0 != seen }) { _ in }
             }
             seen = generation.load(ordering: .acquiring)
             guard let width = job.withLock({ $0?.parts }) else { continue }
