@@ -62,18 +62,20 @@ bench: build
 
 # For the user, no root: the plugin where GStreamer looks by itself (stock gst-launch-1.0
 # then finds filtercam with no GST_PLUGIN_PATH), the CLI on ~/.local/bin, the pipelines
-# where `filtercam launch NAME` finds them.
+# where `filtercam launch NAME` finds them, the shipped looks beside them (for --looks and
+# FILTERCAM_LOOKS).
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR = $(PREFIX)/share/gstreamer-1.0/plugins
 install: deps
 	swift build -c release --product filtercam
 	swift build -c release --product gstfiltercam
-	install -d $(PREFIX)/bin $(PLUGIN_DIR) $(PREFIX)/share/filtercam/pipelines
+	install -d $(PREFIX)/bin $(PLUGIN_DIR) $(PREFIX)/share/filtercam/pipelines $(PREFIX)/share/filtercam/looks
 	install -m 755 .build/release/filtercam $(PREFIX)/bin/filtercam
 	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
 	install -m 644 pipelines/*.pipeline $(PREFIX)/share/filtercam/pipelines/
+	install -m 644 looks/*.cube $(PREFIX)/share/filtercam/looks/
 	install -m 644 docs/filters/photo.jpg $(PREFIX)/share/filtercam/preview-photo.jpg
-	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(PREFIX)/share/filtercam/pipelines"
+	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(PREFIX)/share/filtercam/pipelines, $(PREFIX)/share/filtercam/looks"
 
 uninstall:
 	rm -f $(PREFIX)/bin/filtercam $(PLUGIN_DIR)/libgstfiltercam.so

@@ -2,7 +2,7 @@
 # libFuzzer with AddressSanitizer on FilterCam's fuzz targets (Sources/filtercam-fuzz):
 # the filter-chain syntax, lens strings, live commands, pipeline files with ${…},
 # frames of any size/stride/format through orientation, zoom, lens and filters, and the
-# filtercam element's text properties.
+# filtercam element's text properties, and .cube look files.
 #   scripts/fuzz.sh                          # every target, 60 s each
 #   FUZZ_SECONDS=3600 scripts/fuzz.sh frame  # one target, an hour
 # The corpus grows in $SCRATCH/corpus/TARGET between runs; Fuzz/seeds/TARGET holds the
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 SCRATCH=${SCRATCH:-.build-fuzz}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(chain lens command pipeline-file frame property)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(chain lens command pipeline-file frame property cube)
 
 swift build --product filtercam-fuzz --scratch-path "$SCRATCH" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld 2>&1 \

@@ -6,11 +6,12 @@ import FilterCore
 /// from the picture as the window would show it, with each filter's title drawn by the
 /// on-screen display's renderer. Same output size as without it, so nothing renegotiates.
 extension FilterCamElement {
-    /// The gallery's frame task (worker thread). A still asked for meanwhile is of the
-    /// picture, not of the gallery: the picture is made first, copied, then painted over.
-    /// Faces are not searched among the thumbnails; squares already posted are cleared.
+    /// The gallery's frame task (worker thread). A still asked for meanwhile, and a running
+    /// recording's frame, are of the picture, not of the gallery: the picture is made
+    /// first, copied, then painted over. Faces are not searched among the thumbnails;
+    /// squares already posted are cleared.
     func galleryTask(_ recipe: FrameRecipe, settings s: FilterCamSettings, format: FrameFormat,
-                     method: OrientationMethod, live: Bool) -> FrameTask {
+                     method: OrientationMethod, live: Bool, recording facts: RecordingBranch.FrameFacts) -> FrameTask {
         let plan = recipe.plan
         let entries = FilterRegistry.shared.all
         let chains = entries.map { FilterShowcase.chain(for: $0.id) }
@@ -18,6 +19,7 @@ extension FilterCamElement {
                                width: plan.outputWidth, height: plan.outputHeight,
                                pictureWidth: plan.orientedWidth, pictureHeight: plan.orientedHeight)
         let painter = galleryPainter, snapshots = self.snapshots, faces = self.faces
+        let recording = self.recording, recorded = recording.needsFrame
         let isYUV = format.isYUV
         let items = page.items { i in
             entries[i].title + (isYUV && !painter.worksOnYUV(i, chains: chains) ? " (RGB only)" : "")
@@ -33,8 +35,11 @@ extension FilterCamElement {
         if isYUV {
             let canvas = osdCanvas, stillPossible = recipe.filters.workOnYUV
             return job(.yuvRender(Self.galleryWork(
-                still: { stillPossible && snapshots.needsFrame }, picture: recipe.apply(from:to:),
-                capture: { snapshots.capture($0, lensRect: lensRect, method: method, timestamp: $0.timestamp, live: live) },
+                still: { stillPossible && snapshots.needsFrame }, recorded: stillPossible && recorded, picture: recipe.apply(from:to:),
+                capture: { frame, still in
+                    if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+                    if recorded { recording.capture(frame, facts: facts) }
+                },
                 gallery: { painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
                 over: { frame, still in
                     if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
@@ -42,8 +47,11 @@ extension FilterCamElement {
                 })))
         }
         return job(.render(Self.galleryWork(
-            still: { snapshots.needsFrame }, picture: recipe.apply(from:to:),
-            capture: { snapshots.capture($0, lensRect: lensRect, method: method, timestamp: $0.timestamp, live: live) },
+            still: { snapshots.needsFrame }, recorded: recorded, picture: recipe.apply(from:to:),
+            capture: { frame, still in
+                if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+                if recorded { recording.capture(frame, facts: facts) }
+            },
             gallery: { painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
             over: { frame, still in
                 if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
@@ -52,30 +60,31 @@ extension FilterCamElement {
     }
 
     /// One gallery frame from `source` into `destination`, RGB or YUV alike: when a still
-    /// is due, the picture first (`picture`) and the still copied from it; then the gallery
-    /// painted over everything, then the flash and the titles (`over`).
-    private static func galleryWork<Frame>(still: @escaping () -> Bool, picture: @escaping (Frame, Frame) -> Void,
-                                           capture: @escaping (Frame) -> Void, gallery: @escaping (Frame, Frame) -> Void,
+    /// is due or a recording runs, the picture first (`picture`) and the still and the
+    /// recording's frame copied from it (`capture`, told whether a still is due); then the
+    /// gallery painted over everything, then the flash and the titles (`over`).
+    private static func galleryWork<Frame>(still: @escaping () -> Bool, recorded: Bool, picture: @escaping (Frame, Frame) -> Void,
+                                           capture: @escaping (Frame, Bool) -> Void, gallery: @escaping (Frame, Frame) -> Void,
                                            over: @escaping (Frame, Bool) -> Void) -> (Frame, Frame) -> Void {
         { source, destination in
             let still = still()
-            if still {
+            if still || recorded {
                 picture(source, destination)
-                capture(destination)
+                capture(destination, still)
             }
             gallery(source, destination)
             over(destination, still)
         }
     }
 
-    /// What of the on-screen display goes over the gallery (with osd on): the help card and
-    /// a countdown's 3-2-1; not the lens outline, nor a filter's title, which the
-    /// selection already shows.
+    /// What of the on-screen display goes over the gallery (with osd on): the help card, a
+    /// countdown's 3-2-1 and the recording's dot; not the lens outline, nor a filter's
+    /// title, which the selection already shows.
     private func displayOverGallery(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
         let counting = display.withLock { $0.countdownLeft(at: Self.now) } != nil
         return onScreenItems(recipe, settings: s).filter { item in
             switch item {
-            case .card, .caption: return true
+            case .card, .caption, .recording: return true
             case .banner: return counting
             case .outline: return false
             }

@@ -16,12 +16,13 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
         case cameraFacing = "camera-facing", zoom, maxZoom = "max-zoom"
         case navigation, osd, lensOutline = "lens-outline", countdown, gallery
+        case looks
     }
 
     /// The element is its parts, in this order: its own settings, the frame worker's
-    /// counters, the snapshot branch, face detection.
+    /// counters, the snapshot branch, the recording branch, face detection.
     static let properties: [ElementProperty] = ownProperties + FrameWorker.counterProperties
-        + SnapshotBranch.properties + FaceDetection.properties
+        + SnapshotBranch.properties + RecordingBranch.properties + FaceDetection.properties
 
     static let ownProperties: [ElementProperty] = Property.allCases.map { p in
         switch p {
@@ -66,7 +67,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
                 .bool(defaultValue: true))
         case .osd:
             return ElementProperty(p.rawValue, nick: "On-screen display",
-                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the file name after a still. Off for encoders; never in stills",
+                blurb: "Draw feedback on the picture for a preview window: the filter's title after a change, the zoom while it changes, the lens outline while it moves, the help card (h), the file name after a still, the 3-2-1 of a countdown, a red dot with the length while recording. Off for encoders; never in stills or recordings",
                 .bool(defaultValue: false))
         case .lensOutline:
             return ElementProperty(p.rawValue, nick: "Lens outline",
@@ -79,6 +80,10 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
             return ElementProperty(p.rawValue, nick: "Effects gallery",
                 blurb: "Show the live picture through every filter at once as titled thumbnails, pages of \(GalleryLayout.perPage) (key g); the arrows and a click in the window choose the filter. Never in stills",
                 .bool(defaultValue: false))
+        case .looks:
+            return ElementProperty(p.rawValue, nick: "Looks",
+                blurb: "A folder of .cube looks to add to the filter catalog as look:NAME (filter= and the n/p keys offer them); \(LookFolder.environmentVariable) does the same at start",
+                .string(defaultValue: nil))
         }
     }
 
@@ -97,6 +102,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     let settings = Locked(FilterCamSettings())
     private var worker: FrameWorker!
     let snapshots: SnapshotBranch
+    let recording: RecordingBranch
     let faces: FaceDetection
     private(set) var parts: ElementParts!
 
@@ -107,9 +113,10 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     init(element: UnsafeMutablePointer<GstElement>) {
         self.element = element
         snapshots = SnapshotBranch(element: element)
+        recording = RecordingBranch(element: element)
         faces = FaceDetection(element: element)
         worker = FrameWorker(element: element, stage: self, log: .filtercam)
-        parts = ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, faces])
+        parts = ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, recording, faces])
     }
 
     // MARK: Properties
@@ -171,6 +178,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
             display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
         case (.maxZoom, .double(let v)):
             settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
+        case (.looks, .string(let folder)):
+            try addLooks(folder)
         default:
             break
         }
@@ -194,6 +203,22 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case .lensOutline: return .bool(settings.withLock { $0.lensOutline })
         case .countdown: return .int(display.withLock { $0.countdownLeft(at: Self.now) } ?? 0)
         case .gallery: return .bool(settings.withLock { $0.gallery })
+        case .looks: return .string(settings.withLock { $0.looksFolder })
+        }
+    }
+
+    /// Adds a folder's looks to the catalog (read and checked here, on the setter's thread);
+    /// files left out are refused by name, the others stay added.
+    private func addLooks(_ folder: String?) throws(PropertyProblem) {
+        settings.withLock { $0.looksFolder = folder }
+        guard let folder, !folder.isEmpty else { return }
+        do throws(FilterError) {
+            let added = try LookFolder.add(folder)
+            if !added.problems.isEmpty {
+                throw FilterError("\(added.problems.count) of the looks were left out: \(added.problems.joined(separator: "; "))")
+            }
+        } catch {
+            throw PropertyProblem(error.message)
         }
     }
 
@@ -224,8 +249,9 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     // MARK: Frames (worker thread)
 
     /// One frame's task: the recipe (geometry and filters), then on the finished picture
-    /// faces, stills and the on-screen display, then the faces onto the buffer. Faces go
-    /// from the pixels to the buffer through this task's own closures.
+    /// faces, stills, the recording's copy, the flash and the on-screen display (the last
+    /// two for the preview only), then the faces onto the buffer. Faces go from the pixels
+    /// to the buffer through this task's own closures.
     func task(for input: FrameShape, stream: StreamState) -> FrameTask {
         let s = settings.withLock { $0 }
         let chain = s.effectiveChain
@@ -239,25 +265,27 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         activePlan.withLock { $0 = plan }
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
         if s.gallery && GalleryLayout.fits(width: plan.outputWidth, height: plan.outputHeight) {
-            return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive)
+            return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive,
+                               recording: recordingFacts(stream))
         }
         if input.format.isYUV {
-            return yuvTask(recipe, chain: chain, settings: s, format: input.format, method: method, live: stream.isLive)
+            return yuvTask(recipe, chain: chain, settings: s, format: input.format, method: method, stream: stream)
         }
         let lensRect = recipe.lensRect
         let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
         let detecting = faces.isEnabled
-        // The on-screen display goes on last: never into a still.
+        let recording = self.recording, recorded = recording.needsFrame, facts = recordingFacts(stream)
+        // The on-screen display goes on last: never into a still or a recording.
         let overlay = onScreenItems(recipe, settings: s)
-        // Work on the finished picture: faces are found and squared, stills copied from
-        // it (squares included), then the flash drawn.
+        // Work on the finished picture: faces are found and squared, stills and the
+        // recording's frame copied from it (squares included), then the flash drawn.
         var found: [DetectedFace] = []
-        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || detecting || !overlay.isEmpty ? { frame in
+        let finish: ((FrameView) -> Void)? = snapshots.needsFrame || recorded || detecting || !overlay.isEmpty ? { frame in
             if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
-            if snapshots.needsFrame {
-                snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live)
-                snapshots.drawFlash(frame, timestamp: frame.timestamp)
-            }
+            let still = snapshots.needsFrame
+            if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+            if recorded { recording.capture(frame, facts: facts) }
+            if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
             OSDRenderer.draw(overlay, on: frame)
         } : nil
         // After detection stops, one more decoration reports "no faces".
@@ -272,7 +300,8 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     /// planes by `OSDCanvas`). A filter without a YUV path on a YUV stream is an error that
     /// says what to put in front.
     private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, settings s: FilterCamSettings, format: FrameFormat,
-                         method: OrientationMethod, live: Bool) -> FrameTask {
+                         method: OrientationMethod, stream: StreamState) -> FrameTask {
+        let live = stream.isLive
         var problem: String?
         // The chain's filters are made already (`activeFilters`, in chain order): no new
         // instances per frame to ask.
@@ -283,14 +312,15 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         guard let problem else {
             let faces = self.faces, detecting = faces.isEnabled
             let snapshots = self.snapshots, lensRect = recipe.lensRect
+            let recording = self.recording, recorded = recording.needsFrame, facts = recordingFacts(stream)
             let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
             var found: [DetectedFace] = []
-            let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || !overlay.isEmpty ? { frame in
+            let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || recorded || !overlay.isEmpty ? { frame in
                 if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
-                if snapshots.needsFrame {
-                    snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live)
-                    snapshots.drawFlash(frame, timestamp: frame.timestamp)
-                }
+                let still = snapshots.needsFrame
+                if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+                if recorded { recording.capture(frame, facts: facts) }
+                if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
                 canvas.draw(overlay, on: frame)
             } : nil
             let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
@@ -308,9 +338,17 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     /// Worker-thread state: the YUV refusal is posted once.
     private var refusedYUV = false
 
-    /// EOS: stills still waiting for a frame are written (or reported) now.
+    /// EOS: stills still waiting for a frame are written (or reported) now, and the
+    /// running recording is finished, before EOS goes on.
     func endOfStream() {
         snapshots.finish()
+        recording.finish()
+    }
+
+    /// What places this frame in a recording.
+    private func recordingFacts(_ stream: StreamState) -> RecordingBranch.FrameFacts {
+        RecordingBranch.FrameFacts(framesPerSecond: stream.framesPerSecond, runningTime: stream.frameRunningTime,
+                                   duration: stream.frameDuration, live: stream.isLive)
     }
 
     /// The plan of the last frame, for mapping navigation events back.
@@ -333,8 +371,9 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     // MARK: On-screen display
 
     let display = Locked(OnScreenDisplay())
-    /// Stills written when the last frame was prepared (worker thread).
+    /// Stills written, and recordings failed, when the last frame was prepared (worker thread).
     private var stillsSeen: UInt64 = 0
+    private var recordingFailuresSeen = 0
 
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
@@ -344,17 +383,22 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     let galleryPainter = GalleryPainter()
 
     /// What to draw on this frame with `osd` on (worker thread): the lens is outlined unless
-    /// it is the whole picture or the whole output; notes a still written since the last one.
+    /// it is the whole picture or the whole output; notes a still written since the last
+    /// one, the running recording's length, a recording that failed.
     func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
         // A countdown's still is due with the first frame after its end, with or without osd.
         if display.withLock({ $0.countdownDue(at: Self.now) }) { snapshots.request() }
         guard s.osd else { return [] }
         let lens = s.lens.isFull || s.lensCrop ? nil : recipe.lensRect
         let written = snapshots.written
+        let recorded = recording.runningSeconds, failures = recording.failures
         let now = Self.now
         return display.withLock { d in
             if written > stillsSeen, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
             stillsSeen = written
+            d.recording(seconds: recorded)
+            if failures > recordingFailuresSeen { d.recordingFailed(at: now) }
+            recordingFailuresSeen = failures
             return d.items(at: now, lens: lens, alwaysOutline: s.lensOutline)
         }
     }

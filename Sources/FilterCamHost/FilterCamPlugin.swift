@@ -11,7 +11,9 @@ public enum FilterCamPlugin {
     /// Every element class the plugin provides: `filtercam`, `filtercamsrc`, then one element per
     /// registered filter (`fcsepia`, …). Classes are made once per filter id.
     package static var elementClasses: [ElementClass] {
-        [FilterCamElement.elementClass, CameraSourceElement.elementClass] + FilterRegistry.shared.all.filter { $0.id != "none" }.map(singleFilterClass)
+        prepareLooks()
+        return [FilterCamElement.elementClass, CameraSourceElement.elementClass]
+            + FilterRegistry.shared.all.filter { $0.elementName != nil }.map(singleFilterClass)
     }
 
     private static let singleFilterClasses = Locked<[String: ElementClass]>([:])
@@ -29,8 +31,11 @@ public enum FilterCamPlugin {
     /// `filtercam filter=ID` know it) and as its own element `fc<id>`. Call it once at start.
     @discardableResult
     public static func register(filter descriptor: FilterDescriptor) -> Bool {
-        FilterRegistry.shared.register(descriptor)
+        // GStreamer first: starting it registers the static plugin with the filters known
+        // then. Added to the registry before, the element would be registered twice, and the
+        // second factory replaces the first, which the element's class still points to.
         GStreamer.initialize()
+        FilterRegistry.shared.register(descriptor)
         return singleFilterClass(descriptor).register(in: nil)
     }
 

@@ -30,6 +30,8 @@ struct FilterCamSettings: Sendable {
     /// On-screen display for a preview window, and whether the lens is always outlined.
     var osd = false
     var lensOutline = false
+    /// The folder of looks the `looks` property added to the catalog.
+    var looksFolder: String?
     /// The effects gallery is shown instead of the picture.
     var gallery = false
 

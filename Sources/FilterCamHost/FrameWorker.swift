@@ -9,7 +9,7 @@ import Synchronization
 /// its own pads and runs through its states, so neighbours and tracers see an ordinary
 /// filter element.
 ///
-/// What crosses the gap, and how (each fix was needed; see the design notes in the README):
+/// What crosses the gap, and how (each fix was needed; see the design notes in docs/architecture.md):
 /// - frames: a probe on the appsink's pad hands each frame to a `FrameMailbox`; the
 ///   worker thread takes the newest, asks its element once for a `FrameTask` (through
 ///   `FrameStage`; what it knows of the stream is in `StreamState`), and
@@ -276,6 +276,12 @@ final class FrameWorker: @unchecked Sendable {
             let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
             if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
         }
+        stream.frameRunningTime = timestamp.flatMap { t in
+            let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(t))
+            return running == GstClockTime.max ? nil : UInt64(running)
+        }
+        let duration = fc_buffer_duration(buffer)
+        stream.frameDuration = duration == GstClockTime.max ? nil : UInt64(duration)
         let task = stage.task(for: shape, stream: stream)
         let job = task.job
         let oneThread = shouldStayOnOneThread(frameDuration: fc_buffer_duration(buffer))

@@ -3,9 +3,9 @@ import FilterCore
 
 /// Draws the on-screen display (`OnScreenDisplay.Item`s) onto a frame with Cairo, text
 /// laid out by Pango: Cairo paints straight into the frame's memory (BGRx/BGRA rows are
-/// Cairo's RGB24/ARGB32 on a little-endian machine). Only white, black and greys are
-/// used, so RGBx/RGBA frames (red and blue swapped) look the same. YUV frames go through
-/// `OSDCanvas`, which uses the same drawing.
+/// Cairo's RGB24/ARGB32 on a little-endian machine). Text boxes and the lens outline are
+/// white, black and grey; the recording's dot is red, drawn with red and blue swapped on
+/// RGBx/RGBA frames. YUV frames go through `OSDCanvas`, which uses the same drawing.
 enum OSDRenderer {
     /// Frames smaller than this on either side get no display.
     static let minimumSide = 16
@@ -19,15 +19,16 @@ enum OSDRenderer {
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { return }
         defer { cairo_destroy(cr) }
-        paint(items, cr: cr, width: frame.width, height: frame.height)
+        paint(items, cr: cr, width: frame.width, height: frame.height, redFirst: frame.format == .rgbx || frame.format == .rgba)
         cairo_surface_flush(surface)
     }
 
     /// Text sized to the picture: 20 px at 480 lines.
     static func unit(width: Int, height: Int) -> Double { max(10, Double(min(width, height)) / 24) }
 
-    /// Draws `items` for a `width`×`height` picture through `cr` (whose origin may be moved).
-    static func paint(_ items: [OnScreenDisplay.Item], cr: OpaquePointer, width: Int, height: Int) {
+    /// Draws `items` for a `width`×`height` picture through `cr` (whose origin may be moved);
+    /// `redFirst`: the memory is RGBx/RGBA, whose bytes Cairo writes as B, G, R.
+    static func paint(_ items: [OnScreenDisplay.Item], cr: OpaquePointer, width: Int, height: Int, redFirst: Bool = false) {
         let unit = unit(width: width, height: height)
         for item in items {
             switch item {
@@ -48,9 +49,25 @@ enum OSDRenderer {
                 cairo_set_source_rgba(cr, 1, 1, 1, 1)
                 cairo_move_to(cr, text.x, text.y)
                 pango_cairo_show_layout(cr, text.layout)
+            case .recording:
+                guard let badge = RecordingBadge(item, cr: cr, width: width, height: height) else { continue }
+                defer { badge.release() }
+                cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
+                cairo_rectangle(cr, badge.box.x, badge.box.y, badge.box.width, badge.box.height)
+                cairo_fill(cr)
+                let (red, blue) = redFirst ? (recordingRed.b, recordingRed.r) : (recordingRed.r, recordingRed.b)
+                cairo_set_source_rgba(cr, red, recordingRed.g, blue, 1)
+                cairo_arc(cr, badge.dot.x, badge.dot.y, badge.dot.radius, 0, 2 * Double.pi)
+                cairo_fill(cr)
+                cairo_set_source_rgba(cr, 1, 1, 1, 1)
+                cairo_move_to(cr, badge.textX, badge.textY)
+                pango_cairo_show_layout(cr, badge.layout)
             }
         }
     }
+
+    /// The recording dot's colour (R′G′B′, 0…1), a camera's red.
+    static let recordingRed = (r: 0.92, g: 0.1, b: 0.1)
 
     /// The pixels `item` may touch (a rectangle outline as four strips), for drawing only
     /// there: text is measured through `cr`.
@@ -63,6 +80,10 @@ enum OSDRenderer {
             guard let text = TextBox(item, cr: cr, width: width, height: height) else { return [] }
             defer { text.release() }
             return [text.bounds]
+        case .recording:
+            guard let badge = RecordingBadge(item, cr: cr, width: width, height: height) else { return [] }
+            defer { badge.release() }
+            return [badge.bounds]
         }
     }
 
@@ -85,7 +106,7 @@ enum OSDRenderer {
             case .banner(let text): ([text], "Sans Bold", unit, unit)
             case .card(let lines): (lines, "Monospace", unit * 0.7, nil)
             case .caption(let text, _, let size): ([text], "Sans Bold", size, nil)
-            case .outline: ([], "", 0, nil)
+            case .outline, .recording: ([], "", 0, nil)
             }
             if case .caption(_, let rect, _) = item {
                 area = (Double(rect.x), Double(rect.width))
@@ -115,6 +136,41 @@ enum OSDRenderer {
             let x1 = max(box.x + box.width, x + Double(ink.x + ink.width)).rounded(.up)
             let y1 = max(box.y + box.height, y + Double(ink.y + ink.height)).rounded(.up)
             bounds = PixelRect(x: Int(x0) - 1, y: Int(y0) - 1, width: Int(x1 - x0) + 2, height: Int(y1 - y0) + 2)
+        }
+
+        func release() { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    }
+
+    /// The recording's badge laid out, top left: in a translucent dark box, a red dot and
+    /// the length so far (m:ss).
+    private struct RecordingBadge {
+        let layout: OpaquePointer
+        let textX: Double, textY: Double
+        let dot: (x: Double, y: Double, radius: Double)
+        let box: (x: Double, y: Double, width: Double, height: Double)
+        /// The box, rounded out to whole pixels (the dot and the text lie inside it).
+        let bounds: PixelRect
+
+        init?(_ item: OnScreenDisplay.Item, cr: OpaquePointer, width: Int, height: Int) {
+            guard case .recording(let seconds) = item, let layout = pango_cairo_create_layout(cr) else { return nil }
+            let size = OSDRenderer.unit(width: width, height: height) * 0.8
+            let description = pango_font_description_from_string("Sans Bold")
+            defer { pango_font_description_free(description) }
+            pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+            pango_layout_set_font_description(layout, description)
+            pango_layout_set_text(layout, RecordingReport.clock(Double(seconds)), -1)
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_pixel_extents(layout, &ink, &logical)
+            let pad = size / 2, radius = size * 0.4
+            let x = pad, y = pad   // the box's corner, a margin from the picture's
+            let h = max(Double(logical.height), 2 * radius) + pad
+            self.layout = layout
+            box = (x, y, pad + 2 * radius + pad / 2 + Double(logical.width) + pad, h)
+            dot = (x + pad + radius, y + h / 2, radius)
+            textX = x + pad + 2 * radius + pad / 2
+            textY = y + (h - Double(logical.height)) / 2
+            bounds = PixelRect(x: Int(box.x.rounded(.down)) - 1, y: Int(box.y.rounded(.down)) - 1,
+                               width: Int(box.width.rounded(.up)) + 3, height: Int(box.height.rounded(.up)) + 3)
         }
 
         func release() { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -187,7 +243,7 @@ final class OSDCanvas {
             OSDRenderer.paint(here, cr: cr, width: frame.width, height: frame.height)
             cairo_destroy(cr)
             cairo_surface_flush(surface)
-            frame.blend(GreyOverlay(pixels: scratch.memory!, width: area.width, height: area.height, stride: stride),
+            frame.blend(ARGBOverlay(pixels: scratch.memory!, width: area.width, height: area.height, stride: stride),
                         x: area.x, y: area.y)
         }
     }

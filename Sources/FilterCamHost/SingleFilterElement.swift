@@ -63,6 +63,8 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
         case .doubleList:
             return ElementProperty(p.name, nick: nick, blurb: p.summary + " (\(p.rangeDescription))",
                                    .string(defaultValue: p.defaultValue.description))
+        case .text(let what, let d):
+            return ElementProperty(p.name, nick: nick, blurb: "\(p.summary): \(what)", .string(defaultValue: d))
         }
     }
 
@@ -84,9 +86,21 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
             } catch {
                 throw PropertyProblem(error.message)
             }
+        case (.text, .string(let text)): filterValue = .text(text ?? "")
         default: filterValue = nil
         }
-        if let filterValue { values.withLock { $0[p.name] = filterValue } }
+        guard let filterValue else { return }
+        // What the values name (a look's file) is read and checked here, on the setter's
+        // thread, not on a frame; a refusal keeps the values as they were.
+        var next = values.withLock { $0 }
+        next[p.name] = filterValue
+        do {
+            _ = try p.validate(filterValue)
+            try descriptor.check?(next)
+        } catch {
+            throw PropertyProblem(error.message)
+        }
+        values.withLock { $0[p.name] = filterValue }
     }
 
     func get(_ name: String) -> PropertyValue {
@@ -97,6 +111,7 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
         case .bool(let v): return .bool(v)
         case .color(let v): return .int(Int(v))
         case .doubleList(let v): return .string(FilterValue.doubleList(v).description)
+        case .text(let v): return .string(v)
         case nil: return .string(nil)
         }
     }

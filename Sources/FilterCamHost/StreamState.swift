@@ -23,6 +23,16 @@ struct StreamState {
     /// Whether upstream is live, as the streaming thread found it for the current frame.
     var isLive = false
 
+    /// The frame being processed: its running time and duration (nil when not known), set
+    /// before its task is asked for (a recording places the frame in its file by them).
+    var frameRunningTime: UInt64?
+    var frameDuration: UInt64?
+
+    /// Frames a second, as the input caps say (0 when they do not: variable or unknown).
+    var framesPerSecond: Double {
+        inputInfo.fps_d > 0 && inputInfo.fps_n > 0 ? Double(inputInfo.fps_n) / Double(inputInfo.fps_d) : 0
+    }
+
     /// Processing times of the last frames, behind the reported latency.
     var recentProcessing = RunningMaximum(window: 30)
 

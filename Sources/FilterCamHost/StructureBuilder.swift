@@ -24,6 +24,13 @@ struct StructureBuilder {
         gst_structure_take_value(structure, field, &v)
     }
 
+    func set(_ field: String, _ value: Bool) {
+        var v = GValue()
+        g_value_init(&v, fc_type_boolean())
+        g_value_set_boolean(&v, value ? 1 : 0)
+        gst_structure_take_value(structure, field, &v)
+    }
+
     func set(_ field: String, uint64 value: UInt64) {
         var v = GValue()
         g_value_init(&v, fc_type_uint64())

@@ -101,7 +101,7 @@ public struct Bench {
                          // The same job: every frame passes on and is written as a JPEG file.
                          native: "tee name=t t. ! queue ! jpegenc quality=85 ! multifilesink location=\(snapshots)/n-%06d.jpg t.",
                          filterCamSource: bgrx, nativeSource: bgrx))
-        for (name, chain) in FilterRegistry.shared.all.filter({ $0.id != "none" }).map({ ("fc\($0.id)", $0.id) }) {
+        for (name, chain) in FilterRegistry.shared.all.compactMap({ d in d.elementName.map { ($0, d.id) } }) {
             list.append(Case(name: "element-\(name)", filterCam: name, native: "filtercam filter=\(chain)"))
         }
         return list
@@ -231,6 +231,9 @@ public struct Bench {
                     log("\(c.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(size): skipped: \(error)")
                 }
             }
+        }
+        if only.isEmpty || only.contains(where: { $0.hasPrefix("lut") }) {
+            results += lookResults()
         }
         if only.isEmpty || only.contains("latency") {
             results += latencyResults()

@@ -70,6 +70,12 @@ public enum FrameIO {
 public enum FilterPreview {
     public static let width = 160, height = 120
 
+    /// `lut` with a shipped look when run from the repository (without a file it changes nothing).
+    static var lookExample: String? {
+        let look = "looks/teal-orange.cube"
+        return FileManager.default.fileExists(atPath: look) ? "lut file=\(look)" : nil
+    }
+
     public static func write(to folder: String, picture: String) throws -> [String] {
         guard FileManager.default.isReadableFile(atPath: picture) else {
             throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
@@ -78,7 +84,8 @@ public enum FilterPreview {
         let source = try self.source(picture: picture, width: width, height: height)
         var written: [String] = []
         for d in FilterRegistry.shared.all {
-            let path = (folder as NSString).appendingPathComponent("\(d.id).png")
+            // `look:NAME` is written `look-NAME.png`: a colon is no file name character everywhere.
+            let path = (folder as NSString).appendingPathComponent("\(d.id.replacingOccurrences(of: ":", with: "-")).png")
             try FrameIO.writePNG(try filtered(source, by: d.id), to: path)
             written.append(path)
         }
@@ -101,7 +108,8 @@ public enum FilterPreview {
     public static func filtered(_ source: PixelBuffer, by id: String) throws -> PixelBuffer {
         let frame = PixelBuffer(width: source.width, height: source.height, format: source.format)
         frame.view.copyPixels(from: source.view)
-        try FilterChain.parse(FilterShowcase.chain(for: id)).makeFilters().apply(to: frame.view)
+        let chain = id == "lut" ? lookExample ?? id : FilterShowcase.chain(for: id)
+        try FilterChain.parse(chain).makeFilters().apply(to: frame.view)
         return frame
     }
 }

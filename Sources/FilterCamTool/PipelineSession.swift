@@ -161,11 +161,12 @@ public final class PipelineSession {
     private var stoppingARecording = true
 
     /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
-    /// sink) the wait is short (1.5 s): a live source that never ends must not hold a quit.
+    /// sink, no filtercam recording from the preview) the wait is short (1.5 s): a live
+    /// source that never ends must not hold a quit.
     private func beginEndOfStream(_ why: String) -> Date {
         let recording = pipeline.elements.contains { e in
             Self.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
-        }
+        } || filterStages.contains { Pipeline.property($0.element, "record") == "true" }
         stoppingARecording = recording
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
                                 : "Interrupt: sending EOS so recordings are finalised (Ctrl-C again aborts)…")
@@ -187,6 +188,7 @@ public final class PipelineSession {
                 out.write((line + "\n").data(using: .utf8)!)
             }
             reportStill(m)
+            reportRecording(m)
         case GST_MESSAGE_LATENCY:
             gst_bin_recalculate_latency(pipeline.element.asBin)
         case GST_MESSAGE_APPLICATION:
@@ -266,6 +268,7 @@ public final class PipelineSession {
         for (name, element) in filterStages {
             var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
             if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
+            if let recordings = Pipeline.property(element, "recordings-written") { line += " recordings=\(recordings)" }
             if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
             errorLine(line)
         }
@@ -316,6 +319,45 @@ public final class PipelineSession {
             errorLine("saved \(file) \(width)x\(height)")
         } else {
             errorLine("snapshot \(file) failed: \(reason ?? "?")")
+        }
+    }
+
+    // MARK: Recordings
+
+    /// `launch --audio`: every filtercam records sound from its `record-audio-source` (the
+    /// default microphone) with the picture.
+    public func recordSound() {
+        for (_, element) in filterStages where Pipeline.property(element, "record-audio") != nil {
+            try? Pipeline.setProperty(element, "record-audio", "true")
+        }
+    }
+
+    /// One line when a recording from the preview starts, and one when its file is
+    /// complete: the file, its length and its size (`recording-started`, `recording-saved`;
+    /// a failure is the element's WARNING, printed as such).
+    private func reportRecording(_ m: UnsafeMutablePointer<GstMessage>) {
+        guard let structure = gst_message_get_structure(m) else { return }
+        let name = String(cString: gst_structure_get_name(structure))
+        let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
+        var sound: gboolean = 0
+        gst_structure_get_boolean(structure, "sound", &sound)
+        switch name {
+        case "recording-started":
+            var width: gint = 0, height: gint = 0
+            gst_structure_get_int(structure, "width", &width)
+            gst_structure_get_int(structure, "height", &height)
+            errorLine("recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound")); v or 'record' again stops it")
+        case "recording-saved":
+            var seconds = 0.0, frames: gint = 0, dropped: gint = 0
+            var size: guint64 = 0
+            gst_structure_get_double(structure, "duration", &seconds)
+            gst_structure_get_uint64(structure, "size", &size)
+            gst_structure_get_int(structure, "frames", &frames)
+            gst_structure_get_int(structure, "dropped", &dropped)
+            errorLine(RecordingReport.saved(path: path, seconds: seconds, bytes: UInt64(size), frames: Int(frames),
+                                            dropped: Int(dropped), sound: sound != 0))
+        default:
+            break
         }
     }
 

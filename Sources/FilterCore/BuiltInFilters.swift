@@ -17,6 +17,7 @@ enum BuiltInFilters {
             BlurFilter.descriptor,
             EdgesFilter.descriptor,
             FocusPeakingFilter.descriptor,
+            LookFilter.descriptor,
         ]
     }
 }

@@ -51,10 +51,13 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
           white-balance temperature=3500 tint=10    warmer light (lower kelvin is warmer)
           channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>
           focus-peaking threshold=80 color=0xFF00FF00
+          lut file=looks/teal-orange.cube intensity=0.7   a colour look from a .cube file
+          look:teal-orange                          a look from a folder (filtercam filters --looks DIR)
           none                                      the unfiltered picture (so is an empty chain)
 
         Values: numbers as 0.8 or 6; colours as 0xAARRGGBB, 0xRRGGBB or #RRGGBB (opaque);
-        booleans as true/false; lists in angle brackets, <a, b, c>, spaces allowed inside.
+        booleans as true/false; lists in angle brackets, <a, b, c>, spaces allowed inside;
+        text (a file) as written, in quotes ('…' or "…") when it holds spaces or commas.
         On a gst-launch line, quote chains with spaces: filter="sepia intensity=0.8, vignette".
         Once set, the element's `intensity` property sets the first filter's strength
         parameter (e.g. sepia's intensity) unless the chain sets that parameter itself;
@@ -92,6 +95,11 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
                     throw FilterError("filter '\(id)': \(error.message)")
                 }
                 explicit.insert(name)
+            }
+            do {
+                try descriptor.check?(values)
+            } catch {
+                throw FilterError("filter '\(id)': \(error.message)")
             }
             if id == "none" && words.count == 1 { continue }
             steps.append(Step(id: id, values: values, explicit: explicit))
@@ -156,6 +164,8 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
             guard hex.count == 6 || hex.count == 8, var v = UInt32(hex, radix: 16) else { throw bad() }
             if hex.count == 6 { v |= 0xFF00_0000 }
             return .color(v)
+        case .text:
+            return .text(unquoted(raw))
         case .doubleList:
             guard raw.hasPrefix("<"), raw.hasSuffix(">") else { throw bad() }
             let inner = raw.dropFirst().dropLast()
@@ -168,12 +178,40 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Splits on `separator` outside `<…>`; for spaces, runs of spaces count once.
+    /// Text written in quotes ('…' or "…", the same at both ends) without them.
+    static func unquoted(_ raw: String) -> String {
+        guard let q = raw.first, q == "'" || q == "\"", raw.count >= 2, raw.last == q else { return raw }
+        let inner = raw.dropFirst().dropLast()
+        return inner.contains(q) ? raw : String(inner)
+    }
+
+    /// `text` as a chain writes it: bare when it reads back as itself, else in quotes.
+    static func quotedIfNeeded(_ text: String) -> String {
+        func readsBack(_ written: String) -> Bool {
+            guard let words = try? splitTopLevel(written, on: " "), words == [written],
+                  let items = try? splitTopLevel(written, on: ","), items == [written] else { return false }
+            return unquoted(written) == text
+        }
+        return [text, "'\(text)'", "\"\(text)\""].first(where: readsBack) ?? text
+    }
+
+    /// Splits on `separator` outside `<…>` and quotes; for spaces, runs of spaces count once.
     static func splitTopLevel(_ text: String, on separator: Character) throws(FilterError) -> [String] {
         var parts: [String] = []
         var current = ""
         var depth = 0
+        var quote: Character?
         for ch in text {
+            if let q = quote {   // quoted text is taken as it is
+                if ch == q { quote = nil }
+                current.append(ch)
+                continue
+            }
+            if ch == "'" || ch == "\"" {
+                quote = ch
+                current.append(ch)
+                continue
+            }
             if ch == "<" { depth += 1 }
             if ch == ">" {
                 depth -= 1
@@ -189,6 +227,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
             }
         }
         if depth != 0 { throw FilterError("unbalanced '<' in \(text.quotedForMessage)") }
+        if let quote { throw FilterError("unbalanced \(quote) in \(text.quotedForMessage): quotes come in pairs") }
         parts.append(current.trimmingSpaces)
         return parts
     }

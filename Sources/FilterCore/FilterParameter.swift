@@ -12,6 +12,9 @@ public struct FilterParameter: Sendable {
         case color(defaultValue: UInt32)
         /// A fixed-length list of reals, written `<a, b, c>` in the chain syntax.
         case doubleList(count: Int, range: ClosedRange<Double>, defaultValue: [Double])
+        /// Text, e.g. a file's path; `what` says what it names (for messages and listings).
+        /// In the chain syntax it is quoted ('…' or "…") when it holds spaces or commas.
+        case text(what: String, defaultValue: String)
     }
 
     public let name: String
@@ -32,6 +35,7 @@ public struct FilterParameter: Sendable {
         case .bool(let d): return .bool(d)
         case .color(let d): return .color(d)
         case .doubleList(_, _, let d): return .doubleList(d)
+        case .text(_, let d): return .text(d)
         }
     }
 
@@ -44,6 +48,7 @@ public struct FilterParameter: Sendable {
         case .color(let d): return "colour 0xAARRGGBB, default \(FilterValue.color(d))"
         case .doubleList(let n, let r, let d):
             return "list of \(n) doubles \(format(r.lowerBound))…\(format(r.upperBound)), default <\(d.map(format).joined(separator: ", "))>"
+        case .text(let what, let d): return "text (\(what)), default \(d.isEmpty ? "none" : FilterValue.text(d).description)"
         }
     }
 
@@ -60,6 +65,10 @@ public struct FilterParameter: Sendable {
             guard r.contains(v) else { throw outOfRange(value) }
             return value
         case (.bool, .bool), (.color, .color):
+            return value
+        case (.text, .text(let v)):
+            // A NUL would cut the text short wherever it becomes a C string (a path, a GValue).
+            guard !v.utf8.contains(0) else { throw FilterError("parameter '\(name)' cannot hold a NUL character") }
             return value
         case (.doubleList(let n, let r, _), .doubleList(let list)):
             guard list.count == n else {
@@ -84,6 +93,7 @@ public enum FilterValue: Sendable, Equatable, CustomStringConvertible {
     case bool(Bool)
     case color(UInt32)
     case doubleList([Double])
+    case text(String)
 
     public var description: String {
         switch self {
@@ -95,6 +105,7 @@ public enum FilterValue: Sendable, Equatable, CustomStringConvertible {
             let hex = String(v, radix: 16, uppercase: true)
             return "0x" + String(repeating: "0", count: 8 - hex.count) + hex
         case .doubleList(let v): return "<" + v.map(format).joined(separator: ", ") + ">"
+        case .text(let v): return FilterChain.quotedIfNeeded(v)
         }
     }
 }

@@ -53,16 +53,28 @@ public struct FilterDescriptor: Sendable {
     public let strengthParameter: String?
     /// Makes a configured filter. `values` holds every parameter, validated.
     public let make: @Sendable (FilterValues) -> any FrameFilter
+    /// Checks what the values name outside the process (a look's file: that it reads and
+    /// parses), so that a bad value is refused where it is set, in a chain or a property,
+    /// and not on a frame; the work (reading, parsing) is done there, off the video path.
+    public let check: (@Sendable (FilterValues) throws(FilterError) -> Void)?
 
     public init(id: String, title: String, summary: String, parameters: [FilterParameter] = [],
                 strengthParameter: String? = nil,
+                check: (@Sendable (FilterValues) throws(FilterError) -> Void)? = nil,
                 make: @escaping @Sendable (FilterValues) -> any FrameFilter) {
         self.id = id
         self.title = title
         self.summary = summary
         self.parameters = parameters
         self.strengthParameter = strengthParameter
+        self.check = check
         self.make = make
+    }
+
+    /// The name of the filter's own element (`fc<id>`); nil for `none` and for looks from a
+    /// folder (`look:NAME`), which are chain entries only.
+    public var elementName: String? {
+        id == "none" || id.contains(":") ? nil : "fc" + id
     }
 
     public func parameter(named name: String) -> FilterParameter? {
@@ -106,6 +118,10 @@ public struct FilterValues: Sendable, Equatable {
     }
     public func doubleList(_ name: String) -> [Double] {
         guard case .doubleList(let v) = values[name] else { preconditionFailure("no list parameter '\(name)'") }
+        return v
+    }
+    public func text(_ name: String) -> String {
+        guard case .text(let v) = values[name] else { preconditionFailure("no text parameter '\(name)'") }
         return v
     }
 }

@@ -1,7 +1,7 @@
 /// What the preview shows on top of the picture, and for how long, as a camera app does:
 /// the filter's title for a moment after a change, the zoom factor while it changes, the
-/// lens outline while it moves (or always), a help card, the file name after a still, and the
-/// 3-2-1 of a countdown still.
+/// lens outline while it moves (or always), a help card, the file name after a still, the
+/// 3-2-1 of a countdown still, and while recording a red dot with the recording's length.
 ///
 /// Pure state: changes are noted with the time they happened (seconds on any monotonic
 /// clock) and `items(at:)` says what to draw at a given time. Drawing is the host's
@@ -17,6 +17,8 @@ public struct OnScreenDisplay: Sendable, Equatable {
         /// A line of text of `size` pixels at the foot of a rectangle, centred, shortened
         /// with an ellipsis to fit: the effects gallery's titles and its strip.
         case caption(String, in: PixelRect, size: Double)
+        /// A red dot and the recording's length (whole seconds, shown as m:ss), top left.
+        case recording(seconds: Int)
     }
 
     /// How long a banner or a moving lens's outline stays.
@@ -29,6 +31,8 @@ public struct OnScreenDisplay: Sendable, Equatable {
     public private(set) var helpShown = false
     /// When the running countdown ends (its still is due), if one runs.
     private var countdownEnd: Double?
+    /// The length of the running recording (seconds of picture recorded), nil when none runs.
+    public private(set) var recordingSeconds: Double?
 
     public init() {}
 
@@ -69,12 +73,24 @@ public struct OnScreenDisplay: Sendable, Equatable {
         return true
     }
 
+    /// The running recording's length so far, or nil: none runs (any more).
+    public mutating func recording(seconds: Double?) {
+        recordingSeconds = seconds
+    }
+
+    /// A recording could not start or went wrong (the terminal says why).
+    public mutating func recordingFailed(at time: Double) {
+        recordingSeconds = nil
+        banner = ("recording failed", time + Self.holdSeconds)
+    }
+
     public mutating func toggleHelp() {
         helpShown.toggle()
     }
 
     /// What to draw at `time`: the lens outline when it moved lately or `alwaysOutline`
-    /// (and the lens is not the whole picture), the current banner, the help card.
+    /// (and the lens is not the whole picture), the current banner, the recording's dot
+    /// and length, the help card.
     public func items(at time: Double, lens: PixelRect?, alwaysOutline: Bool) -> [Item] {
         var out: [Item] = []
         if let lens, alwaysOutline || time < outlineUntil { out.append(.outline(lens)) }
@@ -83,6 +99,7 @@ public struct OnScreenDisplay: Sendable, Equatable {
         } else if let banner, time < banner.until {
             out.append(.banner(banner.text))
         }
+        if let seconds = recordingSeconds { out.append(.recording(seconds: Int(max(seconds, 0)))) }
         if helpShown { out.append(.card(Self.helpLines)) }
         return out
     }
@@ -90,5 +107,6 @@ public struct OnScreenDisplay: Sendable, Equatable {
     public static func == (a: OnScreenDisplay, b: OnScreenDisplay) -> Bool {
         a.banner?.text == b.banner?.text && a.banner?.until == b.banner?.until
             && a.outlineUntil == b.outlineUntil && a.helpShown == b.helpShown && a.countdownEnd == b.countdownEnd
+            && a.recordingSeconds == b.recordingSeconds
     }
 }

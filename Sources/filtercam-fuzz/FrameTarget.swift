@@ -88,6 +88,7 @@ enum FrameTarget {
             case .bool: values[p.name] = .bool(bytes.bool())
             case .color: values[p.name] = .color(UInt32(bytes.byte()) << 24 | UInt32(bytes.byte()) << 16 | UInt32(bytes.byte()) << 8 | UInt32(bytes.byte()))
             case .doubleList(let count, let range, _): values[p.name] = .doubleList((0..<count).map { _ in bytes.double(in: range) })
+            case .text: values[p.name] = p.defaultValue   // files: the cube target reads looks
             }
         }
         let configured = FilterValues(values)

@@ -14,6 +14,8 @@ enum FuzzTarget: String, CaseIterable {
     case frame
     /// Text properties of the `filtercam` element, set as gst-launch would.
     case property
+    /// `.cube` look files.
+    case cube
 
     nonisolated(unsafe) static var selected: FuzzTarget = .chain
 
@@ -41,6 +43,7 @@ enum FuzzTarget: String, CaseIterable {
         case .pipelineFile: TextTargets.pipelineFile(input)
         case .frame: FrameTarget.run(input)
         case .property: PropertyTarget.run(input)
+        case .cube: CubeTarget.run(input)
         }
     }
 }

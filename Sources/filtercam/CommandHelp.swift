@@ -8,11 +8,12 @@ enum CommandHelp {
         switch command {
         case "launch":
             return """
-                usage: filtercam launch [--messages[=FILE]] [--verbose] FILE|NAME|DESCRIPTION
+                usage: filtercam launch [--messages[=FILE]] [--audio] [--verbose] FILE|NAME|DESCRIPTION
                   FILE         a pipeline file (gst-launch syntax over lines, # comments, ${VAR:-default})
                   NAME         a shipped pipeline file by name (pipelines/NAME.pipeline)
                   DESCRIPTION  a gst-launch description, e.g. 'videotestsrc ! filtercam filter=sepia ! autovideosink'
                   --messages   element messages as JSON lines on stdout (=FILE: into a file)
+                  --audio      recordings from the preview (v, 'record') take sound from the default microphone
                   --verbose    errors and warnings also name the C source location that raised them
 
                 shipped pipelines (variables with their defaults):
@@ -30,10 +31,12 @@ enum CommandHelp {
                 """
         case "filters":
             return """
-                usage: filtercam filters [ID] [--preview DIR [--picture FILE]]
+                usage: filtercam filters [--looks DIR]… [ID] [--preview DIR [--picture FILE]]
                   the filter catalog with each filter's parameters and the chain syntax;
                   ID: one filter; --preview DIR: one PNG per filter into DIR, made from the photo
-                  FilterCam ships (a face and colours) or from FILE (any picture GStreamer decodes)
+                  FilterCam ships (a face and colours) or from FILE (any picture GStreamer decodes);
+                  --looks DIR: every .cube file in DIR joins the catalog as look:NAME
+                  (FILTERCAM_LOOKS=DIR does the same for every command and the elements)
                 """
         case "devices":
             return """

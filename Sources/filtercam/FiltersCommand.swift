@@ -5,6 +5,29 @@ import FilterCamTool
 /// `filtercam filters`: the filter table, each filter's parameters, and the chain syntax.
 enum FiltersCommand {
     static func run(_ arguments: [String]) -> Int32 {
+        FilterCamPlugin.prepareLooks()
+        var arguments = arguments
+        var problems = 0
+        while let i = arguments.firstIndex(of: "--looks") {
+            guard i + 1 < arguments.count else {
+                printError("filtercam filters --looks needs a folder of .cube files")
+                return 2
+            }
+            do throws(FilterError) {
+                let added = try LookFolder.add(arguments[i + 1])
+                for problem in added.problems { printError("filtercam filters: left out: \(problem)") }
+                problems += added.problems.count
+            } catch {
+                printError("filtercam filters: \(error.message)")
+                return 1
+            }
+            arguments.removeSubrange(i...i + 1)
+        }
+        let status = list(arguments)
+        return status == 0 && problems > 0 ? 1 : status
+    }
+
+    private static func list(_ arguments: [String]) -> Int32 {
         if arguments.first == "--preview" {
             return preview(Array(arguments.dropFirst()))
         }
@@ -23,11 +46,15 @@ enum FiltersCommand {
             } else {
                 print("  YUV: RGB frames only, no YUV path (fc\(d.id) offers RGB caps; put videoconvert in front of YUV sources)")
             }
-            print("  element: fc\(d.id) (or filtercam filter=\(d.id))")
+            if let element = d.elementName {
+                print("  element: \(element) (or filtercam filter=\(d.id))")
+            } else {
+                print("  element: filtercam filter=\(d.id)")
+            }
             return 0
         }
         for d in FilterRegistry.shared.all {
-            print("\(d.id.padding(toLength: 16, withPad: " ", startingAt: 0)) \(d.title) — \(d.summary)")
+            print("\(d.id.padding(toLength: max(16, d.id.count), withPad: " ", startingAt: 0)) \(d.title) — \(d.summary)")
             for p in d.parameters {
                 print("    \(p.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.rangeDescription): \(p.summary)")
             }

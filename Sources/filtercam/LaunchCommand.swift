@@ -6,13 +6,14 @@ import Foundation
 import Glibc
 #endif
 
-/// `filtercam launch [--messages[=FILE]] FILE|DESCRIPTION`
+/// `filtercam launch [--messages[=FILE]] [--audio] FILE|DESCRIPTION`
 enum LaunchCommand {
     nonisolated(unsafe) static var session: PipelineSession?
 
     static func run(_ arguments: [String]) -> Int32 {
         var messages: FileHandle? = nil
         var verbose = false
+        var audio = false
         var rest: [String] = []
         for a in arguments {
             if a == "--messages" {
@@ -27,8 +28,10 @@ enum LaunchCommand {
                 messages = h
             } else if a == "--verbose" {
                 verbose = true
+            } else if a == "--audio" {
+                audio = true
             } else if a.hasPrefix("-") && rest.isEmpty {
-                printError("filtercam launch: unknown option \(a.quotedForMessage) (options: --messages[=FILE], --verbose, --help)")
+                printError("filtercam launch: unknown option \(a.quotedForMessage) (options: --messages[=FILE], --audio, --verbose, --help)")
                 return 2
             } else {
                 rest.append(a)
@@ -77,6 +80,7 @@ enum LaunchCommand {
         let session = PipelineSession(pipeline: pipeline)
         session.messagesOutput = messages
         if verbose { session.showsSourceLocations = true }
+        if audio { session.recordSound() }
         Self.session = session
         installSignalHandlers()
         let restoreTerminal = startReadingCommands(into: session)

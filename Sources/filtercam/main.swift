@@ -9,7 +9,7 @@ let usage = """
       launch [--messages[=FILE]] FILE|DESCRIPTION   run a pipeline file or a gst-launch description
       serve [OPTIONS] FILE|DESCRIPTION             serve the filtered picture over RTSP (filtercam serve --help)
       inspect [ELEMENT]                            properties of filtercam (or another element)
-      filters [ID] [--preview DIR]                 the filter catalog (or one filter) and the chain syntax
+      filters [--looks DIR] [ID] [--preview DIR]   the filter catalog (or one filter) and the chain syntax
       devices                                      cameras with their formats and controls
       bench [--json FILE] [--sizes WxH,…] [--only NAME…]   speed against native GStreamer elements
       help, --version                              this text; the version

@@ -1,4 +1,4 @@
-"""The live numbers the README reports, measured side by side in one run (release
+"""The live numbers docs/testing.md reports, measured side by side in one run (release
 plugin on GST_PLUGIN_PATH):
     cd Tests/Conformance && GST_PLUGIN_PATH=../../.build/release /usr/bin/python3 live_numbers.py
 - frames at a syncing sink from a live source at 30 and 60 fps, FilterCam vs identity;

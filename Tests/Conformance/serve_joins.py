@@ -1,4 +1,4 @@
-"""Joining numbers the README reports, for `filtercam serve` and, side by side on the same
+"""Joining numbers docs/serving.md reports, for `filtercam serve` and, side by side on the same
 machine, gst-rtsp-server's own test-launch-style server serving the same stock pipeline:
     cd Tests/Conformance && GST_PLUGIN_PATH=../../.build/release /usr/bin/python3 serve_joins.py
 - 40 clients connecting at the same moment: the slowest answer to OPTIONS;

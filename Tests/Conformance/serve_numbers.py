@@ -1,4 +1,4 @@
-"""The serving numbers the README reports, measured in one run on loopback (release build):
+"""The serving numbers docs/serving.md reports, measured in one run on loopback (release build):
     cd Tests/Conformance && /usr/bin/python3 serve_numbers.py
 - CPU of the server process with 1 and with 8 viewers (the media is shared, so it should
   stay near flat), for `filtercam serve` and for gst-rtsp-server's own test-launch-style

@@ -1,6 +1,6 @@
 """`make install` / `make uninstall` for a user without root: stock gst-launch-1.0 finds
-the plugin with no GST_PLUGIN_PATH, `filtercam launch NAME` finds the shipped pipelines
-and `filtercam filters --preview` the shipped photo."""
+the plugin with no GST_PLUGIN_PATH, `filtercam launch NAME` finds the shipped pipelines,
+`filtercam filters --preview` the shipped photo, and the shipped looks are installed."""
 import os
 import subprocess
 import tempfile
@@ -32,6 +32,11 @@ class Install(unittest.TestCase):
                                   timeout=60, env=env)
         self.assertEqual(previews.returncode, 0, previews.stderr)
         self.assertTrue(os.path.exists(os.path.join(home, "previews", "mono.png")), previews.stdout)
+        # The shipped looks, as a folder of looks.
+        looks = os.path.join(home, ".local", "share", "filtercam", "looks")
+        listed = subprocess.run([cli, "filters", "--looks", looks], capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertIn("look:teal-orange", listed.stdout)
         subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
         self.assertFalse(os.path.exists(cli))
         self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins", "libgstfiltercam.so")))

@@ -3,6 +3,7 @@ hint for an unknown key, the effects gallery's keys, quitting with q."""
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -15,8 +16,9 @@ class Terminal(unittest.TestCase):
         if shutil.which("tmux") is None or not os.path.exists(CLI):
             self.skipTest("needs tmux and a release build of filtercam (make test installs and builds both)")
         self.session = f"fc-test-{os.getpid()}"
+        self.folder = tempfile.mkdtemp(prefix="fc-terminal-")
         command = (f"{CLI} launch 'videotestsrc is-live=true ! video/x-raw,width=160,height=120 ! videoconvert ! "
-                   f"filtercam ! fakesink'; echo EXIT=$?; sleep 30")
+                   f"filtercam record-location={self.folder}/t-%05d.mp4 ! fakesink'; echo EXIT=$?; sleep 30")
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
         subprocess.run(["tmux", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
                        check=True, env=env)
@@ -70,9 +72,20 @@ class Terminal(unittest.TestCase):
                            (["NPage"], "filter: sharpen amount=2"), (["Escape"], "gallery: closed")]:
             self.keys(*keys)
             self.wait_for(line)
+        # v records, and the ':' line's `record` stops it: the file, then its length and size.
+        self.keys("v")
+        self.wait_for(f"recording {self.folder}/t-00000.mp4 (160x120, no sound)")
+        time.sleep(0.5)
+        self.keys(":", "record", "Enter")
+        screen = self.wait_for(f"recorded {self.folder}/t-00000.mp4: ")
+        self.assertRegex(screen, r"recorded .*t-00000\.mp4: \d+\.\d s, \d+ kB \(\d+ frames, no sound\)")
+        # q while recording finishes the file first.
+        self.keys("v")
+        self.wait_for(f"recording {self.folder}/t-00001.mp4")
         self.keys("q")
         screen = self.wait_for("EXIT=")
         self.assertIn("EXIT=0", screen)
+        self.assertIn(f"recorded {self.folder}/t-00001.mp4: ", screen)
         self.assertIn("processed=", screen)
 
 

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from support import Counter, Gst, GstVideo, drain_bus, image_pixel, sink_pad
+from support import Counter, Gst, GstVideo, drain_bus, image_pixel, rendered, sink_pad
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.path.join(ROOT, ".build", "release", "filtercam")
@@ -21,9 +21,10 @@ FIRST_EXAMPLE = "videotestsrc ! filtercam filter=sepia ! videoconvert ! autovide
 class VirtualDisplay:
     """Xvfb on a free display number, for the duration of a test class."""
 
-    def __init__(self):
+    def __init__(self, size="1024x768"):
         self.process = None
         self.display = None
+        self.size = size
 
     def start(self):
         if shutil.which("Xvfb") is None:
@@ -31,7 +32,7 @@ class VirtualDisplay:
         for number in range(90, 120):
             if os.path.exists(f"/tmp/.X{number}-lock"):
                 continue
-            self.process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+            self.process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{self.size}x24", "-nolisten", "tcp"],
                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for _ in range(50):
                 if os.path.exists(f"/tmp/.X11-unix/X{number}"):
@@ -104,6 +105,24 @@ def rendered_pixel(element, x, y, size=(320, 240), source_format=None):
 OSD_FORMATS = ("BGRx", "I420")
 
 
+def probe_frames_and_duration(path):
+    """The video frames ffprobe decodes from a file, and its duration in seconds."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                          "stream=nb_read_frames:format=duration", "-of", "default=noprint_wrappers=1", path],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    values = dict(line.split("=", 1) for line in out.split())
+    return int(values["nb_read_frames"]), float(values["duration"])
+
+
+def probe_stream(path):
+    """The first video stream's codec, pixel format and profile."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "stream=codec_name,pix_fmt,profile", "-of", "csv=p=0", path],
+                         capture_output=True, text=True, check=True, timeout=30).stdout.strip()
+    codec, profile, pixel_format = out.split(",")
+    return codec, pixel_format, profile
+
+
 class Window(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -120,10 +139,10 @@ class Window(unittest.TestCase):
         self.xvfb.stop()
         os.environ.pop("DISPLAY", None)
 
-    def fresh_display(self):
+    def fresh_display(self, size="1024x768"):
         if getattr(self, "xvfb", None):
             self.xvfb.stop()
-        self.xvfb = VirtualDisplay()
+        self.xvfb = VirtualDisplay(size)
         self.display = self.xvfb.start()
 
     def test_readme_first_example_shows_sepia_in_a_window(self):
@@ -511,6 +530,62 @@ class Window(unittest.TestCase):
             self.assertEqual(os.listdir(folder), ["c-00.jpg"], "one still")
         finally:
             self.close(pipeline)
+
+    def test_v_records_while_the_window_keeps_its_full_rate(self):
+        # 720p30 I420 as a camera gives it, the picture moving (the encoder works as on a
+        # camera's), the on-screen display on; ximagesink, syncing, counts what is shown.
+        self.fresh_display("1280x800")
+        folder = tempfile.mkdtemp(prefix="fc-record-")
+        os.environ["DISPLAY"] = self.display
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true horizontal-speed=4 ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! "
+            f"filtercam name=fc filter=sepia osd=true record-location={folder}/v-%05d.mp4 ! "
+            "videoconvert ! ximagesink name=window sync=true")
+        fc = pipeline.get_by_name("fc")
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            self.assertTrue(eventually(lambda: rendered(pipeline, "window") >= 30 and self.window_count() > 0, 15),
+                            "the window shows no picture")
+            shown0, t0 = rendered(pipeline, "window"), time.monotonic()
+            time.sleep(2)   # the rate before, for comparison
+            before = (rendered(pipeline, "window") - shown0) / (time.monotonic() - t0)
+            self.xdotool("mousemove", "640", "400", "key", "v")
+            self.assertTrue(eventually(lambda: fc.get_property("record"), 5), "v did not start a recording")
+            started = time.monotonic()
+            time.sleep(0.5)   # the recording under way
+            shown0, t0, dropped0 = rendered(pipeline, "window"), time.monotonic(), fc.get_property("frames-dropped")
+            # The red dot (720 lines: centre near (34, 32)) and the length, on the screen.
+            dot = self.shown([(34, 32)])[0]
+            self.assertTrue(dot[0] > 160 and dot[1] < 90 and dot[2] < 90, f"no red dot on the screen: {dot}")
+            time.sleep(5)   # the measuring interval
+            fps = (rendered(pipeline, "window") - shown0) / (time.monotonic() - t0)
+            late = fc.get_property("frames-dropped") - dropped0
+            self.xdotool("key", "v")
+            self.assertTrue(eventually(lambda: not fc.get_property("record"), 5), "v did not stop the recording")
+            recorded = time.monotonic() - started
+            saved = []
+            eventually(lambda: saved.extend(m.get_structure() for m in drain_bus(pipeline, Gst.MessageType.ELEMENT)
+                                            if m.get_structure().get_name() == "recording-saved") or saved, 10)
+        finally:
+            self.close(pipeline)
+        self.assertEqual(len(saved), 1, "one recording, finished")
+        path = saved[0].get_string("path")
+        frames, seconds = probe_frames_and_duration(path)
+        print(f"\n  window (ximagesink, sync=true) at 720p30: {before:.1f} fps, while recording {fps:.1f} fps "
+              f"({late} dropped by filtercam as late); "
+              f"recorded {recorded:.2f} s -> {frames} frames ({seconds:.2f} s in the file, "
+              f"{saved[0].get_value('dropped')} dropped)", file=sys.stderr)
+        self.assertGreaterEqual(fps, 29, "the preview's rate while recording")
+        self.assertEqual(probe_stream(path), ("h264", "yuv420p", "High"))
+        self.assertAlmostEqual(frames, recorded * 30, delta=recorded * 30 * 0.02,
+                               msg=f"{frames} frames for {recorded:.2f} s recorded")
+        # Not in the file: the dot's place shows the picture (the first frame, decoded).
+        png = os.path.join(folder, "first.png")
+        subprocess.run(["gst-launch-1.0", "-q", "filesrc", f"location={path}", "!", "qtdemux", "!", "h264parse", "!",
+                        "avdec_h264", "!", "videoconvert", "!", "pngenc", "snapshot=true", "!", "filesink", f"location={png}"],
+                       check=True, timeout=30)
+        r, g, b = image_pixel(png, 34, 32)
+        self.assertFalse(r > 160 and g < 90 and b < 90, f"the red dot is in the file: {(r, g, b)}")
 
     def test_help_card_on_h(self):
         spots = [(120, 110), (160, 120), (200, 130)]   # bright bars under the card's box

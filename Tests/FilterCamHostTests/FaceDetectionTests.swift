@@ -13,7 +13,7 @@ import XCTest
 /// FilterCamToolTests/MessageJSONTests.)
 ///
 /// Throughput is measured by `filtercam bench` (cases `faces`, `faces-upright`, `faces-live`),
-/// never timed here; the numbers are in the README ("Face detection", "Benchmark").
+/// never timed here; the numbers are in docs/faces.md and docs/benchmarks.md.
 final class FaceDetectionTests: XCTestCase {
     /// A pipeline whose `fakesrc` stands in for the element: messages it posts reach the bus.
     private var pipeline: Pipeline!

@@ -9,7 +9,7 @@ import XCTest
 /// as OpenCV itself, every true face found, nothing on the non-face images, and clear
 /// errors for unusable cascade files.
 ///
-/// Throughput is measured by `filtercam bench`, never timed here (README, "Benchmark").
+/// Throughput is measured by `filtercam bench`, never timed here (docs/benchmarks.md).
 final class FaceDetectorTests: XCTestCase {
     /// At full size (step 1) our grey copy is OpenCV's BGR2GRAY, so the raw detections are
     /// exactly the reference file's, duplicate included.

@@ -24,12 +24,13 @@ final class FilterElementTests: XCTestCase {
         case .bool(let d): return d ? "false" : "true"
         case .color: return "0xFF00FF00"
         case .doubleList(let n, _, let d): return "<" + d.prefix(n).enumerated().map { String($0.offset == 1 ? 0.5 : $0.element) }.joined(separator: ",") + ">"
+        case .text: return Build.packageRoot + "/looks/teal-orange.cube"   // the one text parameter: a look
         }
     }
 
     func testEveryCatalogElementEqualsFiltercamWithTheSameParameters() throws {
         let source = "videotestsrc num-buffers=2 pattern=ball ! video/x-raw,format=RGBA,width=33,height=17"
-        for d in FilterRegistry.shared.all where d.id != "none" {
+        for d in FilterRegistry.shared.all where d.elementName != nil {
             for useExamples in [false, true] {
                 let params = useExamples ? d.parameters.map { "\($0.name)=\(exampleValue($0))" } : []
                 let elementParams = params.map { p -> String in
@@ -47,7 +48,7 @@ final class FilterElementTests: XCTestCase {
     /// What GObject (and so gst-inspect-1.0) reports for each property matches the Swift
     /// declaration: type, range, default.
     func testPropertiesMatchTheSwiftDeclarations() throws {
-        for d in FilterRegistry.shared.all where d.id != "none" {
+        for d in FilterRegistry.shared.all where d.elementName != nil {
             let pipeline = try Pipeline(description: "fakesrc ! fc\(d.id) name=e ! fakesink")
             let e = try pipeline.requireElement("e")
             let klass = UnsafeMutableRawPointer(e.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
@@ -71,6 +72,9 @@ final class FilterElementTests: XCTestCase {
                 case .doubleList:
                     XCTAssertTrue(described.hasPrefix("String."), described)
                     XCTAssertEqual(Pipeline.property(e, p.name), p.defaultValue.description)
+                case .text(_, let def):
+                    XCTAssertTrue(described.hasPrefix("String."), described)
+                    XCTAssertEqual(Pipeline.property(e, p.name) ?? "", def)
                 }
             }
         }
@@ -126,6 +130,17 @@ final class FilterElementTests: XCTestCase {
                 } }
             }
         }
+    }
+
+    /// The README's program that links FilterCam and registers the filter at start: its
+    /// element is registered once, so nothing reads a replaced (freed) element factory.
+    func testPixelateDemoRegistersItsElementOnce() throws {
+        let demo = Build.directory + "/pixelate-demo"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: demo), "no pixelate-demo at \(demo): run `swift build`")
+        let r = try runProcess(demo, ["videotestsrc num-buffers=5 ! fcpixelate block=4 ! fakesink"], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertFalse(r.stderr.contains("CRITICAL"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("processed=5"), r.stderr)
     }
 
     func testPixelatePluginLoadsInStockGstLaunch() throws {

@@ -11,7 +11,7 @@ final class FuzzSeedTests: XCTestCase {
         }
         let seeds = Build.packageRoot + "/Fuzz/seeds"
         let targets = try FileManager.default.contentsOfDirectory(atPath: seeds).sorted()
-        XCTAssertEqual(targets, ["chain", "command", "frame", "lens", "pipeline-file", "property"])
+        XCTAssertEqual(targets, ["chain", "command", "cube", "frame", "lens", "pipeline-file", "property"])
         for target in targets {
             let count = try FileManager.default.contentsOfDirectory(atPath: "\(seeds)/\(target)").count
             let r = try runProcess(fuzz, ["--target=\(target)", "\(seeds)/\(target)"],
@@ -27,6 +27,6 @@ final class FuzzSeedTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: fuzz) else { return XCTFail("no filtercam-fuzz at \(fuzz)") }
         let r = try runProcess(fuzz, ["--target=nonsense", Build.packageRoot + "/Fuzz/seeds/chain"], timeout: 60)
         XCTAssertEqual(r.status, 2)
-        XCTAssertTrue(r.stderr.contains("targets: chain, lens, command, pipeline-file, frame, property"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("targets: chain, lens, command, pipeline-file, frame, property, cube"), r.stderr)
     }
 }

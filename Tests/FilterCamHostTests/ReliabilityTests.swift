@@ -372,7 +372,7 @@ final class ReliabilityTests: XCTestCase {
 
     /// The short version of scripts/soak.sh: the whole chain (filters, orientation, lens,
     /// faces, a still every 20 frames) for 1500 frames; resident memory after warm-up
-    /// grows less than 1 MB. (The long run is the script; its result is in the README.)
+    /// grows less than 1 MB. (The long run is the script; its result is in docs/testing.md.)
     func testShortSoakKeepsResidentMemoryFlat() throws {
         try Build.requireCLI()
         let dir = try makeTempDir()

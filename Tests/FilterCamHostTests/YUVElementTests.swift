@@ -140,6 +140,8 @@ final class YUVElementTests: XCTestCase {
         ("fcedges", [3, 3, 3, 7]),
         ("fcfocus-peaking", [2, 2, 2, 255]),
         ("fcfocus-peaking threshold=50 color=0xFF00FF00", [2, 2, 2, 255]),
+        ("fclut file=\(Build.packageRoot)/looks/teal-orange.cube", [16, 2, 2, 8]),
+        ("fclut file=\(Build.packageRoot)/looks/bleach-bypass.cube intensity=0.8", [20, 2, 2, 10]),
     ]
 
     func testEveryCatalogFilterMatchesItsRGBResultWithinItsStatedTolerance() throws {

@@ -357,13 +357,16 @@ extension Pipeline {
 }
 
 /// Runs `description ! appsink name=out sync=false` to EOS and returns every frame.
-/// `onFrame` is called after each frame is pulled (index, frame, pipeline).
+/// `prepare` runs before it plays; `onFrame` is called after each frame is pulled (index,
+/// frame, pipeline).
 package func collectFrames(_ description: String, timeout: TimeInterval = 30, appsinkOptions: String = "",
+                   prepare: ((Pipeline) -> Void)? = nil,
                    onFrame: ((Int, CapturedFrame, Pipeline) -> Void)? = nil,
                    afterEOS: ((Pipeline) -> Void)? = nil) throws -> [CapturedFrame] {
     GStreamer.initialize()
     let pipeline = try Pipeline(description: description + " ! appsink name=out sync=false \(appsinkOptions)")
     let sink = try pipeline.requireElement("out")
+    prepare?(pipeline)
     guard pipeline.setState(GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else {
         throw PipelineFailure(description: "cannot start '\(description)': \(pipeline.popError() ?? "?")")
     }
@@ -390,6 +393,47 @@ package func collectFrames(_ description: String, timeout: TimeInterval = 30, ap
     afterEOS?(pipeline)
     pipeline.setState(GST_STATE_NULL)
     return frames
+}
+
+/// Every element message (as text) and warning a pipeline posts, recorded as it is posted
+/// (a sync handler on its bus), so a loop that pops only errors loses none of them.
+package final class BusLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elementMessages: [String] = []
+    private var warningTexts: [String] = []
+
+    /// Starts recording `pipeline`'s messages (before it plays); the bus keeps the log alive.
+    package init(_ pipeline: Pipeline) {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        gst_bus_set_sync_handler(pipeline.bus, { _, message, data in
+            guard let message, let data else { return GST_BUS_PASS }
+            Unmanaged<BusLog>.fromOpaque(data).takeUnretainedValue().note(message)
+            return GST_BUS_PASS
+        }, context, { data in
+            if let data { Unmanaged<BusLog>.fromOpaque(data).release() }
+        })
+    }
+
+    private func note(_ m: UnsafeMutablePointer<GstMessage>) {
+        if m.pointee.type == GST_MESSAGE_WARNING {
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_warning(m, &error, &debug)
+            let text = error.map { String(cString: $0.pointee.message) } ?? "?"
+            if let error { g_error_free(error) }
+            g_free(debug)
+            lock.lock(); warningTexts.append(text); lock.unlock()
+        } else if m.pointee.type == GST_MESSAGE_ELEMENT, let s = gst_message_get_structure(m), let text = gst_structure_to_string(s) {
+            let line = String(cString: text)
+            g_free(text)
+            lock.lock(); elementMessages.append(line); lock.unlock()
+        }
+    }
+
+    /// Element messages as `gst_structure_to_string` writes them, oldest first.
+    package var elements: [String] { lock.lock(); defer { lock.unlock() }; return elementMessages }
+    /// Warnings' texts, oldest first.
+    package var warnings: [String] { lock.lock(); defer { lock.unlock() }; return warningTexts }
 }
 
 /// Waits for a state change to finish; false on failure or timeout.

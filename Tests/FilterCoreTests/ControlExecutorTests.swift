@@ -40,7 +40,7 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.nextFilter).0, "filter: sepia")
         XCTAssertEqual(try run(.nextFilter, ["filter": "sepia intensity=0.5, vignette"]).0, "filter: mono")
         XCTAssertEqual(try run(.previousFilter, ["filter": "sepia"]).0, "filter: none")
-        XCTAssertEqual(try run(.previousFilter).0, "filter: focus-peaking", "wraps to the end of the catalog")
+        XCTAssertEqual(try run(.previousFilter).0, "filter: lut", "wraps to the end of the catalog")
         XCTAssertEqual(try run(.filter("mono")).0, "filter: mono")
         XCTAssertEqual(try run(.filter("mono"), ["filter": "mono"]).0, "filter: none", "again returns to none")
         XCTAssertThrowsError(try run(.filter("sepai")))
@@ -54,6 +54,22 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(Keymap.command(forKey: "t"), .countdown)
         XCTAssertEqual(try ControlCommand(line: "countdown"), .countdown)
         XCTAssertThrowsError(try run(.countdown), "an element without the property (fc<id>) refuses")
+    }
+
+    /// `record` (key v) toggles the element's `record`; what the recording became is the
+    /// element's to say (its file, then its length and size), so the command says nothing.
+    func testRecordTogglesTheElementsRecording() throws {
+        let (text, target) = try run(.record, ["record": "false"])
+        XCTAssertNil(text)
+        XCTAssertEqual(target.properties["record"], "true")
+        XCTAssertNil(try ControlCommand.record.run(on: target, registry: registry))
+        XCTAssertEqual(target.properties["record"], "false", "again stops it")
+        XCTAssertEqual(Keymap.command(forKey: "v"), .record)
+        XCTAssertEqual(try ControlCommand(line: "record"), .record)
+        XCTAssertEqual(ControlCommand(key: "v"), .record)
+        XCTAssertThrowsError(try run(.record), "an element without the property (fc<id>, filtercamsrc) refuses") { error in
+            XCTAssertEqual("\(error)", "fc cannot record")
+        }
     }
 
     func testRotateAndMirror() throws {

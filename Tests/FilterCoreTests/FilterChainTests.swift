@@ -136,12 +136,17 @@ final class FilterChainTests: XCTestCase {
 
     func testSyntaxHelpExamplesParse() throws {
         XCTAssertFalse(FilterChain.syntaxHelp.isEmpty)
+        // The look examples name the shipped looks, from the repository's folder (in a
+        // registry of this test's own: other tests walk the shared catalog).
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(repositoryRoot))
+        let registry = FilterRegistry(registeringBuiltIns: true)
+        XCTAssertEqual(try LookFolder.add("looks", to: registry).problems, [])
         var examples = 0
         for line in FilterChain.syntaxHelp.split(separator: "\n") where line.hasPrefix("  ") && !line.contains("ID [") {
             // An example line: the chain, then optionally three or more spaces and a comment.
             let text = line.trimmingCharacters(in: .whitespaces)
             let chain = text.components(separatedBy: "   ").first!.trimmingCharacters(in: .whitespaces)
-            XCTAssertNoThrow(try FilterChain.parse(chain), "syntaxHelp example '\(chain)'")
+            XCTAssertNoThrow(try FilterChain.parse(chain, registry: registry), "syntaxHelp example '\(chain)'")
             examples += 1
         }
         XCTAssertGreaterThanOrEqual(examples, 5)
@@ -152,7 +157,7 @@ final class FilterRegistryTests: XCTestCase {
     func testCatalogOrderAndDescriptors() {
         XCTAssertEqual(FilterRegistry(registeringBuiltIns: true).ids,
                        ["none", "sepia", "mono", "noir", "invert", "posterize", "vignette", "exposure", "color-controls",
-                        "white-balance", "channel-mix", "sharpen", "blur", "edges", "focus-peaking"])
+                        "white-balance", "channel-mix", "sharpen", "blur", "edges", "focus-peaking", "lut"])
         for d in FilterRegistry.shared.all {
             XCTAssertFalse(d.title.isEmpty, d.id)
             XCTAssertFalse(d.summary.isEmpty || d.summary.contains("\n"), d.id)

@@ -9,6 +9,7 @@ final class FilterLayoutTests: XCTestCase {
         "vignette radius=0.5", "exposure ev=1.3", "color-controls brightness=0.1 contrast=1.4 saturation=1.7",
         "white-balance temperature=3200 tint=-20", "channel-mix matrix=<0,0.7,0.3,0.1, 0,1,0,0, 1,0,0,-0.1>",
         "sharpen amount=1.5", "blur radius=2", "edges", "focus-peaking threshold=40 color=0xFF00FFFF",
+        "lut file=\(repositoryRoot)/looks/cross-process.cube intensity=0.8",
     ]
 
     func testEveryCatalogFilterIsCovered() {

@@ -9,7 +9,7 @@ final class KeymapTests: XCTestCase {
             "plus": .zoomIn, "equal": .zoomIn, "KP_Add": .zoomIn, "minus": .zoomOut, "KP_Subtract": .zoomOut,
             "l": .lens, "bracketleft": .lensSmaller, "bracketright": .lensLarger,
             "Left": .moveLens(.left), "Right": .moveLens(.right), "Up": .moveLens(.up), "Down": .moveLens(.down),
-            "s": .snapshot, "space": .snapshot, "t": .countdown, "f": .faces, "h": .help, "question": .help, "q": .quit,
+            "s": .snapshot, "space": .snapshot, "t": .countdown, "v": .record, "f": .faces, "h": .help, "question": .help, "q": .quit,
             "g": .gallery, "Escape": .closeGallery, "Return": .closeGallery, "KP_Enter": .closeGallery,
             "Prior": .turnPage(-1), "Page_Up": .turnPage(-1), "Next": .turnPage(1), "Page_Down": .turnPage(1),
         ]
@@ -48,7 +48,7 @@ final class KeymapTests: XCTestCase {
     func testTheHelpIsWrittenFromTheKeymap() {
         XCTAssertEqual(Keymap.hint, "keys: n/p next / previous filter, r rotate, m mirror, +/- zoom in / out, l lens on/off, "
             + "[/] lens size, ←/→/↑/↓ move the lens (gallery: choose), g/Esc effects gallery / close, PgUp/PgDn gallery pages, "
-            + "s snapshot, t countdown still, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
+            + "s snapshot, t countdown still, v record on/off, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
         let card = Keymap.cardLines
         XCTAssertEqual(card.first, "click / drag    place the lens")
         XCTAssertTrue(card.contains("n / p           next / previous filter"), "\(card)")
@@ -56,7 +56,8 @@ final class KeymapTests: XCTestCase {
         XCTAssertTrue(card.contains("g / Esc, Enter  effects gallery / close"), "\(card)")
         XCTAssertTrue(card.contains("PgUp / PgDn     gallery pages"), "\(card)")
         XCTAssertTrue(card.contains("s, space        snapshot"), "\(card)")
-        XCTAssertEqual(card.count, 16)
+        XCTAssertTrue(card.contains("v               record on/off"), "\(card)")
+        XCTAssertEqual(card.count, 17)
         XCTAssertEqual(OnScreenDisplay.helpLines, card)
         let help = Keymap.helpText
         for line in ["  mirror                    m              mirror left-right", "  zoom-in                   +              zoom in",
@@ -64,6 +65,7 @@ final class KeymapTests: XCTestCase {
                      "  set [ELEMENT.]PROP=VALUE                 change a property", "  camera ID                                switch cameras"] {
             XCTAssertTrue(help.contains(line), line)
         }
+        XCTAssertTrue(help.contains("  record                    v              start or stop recording"), help)
         XCTAssertTrue(Keymap.markdownTable.contains("| `s`, `space` | `snapshot` | take a still |"), Keymap.markdownTable)
     }
 

@@ -41,6 +41,23 @@ final class OnScreenDisplayTests: XCTestCase {
         XCTAssertEqual(osd.items(at: 103.1, lens: nil, alwaysOutline: false), [])
     }
 
+    /// While recording: the dot and the whole seconds recorded, beside the other items; a
+    /// failed recording takes the dot away and says so for a moment.
+    func testRecordingShowsItsLengthUntilItEnds() {
+        var osd = OnScreenDisplay()
+        osd.recording(seconds: 0.4)
+        XCTAssertEqual(osd.items(at: 0, lens: nil, alwaysOutline: false), [.recording(seconds: 0)])
+        osd.filterChanged(to: "Mono", at: 10)
+        osd.recording(seconds: 72.9)
+        XCTAssertEqual(osd.items(at: 10.1, lens: lens, alwaysOutline: true), [.outline(lens), .banner("Mono"), .recording(seconds: 72)])
+        osd.recording(seconds: nil)
+        XCTAssertEqual(osd.items(at: 20, lens: nil, alwaysOutline: false), [])
+        osd.recording(seconds: 3)
+        osd.recordingFailed(at: 30)
+        XCTAssertEqual(osd.items(at: 30.5, lens: nil, alwaysOutline: false), [.banner("recording failed")])
+        XCTAssertEqual(osd.items(at: 32, lens: nil, alwaysOutline: false), [])
+    }
+
     func testCountdownZeroCancels() {
         var osd = OnScreenDisplay()
         osd.countdownStarted(seconds: 2, at: 0)

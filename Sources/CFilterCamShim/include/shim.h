@@ -122,6 +122,11 @@ gboolean fc_buffer_memory_writable(GstBuffer *b);
 /// A plain buffer pool handing out `size`-byte buffers for `caps` (active), or NULL.
 GstBufferPool *fc_buffer_pool_new(GstCaps *caps, guint size);
 
+/// The tasks (streaming threads) `owner` starts in `pipeline` run each on a thread of its
+/// own, `nice` steps below the caller's priority (threads they start inherit it); a sync
+/// handler on the pipeline's bus, which must have none of its own.
+void fc_run_tasks_in_background(GstElement *pipeline, GstElement *owner, int nice);
+
 /* glibc's mallopt(M_MMAP_THRESHOLD, bytes) (malloc.h is not in Swift's Glibc module);
  * returns 1 on success, 0 where there is no glibc. */
 int fc_set_mmap_threshold(int bytes);

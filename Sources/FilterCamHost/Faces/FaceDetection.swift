@@ -13,7 +13,7 @@ import Synchronization
 /// - the detector is OpenCV's Viola–Jones `CascadeClassifier` (CFaceDetect shim) on a grey
 ///   copy of the output frame, brought down by the largest integer step that keeps it at
 ///   least `face-detection-width` wide (1280×720 → 640×360; pictures under 1280 wide stay
-///   whole, so their small faces are not lost), at scale factor 1.2 (README: the trade);
+///   whole, so their small faces are not lost), at scale factor 1.2 (docs/faces.md: the trade);
 /// - non-live sources: every frame is analysed before it leaves (nothing skipped);
 /// - live sources: the grey copy goes to a `FaceWorker` thread (newest copy wins, lower
 ///   priority), the frame leaves at once with the latest result, carried onto later

@@ -6,7 +6,7 @@ struct FaceSettings: Sendable {
     /// 0: the cascade's own window (24 px at the detection scale), as OpenCV's default.
     static let defaultMinSize = 0
     /// 1.2 rather than OpenCV's usual 1.1: about 1.7× less detection work, with as many
-    /// faces and fewer false ones on the fixtures (README, "Face detection").
+    /// faces and fewer false ones on the fixtures (docs/faces.md).
     static let defaultScaleFactor = 1.2
     /// At scale factor 1.2 a face gathers about half the candidate windows it gets at 1.1:
     /// more than 4 here is about as strict as OpenCV's minNeighbors 5 at 1.1 (more than 3

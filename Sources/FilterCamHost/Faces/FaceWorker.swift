@@ -13,7 +13,7 @@ import CFaceDetect
 /// The thread runs at a lower priority (nice +10), and while any face worker runs OpenCV
 /// works single-threaded (its thread count is process-wide): detection then takes at
 /// most one core, at low priority, and on a busy machine it slows down instead of the
-/// video (the measurement behind this choice is in the README, "Face detection").
+/// video (the measurement behind this choice is in docs/faces.md, "Speed and rates").
 final class FaceWorker: @unchecked Sendable {
     struct Job {
         let grey: GreyImage

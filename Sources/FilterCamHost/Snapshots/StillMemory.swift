@@ -1,14 +1,21 @@
 import FilterCore
 
-/// Frame-sized memory for stills, used again once the encoder lets go of it. A burst of
-/// stills (`snapshot-every=1`) otherwise takes fresh memory for every still from the
-/// kernel (allocations this large are mapped, not pooled): at 720p about 340 page faults
-/// and a zeroed frame per still, as much time as the JPEG encoding itself.
+/// Frame-sized memory for stills (and a recording's frames), used again once the encoder
+/// lets go of it. A burst of stills (`snapshot-every=1`) otherwise takes fresh memory for
+/// every still from the kernel (allocations this large are mapped, not pooled): at 720p
+/// about 340 page faults and a zeroed frame per still, as much time as the JPEG encoding
+/// itself.
 final class StillMemory: @unchecked Sendable {
     /// Buffers kept for the next stills; a longer queue allocates beyond these.
     static let kept = 4
 
     private let free = Locked<(rgb: [PixelBuffer], yuv: [YUVBuffer])>(([], []))
+    /// How many buffers of each kind are kept (a recording keeps as many as its encoder queues).
+    private let keep: Int
+
+    init(kept: Int = StillMemory.kept) {
+        keep = kept
+    }
 
     /// RGB memory for a `width`×`height` still in `format` (contents undefined).
     func rgb(width: Int, height: Int, format: PixelFormat) -> PixelBuffer {
@@ -32,10 +39,10 @@ final class StillMemory: @unchecked Sendable {
 
     /// Memory the encoder has finished with (any thread).
     func giveBack(_ buffer: PixelBuffer) {
-        free.withLock { f in if f.rgb.count < Self.kept { f.rgb.append(buffer) } }
+        free.withLock { f in if f.rgb.count < keep { f.rgb.append(buffer) } }
     }
 
     func giveBack(_ buffer: YUVBuffer) {
-        free.withLock { f in if f.yuv.count < Self.kept { f.yuv.append(buffer) } }
+        free.withLock { f in if f.yuv.count < keep { f.yuv.append(buffer) } }
     }
 }

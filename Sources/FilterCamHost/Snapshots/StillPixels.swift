@@ -26,13 +26,17 @@ enum StillPixels {
 
     /// The caps the encoder's appsrc announces. jpegenc takes BGRx/RGBx but not
     /// BGRA/RGBA: the same bytes, relabelled.
-    var caps: String {
+    var caps: String { caps(framerate: "0/1") }
+
+    /// The caps of these pixels in a stream of `framerate` ("30/1"; "0/1" when unknown):
+    /// a recording's frames are such copies.
+    func caps(framerate: String) -> String {
         switch self {
         case .rgb(let p):
             let format = p.format == .bgra || p.format == .bgrx ? "BGRx" : "RGBx"
-            return "video/x-raw,format=\(format),width=\(p.width),height=\(p.height),framerate=0/1"
+            return "video/x-raw,format=\(format),width=\(p.width),height=\(p.height),framerate=\(framerate)"
         case .yuv(let p, let matrix):
-            return "video/x-raw,format=\(p.format.rawValue),width=\(p.width),height=\(p.height),framerate=0/1"
+            return "video/x-raw,format=\(p.format.rawValue),width=\(p.width),height=\(p.height),framerate=\(framerate)"
                 + (Self.colorimetry(matrix).map { ",colorimetry=\($0)" } ?? "")
         }
     }

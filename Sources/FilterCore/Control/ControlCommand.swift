@@ -22,6 +22,8 @@ public enum ControlCommand: Equatable, Sendable {
     case snapshot
     /// A still after a countdown (`ControlCommand.countdownSeconds`, shown 3-2-1).
     case countdown
+    /// Start or stop recording the picture to a numbered MP4 (the element's `record`).
+    case record
     case faces
     /// `camera ID`: switch the only filtercamsrc to camera ID (back, front, a path, test:PATTERN).
     case camera(String)
@@ -53,7 +55,7 @@ public enum ControlCommand: Equatable, Sendable {
         ("lens-left", .moveLens(.left)), ("lens-right", .moveLens(.right)),
         ("lens-up", .moveLens(.up)), ("lens-down", .moveLens(.down)),
         ("lens-smaller", .lensSmaller), ("lens-larger", .lensLarger),
-        ("snapshot", .snapshot), ("countdown", .countdown), ("faces", .faces),
+        ("snapshot", .snapshot), ("countdown", .countdown), ("record", .record), ("faces", .faces),
         ("gallery", .gallery), ("close-gallery", .closeGallery), ("next-page", .turnPage(1)), ("previous-page", .turnPage(-1)),
         ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
     ]

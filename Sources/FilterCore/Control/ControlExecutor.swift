@@ -92,6 +92,12 @@ extension ControlCommand {
         case .countdown:
             try target.set("countdown", String(Self.countdownSeconds))
             return "countdown: a still in \(Self.countdownSeconds) s"
+        case .record:
+            // What the recording became (its file, or why it failed; at the end its length
+            // and size) comes from the element as it happens, not from here.
+            guard let recording = target.value("record") else { throw ControlError("\(target.name) cannot record") }
+            try target.set("record", recording == "true" ? "false" : "true")
+            return nil
         case .faces:
             let on = target.value("detect-faces") == "true"
             try target.set("detect-faces", on ? "false" : "true")

@@ -57,6 +57,7 @@ public enum Keymap {
                               Binding(.turnPage(1), ["Next", "Page_Down"], "the gallery's next page")]),
         Row("snapshot", [Binding(.snapshot, ["s", "space"], "take a still")]),
         Row("countdown still", [Binding(.countdown, ["t"], "a still after a 3-2-1 countdown on the picture")]),
+        Row("record on/off", [Binding(.record, ["v"], "start or stop recording the picture (without the on-screen display) to a numbered MP4")]),
         Row("faces on/off", [Binding(.faces, ["f"], "face detection on/off")]),
         Row("help", [Binding(.help, ["h", "question"], "the keys on one line (in the window with osd=true: a card); as a command, this list")]),
         Row("quit", [Binding(.quit, ["q"], "stop (sends EOS first so recordings are finalised)")]),

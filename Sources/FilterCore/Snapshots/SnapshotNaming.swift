@@ -2,7 +2,8 @@ import Foundation
 
 /// File names for stills from a template with one printf-style counter (`%d`, `%05d`):
 /// `snapshot-%05d.jpg` gives `snapshot-00000.jpg`, `snapshot-00001.jpg`, … The counter
-/// skips every name that already exists, so a still never overwrites a file. A bracketed
+/// skips every name that already exists, so a still never overwrites a file (recordings
+/// are numbered the same way, `recording-%05d.mp4`). A bracketed
 /// set shares one counter and gets an `-ev…` suffix per still (`snapshot-00003-ev-1.jpg`,
 /// `snapshot-00003-ev+0.jpg`, `snapshot-00003-ev+1.jpg`).
 public struct SnapshotNaming: Equatable {
@@ -15,25 +16,26 @@ public struct SnapshotNaming: Equatable {
     private let suffix: String
     private let width: Int
 
-    public init(template: String) throws {
+    /// `property` and `example` name the setting in what a refused template says.
+    public init(template: String, property: String = "snapshot-location", example: String = "snapshot-%05d.jpg") throws {
         self.template = template
         let pattern = try NSRegularExpression(pattern: "%(0?)([0-9]*)d")
         let range = NSRange(template.startIndex..., in: template)
         let matches = pattern.matches(in: template, range: range)
         guard matches.count == 1, let match = matches.first,
               let whole = Range(match.range, in: template) else {
-            throw TemplateError(description: "snapshot-location \(template.quotedForMessage) needs exactly one counter such as %05d or %d (e.g. snapshot-%05d.jpg)")
+            throw TemplateError(description: "\(property) \(template.quotedForMessage) needs exactly one counter such as %05d or %d (e.g. \(example))")
         }
         let rest = template.replacingCharacters(in: whole, with: "")
         guard !rest.contains("%") else {
-            throw TemplateError(description: "snapshot-location \(template.quotedForMessage) may hold only one %-conversion, the counter (%d or %05d); write %% nowhere else")
+            throw TemplateError(description: "\(property) \(template.quotedForMessage) may hold only one %-conversion, the counter (%d or %05d); write %% nowhere else")
         }
         prefix = String(template[..<whole.lowerBound])
         suffix = String(template[whole.upperBound...])
         let digits = Range(match.range(at: 2), in: template).map { String(template[$0]) } ?? ""
         width = min(Int(digits) ?? 0, 12)
         guard !(prefix + suffix).hasSuffix("/"), !(prefix + "0" + suffix).hasSuffix("/") else {
-            throw TemplateError(description: "snapshot-location \(template.quotedForMessage) names a folder, not a file")
+            throw TemplateError(description: "\(property) \(template.quotedForMessage) names a folder, not a file")
         }
     }
 

@@ -1,7 +1,7 @@
 /// How a YUV frame's samples relate to R′G′B′: the luma weights of the caps' colour matrix
 /// and whether the samples use the full 0…255 range or the video range (Y 16…235,
 /// chroma 16…240). Filters that compute colours (sepia) need it.
-public struct YUVMatrix: Equatable, Sendable {
+public struct YUVMatrix: Hashable, Sendable {
     public let kr: Double
     public let kb: Double
     public let fullRange: Bool

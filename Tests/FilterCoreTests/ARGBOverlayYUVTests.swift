@@ -1,14 +1,15 @@
 import FilterCore
 import XCTest
 
-/// The on-screen display's greys blended into YUV planes, by hand-computed samples: luma
-/// towards the grey's luma by each pixel's alpha, chroma towards 128 by the mean alpha of
-/// the site's pixels (`YUVFrame.blend(_:x:y:)`), in every format, odd sizes included.
-final class GreyOverlayYUVTests: XCTestCase {
+/// The on-screen display blended into YUV planes, by hand-computed samples: luma towards
+/// the colour's luma by each pixel's alpha, chroma towards 128 by the mean alpha of the
+/// site's pixels and by their colour difference (zero for greys; the recording's red dot
+/// has one) (`YUVFrame.blend(_:x:y:)`), in every format, odd sizes included.
+final class ARGBOverlayYUVTests: XCTestCase {
     /// Premultiplied ARGB32 words, row after row, `width` a row.
-    private func withOverlay(_ words: [UInt32], width: Int, _ body: (GreyOverlay) -> Void) {
+    private func withOverlay(_ words: [UInt32], width: Int, _ body: (ARGBOverlay) -> Void) {
         words.withUnsafeBytes { raw in
-            body(GreyOverlay(pixels: raw.baseAddress!, width: width, height: words.count / width, stride: width * 4))
+            body(ARGBOverlay(pixels: raw.baseAddress!, width: width, height: words.count / width, stride: width * 4))
         }
     }
 
@@ -97,6 +98,34 @@ final class GreyOverlayYUVTests: XCTestCase {
                 XCTAssertEqual(s.u, [200, 200, 200, 164, 200, 200], "\(format)")
                 XCTAssertEqual(s.v, [60, 60, 60, 94, 60, 60], "\(format)")
             }
+        }
+    }
+
+    /// Opaque red over a whole site gives the matrix's red (BT.601 video range: Y 81, U 90,
+    /// V 240, as `YUVMatrix.samples` computes it); half-covered, half the way there.
+    func testRedIsTheMatrixsRed() {
+        let red = YUVMatrix.bt601.samples(r: 255, g: 0, b: 0)
+        XCTAssertEqual([red.y, red.u, red.v], [81, 90, 240])
+        for format in YUVFormat.allCases {
+            let buffer = filled(format, 4, 2, y: 235, u: 128, v: 128)   // white
+            // Opaque red on the left site (2×2, or two 2×1 sites); red at alpha 128
+            // (premultiplied 0x80) on the right site's left column.
+            withOverlay([0xFFFF_0000, 0xFFFF_0000, 0x8080_0000, 0, 0xFFFF_0000, 0xFFFF_0000, 0x8080_0000, 0], width: 4) {
+                buffer.frame.blend($0, x: 0, y: 0)
+            }
+            let s = samples(buffer)
+            // Luma at alpha 128: the premultiplied red's luma times the span is
+            // 0.299·128·219 ≈ 8381, so (235·127 + 16·128 + 8381 + 127) / 255 = 158.
+            XCTAssertEqual(s.y[0], 81, "\(format)")
+            XCTAssertEqual(s.y[2], 158, "\(format)")
+            XCTAssertEqual(s.y[3], 235, "\(format)")
+            XCTAssertEqual(s.u[0], 90, "\(format)")
+            XCTAssertEqual(s.v[0], 240, "\(format)")
+            // The right site: mean alpha 64 (128 + 0 over two or four pixels), U below 128, V above.
+            let right = 1   // the second site of the first row
+            XCTAssertLessThan(s.u[right], 128, "\(format)")
+            XCTAssertGreaterThan(s.v[right], 128, "\(format)")
+            XCTAssertEqual(Double(s.v[right] - 128), Double(240 - 128) / 4, accuracy: 1, "a quarter of red's V: \(format)")
         }
     }
 

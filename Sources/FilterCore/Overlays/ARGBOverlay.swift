@@ -1,8 +1,9 @@
-/// Translucent greys to lay over a picture, as Cairo draws them into an ARGB32 surface:
+/// Translucent colours to lay over a picture, as Cairo draws them into an ARGB32 surface:
 /// premultiplied 32-bit native-endian pixels 0xAARRGGBB, `stride` bytes a row. The
-/// on-screen display (text boxes, the lens outline) uses only white, black and greys, so
-/// on a YUV frame it moves luma towards the grey's luma and chroma towards neutral.
-public struct GreyOverlay {
+/// on-screen display draws text boxes and the lens outline in white, black and greys, and
+/// the recording's dot in red; on a YUV frame each colour is blended in the frame's own
+/// matrix (a grey moves luma towards its luma and chroma towards neutral).
+public struct ARGBOverlay {
     public let pixels: UnsafeRawPointer
     public let width: Int
     public let height: Int
@@ -16,8 +17,7 @@ public struct GreyOverlay {
         self.stride = stride
     }
 
-    /// Row `y`'s pixels. A pixel's grey (premultiplied) is taken as the mean of its colour
-    /// channels, green weighted twice (they are equal for greys).
+    /// Row `y`'s pixels.
     @inline(__always)
     func row(_ y: Int) -> UnsafePointer<UInt32> {
         (pixels + y &* stride).assumingMemoryBound(to: UInt32.self)
@@ -26,21 +26,28 @@ public struct GreyOverlay {
 
 extension YUVFrame {
     /// Lays `overlay` over the picture with its top-left pixel at (`x`, `y`) (any position;
-    /// what falls outside the frame is left out), as Cairo's OVER does in R′G′B′:
+    /// what falls outside the frame is left out), as Cairo's OVER does in R′G′B′. With a
+    /// pixel's alpha `a` and its premultiplied colour's luma `L = Kr·R + Kg·G + Kb·B` (the
+    /// frame's matrix, weights in 1/65536):
     ///
-    /// - luma, per pixel: Y′ = (Y·(255 − a) + black·a + p·span + 127) / 255, with `p` the
-    ///   premultiplied grey, black 16 and span 219 at video range (0 and 255 at full range);
-    /// - chroma, per site: C′ = (C·(255 − ā) + 128·ā + 127) / 255, with ā the rounded mean
-    ///   alpha of the site's pixels in the frame (2×2 in I420/NV12, 2×1 in YUY2/UYVY;
-    ///   fewer at odd edges), pixels outside the overlay counting as transparent.
+    /// - luma, per pixel: Y′ = (Y·(255 − a) + black·a + L·span + 127) / 255, black 16 and
+    ///   span 219 at video range (0 and 255 at full range);
+    /// - chroma, per site: C′ = (C·(255 − ā) + 128·ā + c̄ + 127) / 255, with ā the rounded
+    ///   mean alpha of the site's pixels in the frame (2×2 in I420/NV12, 2×1 in YUY2/UYVY;
+    ///   fewer at odd edges), pixels outside the overlay counting as transparent, and c̄ the
+    ///   mean of their premultiplied colour differences scaled as the matrix scales them:
+    ///   (B − L)·range / (2·(1 − Kb)) for U, (R − L)·range / (2·(1 − Kr)) for V, range 224 at
+    ///   video range (255 at full).
     ///
-    /// A grey has no chroma, so the blend in R′G′B′ leaves chroma × (1 − a): the mean alpha
-    /// is what subsampling that blend gives where the picture's chroma is flat over a site.
-    public func blend(_ overlay: GreyOverlay, x ox: Int, y oy: Int) {
+    /// A grey has no colour difference (c̄ = 0): the blend leaves chroma × (1 − a), and the
+    /// mean alpha is what subsampling that blend gives where the picture's chroma is flat
+    /// over a site.
+    public func blend(_ overlay: ARGBOverlay, x ox: Int, y oy: Int) {
         let x0 = max(ox, 0), y0 = max(oy, 0)
         let x1 = min(ox + overlay.width, width), y1 = min(oy + overlay.height, height)
         guard x0 < x1, y0 < y1 else { return }
         let black = matrix.fullRange ? 0 : 16, span = matrix.fullRange ? 255 : 219
+        let weights = OverlayWeights(matrix)
         // Luma, pixel by pixel (transparent ones skipped).
         let luma = planes[0]
         for py in y0..<y1 {
@@ -49,9 +56,9 @@ extension YUVFrame {
                 let p = src[px &- ox]
                 let a = Int(p >> 24)
                 guard a > 0 else { continue }
-                let grey = (Int((p >> 16) & 0xFF) &+ 2 &* Int((p >> 8) & 0xFF) &+ Int(p & 0xFF) &+ 2) >> 2
+                let luma = (weights.luma(p) &* span &+ 32768) >> 16   // L·span
                 let l = dst + lumaOffset(px)
-                l.pointee = UInt8(truncatingIfNeeded: (Int(l.pointee) &* (255 &- a) &+ black &* a &+ grey &* span &+ 127) / 255)
+                l.pointee = UInt8(truncatingIfNeeded: (Int(l.pointee) &* (255 &- a) &+ black &* a &+ luma &+ 127) / 255)
             }
         }
         // Chroma, site by site: the mean alpha of the site's pixels in the frame.
@@ -61,17 +68,26 @@ extension YUVFrame {
             let top = cy &* sy, bottom = min(top &+ sy, height)
             for cx in (x0 >> 1)...((x1 - 1) >> 1) {
                 let left = 2 &* cx, right = min(left &+ 2, width)
-                var sum = 0
+                var sum = 0, blueDifference = 0, redDifference = 0
                 for py in max(top, y0)..<min(bottom, y1) {
                     let src = overlay.row(py &- oy)
-                    for px in max(left, x0)..<min(right, x1) { sum &+= Int(src[px &- ox] >> 24) }
+                    for px in max(left, x0)..<min(right, x1) {
+                        let p = src[px &- ox]
+                        sum &+= Int(p >> 24)
+                        // Colour differences in 1/65536 (zero for greys).
+                        let luma = weights.luma(p)
+                        blueDifference &+= Int(p & 0xFF) &<< 16 &- luma
+                        redDifference &+= Int((p >> 16) & 0xFF) &<< 16 &- luma
+                    }
                 }
                 guard sum > 0 else { continue }
                 let n = (bottom &- top) &* (right &- left)
                 let mean = n == 4 ? (sum &+ 2) >> 2 : n == 2 ? (sum &+ 1) >> 1 : sum   // (sum + n/2) / n, n is 4, 2 or 1
                 let u = uRow + (uStart &+ cStep &* cx), v = vRow + (vStart &+ cStep &* cx)
-                u.pointee = UInt8(truncatingIfNeeded: (Int(u.pointee) &* (255 &- mean) &+ 128 &* mean &+ 127) / 255)
-                v.pointee = UInt8(truncatingIfNeeded: (Int(v.pointee) &* (255 &- mean) &+ 128 &* mean &+ 127) / 255)
+                let addU = weights.chroma(blueDifference, scale: weights.blueScale, count: n)
+                let addV = weights.chroma(redDifference, scale: weights.redScale, count: n)
+                u.pointee = UInt8(clamping: (Int(u.pointee) &* (255 &- mean) &+ 128 &* mean &+ addU &+ 127) / 255)
+                v.pointee = UInt8(clamping: (Int(v.pointee) &* (255 &- mean) &+ 128 &* mean &+ addV &+ 127) / 255)
             }
         }
     }
@@ -105,6 +121,37 @@ extension YUVFrame {
         case .yuy2, .uyvy:
             (planes[0].row(cy).assumingMemoryBound(to: UInt8.self), planes[0].row(cy).assumingMemoryBound(to: UInt8.self))
         }
+    }
+}
+
+/// The frame matrix's numbers the blend needs, in integers: luma weights in 1/65536 (summing
+/// to 65536, so a grey's luma is the grey exactly), and the chroma scales in 1/256.
+private struct OverlayWeights {
+    let red: Int, green: Int, blue: Int
+    let blueScale: Int, redScale: Int
+
+    init(_ m: YUVMatrix) {
+        red = Int((m.kr * 65536).rounded())
+        blue = Int((m.kb * 65536).rounded())
+        green = 65536 - red - blue
+        let range = m.fullRange ? 255.0 : 224.0
+        blueScale = Int((range / (2 * (1 - m.kb)) * 256).rounded())
+        redScale = Int((range / (2 * (1 - m.kr)) * 256).rounded())
+    }
+
+    /// A premultiplied pixel's luma, in 1/65536.
+    @inline(__always)
+    func luma(_ p: UInt32) -> Int {
+        red &* Int((p >> 16) & 0xFF) &+ green &* Int((p >> 8) & 0xFF) &+ blue &* Int(p & 0xFF)
+    }
+
+    /// The chroma term c̄ (in samples × 255) of `count` pixels whose colour differences
+    /// (1/65536) add up to `difference`, rounded to the nearest.
+    @inline(__always)
+    func chroma(_ difference: Int, scale: Int, count: Int) -> Int {
+        guard difference != 0 else { return 0 }
+        let total = difference &* scale, divisor = count &<< 24
+        return total >= 0 ? (total &+ divisor / 2) / divisor : -((-total &+ divisor / 2) / divisor)
     }
 }
 

@@ -1,0 +1,265 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+
+/// One recording: a pipeline of its own that encodes the frames it is handed into an MP4
+/// file, so the live stream never waits for the encoder:
+///
+///     appsrc ! videoconvert ! videoscale ! video/x-raw,format=I420,width=W,height=H
+///       ! x264enc ! h264parse ! mp4mux ! filesink
+///     SOUND ! queue ! audioconvert ! audioresample ! AAC encoder ! mp4mux
+///
+/// 4:2:0 H.264 (High profile, I420 into x264enc) with AAC sound in MP4, which every browser
+/// and player opens. The file's frame size is the first frame's: frames of another size
+/// later (a turn, a lens crop) are letterboxed into it (videoscale's borders), as an MP4
+/// cannot change size within a file. With sound the pipeline runs on the element's clock,
+/// so the microphone's timestamps and the frames' (`RecordingTimeline`) share one time line.
+///
+/// The worker thread pushes copies of its frames (`push`); a live stream never blocks on a
+/// busy encoder (beyond `queuedSeconds` of waiting frames a frame is dropped and counted),
+/// a stream that is not live waits for room, as a `queue` in front of an encoder would.
+/// The encoder runs at a lower priority than the preview (`encoderNice`).
+final class MP4Recorder: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// How much picture may wait for the encoder before a live frame is dropped.
+    static let queuedSeconds = 0.5
+    /// How far below the preview the encoder's threads run: on busy cores the preview
+    /// keeps its rate and the encoder catches up from its queue.
+    static let encoderNice: Int32 = 5
+
+    let path: String
+    /// Whether the file gets a sound track.
+    let sound: Bool
+    /// The file's frame size.
+    let width: Int, height: Int
+    /// Frame memory, used again once the encoder lets go of it.
+    let memory: StillMemory
+
+    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let source: UnsafeMutablePointer<GstElement>
+    private let muxer: UnsafeMutablePointer<GstElement>
+    private let live: Bool
+    private let maxQueued: Int
+    private let frameDuration: UInt64
+
+    /// The pushing side: the time line, the caps of the last frame, the counts, and whether
+    /// the end was sent (no frame after it).
+    private struct Feed {
+        var timeline: RecordingTimeline
+        var caps: (text: String, caps: UnsafeMutablePointer<GstCaps>)?
+        var frames = 0
+        var dropped = 0
+        var closed = false
+    }
+    private let feed: Locked<Feed>
+
+    /// The AAC encoder this machine has (avenc_aac is in gstreamer1.0-libav).
+    static let soundEncoder: String? = ["avenc_aac", "voaacenc", "fdkaacenc"].first(where: GStreamer.hasElement)
+
+    /// Starts a recording into `path` shaped as `first` (whose copy is then pushed first
+    /// by the caller). `sound`: a source description (its sound is checked beforehand,
+    /// `SoundCheck`); `clock`: the element's clock and base time, which a recording with
+    /// sound shares.
+    init(path: String, first: StillPixels, framesPerSecond: Double, live: Bool, sound soundSource: String?,
+         clock: (clock: UnsafeMutablePointer<GstClock>, base: UInt64)?) throws(Failure) {
+        self.path = path
+        self.live = live
+        let fps = framesPerSecond > 0 ? framesPerSecond : 30
+        frameDuration = UInt64(1e9 / fps)
+        maxQueued = max(8, Int((fps * Self.queuedSeconds).rounded(.up)))
+        memory = StillMemory(kept: maxQueued + 4)
+        // 4:2:0 needs even sides.
+        width = max(2, first.width & ~1)
+        height = max(2, first.height & ~1)
+        var sound = soundSource != nil && clock != nil
+        let encoder = Self.soundEncoder
+        if encoder == nil { sound = false }
+        self.sound = sound
+        let video = "appsrc name=fc-video ! videoconvert ! videoscale ! capsfilter name=fc-size "
+            + "! x264enc speed-preset=superfast tune=zerolatency key-int-max=\(Int(2 * fps)) bitrate=\(Self.bitrate(width: width, height: height, fps: fps)) "
+            + "! h264parse ! mp4mux name=fc-mux ! filesink name=fc-file"
+        let audio = sound ? " \(soundSource!) ! queue ! audioconvert ! audioresample ! \(encoder!) ! fc-mux." : ""
+        var error: UnsafeMutablePointer<GError>?
+        let parsed = gst_parse_launch_full(video + audio, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            let message = String(cString: error.pointee.message)
+            g_error_free(error)
+            if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
+            throw Failure(description: "the recording pipeline could not be built: \(message)")
+        }
+        guard let parsed else { throw Failure(description: "the recording pipeline could not be built") }
+        gst_object_ref_sink(UnsafeMutableRawPointer(parsed))
+        pipeline = parsed
+        func named(_ name: String) -> UnsafeMutablePointer<GstElement>? {
+            guard let e = gst_bin_get_by_name(parsed.asBin, name) else { return nil }
+            gst_object_unref(UnsafeMutableRawPointer(e))   // the pipeline keeps it
+            return e
+        }
+        guard let source = named("fc-video"), let muxer = named("fc-mux"), let file = named("fc-file"),
+              let size = named("fc-size") else {
+            gst_object_unref(UnsafeMutableRawPointer(parsed))
+            throw Failure(description: "the recording pipeline is incomplete")
+        }
+        self.source = source
+        self.muxer = muxer
+        let caps = first.caps(framerate: Self.framerate(fps: framesPerSecond))
+        for (k, v) in [("caps", caps), ("format", "time"), ("is-live", live ? "true" : "false"), ("block", live ? "false" : "true"),
+                       ("max-bytes", "0"), ("max-buffers", "\(maxQueued)"), ("do-timestamp", "false"), ("emit-signals", "false")] {
+            GStreamer.set(UnsafeMutableRawPointer(source), k, v)
+        }
+        GStreamer.set(UnsafeMutableRawPointer(size), "caps", "video/x-raw,format=I420,width=\(width),height=\(height),pixel-aspect-ratio=1/1")
+        GStreamer.set(UnsafeMutableRawPointer(file), "location", path)
+        if let clock { gst_pipeline_use_clock(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GstPipeline.self), clock.clock) }
+        // The appsrc's streaming thread encodes (x264enc opens its threads from it).
+        fc_run_tasks_in_background(parsed, source, Self.encoderNice)
+        feed = Locked(Feed(timeline: RecordingTimeline()))
+        if gst_element_set_state(parsed, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+            throw Failure(description: takeError() ?? "the recording pipeline did not start")
+        }
+        if sound, let clock {
+            // The element's running time at which this pipeline's began: the file's 0.
+            let base = UInt64(gst_element_get_base_time(parsed))
+            feed.withLock { $0.timeline = RecordingTimeline(origin: base > clock.base ? base - clock.base : 0) }
+        }
+    }
+
+    deinit {
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        feed.withLock { f in if let caps = f.caps { gst_caps_unref(caps.caps) } }
+        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+    }
+
+    /// A bitrate (kbit/s) that keeps a camera's picture clear: 0.1 bit per pixel per frame
+    /// (2.8 Mbit/s at 720p30), at least 300.
+    static func bitrate(width: Int, height: Int, fps: Double) -> Int {
+        max(300, min(20_000, Int(Double(width * height) * fps * 0.1 / 1000)))
+    }
+
+    /// The caps' framerate for `fps` ("0/1" when not known).
+    static func framerate(fps: Double) -> String {
+        guard fps > 0 else { return "0/1" }
+        if fps == fps.rounded() { return "\(Int(fps))/1" }
+        return "\(Int((fps * 1001).rounded()))/1001"
+    }
+
+    // MARK: Frames (the worker thread; the control thread for the first ones)
+
+    /// Sends a copied frame at `runningTime` (the element's) into the encoder. Frames from
+    /// before the recording's start are left out; a live frame is dropped (and counted)
+    /// when the encoder has `queuedSeconds` of picture waiting.
+    func push(_ pixels: StillPixels, framesPerSecond: Double, runningTime: UInt64?, duration: UInt64?) {
+        feed.withLock { f in
+            guard !f.closed else { return }
+            if live && Int(gst_app_src_get_current_level_buffers(source.asAppSrc)) >= maxQueued {
+                f.dropped += 1
+                return
+            }
+            let length = duration ?? frameDuration
+            guard let time = f.timeline.place(runningTime: runningTime, duration: length) else { return }
+            let text = pixels.caps(framerate: Self.framerate(fps: framesPerSecond))
+            if f.caps?.text != text {
+                if let old = f.caps { gst_caps_unref(old.caps) }
+                f.caps = gst_caps_from_string(text).map { (text, $0) }
+            }
+            let buffer = pixels.gstBuffer(returningTo: memory)
+            buffer.pointee.pts = GstClockTime(time)
+            buffer.pointee.duration = GstClockTime(length)
+            let sample = gst_sample_new(buffer, f.caps?.caps, nil, nil)
+            gst_buffer_unref(buffer)
+            if let sample {
+                if gst_app_src_push_sample(source.asAppSrc, sample) == GST_FLOW_OK { f.frames += 1 }
+                gst_sample_unref(sample)
+            }
+        }
+    }
+
+    /// The picture recorded so far, in seconds; the frames taken, and those dropped.
+    var seconds: Double { feed.withLock { $0.timeline.seconds } }
+    var frames: Int { feed.withLock { $0.frames } }
+    var dropped: Int { feed.withLock { $0.dropped } }
+
+    // MARK: The end (the control thread)
+
+    /// Ends the file: no frame after this one, EOS after the last frame and from the
+    /// microphone, then waits (at most `timeout` s) for mp4mux to write the index (moov)
+    /// and the file to close. Returns what went wrong, nil when the file is complete.
+    func finish(timeout: Double = 10) -> String? {
+        feed.withLock { $0.closed = true }
+        gst_app_src_end_of_stream(source.asAppSrc)
+        if sound { sendEndOfStreamToSoundSources() }
+        return waitForEndOfStream(timeout: timeout)
+    }
+
+    /// After an error inside the pipeline the sources may push no more: EOS goes straight
+    /// into the muxer, so what it has is written and the file stays playable.
+    func finishAfterError(timeout: Double = 5) -> String? {
+        feed.withLock { $0.closed = true }
+        let pads = gst_element_iterate_sink_pads(muxer)
+        var value = GValue()
+        while gst_iterator_next(pads, &value) == GST_ITERATOR_OK {
+            if let pad = g_value_get_object(&value) {
+                _ = gst_pad_send_event(pad.assumingMemoryBound(to: GstPad.self), gst_event_new_eos())
+            }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+        gst_iterator_free(pads)
+        return waitForEndOfStream(timeout: timeout)
+    }
+
+    private func sendEndOfStreamToSoundSources() {
+        let sources = gst_bin_iterate_sources(pipeline.asBin)
+        var value = GValue()
+        while gst_iterator_next(sources, &value) == GST_ITERATOR_OK {
+            if let element = g_value_get_object(&value)?.assumingMemoryBound(to: GstElement.self), element != source {
+                _ = gst_element_send_event(element, gst_event_new_eos())
+            }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+        gst_iterator_free(sources)
+    }
+
+    private func waitForEndOfStream(timeout: Double) -> String? {
+        guard let bus = gst_element_get_bus(pipeline) else { return "the recording pipeline has no bus" }
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        guard let m = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout * 1e9), types) else {
+            return "the encoder did not finish the file within \(Int(timeout)) s"
+        }
+        defer { gst_message_unref(m) }
+        if m.pointee.type == GST_MESSAGE_EOS {
+            gst_element_set_state(pipeline, GST_STATE_NULL)   // the file is closed when this returns
+            return nil
+        }
+        return Self.text(of: m)
+    }
+
+    /// An ERROR the recording pipeline posted since the last look, as text (nil: none).
+    func takeError() -> String? {
+        guard let bus = gst_element_get_bus(pipeline) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
+        defer { gst_message_unref(m) }
+        return Self.text(of: m)
+    }
+
+    /// "MESSAGE (DETAIL)" of an ERROR or a WARNING, the detail's last line only (not its C
+    /// source location).
+    static func text(of m: UnsafeMutablePointer<GstMessage>) -> String {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        if m.pointee.type == GST_MESSAGE_WARNING { gst_message_parse_warning(m, &error, &debug) } else { gst_message_parse_error(m, &error, &debug) }
+        defer {
+            if let error { g_error_free(error) }
+            g_free(debug)
+        }
+        let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        let detail = debug.map { String(cString: $0) }?.split(separator: "\n").last.map(String.init) ?? ""
+        return detail.isEmpty || detail.contains("()") ? text : "\(text) (\(detail.trimmingSpaces))"
+    }
+}

@@ -1,0 +1,198 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control thread: recordings start here (shaped as the first frame the worker left),
+/// end here (when `record` goes false, at EOS, at stop), and are watched here for errors,
+/// so the worker only ever copies and pushes frames.
+extension RecordingBranch {
+    private enum Work {
+        case start(Frame)
+        case finish(MP4Recorder)
+        case look(MP4Recorder)
+        case endDone
+        case idle
+        case exit
+    }
+
+    func controlLoop() {
+        while true {
+            // Woken by a change; every 0.1 s while a recording runs, to look for its errors
+            // (only this thread publishes a recording, so it cannot start meanwhile).
+            let running = state.withLock { $0.recorder != nil }
+            let next = state.wait(until: { s in
+                s.stopping || s.endRequested || (s.recorder != nil && !s.wanted) || (s.recorder == nil && s.wanted && !s.pending.isEmpty)
+            }, timeout: running ? 0.1 : nil) { s -> Work in
+                if let r = s.recorder, !s.wanted || s.endRequested || s.stopping {
+                    s.recorder = nil
+                    return .finish(r)
+                }
+                if s.endRequested || s.stopping {
+                    s.pending = []
+                    return s.stopping ? .exit : .endDone
+                }
+                if s.recorder == nil, s.wanted, let first = s.pending.first {
+                    s.starting = true
+                    return .start(first)
+                }
+                return s.recorder.map { .look($0) } ?? .idle
+            }
+            // Timed out: a running recording is looked at.
+            switch next ?? state.withLock({ s in s.recorder.map { Work.look($0) } ?? .idle }) {
+            case .start(let first):
+                begin(shapedAs: first)
+            case .finish(let recorder):
+                end(recorder)
+            case .look(let recorder):
+                if let problem = recorder.takeError() { failed(recorder, problem) }
+            case .endDone:
+                state.withLockAndWake { $0.endRequested = false }
+            case .idle:
+                break
+            case .exit:
+                return
+            }
+        }
+    }
+
+    // MARK: Start
+
+    /// Starts a recording shaped as `first`: the next free name, the folder, the sound,
+    /// then the frames left meanwhile, and the worker takes over.
+    private func begin(shapedAs first: Frame) {
+        let s = settings.withLock { $0 }
+        if s.naming.template != counterTemplate {
+            counterTemplate = s.naming.template
+            nextCounter = 0
+        }
+        let counter = s.naming.nextFree(from: nextCounter, biases: [])
+        nextCounter = counter + 1
+        let path = s.naming.path(counter: counter)
+        let recorder: MP4Recorder
+        do {
+            try Self.checkFolder(of: path)
+            let sound = s.audio ? soundSource(s, live: first.facts.live, path: path) : nil
+            var clock: (clock: UnsafeMutablePointer<GstClock>, base: UInt64)?
+            if sound != nil, let c = gst_element_get_clock(element) {
+                clock = (c, UInt64(gst_element_get_base_time(element)))
+            }
+            defer { if let clock { gst_object_unref(UnsafeMutableRawPointer(clock.clock)) } }
+            recorder = try MP4Recorder(path: path, first: first.pixels, framesPerSecond: first.facts.framesPerSecond,
+                                       live: first.facts.live, sound: sound, clock: clock)
+        } catch {
+            startFailed(path: path, reason: "\(error)")
+            return
+        }
+        // The frames left while it started (the newest, in order), then the worker pushes.
+        while true {
+            let frames = state.withLockAndWake { s -> [Frame] in
+                let frames = s.pending
+                s.pending = []
+                if frames.isEmpty {
+                    s.recorder = recorder
+                    s.starting = false
+                }
+                return frames
+            }
+            if frames.isEmpty { break }
+            for f in frames { recorder.push(f) }
+        }
+        StructureBuilder("recording-started").with { m in
+            m.set("path", path)
+            m.set("width", recorder.width)
+            m.set("height", recorder.height)
+            m.set("sound", recorder.sound)
+        }.post(from: element)
+    }
+
+    /// The sound source to record, or nil (with a warning saying why the recording has none).
+    private func soundSource(_ s: Settings, live: Bool, path: String) -> String? {
+        let problem: String?
+        if !live {
+            problem = "sound is recorded only from a live stream (a camera), not from a file or a source that is not live"
+        } else if MP4Recorder.soundEncoder == nil {
+            problem = "no AAC encoder (install gstreamer1.0-libav for avenc_aac)"
+        } else {
+            problem = SoundCheck.problem(with: s.audioSource).map { "no sound from \(s.audioSource.quotedForMessage) (no microphone?): \($0)" }
+        }
+        guard let problem else { return s.audioSource }
+        fc_post_warning(element, "recording \(path) without sound: \(problem)", nil)
+        return nil
+    }
+
+    /// A clear reason before GStreamer's own: the folder is missing or cannot be written.
+    static func checkFolder(of path: String) throws(MP4Recorder.Failure) {
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            throw MP4Recorder.Failure(description: "the folder '\(folder)' does not exist")
+        }
+        guard isFolder.boolValue else { throw MP4Recorder.Failure(description: "'\(folder)' is not a folder") }
+        guard access(folder, W_OK) == 0 else {
+            throw MP4Recorder.Failure(description: "the folder '\(folder)' cannot be written: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    // MARK: End
+
+    /// Finishes the file and says so: its path, length, size and frames. One stopped before
+    /// its first frame (the stream ended as it started) leaves no file that cannot play.
+    private func end(_ recorder: MP4Recorder) {
+        if let problem = recorder.finish() {
+            report(failure: "recording \(recorder.path) did not finish cleanly: \(problem)", path: recorder.path)
+        } else if recorder.frames == 0 {
+            try? FileManager.default.removeItem(atPath: recorder.path)
+            report(failure: "recording \(recorder.path) stopped before its first frame: no file is left", path: recorder.path)
+        } else {
+            writtenCount.add(1, ordering: .relaxed)
+            let size = (try? FileManager.default.attributesOfItem(atPath: recorder.path)[.size] as? UInt64) ?? 0
+            StructureBuilder("recording-saved").with { m in
+                m.set("path", recorder.path)
+                m.set("duration", recorder.seconds)
+                m.set("size", uint64: size)
+                m.set("frames", recorder.frames)
+                m.set("dropped", recorder.dropped)
+                m.set("sound", recorder.sound)
+            }.post(from: element)
+        }
+        state.withLockAndWake { $0.endRequested = false }
+    }
+
+    /// An error inside a running recording (a full disk, a removed folder): what it has is
+    /// written, `record` goes back to false, the stream runs on.
+    private func failed(_ recorder: MP4Recorder, _ problem: String) {
+        state.withLockAndWake { s in
+            if s.recorder === recorder { s.recorder = nil }
+            s.wanted = false
+            s.failures += 1
+        }
+        wantedFlag.store(false, ordering: .relaxed)
+        let kept = recorder.finishAfterError() == nil ? "; the file keeps what was recorded until then" : ""
+        report(failure: "recording \(recorder.path) stopped: \(problem)\(kept)", path: recorder.path)
+    }
+
+    private func startFailed(path: String, reason: String) {
+        state.withLockAndWake { s in
+            s.wanted = false
+            s.pending = []
+            s.starting = false
+            s.failures += 1
+        }
+        wantedFlag.store(false, ordering: .relaxed)
+        report(failure: "cannot record to \(path): \(reason)", path: path)
+    }
+
+    /// A WARNING naming the path and why (the stream goes on), and `recording-failed`.
+    private func report(failure: String, path: String) {
+        fc_post_warning(element, failure, nil)
+        StructureBuilder("recording-failed").with { m in
+            m.set("path", path)
+            m.set("reason", failure)
+        }.post(from: element)
+    }
+}

@@ -1,0 +1,246 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import Foundation
+import Synchronization
+
+/// Recording the live picture to numbered MP4 files while the preview goes on (the key `v`,
+/// the `record` command, the `record` property), off the live path.
+///
+/// The worker copies each finished frame (filter, lens and face squares, but neither the
+/// flash nor the on-screen display: those belong to the preview) and hands the copy to
+/// the running recording (`MP4Recorder`, a pipeline of its own). A control thread starts
+/// and ends recordings: it picks the next free name, checks the folder and the microphone
+/// (`SoundCheck`), and reports each recording as `recording-started`, then
+/// `recording-saved` (path, duration, size, frames) or `recording-failed` (with a WARNING
+/// naming the path and why); the stream runs on either way. EOS and stopping finish the
+/// file (its index written, so it plays).
+///
+/// This file: properties and the worker thread's part; RecordingBranch+Control: the
+/// control thread.
+final class RecordingBranch: ElementPart, @unchecked Sendable {
+    enum Property: String, PropertyNames {
+        case record, location = "record-location", audio = "record-audio", audioSource = "record-audio-source"
+        case written = "recordings-written"
+    }
+
+    static let defaultLocation = "recording-%05d.mp4"
+    /// The default microphone.
+    static let defaultAudioSource = "autoaudiosrc"
+    /// Frames kept while a live recording starts (the newest; it starts with them).
+    static let maximumPending = 15
+
+    static let properties: [ElementProperty] = Property.allCases.map { p in
+        switch p {
+        case .record:
+            return ElementProperty(p.rawValue, nick: "Record",
+                blurb: "Record the picture (without the on-screen display or the flash) to a numbered MP4, H.264 4:2:0 that browsers play, while the stream goes on: true starts, false finishes the file (key v); reads whether it records",
+                .bool(defaultValue: false))
+        case .location:
+            return ElementProperty(p.rawValue, nick: "Record location",
+                blurb: "File name template with one counter (%05d style) for recordings; the counter never overwrites an existing file",
+                .string(defaultValue: defaultLocation))
+        case .audio:
+            return ElementProperty(p.rawValue, nick: "Record audio",
+                blurb: "Record sound from record-audio-source too (AAC), from a live stream; without a microphone the picture is recorded alone, with a warning",
+                .bool(defaultValue: false))
+        case .audioSource:
+            return ElementProperty(p.rawValue, nick: "Record audio source",
+                blurb: "Where the sound comes from, as a GStreamer description: the default microphone (autoaudiosrc), a device (pulsesrc device=…), or a test tone (audiotestsrc is-live=true)",
+                .string(defaultValue: defaultAudioSource))
+        case .written:
+            return ElementProperty(p.rawValue, nick: "Recordings written", blurb: "Recordings finished and complete on disk", .counter)
+        }
+    }
+
+    struct Settings {
+        var naming = try! SnapshotNaming(template: RecordingBranch.defaultLocation, property: Property.location.rawValue,
+                                         example: RecordingBranch.defaultLocation)
+        var audio = false
+        var audioSource = RecordingBranch.defaultAudioSource
+    }
+
+    /// Where a frame stands in its stream: what places it in a recording.
+    struct FrameFacts {
+        let framesPerSecond: Double
+        let runningTime: UInt64?
+        let duration: UInt64?
+        let live: Bool
+    }
+
+    /// A frame copied for a recording.
+    struct Frame {
+        let pixels: StillPixels
+        let facts: FrameFacts
+    }
+
+    /// What the worker, the control thread and the property calls share.
+    struct State {
+        /// The `record` property: a recording runs (or starts) while true.
+        var wanted = false
+        /// The running recording: the worker pushes its frames into it.
+        var recorder: MP4Recorder?
+        /// Frames copied while no recording runs yet (the newest `maximumPending`); the
+        /// control thread starts one shaped as the first.
+        var pending: [Frame] = []
+        /// The control thread is starting a recording.
+        var starting = false
+        /// The stream ended: the running recording is to be finished (cleared when it is).
+        var endRequested = false
+        var thread: JoinableThread?
+        var stopping = false
+        /// Recordings that failed so far (the on-screen display shows each once).
+        var failures = 0
+    }
+
+    let element: UnsafeMutablePointer<GstElement>
+    let settings = Locked(Settings())
+    let state = Locked(State())
+    let writtenCount = Atomic<UInt64>(0)
+    /// `state.wanted`, for the worker's look at every frame without the lock.
+    let wantedFlag = Atomic<Bool>(false)
+
+    // Control-thread state: the next counter to try, per template (as for stills).
+    var nextCounter = 0
+    var counterTemplate = ""
+
+    init(element: UnsafeMutablePointer<GstElement>) {
+        self.element = element
+    }
+
+    // MARK: Properties
+
+    var properties: [ElementProperty] { Self.properties }
+
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
+        guard let p = Property(rawValue: name) else { return }
+        switch (p, value) {
+        case (.record, .bool(let on)):
+            state.withLockAndWake { s in
+                s.wanted = on
+                if !on { s.pending = [] }
+            }
+            wantedFlag.store(on, ordering: .relaxed)
+        case (.location, .string(let text)):
+            do {
+                let naming = try SnapshotNaming(template: text ?? Self.defaultLocation, property: p.rawValue, example: Self.defaultLocation)
+                settings.withLock { $0.naming = naming }
+            } catch {
+                throw PropertyProblem("\(error)")
+            }
+        case (.audio, .bool(let on)):
+            settings.withLock { $0.audio = on }
+        case (.audioSource, .string(let text)):
+            let source = (text ?? "").trimmingSpaces
+            settings.withLock { $0.audioSource = source.isEmpty ? Self.defaultAudioSource : source }
+        default:
+            break
+        }
+    }
+
+    func get(_ name: String) -> PropertyValue {
+        switch Property(rawValue: name)! {
+        case .record: return .bool(wantedFlag.load(ordering: .relaxed))
+        case .location: return .string(settings.withLock { $0.naming.template })
+        case .audio: return .bool(settings.withLock { $0.audio })
+        case .audioSource: return .string(settings.withLock { $0.audioSource })
+        case .written: return .uint64(writtenCount.load(ordering: .relaxed))
+        }
+    }
+
+    // MARK: The worker thread
+
+    /// Whether frames are to be copied for a recording (so the worker touches each one).
+    var needsFrame: Bool { wantedFlag.load(ordering: .relaxed) }
+
+    /// The running recording's length so far in seconds, nil when none runs.
+    var runningSeconds: Double? {
+        state.withLock { $0.recorder }?.seconds
+    }
+
+    /// Recordings that failed since the element was made.
+    var failures: Int { state.withLock { $0.failures } }
+
+    /// Called with every finished RGB frame, before the flash and the on-screen display.
+    func capture(_ frame: FrameView, facts: FrameFacts) {
+        guard needsFrame else { return }
+        let recorder = state.withLock { $0.recorder }
+        let memory = recorder?.memory ?? StillMemory(kept: 0)
+        let pixels = memory.rgb(width: frame.width, height: frame.height, format: frame.format)
+        pixels.view.copyPixels(from: frame)
+        hand(Frame(pixels: .rgb(pixels), facts: facts), to: recorder)
+    }
+
+    /// The same for a YUV frame: the copy keeps the frame's format (I420 goes into the
+    /// encoder as it is; the others through videoconvert, on the recording's thread).
+    func capture(_ frame: YUVFrame, facts: FrameFacts) {
+        guard needsFrame else { return }
+        let recorder = state.withLock { $0.recorder }
+        let memory = recorder?.memory ?? StillMemory(kept: 0)
+        let pixels = memory.yuv(width: frame.width, height: frame.height, format: frame.format)
+        pixels.frame.copy(from: frame)
+        hand(Frame(pixels: .yuv(pixels, frame.matrix), facts: facts), to: recorder)
+    }
+
+    /// Pushes the frame into the running recording; with none running yet, leaves it for
+    /// the control thread, which starts one. A stream that is not live waits until it has
+    /// (so no frame is lost); a live one never waits.
+    private func hand(_ frame: Frame, to running: MP4Recorder?) {
+        if let running {
+            running.push(frame)
+            return
+        }
+        let (recorder, waits) = state.withLockAndWake { s -> (MP4Recorder?, Bool) in
+            if let r = s.recorder { return (r, false) }   // it started meanwhile
+            guard s.wanted, !s.stopping else { return (nil, false) }
+            if s.pending.count >= Self.maximumPending { s.pending.removeFirst() }
+            s.pending.append(frame)
+            if s.thread == nil {
+                s.thread = JoinableThread(name: "fc-record") { [self] in controlLoop() }
+            }
+            return (nil, !frame.facts.live)
+        }
+        recorder?.push(frame)
+        if waits {
+            _ = state.wait(until: { $0.pending.isEmpty || !$0.wanted || $0.stopping }, timeout: 30) { _ in }
+        }
+    }
+
+    // MARK: Runs
+
+    /// End of stream (worker thread): the running recording is finished before EOS goes
+    /// downstream, so the file is complete when the application sees EOS.
+    func finish() {
+        let running = state.withLockAndWake { s -> Bool in
+            guard s.thread != nil else { return false }
+            s.endRequested = true
+            return true
+        }
+        guard running else { return }
+        _ = state.wait(until: { !$0.endRequested }, timeout: 30) { _ in }
+    }
+
+    /// The run is over: the running recording is finished, then the control thread ends
+    /// and is joined. `record` stays as set: a new run records again.
+    func stop() {
+        finish()
+        let thread = state.withLockAndWake { s -> JoinableThread? in
+            s.stopping = true
+            return s.thread
+        }
+        thread?.join()   // outside the lock: the thread takes it on its way out
+        state.withLock { s in
+            s.thread = nil
+            s.stopping = false
+            s.pending = []
+            s.endRequested = false
+        }
+    }
+}
+
+extension MP4Recorder {
+    func push(_ frame: RecordingBranch.Frame) {
+        push(frame.pixels, framesPerSecond: frame.facts.framesPerSecond, runningTime: frame.facts.runningTime,
+             duration: frame.facts.duration)
+    }
+}

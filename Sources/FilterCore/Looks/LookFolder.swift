@@ -1,0 +1,52 @@
+import Foundation
+
+/// A folder of looks as catalog entries: every `.cube` file becomes `look:NAME` (its name
+/// without `.cube`, lower case, other characters than letters, digits, `-` and `_` as `-`),
+/// titled by its `TITLE`, so the filter cycle (`n`/`p`) and `filter=` offer it. Each file
+/// is read and checked when the folder is added: a bad file is left out, with its error,
+/// rather than offered and then refused.
+public enum LookFolder {
+    /// The folder the elements add at start when set (as their `looks` property does).
+    public static let environmentVariable = "FILTERCAM_LOOKS"
+
+    public struct Added: Sendable {
+        /// The ids added, in file-name order.
+        public var ids: [String] = []
+        /// One message per file left out, naming it (and the line).
+        public var problems: [String] = []
+    }
+
+    /// Adds the looks in `folder` to `registry`.
+    public static func add(_ folder: String, to registry: FilterRegistry = .shared) throws(FilterError) -> Added {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+        guard exists, isFolder.boolValue, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            let why = !exists ? "does not exist" : isFolder.boolValue ? "cannot be read" : "is not a folder"
+            throw FilterError("the looks folder \(folder.quotedForMessage) \(why); give a folder of .cube files")
+        }
+        var added = Added()
+        // Absolute, so the entries still find their files if the working folder changes.
+        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+        for name in names.sorted() where name.lowercased().hasSuffix(".cube") {
+            let path = (absolute as NSString).appendingPathComponent(name)
+            do {
+                let look = try LookLibrary.load(path)
+                let id = "look:" + Self.id(forFile: name)
+                registry.register(LookFilter.descriptor(
+                    id: id, title: look.title.map { $0.isEmpty ? nil : $0 }.flatMap { $0 } ?? String(name.dropLast(5)),
+                    summary: "The look in \(name) (\(look.shapeDescription))", file: path))
+                added.ids.append(id)
+            } catch {
+                added.problems.append(error.description)
+            }
+        }
+        return added
+    }
+
+    /// A file's catalog name: `Teal Orange.cube` is `teal-orange`.
+    static func id(forFile name: String) -> String {
+        let base = name.dropLast(".cube".count).lowercased()
+        let mapped = base.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "-" }
+        return String(mapped)
+    }
+}

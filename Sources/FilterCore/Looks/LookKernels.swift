@@ -1,0 +1,63 @@
+/// The per-pixel kernels of the `lut` filter on RGB frames.
+
+/// The look computed per pixel (`CubeKernel`, `CurvesKernel`), alpha kept.
+struct DirectLookKernel<Order: ChannelOrder, Look: RGBLook>: PixelKernel {
+    let look: Look
+
+    @inline(__always)
+    func map(_ p: UInt32) -> UInt32 {
+        let o = look.look(Order.red(p), Order.green(p), Order.blue(p))
+        return Order.pack(Int32(o & 0xFF), Int32((o &>> 8) & 0xFF), Int32(o &>> 16), keeping: p)
+    }
+}
+
+/// The look read from its table (`LookTable`, built for the frame's byte order).
+struct TableLookKernel: PixelKernel {
+    let entries: UnsafePointer<UInt32>
+
+    @inline(__always)
+    func map(_ p: UInt32) -> UInt32 {
+        (p & alphaMask) | entries[Int(p & 0xFF_FFFF)]
+    }
+}
+
+/// A kernel's result mixed with the original by `LookMix`.
+struct MixedLookKernel<Inner: PixelKernel>: PixelKernel {
+    let inner: Inner
+    let mix: LookMix
+
+    @inline(__always)
+    func map(_ p: UInt32) -> UInt32 {
+        let t = inner.map(p)
+        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+            let c = Int32(bitPattern: (p &>> shift) & 0xFF), l = Int32(bitPattern: (t &>> shift) & 0xFF)
+            return UInt32(bitPattern: mix.mix(c, l)) &<< shift
+        }
+        return (p & alphaMask) | channel(0) | channel(8) | channel(16)
+    }
+}
+
+/// `intensity` in 1024ths: each channel becomes `(c (1024 − K) + t K + 512) >> 10`.
+struct LookMix {
+    let take: Int32
+    let keep: Int32
+
+    init(_ intensity: Double) {
+        take = Int32((min(max(intensity, 0), 1) * 1024).rounded())
+        keep = 1024 - take
+    }
+
+    @inline(__always)
+    func mix(_ original: Int32, _ looked: Int32) -> Int32 {
+        (original &* keep &+ looked &* take &+ 512) &>> 10
+    }
+
+    /// Runs `kernel` over the pass, mixed unless the look is taken whole.
+    func run<K: PixelKernel>(_ kernel: K, _ pass: FramePass) {
+        if take == 1024 {
+            kernel.run(pass)
+        } else {
+            MixedLookKernel(inner: kernel, mix: self).run(pass)
+        }
+    }
+}

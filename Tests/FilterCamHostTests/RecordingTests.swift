@@ -1,0 +1,236 @@
+import CFilterCamShim
+import CGStreamer
+@testable import FilterCamHost
+@testable import FilterCamTool
+import FilterCore
+import FilterCamTestSupport
+import Foundation
+import XCTest
+
+/// Recording from the preview (`record`, key v): the file is H.264 4:2:0 in MP4 with every
+/// frame and none of the on-screen display or the flash; stills work meanwhile; sound
+/// comes from a source given as a property (a tone here, never a real microphone), and a
+/// missing one leaves the picture recorded alone; a folder that cannot be written is a
+/// warning while the stream runs on; `v` twice makes numbered files; the terminal prints
+/// the file, its length and its size. Small frames: the debug build runs these.
+final class RecordingTests: XCTestCase {
+    override func setUp() {
+        GStreamer.initialize()
+    }
+
+    private func files(_ dir: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+
+    /// The streams of a media file as ffprobe names them: codec, and frames counted by decoding.
+    private func streams(_ path: String) throws -> [(codec: String, frames: Int, duration: Double)] {
+        guard let ffprobe = Build.which("ffprobe") else { throw XCTSkip("ffprobe is not installed") }
+        let r = try runProcess(ffprobe, ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames,duration",
+                                         "-of", "csv=p=0", path], timeout: 30)
+        return r.stdoutText.split(separator: "\n").map { line in
+            let f = line.split(separator: ",").map(String.init)
+            return (f[0], Int(f.count > 2 ? f[2] : "") ?? -1, Double(f.count > 1 ? f[1] : "") ?? -1)
+        }
+    }
+
+    /// The frames of an MP4 decoded by GStreamer, as BGRx.
+    private func decoded(_ path: String) throws -> [CapturedFrame] {
+        try collectFrames("filesrc location=\(path) ! qtdemux ! h264parse ! avdec_h264 ! videoconvert ! video/x-raw,format=BGRx")
+    }
+
+    // Solid colour R 0x30, G 0x60, B 0xA0: the flash would lighten it, the OSD's box darken
+    // it and its dot redden it.
+    private let colour = (r: 0x30, g: 0x60, b: 0xA0)
+    private func isColour(_ p: [UInt8], tolerance: Int = 12) -> Bool {   // BGRx
+        abs(Int(p[2]) - colour.r) <= tolerance && abs(Int(p[1]) - colour.g) <= tolerance && abs(Int(p[0]) - colour.b) <= tolerance
+    }
+
+    /// Live I420 frames with the on-screen display on and a still (with its flash) halfway:
+    /// the preview shows the red dot and the flash, the file has every frame, H.264 4:2:0,
+    /// and not one OSD or flash pixel.
+    func testRecordsEveryFrameWithoutTheOnScreenDisplayOrTheFlash() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        let preview = try collectFrames(
+            "videotestsrc is-live=true num-buffers=45 pattern=solid-color foreground-color=0xff3060a0 "
+            + "! video/x-raw,format=I420,width=160,height=120,framerate=30/1 "
+            + "! filtercam name=fc osd=true record=true record-location=\(dir.path)/r-%05d.mp4 snapshot-location=\(dir.path)/s-%05d.jpg "
+            + "! videoconvert ! video/x-raw,format=BGRx", prepare: { messages = BusLog($0) }, onFrame: { i, _, pipeline in
+                if i == 20, let fc = pipeline.element(named: "fc") { try? ElementControl(fc).snapshot() }
+            })
+        XCTAssertEqual(files(dir), ["r-00000.mp4", "s-00000.jpg"], "one recording and a still taken while recording")
+        // The preview: the red dot top left (its centre near (11, 11) at this size), and a flash.
+        let dot = preview[40].pixel(11, 11)
+        XCTAssertTrue(dot[2] > 160 && dot[1] < 90 && dot[0] < 90, "the red dot on the preview: \(dot)")
+        XCTAssertTrue(preview.contains { $0.pixel(80, 60)[1] > colour.g + 60 }, "the flash on the preview")
+        // The file: every frame, 4:2:0 H.264 that browsers play, 1.5 s long.
+        let path = dir.appendingPathComponent("r-00000.mp4").path
+        try assertPlayableEverywhere(path)
+        XCTAssertEqual(try probeFrameCount(path), 45)
+        XCTAssertEqual(try XCTUnwrap(try probeDuration(path)), 1.5, accuracy: 0.05)
+        let frames = try decoded(path)
+        XCTAssertEqual(frames.count, 45)
+        for (i, f) in frames.enumerated() {
+            for (x, y) in [(11, 11), (4, 4), (30, 10), (80, 60), (150, 110)] where !isColour(f.pixel(x, y)) {
+                XCTFail("frame \(i) of the file at (\(x), \(y)) is \(f.pixel(x, y)), not the picture: OSD or flash in the file")
+            }
+        }
+        // What the element said: started, then saved with its length, size and frames.
+        XCTAssertTrue(messages.elements.contains { $0.hasPrefix("recording-started") && $0.contains("width=(int)160") }, "\(messages.elements)")
+        let saved = try XCTUnwrap(messages.elements.first { $0.hasPrefix("recording-saved") }, "\(messages.elements)")
+        XCTAssertTrue(saved.contains("frames=(int)45") && saved.contains("dropped=(int)0") && saved.contains("sound=(boolean)false"), saved)
+        let duration = saved.range(of: #"duration=\(double\)[0-9.]+"#, options: .regularExpression).map { saved[$0].split(separator: ")")[1] }
+        XCTAssertEqual(Double(duration.map(String.init) ?? "") ?? 0, 1.5, accuracy: 0.001, saved)
+        XCTAssertEqual(messages.warnings, [])
+    }
+
+    /// With the effects gallery open the window shows thumbnails, and the file still the
+    /// picture (as a still taken meanwhile is), in RGB and YUV.
+    func testTheGalleryIsNotRecordedThePictureIs() throws {
+        for format in ["BGRx", "I420"] {
+            let dir = try makeTempDir()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let preview = try collectFrames("videotestsrc num-buffers=6 pattern=solid-color foreground-color=0xff3060a0 "
+                                            + "! video/x-raw,format=\(format),width=320,height=240,framerate=30/1 "
+                                            + "! filtercam gallery=true record=true record-location=\(dir.path)/g-%d.mp4 "
+                                            + "! videoconvert ! video/x-raw,format=BGRx")
+            let spots = [(40, 40), (160, 120), (300, 220), (100, 200)]
+            XCTAssertTrue(spots.contains { !isColour(preview[3].pixel($0.0, $0.1)) }, "the window shows the gallery, \(format)")
+            let frames = try decoded(dir.appendingPathComponent("g-0.mp4").path)
+            XCTAssertEqual(frames.count, 6, format)
+            for (i, f) in frames.enumerated() {
+                for (x, y) in spots where !isColour(f.pixel(x, y)) {
+                    XCTFail("\(format) frame \(i) of the file at (\(x), \(y)) is \(f.pixel(x, y)), not the picture: the gallery in the file")
+                }
+            }
+        }
+    }
+
+    /// A stream that is not live (a file) waits for the encoder: every frame is recorded.
+    func testAStreamThatIsNotLiveLosesNoFrame() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = try collectFrames("videotestsrc num-buffers=40 ! video/x-raw,format=BGRx,width=96,height=64,framerate=25/1 "
+                                       + "! filtercam filter=sepia record=true record-location=\(dir.path)/f-%d.mp4")
+        XCTAssertEqual(frames.count, 40)
+        let path = dir.appendingPathComponent("f-0.mp4").path
+        try assertPlayableEverywhere(path)
+        XCTAssertEqual(try probeFrameCount(path), 40)
+        XCTAssertEqual(try XCTUnwrap(try probeDuration(path)), 1.6, accuracy: 0.05)
+    }
+
+    /// Sound from a source given as a property (a tone: the test needs no microphone),
+    /// beside the picture and as long.
+    func testSoundFromTheAudioSourceBesideThePicture() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam record=true record-audio=true record-audio-source=\"audiotestsrc is-live=true wave=ticks\" "
+                              + "record-location=\(dir.path)/a-%05d.mp4", prepare: { messages = BusLog($0) })
+        let found = try streams(dir.appendingPathComponent("a-00000.mp4").path)
+        XCTAssertEqual(found.map(\.codec), ["h264", "aac"], "\(found)")
+        guard found.count == 2 else { return }
+        // The sound is checked before the recording starts, so the picture starts a little
+        // after the first frame; picture and sound end together.
+        XCTAssertGreaterThan(found[0].frames, 45, "\(found)")
+        XCTAssertEqual(found[1].duration, found[0].duration, accuracy: 0.25, "sound as long as the picture: \(found)")
+        XCTAssertTrue(messages.elements.contains { $0.hasPrefix("recording-saved") && $0.contains("sound=(boolean)true") }, "\(messages.elements)")
+        XCTAssertEqual(messages.warnings, [])
+    }
+
+    /// Without a microphone (here a sound server that is not there) the picture is
+    /// recorded alone, and the warning says why.
+    func testNoMicrophoneRecordsThePictureAloneAndSaysWhy() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=30 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam record=true record-audio=true record-audio-source=\"pulsesrc server=/nonexistent-fc-sound\" "
+                              + "record-location=\(dir.path)/m-%05d.mp4", prepare: { messages = BusLog($0) })
+        let path = dir.appendingPathComponent("m-00000.mp4").path
+        XCTAssertEqual(try streams(path).map(\.codec), ["h264"])
+        // Frames that come while the sound is checked wait for the recording (half a second of them).
+        XCTAssertEqual(Double(try XCTUnwrap(try probeFrameCount(path))), 30, accuracy: 3, "the picture waits for no sound")
+        XCTAssertEqual(messages.warnings.count, 1, "\(messages.warnings)")
+        let warning = messages.warnings.first ?? ""
+        XCTAssertTrue(warning.contains("\(path) without sound") && warning.contains("no sound from 'pulsesrc server=/nonexistent-fc-sound'")
+                      && warning.contains("Failed to connect"), warning)
+    }
+
+    /// A folder that is not there: a warning naming the path and why, `record` back to
+    /// false, and every frame still goes through.
+    func testAFolderThatCannotBeWrittenIsAWarningAndTheStreamRunsOn() throws {
+        let missing = "/nonexistent-\(UUID().uuidString)"
+        var messages: BusLog!
+        var recording: String?
+        let frames = try collectFrames("videotestsrc is-live=true num-buffers=20 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                                       + "! filtercam name=fc osd=true record=true record-location=\(missing)/r-%05d.mp4",
+                                       prepare: { messages = BusLog($0) }, afterEOS: { p in
+            recording = p.element(named: "fc").flatMap { Pipeline.property($0, "record") }
+        })
+        XCTAssertEqual(frames.count, 20, "the stream runs on")
+        XCTAssertEqual(messages.warnings, ["cannot record to \(missing)/r-00000.mp4: the folder '\(missing)' does not exist"])
+        XCTAssertTrue(messages.elements.contains { $0.hasPrefix("recording-failed") }, "\(messages.elements)")
+        XCTAssertEqual(recording, "false")
+    }
+
+    /// The `record` command (key v) twice, then again: numbered files that never overwrite
+    /// one another (nor a file already there), the second finished by the end of the stream.
+    func testRecordCommandStartsAndStopsNumberedFiles() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        FileManager.default.createFile(atPath: dir.appendingPathComponent("v-00000.mp4").path, contents: Data("mine".utf8))
+        var written: String?
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=45 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam name=fc record-location=\(dir.path)/v-%05d.mp4", onFrame: { i, _, pipeline in
+            guard [5, 20, 30].contains(i), let fc = pipeline.element(named: "fc") else { return }
+            XCTAssertNil(try? ControlCommand.record.run(on: ElementControl(fc)))
+        }, afterEOS: { p in written = p.element(named: "fc").flatMap { Pipeline.property($0, "recordings-written") } })
+        XCTAssertEqual(files(dir), ["v-00000.mp4", "v-00001.mp4", "v-00002.mp4"])
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("v-00000.mp4"), encoding: .utf8), "mine")
+        for (name, expected) in [("v-00001.mp4", 15), ("v-00002.mp4", 15)] {
+            let path = dir.appendingPathComponent(name).path
+            try assertPlayableEverywhere(path)
+            XCTAssertEqual(Double(try XCTUnwrap(try probeFrameCount(path))), Double(expected), accuracy: 3, name)
+        }
+        XCTAssertEqual(written, "2")
+    }
+
+    /// `filtercam launch --audio`: `record` on stdin starts and stops, with sound; the
+    /// terminal names the file, then its length and size; Ctrl-C while recording finishes
+    /// the second file.
+    func testTheTerminalPrintsTheFileItsLengthAndSize() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try RunningProcess(Build.cli, ["launch", "--audio", "videotestsrc is-live=true ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                                               + "! filtercam record-location=\(dir.path)/t-%05d.mp4 record-audio-source=\"audiotestsrc is-live=true\" "
+                                               + "! fakesink sync=true"])
+        p.write("record\n")
+        XCTAssertTrue(p.waitForStderr(containing: "recording \(dir.path)/t-00000.mp4 (96x64, with sound)", timeout: 15), p.stderrSoFar)
+        Thread.sleep(forTimeInterval: 1)
+        p.write("record\n")
+        XCTAssertTrue(p.waitForStderr(containing: "recorded \(dir.path)/t-00000.mp4: ", timeout: 15), p.stderrSoFar)
+        p.write("record\n")
+        XCTAssertTrue(p.waitForStderr(containing: "recording \(dir.path)/t-00001.mp4", timeout: 15), p.stderrSoFar)
+        Thread.sleep(forTimeInterval: 0.5)
+        p.interrupt()
+        let r = p.wait(timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let saved = r.stderr.split(separator: "\n").filter { $0.hasPrefix("recorded ") }
+        XCTAssertEqual(saved.count, 2, r.stderr)
+        // "recorded …/t-00000.mp4: 1.0 s, 12 kB (30 frames, with sound)"
+        let line = String(saved.first ?? "")
+        let pattern = #"^recorded .*/t-00000\.mp4: (\d+\.\d) s, \d+ (B|kB|MB) \((\d+) frames, with sound\)$"#
+        XCTAssertNotNil(line.range(of: pattern, options: .regularExpression), line)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("t-00000.mp4").path)[.size] as? Int)
+        XCTAssertTrue(line.contains(RecordingReport.size(UInt64(size))), "the size as on disk (\(size)): \(line)")
+        let seconds = Double(line.split(separator: ":")[1].split(separator: " ")[0]) ?? 0
+        let picture = try XCTUnwrap(try streams(dir.appendingPathComponent("t-00000.mp4").path).first { $0.codec == "h264" })
+        XCTAssertEqual(seconds, picture.duration, accuracy: 0.1, "the length said is the picture's in the file")
+        XCTAssertTrue(r.stderr.contains("recordings=2"), r.stderr)
+        try assertPlayableEverywhere(dir.appendingPathComponent("t-00001.mp4").path)
+    }
+}
