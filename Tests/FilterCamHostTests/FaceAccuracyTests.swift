@@ -18,7 +18,7 @@ import XCTest
 /// Debian packages (a second LFW mosaic, opencv-doc's basketball1, scikit-image's coins)
 /// upright and turned 90r (fewer versions: the suite's time); 46 pictures, 98 faces.
 /// True boxes: checked by eye (ground_truth.json's for the shared ones), moved with the
-/// picture. The whole package face set is scored by a script (README, "Against OpenCV").
+/// picture. The whole package face set is scored by a script (docs/faces.md, "Against OpenCV").
 final class FaceAccuracyTests: XCTestCase {
     struct Picture {
         let name: String
