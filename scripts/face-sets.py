@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Face sets from Debian packages, and FilterCam against OpenCV on them (README, "Against OpenCV").
+"""Face sets from Debian packages, and FilterCam against OpenCV on them (docs/faces.md, "Against OpenCV").
 
   scripts/face-sets.py build OUT          writes OUT/shared and OUT/packages (PNGs + truth.json)
   scripts/face-sets.py score OUT/SET BIN [PROPERTY=VALUE ...]

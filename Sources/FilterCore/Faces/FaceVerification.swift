@@ -16,7 +16,7 @@ public struct FaceVerification: Equatable, Sendable {
     public var largest = 1.6
     /// The second cascade's own tuning (detectMultiScale's scaleFactor and minNeighbors):
     /// OpenCV's usual fine steps; 2 windows, since the region is already a face's size
-    /// (on the package face set, README: 1 window let through twice the false boxes).
+    /// (on the package face set, docs/faces.md: 1 window let through twice the false boxes).
     public var scaleFactor = 1.1
     public var minNeighbors = 2
 
