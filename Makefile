@@ -35,12 +35,13 @@ run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
 	@echo "wrote demo.mp4 ($$(du -h demo.mp4 | cut -f1)): open it with any player, e.g. ffplay demo.mp4"
 
-# Debug build of everything (the tests run the filtercam binary and load the plugin), then the
-# suite; then the short sanitizer runs: libFuzzer on every fuzz target (10 s each; `make fuzz`
-# runs longer), the thread tests under ThreadSanitizer, and LeakSanitizer on two run lengths.
+# Debug build of everything and the tests in one build (the tests run the filtercam binary
+# and load the plugin), then the suite; then the short sanitizer runs: libFuzzer on every
+# fuzz target (10 s each; `make fuzz` runs longer), the thread tests under ThreadSanitizer,
+# and LeakSanitizer on two run lengths (in the fuzz build's scratch: its modules are reused).
 test: deps
-	scripts/timed.sh "debug build" swift build
-	scripts/timed.sh "swift test" swift test --disable-swift-testing
+	scripts/timed.sh "debug build" swift build --build-tests
+	scripts/timed.sh "swift test" swift test --skip-build --disable-swift-testing
 	scripts/timed.sh "conformance" $(MAKE) conformance
 	FUZZ_SECONDS=10 scripts/timed.sh "fuzz" scripts/fuzz.sh
 	scripts/timed.sh "thread sanitizer" scripts/tsan.sh

@@ -16,9 +16,7 @@ SCRATCH=${SCRATCH:-.build-fuzz}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(chain lens command pipeline-file frame property cube)
 
-swift build --product filtercam-fuzz --scratch-path "$SCRATCH" \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld 2>&1 \
-  | { grep -e "error" -e "Build" || true; }
+SCRATCH="$SCRATCH" scripts/asan-build.sh filtercam-fuzz
 BIN="$SCRATCH/debug/filtercam-fuzz"
 [ -x "$BIN" ] || { echo "fuzz.sh: the fuzz build failed" >&2; exit 1; }
 

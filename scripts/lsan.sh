@@ -4,8 +4,10 @@
 # name (scripts/lsan.supp); any other leak fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SCRATCH=${SCRATCH:-.build-asan}
-swift build --scratch-path "$SCRATCH" -Xswiftc -sanitize=address --product filtercam 2>&1 | { grep -e "error" -e "Build" || true; }
+# The fuzz build's scratch and flags (AddressSanitizer, which includes LeakSanitizer): after
+# scripts/fuzz.sh only the filtercam module itself is left to compile.
+SCRATCH=${SCRATCH:-.build-fuzz}
+SCRATCH="$SCRATCH" scripts/asan-build.sh filtercam
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0

@@ -22,16 +22,16 @@ def require_plugin():
         raise RuntimeError("the filtercam plugin is not on GST_PLUGIN_PATH (build it first: swift build -c release)")
 
 
-def clip(path_holder={}):
-    """A 10 s, 30 fps raw test clip that seeks (made once per run)."""
-    if "path" not in path_holder:
+def clip(seconds=10, paths={}):
+    """A raw test clip of `seconds` (10 by default) at 30 fps that seeks (made once per run)."""
+    if seconds not in paths:
         folder = tempfile.mkdtemp(prefix="fc-conformance-")
-        path = os.path.join(folder, "clip.mkv")
-        subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=300", "pattern=ball", "!",
+        path = os.path.join(folder, f"clip-{seconds}s.mkv")
+        subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", f"num-buffers={30 * seconds}", "pattern=ball", "!",
                         "video/x-raw,format=I420,width=160,height=120,framerate=30/1", "!",
                         "matroskamux", "!", "filesink", f"location={path}"], check=True)
-        path_holder["path"] = path
-    return path_holder["path"]
+        paths[seconds] = path
+    return paths[seconds]
 
 
 class Counter:

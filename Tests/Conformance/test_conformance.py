@@ -19,144 +19,6 @@ from support import (FILTERCAM_ELEMENTS, Counter, Gst, GstController, GstVideo, 
 require_plugin()
 
 
-def live_side_by_side(fps, element, seconds=3.0, size=(640, 480), source=None):
-    """identity and ELEMENT after one live source (`source`: a description ending in BGRx
-    frames, instead of the test picture), each into a syncing sink that drops frames later
-    than 20 ms: (frames shown by identity's sink, by ELEMENT's, the element)."""
-    w, h = size
-    source = source or f"videotestsrc is-live=true ! video/x-raw,format=BGRx,width={w},height={h},framerate={fps}/1"
-    pipeline = Gst.parse_launch(
-        f"{source} ! tee name=t "
-        f"t. ! queue ! identity ! fakesink name=reference sync=true max-lateness=20000000 "
-        f"t. ! queue ! {element} name=under-test ! fakesink name=tested sync=true max-lateness=20000000")
-    pipeline.set_state(Gst.State.PLAYING)
-    play_for(pipeline, seconds)
-    counts = rendered(pipeline, "reference"), rendered(pipeline, "tested")
-    element_under_test = pipeline.get_by_name("under-test")
-    pipeline.set_state(Gst.State.NULL)
-    return counts[0], counts[1], element_under_test
-
-
-class LiveRate(unittest.TestCase):
-    """1. A live source into a syncing sink: as many frames as identity (≥ 99 %)."""
-
-    def check(self, fps):
-        for element in FILTERCAM_ELEMENTS + ["filtercam filter=sepia orientation=90r"]:
-            with self.subTest(element=element, fps=fps):
-                reference, tested, _ = live_side_by_side(fps, element)
-                print(f"\n  live {fps} fps, {element}: identity {reference} frames, FilterCam {tested}", file=sys.stderr)
-                self.assertGreater(reference, fps * 2)
-                self.assertGreaterEqual(tested, 0.99 * reference - 1)
-
-    def test_30_fps(self):
-        self.check(30)
-
-    def test_60_fps(self):
-        self.check(60)
-
-    def test_30_fps_in_camera_and_encoder_formats(self):
-        # Frames in the formats cameras give and encoders take, straight into the elements
-        # (no videoconvert): as many reach the syncing sink as through identity.
-        for fmt in ["I420", "NV12", "YUY2"]:
-            source = f"videotestsrc is-live=true ! video/x-raw,format={fmt},width=640,height=480,framerate=30/1"
-            for element in FILTERCAM_ELEMENTS + ["filtercam filter=sepia orientation=90r lens=0.25,0.25,0.5,0.5"]:
-                with self.subTest(element=element, format=fmt):
-                    reference, tested, _ = live_side_by_side(30, element, source=source)
-                    print(f"\n  live 30 fps {fmt}, {element}: identity {reference} frames, FilterCam {tested}",
-                          file=sys.stderr)
-                    self.assertGreater(reference, 60)
-                    self.assertGreaterEqual(tested, 0.99 * reference - 1)
-
-
-class OnTimeBursts(unittest.TestCase):
-    """1. Late means late: frames that arrive together but on time are all delivered,
-    as through identity (≥ 99 %); only frames that cannot reach the sink in time drop."""
-
-    def check(self, name, source, seconds=5.0):
-        for element in FILTERCAM_ELEMENTS:
-            with self.subTest(case=name, element=element):
-                reference, tested, under_test = live_side_by_side(0, element, seconds=seconds, source=source)
-                print(f"\n  {name}, {element}: identity {reference} frames, FilterCam {tested}", file=sys.stderr)
-                self.assertGreater(reference, 20)
-                self.assertGreaterEqual(tested, 0.99 * reference - 1)
-
-    def test_videorate_25_to_30(self):
-        # videorate pushes each duplicate right behind its original.
-        self.check("videorate 25->30", "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,"
-                   "framerate=25/1 ! videorate ! video/x-raw,framerate=30/1")
-
-    def test_videorate_30_to_60(self):
-        self.check("videorate 30->60", "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,"
-                   "framerate=30/1 ! videorate ! video/x-raw,framerate=60/1")
-
-    def test_decoder_b_frame_bursts(self):
-        self.check("H.264 with B-frames, decoded", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,"
-                   "framerate=30/1 ! x264enc speed-preset=ultrafast bframes=2 key-int-max=30 ! h264parse ! "
-                   "avdec_h264 ! videoconvert ! video/x-raw,format=BGRx")
-
-    def test_source_pushing_two_frames_at_once(self):
-        # A live appsrc that pushes frames in pairs every 66 ms (both on time: the pair's
-        # latency is announced), as a source batching its captures would.
-        from support import PairedLiveSource
-        pairs = PairedLiveSource()
-        for element in FILTERCAM_ELEMENTS:
-            with self.subTest(element=element):
-                reference, tested = pairs.run_side_by_side(element, seconds=5.0)
-                print(f"\n  two frames every 66 ms, {element}: identity {reference} frames, FilterCam {tested}",
-                      file=sys.stderr)
-                self.assertGreater(reference, 100)
-                self.assertGreaterEqual(tested, 0.99 * reference - 1)
-
-    def test_webrtc_call_start_up(self):
-        # A sender webrtcbin and a receiver in one process: while the call starts, frames
-        # bunch up; what reaches the encoder and the receiver's syncing sink in the first
-        # 5 s, beside identity in the same place.
-        # What the element controls is checked exactly: every frame of the burst goes on to
-        # the encoder (as many as through identity) and none is dropped as late. How many
-        # of them the receiver gets depends on when ICE connects, which varies from call
-        # to call by more than a per cent (144–145 of 151 through identity, and through
-        # FilterCam with 0 dropped), so it is shown and only checked to carry the video.
-        from webrtc_pair import frames_received
-        reference = frames_received("identity")
-        for element in FILTERCAM_ELEMENTS:
-            with self.subTest(element=element):
-                name = element.split()[0]
-                encoded, received, dropped = frames_received(f"{name} name=tested {element[len(name):]}")
-                print(f"\n  WebRTC call start-up, {element}: identity {reference[0]} encoded, {reference[1]} "
-                      f"received; FilterCam {encoded} encoded, {received} received, {dropped} dropped",
-                      file=sys.stderr)
-                self.assertGreater(reference[0], 100)
-                self.assertGreaterEqual(encoded, 0.99 * reference[0] - 1)
-                self.assertEqual(dropped, 0, "on-time frames of the start-up burst were dropped")
-                self.assertGreater(received, 0.8 * reference[1], "the call did not carry the video")
-
-    def test_overload_still_drops_and_reports(self):
-        # A chain several times slower than the frame interval: frames are dropped, counted
-        # and reported as QoS, and frames still reach the sink.
-        chain = ", ".join(["blur radius=32"] * 12)
-        pipeline = Gst.parse_launch(
-            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=1920,height=1080,framerate=30/1 ! "
-            f"filtercam name=fc filter=\"{chain}\" ! fakesink name=sink sync=true")
-        counter = Counter(sink_pad(pipeline, "sink"))
-        pipeline.set_state(Gst.State.PLAYING)
-        qos = []
-        deadline = time.monotonic() + 30
-        # Drops are reported at once; the first processed frames take a while to arrive.
-        while (len(qos) < 5 or counter.count < 2) and time.monotonic() < deadline:
-            message = wait_for(pipeline, Gst.MessageType.QOS, timeout=0.1)
-            if message is not None and message.src.get_name() == "fc":
-                qos.append(message)
-        fc = pipeline.get_by_name("fc")
-        processed, dropped = fc.get_property("frames-processed"), fc.get_property("frames-dropped")
-        pipeline.set_state(Gst.State.NULL)
-        if not qos and dropped == 0:
-            self.skipTest("this machine ran the chain within the frame interval")
-        self.assertGreaterEqual(len(qos), 5, "each drop is reported as a QoS message")
-        self.assertTrue(all(m.parse_qos()[0] for m in qos), "live QoS")
-        self.assertGreater(dropped, 0)
-        self.assertGreater(counter.count, 0)
-
-
 class Latency(unittest.TestCase):
     """2. The latency query answers upstream's plus the measured processing time."""
 
@@ -656,9 +518,9 @@ class Playbin(unittest.TestCase):
     """As a player's video-filter: playbin inserts the element itself (with its own
     converters), plays at the clip's rate into a syncing sink, and seeks."""
 
-    def play(self, video_filter, seek_to=None):
+    def play(self, video_filter, seek_to=None, seconds=10):
         playbin = Gst.ElementFactory.make("playbin")
-        playbin.set_property("uri", Gst.filename_to_uri(clip()))
+        playbin.set_property("uri", Gst.filename_to_uri(clip(seconds)))
         playbin.set_property("video-filter", Gst.parse_bin_from_description(video_filter, True))
         sink = Gst.ElementFactory.make("fakesink")
         sink.set_property("sync", True)
@@ -679,12 +541,13 @@ class Playbin(unittest.TestCase):
             playbin.set_state(Gst.State.NULL)
 
     def test_video_filter_plays_every_frame_in_real_time(self):
-        reference, _ = self.play("identity")
+        reference, _ = self.play("identity", seconds=4)
+        self.assertEqual(len(reference), 120)
         for description in ("filtercam filter=sepia", "filtercam orientation=90r lens=0.25,0.25,0.5,0.5 filter=mono"):
             with self.subTest(video_filter=description):
-                pts, seconds = self.play(description)
+                pts, seconds = self.play(description, seconds=4)
                 self.assertEqual(pts, reference, "the same frames, at the same times, as with identity")
-                self.assertGreater(seconds, 9.0, "a syncing sink plays the 10 s clip in real time")
+                self.assertGreater(seconds, 3.6, "a syncing sink plays the 4 s clip in real time")
 
     def test_video_filter_seeks(self):
         reference, _ = self.play("identity", seek_to=7 * Gst.SECOND)

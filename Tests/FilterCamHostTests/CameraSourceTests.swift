@@ -95,9 +95,14 @@ final class CameraSourceTests: XCTestCase {
     func testPresetsGiveExactCaps() throws {
         for (preset, w, h) in [("640x480", 640, 480), ("1280x720", 1280, 720), ("1920x1080", 1920, 1080), ("photo", 1920, 1080)] {
             let frames = try collectFrames("filtercamsrc camera=test:smpte preset=\(preset) num-buffers=2")
-            XCTAssertEqual(frames.count, 2, preset)
-            XCTAssertEqual(frames.first.map { [$0.width, $0.height] }, [w, h], preset)
-            XCTAssertEqual(frames.first?.duration, second / 30, "30 fps, \(preset)")
+            // num-buffers counts camera frames; the 30 fps videorate inside adds a duplicate
+            // (flagged GAP) when a camera frame comes late, as a large test picture drawn by
+            // a debug build on a loaded machine can.
+            XCTAssertEqual(frames.filter { !$0.isGap }.count, 2, preset)
+            for frame in frames {
+                XCTAssertEqual([frame.width, frame.height], [w, h], preset)
+                XCTAssertEqual(frame.duration, second / 30, "30 fps, \(preset)")
+            }
         }
         // Downstream may ask for another raw format.
         let rgba = try collectFrames("filtercamsrc camera=test:ball num-buffers=1 ! video/x-raw,format=RGBA")

@@ -265,6 +265,8 @@ package struct CapturedFrame {
     package var ptsRunningTime: UInt64?
     /// Pipeline clock running time when the test pulled the frame.
     package var arrivalRunningTime: UInt64?
+    /// GST_BUFFER_FLAG_GAP: a duplicate made to fill time (videorate marks its duplicates).
+    package var isGap = false
 
     package func pixel(_ x: Int, _ y: Int) -> [UInt8] {
         let i = (y * width + x) * 4
@@ -323,7 +325,8 @@ extension OpaquePointer {
         return CapturedFrame(bytes: bytes, width: width, height: height, format: format,
                              pts: pts == noTime ? nil : UInt64(pts),
                              duration: duration == noTime ? nil : UInt64(duration),
-                             ptsRunningTime: running, arrivalRunningTime: nil)
+                             ptsRunningTime: running, arrivalRunningTime: nil,
+                             isGap: buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_GAP.rawValue != 0)
     }
 }
 

@@ -17,7 +17,9 @@ final class CameraPipelineFileTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("no camera found"), r.stderr)
         // Live: filtercam drops frames while it is busy (a debug build on a loaded machine
         // is slower than the frame interval); every frame it passed is in the file, and
-        // passed + dropped is every frame the camera gave.
+        // passed + dropped is every frame the source gave: the camera's 15, and a duplicate
+        // from the 30 fps videorate inside filtercamsrc for each camera frame that came late.
+        // The stream is constant-rate, so those frames span the file's duration.
         let count = try XCTUnwrap(try probeFrameCount(out))
         func summary(_ key: String) -> Int? {
             r.stderr.components(separatedBy: "filtercam filtercam0: ").last?
@@ -25,9 +27,9 @@ final class CameraPipelineFileTests: XCTestCase {
         }
         let processed = try XCTUnwrap(summary("processed"), r.stderr), dropped = try XCTUnwrap(summary("dropped"), r.stderr)
         XCTAssertEqual(count, processed, "frames in the file vs frames filtercam passed")
-        XCTAssertEqual(processed + dropped, 15, r.stderr)
+        XCTAssertGreaterThanOrEqual(processed + dropped, 15, r.stderr)
         XCTAssertGreaterThanOrEqual(count, 8, "\(count) frames")
-        XCTAssertEqual(try XCTUnwrap(try probeDuration(out)), 0.5, accuracy: 0.1)
+        XCTAssertEqual(try XCTUnwrap(try probeDuration(out)), Double(processed + dropped) / 30, accuracy: 0.1, r.stderr)
     }
 
     func testPreviewPipelineWithoutSource() throws {

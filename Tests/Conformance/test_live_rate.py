@@ -1,0 +1,174 @@
+"""Live sources into syncing sinks: a FilterCam element shows as many frames as identity
+in the same pipeline (≥ 99 %). Every element under test is a branch of one tee beside
+identity, so they see the same frames at the same moments.
+
+Run with the release plugin on GST_PLUGIN_PATH (the filters must be faster than a frame).
+"""
+import sys
+import time
+import unittest
+
+from support import (FILTERCAM_ELEMENTS, Counter, Gst, play_for, rendered, require_plugin, sink_pad,
+                     wait_for)
+
+require_plugin()
+
+
+def live_branches(source, elements, seconds=3.0):
+    """SOURCE (a live description) into a tee; identity and each of ELEMENTS on a branch
+    of their own, each into a syncing sink that drops frames later than 20 ms. Returns the
+    frames each sink showed: {"identity": n, ELEMENT: n, ...}."""
+    names = ["identity"] + list(elements)
+    pipeline = Gst.parse_launch(f"{source} ! tee name=t " + " ".join(
+        f"t. ! queue ! {branch} ! fakesink name=sink{i} sync=true max-lateness=20000000"
+        for i, branch in enumerate(names)))
+    pipeline.set_state(Gst.State.PLAYING)
+    try:
+        play_for(pipeline, seconds)
+        return {name: rendered(pipeline, f"sink{i}") for i, name in enumerate(names)}
+    finally:
+        pipeline.set_state(Gst.State.NULL)
+
+
+def live_source(fps, fmt="BGRx", size=(640, 480)):
+    return f"videotestsrc is-live=true ! video/x-raw,format={fmt},width={size[0]},height={size[1]},framerate={fps}/1"
+
+
+class LiveCase(unittest.TestCase):
+    ATTEMPTS = 3
+
+    def check_branches(self, name, source, elements, at_least, seconds=3.0, frames=None):
+        """Each element shows ≥ 99 % of identity's frames (and one at the end). A shortfall
+        is measured again, up to ATTEMPTS runs: an element that drops frames itself falls
+        short in every run (the bug this guards against lost every second frame), while
+        frames made late by other processes holding both cores are late in one run, not in
+        three. FRAMES: what the source makes in SECONDS; a run in which identity's own sink
+        showed fewer than 98 % of them measured the machine, not the element, and when
+        every run did, the case is skipped and says so."""
+        waiting, runs, measured = list(elements), [], False
+        for _ in range(self.ATTEMPTS):
+            counts = live_branches(source, waiting, seconds)
+            runs.append(counts)
+            print(f"\n  {name}: {counts}", file=sys.stderr)
+            if counts["identity"] <= at_least or (frames and counts["identity"] < 0.98 * frames):
+                continue   # the source or identity itself did not run in real time
+            measured = True
+            waiting = [e for e in waiting if counts[e] < 0.99 * counts["identity"] - 1]
+            if not waiting:
+                return
+        if not measured and frames:
+            self.skipTest(f"{name}: identity's own sink showed fewer than 98 % of the {frames} frames "
+                          f"in each of {self.ATTEMPTS} runs (the machine was too busy to run live): {runs}")
+        self.fail(f"{name}: {waiting} fell short of identity's frames (or identity of {at_least}) "
+                  f"in each of {self.ATTEMPTS} runs: {runs}")
+
+
+class LiveRate(LiveCase):
+    """1. A live source into a syncing sink: as many frames as identity (≥ 99 %)."""
+
+    def check(self, fps):
+        self.check_branches(f"live {fps} fps", live_source(fps),
+                            FILTERCAM_ELEMENTS + ["filtercam filter=sepia orientation=90r"], at_least=fps * 2, frames=fps * 3)
+
+    def test_30_fps(self):
+        self.check(30)
+
+    def test_60_fps(self):
+        self.check(60)
+
+    def test_30_fps_in_camera_and_encoder_formats(self):
+        # Frames in the formats cameras give and encoders take, straight into the elements
+        # (no videoconvert): as many reach the syncing sink as through identity.
+        for fmt in ["I420", "NV12", "YUY2"]:
+            with self.subTest(format=fmt):
+                self.check_branches(f"live 30 fps {fmt}", live_source(30, fmt),
+                                    FILTERCAM_ELEMENTS + ["filtercam filter=sepia orientation=90r lens=0.25,0.25,0.5,0.5"],
+                                    at_least=60, frames=90)
+
+
+class OnTimeBursts(LiveCase):
+    """1. Late means late: frames that arrive together but on time are all delivered,
+    as through identity (≥ 99 %); only frames that cannot reach the sink in time drop."""
+
+    def check(self, name, source, seconds=5.0, fps=None):
+        self.check_branches(name, source, FILTERCAM_ELEMENTS, at_least=20, seconds=seconds,
+                            frames=fps and int(fps * seconds))
+
+    def test_videorate_25_to_30(self):
+        # videorate pushes each duplicate right behind its original.
+        self.check("videorate 25->30", live_source(25, size=(320, 240)) + " ! videorate ! video/x-raw,framerate=30/1",
+                   fps=30)
+
+    def test_videorate_30_to_60(self):
+        self.check("videorate 30->60", live_source(30, size=(320, 240)) + " ! videorate ! video/x-raw,framerate=60/1",
+                   fps=60)
+
+    def test_decoder_b_frame_bursts(self):
+        self.check("H.264 with B-frames, decoded", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,"
+                   "framerate=30/1 ! x264enc speed-preset=ultrafast bframes=2 key-int-max=30 ! h264parse ! "
+                   "avdec_h264 ! videoconvert ! video/x-raw,format=BGRx")
+
+
+    def test_source_pushing_two_frames_at_once(self):
+        # A live appsrc that pushes frames in pairs every 66 ms (both on time: the pair's
+        # latency is announced), as a source batching its captures would.
+        from support import PairedLiveSource
+        pairs = PairedLiveSource()
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                reference, tested = pairs.run_side_by_side(element, seconds=5.0)
+                print(f"\n  two frames every 66 ms, {element}: identity {reference} frames, FilterCam {tested}",
+                      file=sys.stderr)
+                self.assertGreater(reference, 100)
+                self.assertGreaterEqual(tested, 0.99 * reference - 1)
+
+    def test_webrtc_call_start_up(self):
+        # A sender webrtcbin and a receiver in one process: while the call starts, frames
+        # bunch up; what reaches the encoder and the receiver's syncing sink in the first
+        # 5 s, beside identity in the same place.
+        # What the element controls is checked exactly: every frame of the burst goes on to
+        # the encoder (as many as through identity) and none is dropped as late. How many
+        # of them the receiver gets depends on when ICE connects, which varies from call
+        # to call by more than a per cent (144–145 of 151 through identity, and through
+        # FilterCam with 0 dropped), so it is shown and only checked to carry the video.
+        from webrtc_pair import frames_received
+        reference = frames_received("identity")
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                name = element.split()[0]
+                encoded, received, dropped = frames_received(f"{name} name=tested {element[len(name):]}")
+                print(f"\n  WebRTC call start-up, {element}: identity {reference[0]} encoded, {reference[1]} "
+                      f"received; FilterCam {encoded} encoded, {received} received, {dropped} dropped",
+                      file=sys.stderr)
+                self.assertGreater(reference[0], 100)
+                self.assertGreaterEqual(encoded, 0.99 * reference[0] - 1)
+                self.assertEqual(dropped, 0, "on-time frames of the start-up burst were dropped")
+                self.assertGreater(received, 0.8 * reference[1], "the call did not carry the video")
+
+    def test_overload_still_drops_and_reports(self):
+        # A chain several times slower than the frame interval: frames are dropped, counted
+        # and reported as QoS, and frames still reach the sink.
+        chain = ", ".join(["blur radius=32"] * 12)
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=1920,height=1080,framerate=30/1 ! "
+            f"filtercam name=fc filter=\"{chain}\" ! fakesink name=sink sync=true")
+        counter = Counter(sink_pad(pipeline, "sink"))
+        pipeline.set_state(Gst.State.PLAYING)
+        qos = []
+        deadline = time.monotonic() + 30
+        # Drops are reported at once; the first processed frames take a while to arrive.
+        while (len(qos) < 5 or counter.count < 2) and time.monotonic() < deadline:
+            message = wait_for(pipeline, Gst.MessageType.QOS, timeout=0.1)
+            if message is not None and message.src.get_name() == "fc":
+                qos.append(message)
+        fc = pipeline.get_by_name("fc")
+        processed, dropped = fc.get_property("frames-processed"), fc.get_property("frames-dropped")
+        pipeline.set_state(Gst.State.NULL)
+        if not qos and dropped == 0:
+            self.skipTest("this machine ran the chain within the frame interval")
+        self.assertGreaterEqual(len(qos), 5, "each drop is reported as a QoS message")
+        self.assertTrue(all(m.parse_qos()[0] for m in qos), "live QoS")
+        self.assertGreater(dropped, 0)
+        self.assertGreater(counter.count, 0)
+
+
