@@ -101,7 +101,8 @@ final class CameraSourceTests: XCTestCase {
             XCTAssertEqual(frames.filter { !$0.isGap }.count, 2, preset)
             for frame in frames {
                 XCTAssertEqual([frame.width, frame.height], [w, h], preset)
-                XCTAssertEqual(frame.duration, second / 30, "30 fps, \(preset)")
+                // videorate's durations are the steps between its 1/30 s timestamps, rounded.
+                XCTAssertEqual(Double(try XCTUnwrap(frame.duration)), Double(second) / 30, accuracy: 1, "30 fps, \(preset)")
             }
         }
         // Downstream may ask for another raw format.

@@ -367,7 +367,12 @@ final class ReliabilityTests: XCTestCase {
         let r = try runCLI(["launch", recording(out, extra: "! identity error-after=31")], timeout: 30)
         XCTAssertNotEqual(r.status, 0, "the error is reported as a failure")
         XCTAssertTrue(r.stderr.contains("identity0"), r.stderr)
-        XCTAssertEqual(try probeFrameCount(out), 30, "the frames before the error are in a playable file: \(r.stderr)")
+        // The 30 frames before the error reach filtercam; live, it drops frames while it is
+        // busy (a debug build on a loaded machine), and every frame it passed is in the file.
+        let processed = try XCTUnwrap(r.elementSummary("processed"), r.stderr)
+        XCTAssertEqual(processed + (try XCTUnwrap(r.elementSummary("dropped"), r.stderr)), 30, r.stderr)
+        XCTAssertGreaterThan(processed, 0, r.stderr)
+        XCTAssertEqual(try probeFrameCount(out), processed, "the frames before the error are in a playable file: \(r.stderr)")
     }
 
     /// The short version of scripts/soak.sh: the whole chain (filters, orientation, lens,

@@ -91,6 +91,12 @@ package struct ProcessResult {
     package var elapsed: TimeInterval
     package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     package var summary: String { "status=\(status) timedOut=\(timedOut) signaled=\(signaled)\nstderr:\n\(stderr)" }
+    /// A count from the filtercam element's summary line at the end of a run
+    /// (`filtercam filtercam0: processed=30 dropped=0 …`): KEY's number, nil when absent.
+    package func elementSummary(_ key: String) -> Int? {
+        stderr.components(separatedBy: "filtercam filtercam0: ").last?
+            .components(separatedBy: "\(key)=").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+    }
 }
 
 /// A child process with piped stdin/stdout/stderr read in the background.

@@ -21,14 +21,13 @@ final class CameraPipelineFileTests: XCTestCase {
         // from the 30 fps videorate inside filtercamsrc for each camera frame that came late.
         // The stream is constant-rate, so those frames span the file's duration.
         let count = try XCTUnwrap(try probeFrameCount(out))
-        func summary(_ key: String) -> Int? {
-            r.stderr.components(separatedBy: "filtercam filtercam0: ").last?
-                .components(separatedBy: "\(key)=").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
-        }
-        let processed = try XCTUnwrap(summary("processed"), r.stderr), dropped = try XCTUnwrap(summary("dropped"), r.stderr)
+        let processed = try XCTUnwrap(r.elementSummary("processed"), r.stderr)
+        let dropped = try XCTUnwrap(r.elementSummary("dropped"), r.stderr)
         XCTAssertEqual(count, processed, "frames in the file vs frames filtercam passed")
         XCTAssertGreaterThanOrEqual(processed + dropped, 15, r.stderr)
-        XCTAssertGreaterThanOrEqual(count, 8, "\(count) frames")
+        // How many it drops depends on the machine (the conformance suite holds the release
+        // element to identity's rate); some frames must get through.
+        XCTAssertGreaterThan(count, 0, r.stderr)
         XCTAssertEqual(try XCTUnwrap(try probeDuration(out)), Double(processed + dropped) / 30, accuracy: 0.1, r.stderr)
     }
 
