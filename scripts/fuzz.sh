@@ -23,11 +23,10 @@ BIN="$SCRATCH/debug/filtercam-fuzz"
 mkdir -p fuzz-crashes
 export SWIFT_BACKTRACE=enable=no   # a failed check should end the run at once
 export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp
-failed=0
-for target in "${TARGETS[@]}"; do
-  corpus="$SCRATCH/corpus/$target"
+# One target: runs it, prints its line (and a failure's first lines) to $SCRATCH/fuzz-TARGET.result.
+fuzz_target() {
+  local target=$1 corpus="$SCRATCH/corpus/$1" log="$SCRATCH/fuzz-$1.log"
   mkdir -p "$corpus"
-  log="$SCRATCH/fuzz-$target.log"
   # GLib has no frame pointers: the property target (GStreamer) needs the slow unwinder
   # for the suppressions to see whose allocation a leak at exit is.
   if [ "$target" = property ]; then export ASAN_OPTIONS=fast_unwind_on_malloc=0; else unset ASAN_OPTIONS; fi
@@ -37,9 +36,22 @@ for target in "${TARGETS[@]}"; do
     runs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")
     echo "fuzz $target: $runs inputs in ${SECONDS_EACH} s, no failure (corpus: $(ls "$corpus" | wc -l) inputs)"
   else
-    failed=1
     echo "fuzz $target: FAILED (log: $log)"
     grep -E "check failed|ERROR:|SUMMARY|Test unit written" "$log" | head -5
   fi
+}
+
+# Each libFuzzer process runs on one core: as many targets at once as there are cores
+# (FUZZ_JOBS), each still for its full time.
+jobs_at_once=${FUZZ_JOBS:-$(nproc)}
+for target in "${TARGETS[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do wait -n || true; done
+  fuzz_target "$target" >"$SCRATCH/fuzz-$target.result" &
+done
+wait
+failed=0
+for target in "${TARGETS[@]}"; do
+  cat "$SCRATCH/fuzz-$target.result"
+  if grep -q "^fuzz $target: FAILED" "$SCRATCH/fuzz-$target.result"; then failed=1; fi
 done
 exit $failed
