@@ -63,7 +63,9 @@ final class FilesystemFaultTests: XCTestCase {
                                 fewerThan: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let log = (try? String(contentsOf: out.appendingPathComponent("log"), encoding: .utf8)) ?? ""
         XCTAssertEqual(r.status, 0, "\(r.summary)\n\(log)", file: file, line: line)
-        XCTAssertTrue(log.contains("processed=\(frames)"), "the stream ran to the end: \(log)", file: file, line: line)
+        // Live, filtercam may drop frames while busy: every frame was passed or dropped.
+        let seen = (summaryCount("processed", in: log) ?? 0) + (summaryCount("dropped", in: log) ?? 0)
+        XCTAssertEqual(seen, frames, "the stream ran to the end: \(log)", file: file, line: line)
         XCTAssertTrue(log.contains(reason), "failed stills say why (\(reason)): \(log)", file: file, line: line)
         let listing = (try? String(contentsOf: out.appendingPathComponent("listing"), encoding: .utf8)) ?? ""
         XCTAssertFalse(listing.contains(".partial"), "no temporary file remains: \(listing)", file: file, line: line)

@@ -97,6 +97,12 @@ package struct ProcessResult {
         stderr.components(separatedBy: "filtercam filtercam0: ").last?
             .components(separatedBy: "\(key)=").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
     }
+    /// The stream ran to the end through filtercam: each of `frames` was passed or, from a
+    /// live source while filtercam was busy (a debug build on a loaded machine), dropped.
+    package func filtercamSawEvery(_ frames: Int) -> Bool {
+        guard let processed = elementSummary("processed"), let dropped = elementSummary("dropped") else { return false }
+        return processed + dropped == frames && processed > 0
+    }
 }
 
 /// A child process with piped stdin/stdout/stderr read in the background.
