@@ -56,6 +56,18 @@ return {width: video.videoWidth, first: first, frames: frames() - first, ms: per
 """
 
 
+def picture_at(page, points, until, timeout=10):
+    """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
+    deadline = time.monotonic() + timeout
+    pixels = None
+    while time.monotonic() < deadline:
+        pixels = page.run(READ_PICTURE, points)
+        if pixels and until(pixels):
+            break
+        time.sleep(0.1)
+    return pixels
+
+
 def grey(rgb, tolerance=12):
     return max(rgb) - min(rgb) <= tolerance
 
@@ -146,11 +158,14 @@ def skip_without_filtercam_or_browser():
         raise unittest.SkipTest(missing)
 
 
-class WebPage(unittest.TestCase):
+class ServerAndBrowser(unittest.TestCase):
+    """One server of DESCRIPTION and one browser for every test of a class."""
+    DESCRIPTION = COLOUR
+
     @classmethod
     def setUpClass(cls):
         skip_without_filtercam_or_browser()
-        cls.server = WebServe()
+        cls.server = WebServe(description=cls.DESCRIPTION)
         cls.browser = browser.Browser()
 
     @classmethod
@@ -159,6 +174,11 @@ class WebPage(unittest.TestCase):
         status = cls.server.stop()
         assert status == 0, "the server did not end cleanly: " + "\n".join(cls.server.said[-10:])
 
+    def picture_at(self, points, until, timeout=10):
+        return picture_at(self.browser, points, until, timeout)
+
+
+class WebPage(ServerAndBrowser):
     def open_page(self):
         """The page, playing (opened again only if it is not showing this server's picture)."""
         if self.browser.run("return location.href") != self.server.url or not self.browser.run(
@@ -166,17 +186,6 @@ class WebPage(unittest.TestCase):
             self.browser.open(self.server.url)
         width = self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth", 20)
         self.assertTrue(width, "the page shows no picture")
-
-    def picture_at(self, points, until, timeout=10):
-        """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
-        deadline = time.monotonic() + timeout
-        pixels = None
-        while time.monotonic() < deadline:
-            pixels = self.browser.run(READ_PICTURE, points)
-            if pixels and until(pixels):
-                break
-            time.sleep(0.1)
-        return pixels
 
     def reset(self, filter_id, lens):
         self.server.command(f"set filter={filter_id}", f"filter = {filter_id}")
