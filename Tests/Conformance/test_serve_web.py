@@ -242,6 +242,16 @@ class WebPage(ServerAndBrowser):
         pixel = image_pixel(path, 160, 120)
         self.assertTrue(grey(pixel), f"the still is {pixel}, not the grey picture")
 
+    def test_without_a_password_nothing_is_bound_beyond_loopback(self):
+        # With the page playing: the server's sockets (ss, for this process) are all on
+        # loopback; libnice's UPnP once bound the machine's network address and multicast.
+        self.open_page()
+        sockets = subprocess.run(["ss", "-H", "-tanpu"], capture_output=True, text=True, check=True).stdout.splitlines()
+        mine = [line.split() for line in sockets if f"pid={self.server.process.pid}," in line]
+        self.assertTrue(mine, "no socket of the server was listed")
+        local = [fields[4].rsplit(":", 1)[0].strip("[]") for fields in mine]
+        self.assertEqual([a for a in local if a not in ("127.0.0.1", "::1")], [], mine)
+
     def test_a_whep_player_that_is_not_the_page_gets_the_video(self):
         watched = whep_client.watch(self.server.url.rstrip("/"), frames=30, timeout=15)
         self.assertEqual(watched.status, 201, watched.answer)
