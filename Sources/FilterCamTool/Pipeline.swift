@@ -11,7 +11,8 @@ public final class Pipeline {
         package init(description: String) { self.description = description }
     }
 
-    package let element: UnsafeMutablePointer<GstElement>
+    private let owned: GstOwned<GstElement>
+    package var element: UnsafeMutablePointer<GstElement> { owned.pointer }
 
     /// Parses a gst-launch description; any error (unknown element, property or value,
     /// bad link) is fatal and described.
@@ -23,14 +24,12 @@ public final class Pipeline {
         let warnings = GObjectWarnings.capture {
             gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         }
-        let parsed = warnings.result
+        let parsed = warnings.result.map(GstOwned.init(sinking:))
         if error == nil, let warning = warnings.messages.first {
             var text = warning.message
             // Name the range: find the element that has the property in what was parsed.
             if let parsed, let property = warning.property {
-                gst_object_ref_sink(parsed)
-                let candidates = g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self), gst_bin_get_type()) != 0
-                    ? Pipeline.elements(of: parsed) : [parsed]
+                let candidates = Self.isA(parsed.pointer, gst_bin_get_type()) ? Pipeline.elements(of: parsed.pointer) : [parsed.pointer]
                 for e in candidates {
                     let klass = UnsafeMutableRawPointer(e.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
                     if let spec = g_object_class_find_property(klass, property) {
@@ -38,34 +37,26 @@ public final class Pipeline {
                         break
                     }
                 }
-                gst_object_unref(parsed)
-            } else if let parsed {
-                gst_object_unref(parsed)
             }
             throw ParseError(description: text)
         }
-        if let error {
-            let message = GStreamerError(taking: error).message
-            if let parsed { gst_object_unref(parsed) }
-            throw ParseError(description: message)
-        }
+        if let error { throw ParseError(description: GStreamerError(taking: error).message) }
         guard let parsed else { throw ParseError(description: "the description gave no pipeline") }
-        gst_object_ref_sink(parsed)
         // A single element is wrapped into a pipeline so it has a bus and a clock.
-        if g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self), gst_pipeline_get_type()) != 0 {
-            element = parsed
+        if Self.isA(parsed.pointer, gst_pipeline_get_type()) {
+            owned = parsed
         } else {
-            let pipeline = gst_pipeline_new(nil)!
-            gst_object_ref_sink(pipeline)
-            gst_bin_add(pipeline.asBin, parsed)
-            gst_object_unref(parsed)
-            element = pipeline
+            owned = GstOwned(sinking: gst_pipeline_new(nil)!)
+            gst_bin_add(owned.pointer.asBin, parsed.pointer)   // the pipeline takes a reference of its own
         }
+    }
+
+    private static func isA(_ element: UnsafeMutablePointer<GstElement>, _ type: GType) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GTypeInstance.self), type) != 0
     }
 
     deinit {
         gst_element_set_state(element, GST_STATE_NULL)
-        gst_object_unref(element)
     }
 
     /// PLAYING (true) or PAUSED (false): a live source stops producing while paused.
@@ -78,11 +69,7 @@ public final class Pipeline {
         gst_element_set_state(element, state)
     }
 
-    public var bus: UnsafeMutablePointer<GstBus> {
-        let bus = gst_element_get_bus(element)!
-        gst_object_unref(bus)   // the pipeline keeps it
-        return bus
-    }
+    public var bus: UnsafeMutablePointer<GstBus> { owned.bus! }
 
     public func sendEndOfStream() {
         gst_element_send_event(element, gst_event_new_eos())
@@ -108,9 +95,7 @@ public final class Pipeline {
 
     /// The element named `name`, if any.
     public func element(named name: String) -> UnsafeMutablePointer<GstElement>? {
-        guard let e = gst_bin_get_by_name(element.asBin, name) else { return nil }
-        gst_object_unref(e)
-        return e
+        owned.child(named: name)
     }
 
     /// The factory name of an element (`filtercam`, `videotestsrc`).
