@@ -8,21 +8,27 @@ import Foundation
 public final class Pipeline {
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
-        package init(description: String) { self.description = description }
+        /// For a link that failed: what to change, for the cause found (`FormatProblem`).
+        public let linkHint: String?
+        package init(description: String, linkHint: String? = nil) {
+            self.description = description
+            self.linkHint = linkHint
+        }
     }
 
     private let owned: GstOwned<GstElement>
     package var element: UnsafeMutablePointer<GstElement> { owned.pointer }
 
     /// Parses a gst-launch description; any error (unknown element, property or value,
-    /// bad link) is fatal and described.
+    /// bad link) is fatal and described. (Parsed without GST_PARSE_FLAG_FATAL_ERRORS, so a
+    /// failed link leaves its elements to look at for the hint.)
     public init(description: String) throws {
         GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
         // GObject only warns about an out-of-range property value in a description;
         // those warnings are caught here and made parse errors.
         let warnings = GObjectWarnings.capture {
-            gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+            gst_parse_launch_full(description, nil, GST_PARSE_FLAG_NONE, &error)
         }
         let parsed = warnings.result.map(GstOwned.init(sinking:))
         if error == nil, let warning = warnings.messages.first {
@@ -40,7 +46,12 @@ public final class Pipeline {
             }
             throw ParseError(description: text)
         }
-        if let error { throw ParseError(description: GStreamerError(taking: error).message) }
+        if let error {
+            let problem = GStreamerError(taking: error)
+            let isLink = problem.domain == gst_parse_error_quark() && problem.code == Int32(GST_PARSE_ERROR_LINK.rawValue)
+            throw ParseError(description: problem.message,
+                             linkHint: isLink ? parsed.map { FormatProblem.linkHint(in: $0.pointer, error: problem.message) } : nil)
+        }
         guard let parsed else { throw ParseError(description: "the description gave no pipeline") }
         // A single element is wrapped into a pipeline so it has a bus and a clock.
         if Self.isA(parsed.pointer, gst_pipeline_get_type()) {

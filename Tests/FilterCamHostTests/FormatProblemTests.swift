@@ -87,4 +87,41 @@ final class FormatProblemTests: XCTestCase {
         XCTAssertEqual(source, "fc")
         XCTAssertTrue(text.contains("videoscale") && text.contains("after fc"), text)
     }
+
+    func testARawFormatItDoesNotTakeIsNamedByTheElementWithVideoconvert() throws {
+        let (source, text) = try firstError(
+            "appsrc name=app format=time caps=video/x-raw,format=Y41B,width=64,height=48,framerate=30/1 ! filtercam name=fc ! fakesink",
+            push: pushOne)
+        XCTAssertEqual(source, "fc")
+        XCTAssertTrue(text.contains("Y41B") && text.contains("videoconvert in front"), text)
+        XCTAssertFalse(text.contains("decoder"), text)
+    }
+
+    // MARK: A link that fails while the description is parsed
+
+    /// The hint `Pipeline` gives for a description whose link fails.
+    private func linkHint(_ description: String) -> String? {
+        do {
+            _ = try Pipeline(description: description)
+            XCTFail("'\(description)' parsed")
+            return nil
+        } catch {
+            return (error as? Pipeline.ParseError)?.linkHint
+        }
+    }
+
+    func testEncodedInputAtParseTimeGetsADecoder() throws {
+        let hint = try XCTUnwrap(linkHint("videotestsrc ! jpegenc ! filtercam name=fc ! fakesink"))
+        XCTAssertTrue(hint.hasPrefix("fc ") && hint.contains("image/jpeg") && hint.contains("jpegdec") && hint.contains("in front of it"), hint)
+        XCTAssertFalse(hint.contains("videoconvert"), hint)
+    }
+
+    func testAnUnsupportedRawFormatAtParseTimeGetsVideoconvert() throws {
+        for description in ["videotestsrc ! video/x-raw,format=Y41B ! filtercam name=fc ! fakesink",
+                            "videotestsrc ! video/x-raw,format=Y41B ! identity ! filtercam name=fc ! fakesink"] {
+            let hint = try XCTUnwrap(linkHint(description), description)
+            XCTAssertTrue(hint.contains("Y41B") && hint.contains("videoconvert in front of it") && hint.hasPrefix("fc "), hint)
+            XCTAssertFalse(hint.contains("decoder") || hint.contains("videoscale"), hint)
+        }
+    }
 }
