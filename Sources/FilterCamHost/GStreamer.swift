@@ -102,6 +102,21 @@ extension String {
 }
 
 extension GStreamer {
+    /// What an iterator hands out (a bin's children, an element's pads), borrowed: their
+    /// owner keeps them. The iterator and its values are freed here.
+    package static func objects<Object>(of iterator: UnsafeMutablePointer<GstIterator>?, as: Object.Type) -> [UnsafeMutablePointer<Object>] {
+        guard let iterator else { return [] }
+        var objects: [UnsafeMutablePointer<Object>] = []
+        var value = GValue()
+        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let object = g_value_get_object(&value) { objects.append(object.assumingMemoryBound(to: Object.self)) }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+        gst_iterator_free(iterator)
+        return objects
+    }
+
     /// Caps as text (gst_caps_to_string's copy is freed here).
     static func describe(_ caps: UnsafeMutablePointer<GstCaps>) -> String {
         String(takingGLib: gst_caps_to_string(caps)) ?? "?"

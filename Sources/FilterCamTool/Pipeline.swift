@@ -90,18 +90,7 @@ public final class Pipeline {
     public var elements: [UnsafeMutablePointer<GstElement>] { Pipeline.elements(of: element) }
 
     static func elements(of bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        let it = gst_bin_iterate_recurse(bin.asBin)
-        var value = GValue()
-        while gst_iterator_next(it, &value) == GST_ITERATOR_OK {
-            if let obj = g_value_get_object(&value) {
-                result.append(obj.assumingMemoryBound(to: GstElement.self))
-            }
-            g_value_reset(&value)
-        }
-        g_value_unset(&value)
-        gst_iterator_free(it)
-        return result
+        GStreamer.objects(of: gst_bin_iterate_recurse(bin.asBin), as: GstElement.self)
     }
 
     /// The element named `name`, if any.

@@ -144,16 +144,9 @@ public final class PipelineSession {
         guard !muxers.isEmpty else { return }
         errorLine("Finishing \(muxers.count == 1 ? "the recording" : "\(muxers.count) recordings") after the error…")
         for muxer in muxers {
-            let it = gst_element_iterate_sink_pads(muxer)
-            var value = GValue()
-            while gst_iterator_next(it, &value) == GST_ITERATOR_OK {
-                if let pad = g_value_get_object(&value) {
-                    _ = gst_pad_send_event(pad.assumingMemoryBound(to: GstPad.self), gst_event_new_eos())
-                }
-                g_value_reset(&value)
+            for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
+                _ = gst_pad_send_event(pad, gst_event_new_eos())
             }
-            g_value_unset(&value)
-            gst_iterator_free(it)
         }
         let deadline = Date().addingTimeInterval(endOfStreamTimeout)
         while Date() < deadline {

@@ -73,11 +73,15 @@ final class FormatProblemTests: XCTestCase {
         _ = gst_app_src_push_buffer(app.asAppSrc, gst_buffer_new_allocate(nil, 64, nil))
     }
 
-    func testCompressedInputIsNamedByTheElementWithADecoder() throws {
-        let (source, text) = try firstError(
-            "appsrc name=app format=time caps=image/jpeg,width=64,height=48,framerate=30/1 ! filtercam name=fc ! fakesink",
-            push: pushOne)
+    /// The error `fc` posts when an appsrc with `caps` pushes a buffer into it.
+    private func errorForInput(_ caps: String) throws -> String {
+        let (source, text) = try firstError("appsrc name=app format=time caps=\(caps) ! filtercam name=fc ! fakesink", push: pushOne)
         XCTAssertEqual(source, "fc")
+        return text
+    }
+
+    func testCompressedInputIsNamedByTheElementWithADecoder() throws {
+        let text = try errorForInput("image/jpeg,width=64,height=48,framerate=30/1")
         XCTAssertTrue(text.contains("image/jpeg") && text.contains("jpegdec"), text)
     }
 
@@ -89,10 +93,7 @@ final class FormatProblemTests: XCTestCase {
     }
 
     func testARawFormatItDoesNotTakeIsNamedByTheElementWithVideoconvert() throws {
-        let (source, text) = try firstError(
-            "appsrc name=app format=time caps=video/x-raw,format=Y41B,width=64,height=48,framerate=30/1 ! filtercam name=fc ! fakesink",
-            push: pushOne)
-        XCTAssertEqual(source, "fc")
+        let text = try errorForInput("video/x-raw,format=Y41B,width=64,height=48,framerate=30/1")
         XCTAssertTrue(text.contains("Y41B") && text.contains("videoconvert in front"), text)
         XCTAssertFalse(text.contains("decoder"), text)
     }

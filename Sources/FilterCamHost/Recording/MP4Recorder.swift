@@ -185,30 +185,16 @@ final class MP4Recorder: Sendable {
     /// into the muxer, so what it has is written and the file stays playable.
     func finishAfterError(timeout: Double = 5) -> String? {
         feed.withLock { $0.closed = true }
-        let pads = gst_element_iterate_sink_pads(muxer)
-        var value = GValue()
-        while gst_iterator_next(pads, &value) == GST_ITERATOR_OK {
-            if let pad = g_value_get_object(&value) {
-                _ = gst_pad_send_event(pad.assumingMemoryBound(to: GstPad.self), gst_event_new_eos())
-            }
-            g_value_reset(&value)
+        for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
+            _ = gst_pad_send_event(pad, gst_event_new_eos())
         }
-        g_value_unset(&value)
-        gst_iterator_free(pads)
         return waitForEndOfStream(timeout: timeout)
     }
 
     private func sendEndOfStreamToSoundSources() {
-        let sources = gst_bin_iterate_sources(pipeline.asBin)
-        var value = GValue()
-        while gst_iterator_next(sources, &value) == GST_ITERATOR_OK {
-            if let element = g_value_get_object(&value)?.assumingMemoryBound(to: GstElement.self), element != source {
-                _ = gst_element_send_event(element, gst_event_new_eos())
-            }
-            g_value_reset(&value)
+        for element in GStreamer.objects(of: gst_bin_iterate_sources(pipeline.asBin), as: GstElement.self) where element != source {
+            _ = gst_element_send_event(element, gst_event_new_eos())
         }
-        g_value_unset(&value)
-        gst_iterator_free(sources)
     }
 
     private func waitForEndOfStream(timeout: Double) -> String? {
