@@ -56,6 +56,18 @@ return {width: video.videoWidth, first: first, frames: frames() - first, ms: per
 """
 
 
+def picture_at(page, points, until, timeout=10):
+    """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
+    deadline = time.monotonic() + timeout
+    pixels = None
+    while time.monotonic() < deadline:
+        pixels = page.run(READ_PICTURE, points)
+        if pixels and until(pixels):
+            break
+        time.sleep(0.1)
+    return pixels
+
+
 def grey(rgb, tolerance=12):
     return max(rgb) - min(rgb) <= tolerance
 
@@ -146,11 +158,14 @@ def skip_without_filtercam_or_browser():
         raise unittest.SkipTest(missing)
 
 
-class WebPage(unittest.TestCase):
+class ServerAndBrowser(unittest.TestCase):
+    """One server of DESCRIPTION and one browser for every test of a class."""
+    DESCRIPTION = COLOUR
+
     @classmethod
     def setUpClass(cls):
         skip_without_filtercam_or_browser()
-        cls.server = WebServe()
+        cls.server = WebServe(description=cls.DESCRIPTION)
         cls.browser = browser.Browser()
 
     @classmethod
@@ -159,6 +174,11 @@ class WebPage(unittest.TestCase):
         status = cls.server.stop()
         assert status == 0, "the server did not end cleanly: " + "\n".join(cls.server.said[-10:])
 
+    def picture_at(self, points, until, timeout=10):
+        return picture_at(self.browser, points, until, timeout)
+
+
+class WebPage(ServerAndBrowser):
     def open_page(self):
         """The page, playing (opened again only if it is not showing this server's picture)."""
         if self.browser.run("return location.href") != self.server.url or not self.browser.run(
@@ -166,17 +186,6 @@ class WebPage(unittest.TestCase):
             self.browser.open(self.server.url)
         width = self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth", 20)
         self.assertTrue(width, "the page shows no picture")
-
-    def picture_at(self, points, until, timeout=10):
-        """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
-        deadline = time.monotonic() + timeout
-        pixels = None
-        while time.monotonic() < deadline:
-            pixels = self.browser.run(READ_PICTURE, points)
-            if pixels and until(pixels):
-                break
-            time.sleep(0.1)
-        return pixels
 
     def reset(self, filter_id, lens):
         self.server.command(f"set filter={filter_id}", f"filter = {filter_id}")
@@ -232,6 +241,16 @@ class WebPage(unittest.TestCase):
         self.assertEqual(size, "320 240")
         pixel = image_pixel(path, 160, 120)
         self.assertTrue(grey(pixel), f"the still is {pixel}, not the grey picture")
+
+    def test_without_a_password_nothing_is_bound_beyond_loopback(self):
+        # With the page playing: the server's sockets (ss, for this process) are all on
+        # loopback; libnice's UPnP once bound the machine's network address and multicast.
+        self.open_page()
+        sockets = subprocess.run(["ss", "-H", "-tanpu"], capture_output=True, text=True, check=True).stdout.splitlines()
+        mine = [line.split() for line in sockets if f"pid={self.server.process.pid}," in line]
+        self.assertTrue(mine, "no socket of the server was listed")
+        local = [fields[4].rsplit(":", 1)[0].strip("[]") for fields in mine]
+        self.assertEqual([a for a in local if a not in ("127.0.0.1", "::1")], [], mine)
 
     def test_a_whep_player_that_is_not_the_page_gets_the_video(self):
         watched = whep_client.watch(self.server.url.rstrip("/"), frames=30, timeout=15)
