@@ -21,9 +21,21 @@ extension FormatProblem {
                   let accepted = GstOwned(gst_pad_get_pad_template_caps(pad.pointer)),
                   let offered = failedLink.caps.flatMap({ GstOwned(gst_caps_from_string($0)) }) ?? offers(of: upstream.pointer)
             else { return nil }
-            return FormatProblem(offered: offered.pointer, accepted: accepted.pointer)?.hint(for: failedLink.downstream)
+            guard let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) else { return nil }
+            let hint = problem.hint(for: failedLink.downstream)
+            // As the element words it when it refuses a format while running.
+            guard case .unsupportedFormat = problem, let formats = formats(in: accepted.pointer) else { return hint }
+            return "\(hint) (accepted formats: \(formats.joined(separator: ", ")))"
         }
         return fc_element_get_ctx(upstream.pointer) != nil ? FormatProblem.refusedDownstream.hint(for: failedLink.upstream) : nil
+    }
+
+    /// The formats the first structure of `caps` lists.
+    private static func formats(in caps: UnsafeMutablePointer<GstCaps>) -> [String]? {
+        guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0),
+              let list = gst_structure_get_value(structure, "format") else { return nil }
+        if list.pointee.g_type == fc_type_string() { return String(optionalCString: g_value_get_string(list)).map { [$0] } }
+        return (0..<gst_value_list_get_size(list)).compactMap { String(optionalCString: g_value_get_string(gst_value_list_get_value(list, $0))) }
     }
 
     /// What `element`'s src pad can give.
