@@ -92,6 +92,14 @@ final class FormatProblemTests: XCTestCase {
         XCTAssertTrue(text.contains("videoscale") && text.contains("after fc"), text)
     }
 
+    func testCompressedVideoAfterTheElementIsNamedWithAnEncoder() throws {
+        let (source, text) = try firstError(
+            "videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=64,height=48 ! filtercam name=fc ! jpegdec ! fakesink")
+        XCTAssertEqual(source, "fc")
+        XCTAssertTrue(text.contains("image/jpeg") && text.contains("jpegenc") && text.contains("after it"), text)
+        XCTAssertFalse(text.contains("videoscale"), text)
+    }
+
     func testARawFormatItDoesNotTakeIsNamedByTheElementWithVideoconvert() throws {
         let text = try errorForInput("video/x-raw,format=Y41B,width=64,height=48,framerate=30/1")
         XCTAssertTrue(text.contains("Y41B") && text.contains("videoconvert in front"), text)
