@@ -44,9 +44,17 @@ final class ElementHost: Sendable {
         }
     }
 
+    /// GObject's get_property: the declaring part's value, of the declared kind (a part
+    /// that gave another would be a bug: logged, and the default read instead).
     func get(_ index: Int) -> PropertyValue {
         let (slot, property) = elementClass.owner(of: index)
-        return parts[slot].get(property.name)
+        let value = parts[slot].get(property.name)
+        guard property.kind.accepts(value) else {
+            elementClass.log.log(GST_LEVEL_ERROR, nil, { "\(property.name) read \(value.typeDescription), expected \(property.kind.typeDescription)" },
+                                 file: #fileID, function: #function, line: #line)
+            return property.defaultValue
+        }
+        return value
     }
 
     // MARK: States
