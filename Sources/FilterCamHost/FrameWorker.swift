@@ -38,9 +38,9 @@ import Synchronization
 ///
 /// In parts, one file each, in a frame's order: FrameWorker+Pads (the inner pair's pads:
 /// probes and appsink callbacks that hand frames and events over, and pass upstream
-/// events back), this file (the type, and its run as the element's part: start, unlock, stop), FrameWorker+Loop (the worker
-/// thread, which alone owns the run's stream state, and processes each frame),
-/// FrameWorker+Timing (liveness, lateness,
+/// events back), this file (the type, and its run as the element's part: start, unlock,
+/// stop), FrameWorker+Loop (the worker thread, which alone owns the run's stream state,
+/// and processes each frame), FrameWorker+Timing (liveness, lateness,
 /// QoS and latency), FrameWorker+Render (pooled output buffers and frame views),
 /// FrameWorker+Errors (inner errors re-posted, formats refused) and
 /// FrameWorker+Counters (`frames-processed`, `frames-dropped`).
