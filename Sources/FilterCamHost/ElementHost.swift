@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
+import Synchronization
 
 /// The skeleton every FilterCam element shares (`filtercam`, `fc<id>`, `filtercamsrc`):
 /// what the C shell calls for an instance. GObject's property calls go to the part that
@@ -15,6 +16,11 @@ final class ElementHost: Sendable {
     /// The parts in slot order (the body's stored properties, or the body itself).
     let parts: [any ElementPart]
     private let refusal: PropertyRefusal
+    /// Set last in init (release) and read by every callback (acquire): the host is made on
+    /// the thread that makes the element and reached from streaming threads through
+    /// GStreamer's own locks (futexes ThreadSanitizer cannot see); this makes the hand-over
+    /// of everything init wrote explicit.
+    private let madeFlag = Atomic<Bool>(false)
 
     init(element: UnsafeMutablePointer<GstElement>, elementClass: ElementClass) {
         self.elementClass = elementClass
@@ -22,11 +28,19 @@ final class ElementHost: Sendable {
         self.body = body
         parts = elementClass.slots.map { $0.reach(body) }
         refusal = PropertyRefusal(element: element)
+        madeFlag.store(true, ordering: .releasing)
+    }
+
+    /// The host a C callback's context names, as init left it.
+    static func from(context: UnsafeMutableRawPointer) -> ElementHost {
+        let host = Unmanaged<ElementHost>.fromOpaque(context).takeUnretainedValue()
+        _ = host.madeFlag.load(ordering: .acquiring)
+        return host
     }
 
     /// The host of a FilterCam element; nil for any other element.
     static func of(_ element: UnsafeMutablePointer<GstElement>) -> ElementHost? {
-        fc_element_get_ctx(element).map { Unmanaged<ElementHost>.fromOpaque($0).takeUnretainedValue() }
+        fc_element_get_ctx(element).map(from(context:))
     }
 
     // MARK: Properties

@@ -111,7 +111,7 @@ package final class ElementClass: Sendable {
     }
 
     private static func instance(_ ctx: UnsafeMutableRawPointer?) -> ElementHost {
-        Unmanaged<ElementHost>.fromOpaque(ctx!).takeUnretainedValue()
+        ElementHost.from(context: ctx!)
     }
 
     /// Static text: C may keep the pointer for the life of the process.
