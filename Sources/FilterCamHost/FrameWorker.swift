@@ -38,9 +38,9 @@ import Synchronization
 ///
 /// In parts, one file each, in a frame's order: FrameWorker+Pads (the inner pair's pads:
 /// probes and appsink callbacks that hand frames and events over, and pass upstream
-/// events back), this file (the type and its state changes), FrameWorker+Loop (the worker
-/// thread, which alone owns the run's stream state, and processes each frame),
-/// FrameWorker+Timing (liveness, lateness,
+/// events back), this file (the type, and its run as the element's part: start, unlock,
+/// stop), FrameWorker+Loop (the worker thread, which alone owns the run's stream state,
+/// and processes each frame), FrameWorker+Timing (liveness, lateness,
 /// QoS and latency), FrameWorker+Render (pooled output buffers and frame views),
 /// FrameWorker+Errors (inner errors re-posted, formats refused) and
 /// FrameWorker+Counters (`frames-processed`, `frames-dropped`).
@@ -174,37 +174,36 @@ final class FrameWorker: Sendable {
         stageReference.withLock { $0.stage = stage }
     }
 
-    // MARK: State
+    // MARK: Run (as the element's part: its host calls these around the shell's state
+    // change, which runs the appsink and appsrc from READY→PAUSED and stops them at PAUSED→READY)
 
-    /// Called by the element around its state change (the shell moves the appsink and
-    /// appsrc in between: running from READY→PAUSED, stopped at PAUSED→READY).
-    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        let from = fc_transition_current(transition), to = fc_transition_next(transition)
-        if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
-            processedCount.store(0, ordering: .relaxed)
-            leftCount.store(0, ordering: .relaxed)
-            qosDropped.store(0, ordering: .relaxed)
-            lateDropped.store(0, ordering: .relaxed)
-            pipelineLatency.store(UInt64.max, ordering: .relaxed)
-            refusedFormat.store(false, ordering: .relaxed)
-            earliestTime.store(UInt64.max, ordering: .relaxed)
-            addedLatency.store(0, ordering: .relaxed)
-            liveState.store(0, ordering: .relaxed)
-            FrameMemory.keepFramesOutOfThreadArenas()
-            // The worker thread starts with the first frame or event.
-            mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
-                self.workerLoop()
-            }
+    /// Before READY→PAUSED: counters and timing reset; the worker thread starts with the
+    /// first frame or event.
+    func start() {
+        processedCount.store(0, ordering: .relaxed)
+        leftCount.store(0, ordering: .relaxed)
+        qosDropped.store(0, ordering: .relaxed)
+        lateDropped.store(0, ordering: .relaxed)
+        pipelineLatency.store(UInt64.max, ordering: .relaxed)
+        refusedFormat.store(false, ordering: .relaxed)
+        earliestTime.store(UInt64.max, ordering: .relaxed)
+        addedLatency.store(0, ordering: .relaxed)
+        liveState.store(0, ordering: .relaxed)
+        FrameMemory.keepFramesOutOfThreadArenas()
+        mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
+            self.workerLoop()
         }
-        if !after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            mailbox.close()   // a streaming thread waiting to hand over a frame returns
-        }
-        if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            // Joined once the appsrc has stopped (a push blocked in it has returned), so no
-            // thread outlives the element's stop.
-            mailbox.stop()
-        }
-        return result
+    }
+
+    /// Before PAUSED→READY: a streaming thread waiting to hand over a frame returns.
+    func unlock() {
+        mailbox.close()
+    }
+
+    /// After PAUSED→READY: the worker thread is joined once the appsrc has stopped (a push
+    /// blocked in it has returned), so no thread outlives the element's stop.
+    func stop() {
+        mailbox.stop()
     }
 
     /// In reverse playback the appsrc (GstBaseSrc) ends the stream as soon as it pushes a
