@@ -56,7 +56,7 @@ return {width: video.videoWidth, first: first, frames: frames() - first, ms: per
 """
 
 
-def picture_at(page, points, until, timeout=10):
+def picture_at(page, points, until, timeout=30):
     """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
     deadline = time.monotonic() + timeout
     pixels = None
@@ -107,7 +107,7 @@ class WebServe:
             self.said.append(line.rstrip("\n"))
             self.lines.put(line)
 
-    def command(self, line, expect, timeout=20):
+    def command(self, line, expect, timeout=60):
         """Types `line` on the server's stdin and waits for a stderr line containing `expect`."""
         while not self.lines.empty():   # only what the command says counts
             self.lines.get_nowait()
@@ -115,7 +115,7 @@ class WebServe:
         self.process.stdin.flush()
         self.wait_for_line(expect, timeout)
 
-    def wait_for_line(self, expect, timeout=20):
+    def wait_for_line(self, expect, timeout=60):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
@@ -174,7 +174,7 @@ class ServerAndBrowser(unittest.TestCase):
         status = cls.server.stop()
         assert status == 0, "the server did not end cleanly: " + "\n".join(cls.server.said[-10:])
 
-    def picture_at(self, points, until, timeout=10):
+    def picture_at(self, points, until, timeout=30):
         return picture_at(self.browser, points, until, timeout)
 
 
@@ -184,7 +184,7 @@ class WebPage(ServerAndBrowser):
         if self.browser.run("return location.href") != self.server.url or not self.browser.run(
                 "const v = document.getElementById('live'); return !!v && v.videoWidth > 0"):
             self.browser.open(self.server.url)
-        width = self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth", 20)
+        width = self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth", 60)
         self.assertTrue(width, "the page shows no picture")
 
     def reset(self, filter_id, lens):
@@ -253,7 +253,7 @@ class WebPage(ServerAndBrowser):
         self.assertEqual([a for a in local if a not in ("127.0.0.1", "::1")], [], mine)
 
     def test_a_whep_player_that_is_not_the_page_gets_the_video(self):
-        watched = whep_client.watch(self.server.url.rstrip("/"), frames=30, timeout=15)
+        watched = whep_client.watch(self.server.url.rstrip("/"), frames=30, timeout=60)
         self.assertEqual(watched.status, 201, watched.answer)
         self.assertRegex(watched.location or "", r"^/whep/[0-9a-f-]+$")
         self.assertIn("a=sendonly", watched.answer)
@@ -285,7 +285,7 @@ class WebPage(ServerAndBrowser):
                 self.assertEqual(status, want, text)
         self.assertFalse(any("orientation" in line for line in self.server.said), "a refused rotate turned the picture")
         frames = self.browser.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames")
-        more = self.browser.wait_for("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames - arguments[0] >= 30", 5, frames)
+        more = self.browser.wait_for("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames - arguments[0] >= 30", 30, frames)
         self.assertTrue(more, "the page stopped playing after the bad requests")
 
 
@@ -316,7 +316,7 @@ class WebPassword(unittest.TestCase):
             self.assertFalse(any("filter:" in line for line in server.said), "a refused request changed the filter")
             # The right password: the page plays, and its controls work, in the same browser.
             page.open(server.url.replace("http://", "http://alice:secret@"))
-            self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 20),
+            self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60),
                             "no picture with the right password: " + page.run("return document.body.innerText"))
             self.assertEqual(server.request("POST", "/control", b"filter mono", opener=digest("secret")), (200, "filter: mono\n"))
         finally:

@@ -49,12 +49,12 @@ class WebControls(ServerAndBrowser):
     def setUp(self):
         if self.browser.run("return location.href") != self.server.url:
             self.browser.open(self.server.url)   # a viewer: the camera runs and takes commands
-        self.assertTrue(self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 20))
+        self.assertTrue(self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60))
         self.server.command("set orientation=identity", "orientation = identity")
         self.server.command("set zoom=1", "zoom = 1")
         self.server.command("set filter=none", "filter = none")
         self.server.command("set lens=0,0,1,1", "lens =")
-        size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 320 && [')}", 20)
+        size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 320 && [')}", 60)
         self.assertEqual(size, [320, 240], "the page does not show the upright picture")
 
     def said_since(self, start, pattern):
@@ -104,7 +104,7 @@ class WebControls(ServerAndBrowser):
     def test_the_rotate_button_turns_the_served_picture(self):
         self.browser.click('[data-action="rotate"]')
         self.server.wait_for_line("orientation: 90r")
-        size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 240 && [')}", 15)
+        size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 240 && [')}", 60)
         self.assertEqual(size, [240, 320], "the browser's picture did not turn upright")
         # A quarter turn clockwise: picture (x, y) shows source (y, 1 - x); the bars'
         # left end (white) is now at the top, their right end (blue) at the bottom.
@@ -131,7 +131,7 @@ class WebControls(ServerAndBrowser):
         name = re.search(r"recording (\S+\.mp4)", started).group(1)
         # Two seconds of the picture, counted by the browser's own frames.
         frames = self.browser.run(FRAMES)
-        self.assertTrue(self.browser.wait_for(f"return ({FRAMES.replace('return ', '')}) - arguments[0] >= 60", 15, frames))
+        self.assertTrue(self.browser.wait_for(f"return ({FRAMES.replace('return ', '')}) - arguments[0] >= 60", 60, frames))
         self.browser.click('[data-action="record"]')
         self.server.wait_for_line(f"recorded {name}")
         path = os.path.join(self.server.folder, name)
