@@ -47,9 +47,15 @@ extension FrameWorker {
             var segment: UnsafePointer<GstSegment>?
             let segmentEvent = GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0))
             if let segmentEvent { gst_event_parse_segment(segmentEvent.pointer, &segment) }
-            me.receive(gst_sample_new(buffer, caps.pointer, segment, nil)!)
+            let sample = gst_sample_new(buffer, caps.pointer, segment, nil)!
             withExtendedLifetime(segmentEvent) {}   // the segment is read from it
-            return GST_PAD_PROBE_DROP
+            // HANDLED hands the pad's reference to this probe: let go here, before the
+            // worker can see the frame, the sample's is the only one left. (With DROP the
+            // pad let go only after `receive`; a worker that got there first found the
+            // buffer shared and copied the whole frame before filtering it in place.)
+            gst_buffer_unref(buffer)
+            me.receive(sample)
+            return GST_PAD_PROBE_HANDLED
         }, unretained, nil)
 
         var callbacks = GstAppSinkCallbacks()
