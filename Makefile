@@ -13,7 +13,7 @@ PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	libx11-dev xvfb libgl1-mesa-dri xdotool x11-utils tmux libpango1.0-dev libcairo2-dev fonts-dejavu-core \
 	libgstrtspserver-1.0-dev gstreamer1.0-rtsp gstreamer1.0-libav gstreamer1.0-nice \
 	libsoup-3.0-dev libgstreamer-plugins-bad1.0-dev libnice-dev gir1.2-gst-plugins-bad-1.0 \
-	chromium chromium-driver
+	chromium chromium-driver pipewire wireplumber gstreamer1.0-pipewire dbus iproute2
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -161,7 +161,9 @@ static void on_pad_added(GstElement *webrtc, GstPad *pad, gpointer data) {
   gst_object_unref(sink_pad);
 }
 
-// Without a password the server is for this machine only: so are its ICE candidates.
+// Without a password the server is for this machine only: so are its ICE candidates, and
+// it asks no router for a port mapping (libnice's UPnP, on by default, multicasts on every
+// network and binds the network's address).
 static void restrict_to_loopback(GstElement *webrtc) {
   GObject *ice = NULL;
   g_object_get(webrtc, "ice-agent", &ice, NULL);
@@ -169,6 +171,7 @@ static void restrict_to_loopback(GstElement *webrtc) {
   NiceAgent *agent = NULL;
   if (g_object_class_find_property(G_OBJECT_GET_CLASS(ice), "agent")) g_object_get(ice, "agent", &agent, NULL);
   if (agent) {
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "upnp")) g_object_set(agent, "upnp", FALSE, NULL);
     static const char *const loopback[] = {"127.0.0.1", "::1"};
     for (guint i = 0; i < G_N_ELEMENTS(loopback); i++) {
       NiceAddress address;

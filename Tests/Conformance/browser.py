@@ -103,6 +103,24 @@ class Browser:
         self._call("POST", self.session + "/actions", {"actions": [pointer]})
         self._call("DELETE", self.session + "/actions")
 
+    def drag(self, start, end, steps=10, step_ms=40):
+        """A real pointer drag from viewport point `start` to `end` in `steps` moves."""
+        (x0, y0), (x1, y1) = start, end
+        moves = [{"type": "pointerMove", "duration": step_ms, "origin": "viewport",
+                  "x": int(x0 + (x1 - x0) * k / steps), "y": int(y0 + (y1 - y0) * k / steps)} for k in range(1, steps + 1)]
+        pointer = {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": int(x0), "y": int(y0)},
+            {"type": "pointerDown", "button": 0}, *moves, {"type": "pointerUp", "button": 0}]}
+        self._call("POST", self.session + "/actions", {"actions": [pointer]})
+        self._call("DELETE", self.session + "/actions")
+
+    def wheel(self, x, y, delta_y):
+        """One real wheel turn at viewport point (x, y); a negative `delta_y` scrolls up."""
+        wheel = {"type": "wheel", "id": "wheel", "actions": [
+            {"type": "scroll", "origin": "viewport", "x": int(x), "y": int(y), "deltaX": 0, "deltaY": int(delta_y), "duration": 0}]}
+        self._call("POST", self.session + "/actions", {"actions": [wheel]})
+        self._call("DELETE", self.session + "/actions")
+
     def wait_for(self, script, timeout, *args, interval=0.1):
         """Polls `script` until it returns something truthy; returns that, or the last value on timeout."""
         deadline = time.monotonic() + timeout

@@ -56,6 +56,18 @@ return {width: video.videoWidth, first: first, frames: frames() - first, ms: per
 """
 
 
+def picture_at(page, points, until, timeout=30):
+    """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
+    deadline = time.monotonic() + timeout
+    pixels = None
+    while time.monotonic() < deadline:
+        pixels = page.run(READ_PICTURE, points)
+        if pixels and until(pixels):
+            break
+        time.sleep(0.1)
+    return pixels
+
+
 def grey(rgb, tolerance=12):
     return max(rgb) - min(rgb) <= tolerance
 
@@ -95,7 +107,7 @@ class WebServe:
             self.said.append(line.rstrip("\n"))
             self.lines.put(line)
 
-    def command(self, line, expect, timeout=20):
+    def command(self, line, expect, timeout=60):
         """Types `line` on the server's stdin and waits for a stderr line containing `expect`."""
         while not self.lines.empty():   # only what the command says counts
             self.lines.get_nowait()
@@ -103,7 +115,7 @@ class WebServe:
         self.process.stdin.flush()
         self.wait_for_line(expect, timeout)
 
-    def wait_for_line(self, expect, timeout=20):
+    def wait_for_line(self, expect, timeout=60):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
@@ -146,11 +158,14 @@ def skip_without_filtercam_or_browser():
         raise unittest.SkipTest(missing)
 
 
-class WebPage(unittest.TestCase):
+class ServerAndBrowser(unittest.TestCase):
+    """One server of DESCRIPTION and one browser for every test of a class."""
+    DESCRIPTION = COLOUR
+
     @classmethod
     def setUpClass(cls):
         skip_without_filtercam_or_browser()
-        cls.server = WebServe()
+        cls.server = WebServe(description=cls.DESCRIPTION)
         cls.browser = browser.Browser()
 
     @classmethod
@@ -159,24 +174,18 @@ class WebPage(unittest.TestCase):
         status = cls.server.stop()
         assert status == 0, "the server did not end cleanly: " + "\n".join(cls.server.said[-10:])
 
+    def picture_at(self, points, until, timeout=30):
+        return picture_at(self.browser, points, until, timeout)
+
+
+class WebPage(ServerAndBrowser):
     def open_page(self):
         """The page, playing (opened again only if it is not showing this server's picture)."""
         if self.browser.run("return location.href") != self.server.url or not self.browser.run(
                 "const v = document.getElementById('live'); return !!v && v.videoWidth > 0"):
             self.browser.open(self.server.url)
-        width = self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth", 20)
+        width = self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth", 60)
         self.assertTrue(width, "the page shows no picture")
-
-    def picture_at(self, points, until, timeout=10):
-        """The page's pixels at `points` once `until(pixels)` holds (or the last ones read)."""
-        deadline = time.monotonic() + timeout
-        pixels = None
-        while time.monotonic() < deadline:
-            pixels = self.browser.run(READ_PICTURE, points)
-            if pixels and until(pixels):
-                break
-            time.sleep(0.1)
-        return pixels
 
     def reset(self, filter_id, lens):
         self.server.command(f"set filter={filter_id}", f"filter = {filter_id}")
@@ -233,8 +242,18 @@ class WebPage(unittest.TestCase):
         pixel = image_pixel(path, 160, 120)
         self.assertTrue(grey(pixel), f"the still is {pixel}, not the grey picture")
 
+    def test_without_a_password_nothing_is_bound_beyond_loopback(self):
+        # With the page playing: the server's sockets (ss, for this process) are all on
+        # loopback; libnice's UPnP once bound the machine's network address and multicast.
+        self.open_page()
+        sockets = subprocess.run(["ss", "-H", "-tanpu"], capture_output=True, text=True, check=True).stdout.splitlines()
+        mine = [line.split() for line in sockets if f"pid={self.server.process.pid}," in line]
+        self.assertTrue(mine, "no socket of the server was listed")
+        local = [fields[4].rsplit(":", 1)[0].strip("[]") for fields in mine]
+        self.assertEqual([a for a in local if a not in ("127.0.0.1", "::1")], [], mine)
+
     def test_a_whep_player_that_is_not_the_page_gets_the_video(self):
-        watched = whep_client.watch(self.server.url.rstrip("/"), frames=30, timeout=15)
+        watched = whep_client.watch(self.server.url.rstrip("/"), frames=30, timeout=60)
         self.assertEqual(watched.status, 201, watched.answer)
         self.assertRegex(watched.location or "", r"^/whep/[0-9a-f-]+$")
         self.assertIn("a=sendonly", watched.answer)
@@ -266,7 +285,7 @@ class WebPage(unittest.TestCase):
                 self.assertEqual(status, want, text)
         self.assertFalse(any("orientation" in line for line in self.server.said), "a refused rotate turned the picture")
         frames = self.browser.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames")
-        more = self.browser.wait_for("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames - arguments[0] >= 30", 5, frames)
+        more = self.browser.wait_for("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames - arguments[0] >= 30", 30, frames)
         self.assertTrue(more, "the page stopped playing after the bad requests")
 
 
@@ -297,7 +316,7 @@ class WebPassword(unittest.TestCase):
             self.assertFalse(any("filter:" in line for line in server.said), "a refused request changed the filter")
             # The right password: the page plays, and its controls work, in the same browser.
             page.open(server.url.replace("http://", "http://alice:secret@"))
-            self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 20),
+            self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60),
                             "no picture with the right password: " + page.run("return document.body.innerText"))
             self.assertEqual(server.request("POST", "/control", b"filter mono", opener=digest("secret")), (200, "filter: mono\n"))
         finally:

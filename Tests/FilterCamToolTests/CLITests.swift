@@ -233,9 +233,10 @@ final class PipelineFileRunTests: XCTestCase {
     func testEveryPipelineFileIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Build.packageRoot + "/pipelines")
             .filter { $0.hasSuffix(".pipeline") }.sorted()
-        // rtp and srt are run against receivers in Tests/Conformance/test_serve.py.
-        XCTAssertEqual(files, ["demo.pipeline", "faces.pipeline", "preview.pipeline", "rawout.pipeline", "record.pipeline",
-                               "rtp.pipeline", "snapshot.pipeline", "srt.pipeline", "virtualcam.pipeline"],
+        // rtp and srt are run against receivers in Tests/Conformance/test_serve.py, pipewire-camera
+        // against a PipeWire daemon of its own in Tests/Conformance/test_pipewire_camera.py.
+        XCTAssertEqual(files, ["demo.pipeline", "faces.pipeline", "pipewire-camera.pipeline", "preview.pipeline", "rawout.pipeline",
+                               "record.pipeline", "rtp.pipeline", "snapshot.pipeline", "srt.pipeline", "virtualcam.pipeline"],
                        "a pipeline file was added or removed: give it a test here")
     }
 

@@ -13,10 +13,13 @@ public final class EncodedStream {
 
     /// H.264 constrained baseline, a key frame every second (and at once for a joining
     /// viewer), the parameter sets in the caps (avc), as the RTSP side always sent it.
+    /// Constant quality (x264's default CRF 23) capped at 2 Mbit/s, not a constant 2 Mbit/s:
+    /// every byte is paid again for each WebRTC viewer (SRTP, a send per packet), and a
+    /// small or still picture filled 2 Mbit/s with nothing to show for it.
     public init(channel: String) throws {
         let description = """
             intervideosrc channel=\(channel) ! video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
-            ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 \
+            ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 pass=qual quantizer=23 bitrate=2048 \
             ! video/x-h264,profile=constrained-baseline,stream-format=avc,alignment=au ! appsink name=encoded
             """
         var error: UnsafeMutablePointer<CChar>?

@@ -105,24 +105,37 @@ function pictureFraction(event) {
 }
 
 // As in the window: a click places the lens there, a drag moves it, the wheel zooms.
-let dragging = false, lastMove = 0;
+// Moves go one after another (the browser may send parallel requests on several
+// connections, and a drag must end where it ended, not where a slower request did).
+let dragging = false, lastMove = 0, lastSent = null, moves = Promise.resolve();
+function placeLens(point) {
+  const line = `lens-at ${point.x},${point.y}`;
+  if (line === lastSent) return;
+  lastSent = line;
+  moves = moves.then(() => command(line)).catch(() => {});
+}
 video.addEventListener("pointerdown", (event) => {
   const point = pictureFraction(event);
   if (!point) return;
   dragging = true;
   video.setPointerCapture(event.pointerId);
-  command(`lens-at ${point.x},${point.y}`);
+  lastSent = null;
+  placeLens(point);
 });
 video.addEventListener("pointermove", (event) => {
   if (!dragging || event.timeStamp - lastMove < 50) return;   // at most 20 moves a second
   const point = pictureFraction(event);
   if (!point) return;
   lastMove = event.timeStamp;
-  command(`lens-at ${point.x},${point.y}`);
+  placeLens(point);
 });
-const stopDragging = () => { dragging = false; };
-video.addEventListener("pointerup", stopDragging);
-video.addEventListener("pointercancel", stopDragging);
+// The lens ends where the pointer is let go, also when the last move was skipped above.
+video.addEventListener("pointerup", (event) => {
+  const point = dragging && pictureFraction(event);
+  dragging = false;
+  if (point) placeLens(point);
+});
+video.addEventListener("pointercancel", () => { dragging = false; });
 let lastWheel = 0;
 video.addEventListener("wheel", (event) => {
   event.preventDefault();

@@ -1,0 +1,175 @@
+"""The control page's picture controls as a user drives them with a real pointer in
+headless Chromium: a drag moves the lens, the wheel zooms, Rotate and Mirror turn the
+served picture, Record starts and stops a recording on the server. Each is checked by
+what the browser's picture shows (read through a canvas), by the property value the
+element took (the line the server prints), and for Record by the file itself.
+
+The source is GStreamer's SMPTE bars (320x240): left to right white (192, 192, 192),
+yellow, cyan, green, magenta, red, blue (0, 0, 192) over the top two thirds, each bar a
+seventh of the width; so where a bar lands after a turn or a zoom is computed by hand."""
+import os
+import re
+import subprocess
+import time
+import unittest
+
+import browser
+from support import image_pixel
+from test_serve_web import ServerAndBrowser, WebServe, colourful, grey, skip_without_filtercam_or_browser
+
+BARS = ("videotestsrc is-live=true pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! "
+        "videoconvert ! filtercam filter=none")
+
+# Viewport point of a picture fraction, through the letterboxing.
+VIEWPORT_POINT = """
+const v = document.getElementById("live"), r = v.getBoundingClientRect();
+const s = Math.min(r.width / v.videoWidth, r.height / v.videoHeight);
+const w = v.videoWidth * s, h = v.videoHeight * s;
+return [r.left + (r.width - w) / 2 + arguments[0] * w, r.top + (r.height - h) / 2 + arguments[1] * h];
+"""
+FRAMES = "return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames"
+SIZE = "const v = document.getElementById('live'); return [v.videoWidth, v.videoHeight]"
+
+
+def white(rgb):
+    return grey(rgb, 30) and min(rgb) >= 150
+
+
+def blue(rgb):
+    return rgb[2] - max(rgb[0], rgb[1]) >= 100
+
+
+def yellow(rgb):
+    return min(rgb[0], rgb[1]) - rgb[2] >= 100
+
+
+class WebControls(ServerAndBrowser):
+    DESCRIPTION = BARS
+
+    def setUp(self):
+        if self.browser.run("return location.href") != self.server.url:
+            self.browser.open(self.server.url)   # a viewer: the camera runs and takes commands
+        self.assertTrue(self.browser.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60))
+        self.server.command("set orientation=identity", "orientation = identity")
+        self.server.command("set zoom=1", "zoom = 1")
+        self.server.command("set filter=none", "filter = none")
+        self.server.command("set lens=0,0,1,1", "lens =")
+        size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 320 && [')}", 60)
+        self.assertEqual(size, [320, 240], "the page does not show the upright picture")
+
+    def said_since(self, start, pattern):
+        """The server's stderr lines since line `start` that match `pattern`."""
+        return [line for line in self.server.said[start:] if re.search(pattern, line)]
+
+    def test_a_drag_moves_the_lens_along(self):
+        self.server.command("set filter=mono", "filter = mono")
+        self.server.command("set lens=0,0,0.25,0.25", "lens =")
+        cyan_bar, magenta_bar = (0.35, 0.3), (0.65, 0.3)
+        before = self.picture_at([cyan_bar, magenta_bar], lambda p: colourful(p[0]) and colourful(p[1]))
+        self.assertTrue(colourful(before[0]) and colourful(before[1]), f"the bars are not coloured first: {before}")
+        start = len(self.server.said)
+        self.browser.drag(self.browser.run(VIEWPORT_POINT, *cyan_bar), self.browser.run(VIEWPORT_POINT, *magenta_bar))
+        after = self.picture_at([cyan_bar, magenta_bar], lambda p: colourful(p[0]) and grey(p[1]))
+        self.assertTrue(colourful(after[0]) and grey(after[1]), f"after the drag the grey lens is not on the magenta bar: {after}")
+        # The element's lens followed the pointer, and stopped where it was let go.
+        self.server.wait_for_line("lens: ")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            lenses = [tuple(map(float, m.split(","))) for line in self.said_since(start, r"^lens: [\d.]+,")
+                      for m in re.findall(r"lens: ([\d.,]+)", line)]
+            if lenses and abs(lenses[-1][0] + lenses[-1][2] / 2 - magenta_bar[0]) < 0.01:
+                break
+            time.sleep(0.1)
+        self.assertGreaterEqual(len(lenses), 3, f"the lens did not follow the drag: {lenses}")
+        x, y, w, h = lenses[-1]
+        self.assertAlmostEqual(x + w / 2, magenta_bar[0], delta=0.01, msg=lenses)
+        self.assertAlmostEqual(y + h / 2, magenta_bar[1], delta=0.01, msg=lenses)
+        self.assertLess(lenses[0][0] + lenses[0][2] / 2, 0.45, f"the drag did not start on the cyan bar: {lenses}")
+
+    def test_the_wheel_zooms_in_and_out(self):
+        # Zoom 1.25 about the centre shows picture x 0.08 from source x 0.5 - 0.42 / 1.25 = 0.164: yellow, not white.
+        edge = [(0.08, 0.3)]
+        before = self.picture_at(edge, lambda p: white(p[0]))
+        self.assertTrue(white(before[0]), f"the left edge is not the white bar first: {before}")
+        centre = self.browser.run(VIEWPORT_POINT, 0.5, 0.5)
+        self.browser.wheel(*centre, -120)
+        self.server.wait_for_line("zoom: 1.25")
+        zoomed = self.picture_at(edge, lambda p: yellow(p[0]))
+        self.assertTrue(yellow(zoomed[0]), f"after a wheel turn up the left edge is {zoomed[0]}, not the yellow bar")
+        self.browser.wheel(*centre, 120)
+        self.server.wait_for_line("zoom: 1\n")   # exactly 1, not 1.25
+        back = self.picture_at(edge, lambda p: white(p[0]))
+        self.assertTrue(white(back[0]), f"after a wheel turn down the left edge is {back[0]}, not white again")
+
+    def test_the_rotate_button_turns_the_served_picture(self):
+        self.browser.click('[data-action="rotate"]')
+        self.server.wait_for_line("orientation: 90r")
+        size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 240 && [')}", 60)
+        self.assertEqual(size, [240, 320], "the browser's picture did not turn upright")
+        # A quarter turn clockwise: picture (x, y) shows source (y, 1 - x); the bars'
+        # left end (white) is now at the top, their right end (blue) at the bottom.
+        top, bottom = (0.9, 0.04), (0.9, 0.96)
+        turned = self.picture_at([top, bottom], lambda p: white(p[0]) and blue(p[1]))
+        self.assertTrue(white(turned[0]) and blue(turned[1]), f"the turned picture is not the bars turned clockwise: {turned}")
+        self.assertEqual(self.browser.run("return document.getElementById('status').textContent").strip(), "orientation: 90r")
+
+    def test_the_mirror_button_mirrors_the_served_picture(self):
+        left, right = (0.04, 0.3), (0.96, 0.3)
+        before = self.picture_at([left, right], lambda p: white(p[0]) and blue(p[1]))
+        self.assertTrue(white(before[0]) and blue(before[1]), f"the bars are not white to blue first: {before}")
+        self.browser.click('[data-action="mirror"]')
+        self.server.wait_for_line("orientation: horiz")
+        after = self.picture_at([left, right], lambda p: blue(p[0]) and white(p[1]))
+        self.assertTrue(blue(after[0]) and white(after[1]), f"the mirrored picture is not blue to white: {after}")
+        self.assertEqual(self.browser.run(SIZE), [320, 240])
+
+    def test_the_record_button_records_a_playable_file(self):
+        self.server.command("set filter=mono", "filter = mono")
+        self.browser.click('[data-action="record"]')
+        self.server.wait_for_line("recording ")
+        started = [line for line in self.server.said if line.startswith("recording ")][-1]
+        name = re.search(r"recording (\S+\.mp4)", started).group(1)
+        # Two seconds of the picture, counted by the browser's own frames.
+        frames = self.browser.run(FRAMES)
+        self.assertTrue(self.browser.wait_for(f"return ({FRAMES.replace('return ', '')}) - arguments[0] >= 60", 60, frames))
+        self.browser.click('[data-action="record"]')
+        self.server.wait_for_line(f"recorded {name}")
+        path = os.path.join(self.server.folder, name)
+        probe = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
+                                "stream=codec_name,width,height,nb_read_packets", "-of", "default=nw=1", path],
+                               capture_output=True, text=True)
+        self.assertEqual(probe.returncode, 0, probe.stderr)
+        self.assertIn("codec_name=h264", probe.stdout)
+        self.assertIn("width=320", probe.stdout)
+        self.assertIn("height=240", probe.stdout)
+        self.assertGreaterEqual(int(re.search(r"nb_read_packets=(\d+)", probe.stdout).group(1)), 45, probe.stdout)
+        # The file holds the filtered picture: the blue bar recorded grey.
+        still = path + ".png"
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", "1", "-i", path, "-frames:v", "1", still], check=True)
+        pixel = image_pixel(still, int(0.93 * 320), int(0.3 * 240))
+        self.assertTrue(grey(pixel), f"the recording's blue bar is {pixel}, not grey (mono)")
+
+
+class WebRecordingCount(unittest.TestCase):
+    """The element's own count of finished recordings (its `recordings-written`), in the
+    summary line at the end, after `record` twice from the web."""
+
+    @classmethod
+    def setUpClass(cls):
+        skip_without_filtercam_or_browser()
+
+    def test_a_recording_from_the_web_counts_as_written(self):
+        server = WebServe("--always-on", description=BARS)
+        try:
+            self.assertEqual(server.request("POST", "/control", b"record")[0], 200)
+            server.wait_for_line("recording ")
+            self.assertEqual(server.request("POST", "/control", b"record")[0], 200)
+            server.wait_for_line("recorded ")
+        finally:
+            server.stop()
+        self.assertTrue(any(re.search(r"\brecordings=1\b", line) for line in server.said),
+                        "the summary does not count the recording: " + "\n".join(server.said[-5:]))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
