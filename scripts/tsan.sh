@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The thread-stress, live-drop, state-cycle, snapshot, camera-failure, live face-worker, mailbox, work-queue, row-splitter and recording tests under ThreadSanitizer.
+# The thread-stress, live-drop, state-cycle, element-skeleton, snapshot, camera-failure, live face-worker, mailbox, work-queue, row-splitter and recording tests under ThreadSanitizer.
 # Prints the number of TSan reports (0 expected) and exits non-zero on any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +9,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 tests=0
 TSAN_OPTIONS="halt_on_error=0" swift test --scratch-path "$SCRATCH" --skip-build -Xswiftc -sanitize=thread \
-  --filter "ReliabilityTests.testTwoThreads|StreamBehaviourTests.testLiveSource|ReliabilityTests.testStateCycles|SnapshotTests.testStillDecodes|CameraFailureTests|FaceDetectionTests.testLivePath|FrameMailboxTests|WorkQueueTests|RowSplitterTests|RecordingTests.testRecordCommand|RecordingTests.testSound" \
+  --filter "ReliabilityTests.testTwoThreads|ElementHostTests|StreamBehaviourTests.testLiveSource|ReliabilityTests.testStateCycles|SnapshotTests.testStillDecodes|CameraFailureTests|FaceDetectionTests.testLivePath|FrameMailboxTests|WorkQueueTests|RowSplitterTests|RecordingTests.testRecordCommand|RecordingTests.testSound" \
   > "$log" 2>&1 || tests=$?
 grep -E "Executed .* tests" "$log" | tail -1
 grep -E "error: .*XCT" "$log" | head -5 || true

@@ -39,7 +39,7 @@ public final class ElementControl: ControlTarget {
 
     public var keptLens: String? {
         get { g_object_get_data(element.asGObject, Self.keptLensKey).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } }
-        set { g_object_set_data_full(element.asGObject, Self.keptLensKey, newValue.map { UnsafeMutableRawPointer(g_strdup($0)) }, g_free) }
+        set { g_object_set_data_full(element.asGObject, Self.keptLensKey, newValue.map { UnsafeMutableRawPointer(g_strdup($0)) }, g_free) }   // ownership handed to the element: it frees the copy
     }
 
     private static func setRefusing(_ element: UnsafeMutablePointer<GstElement>, _ property: String, _ value: String) throws {

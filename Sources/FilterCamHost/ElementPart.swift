@@ -7,26 +7,34 @@ import CFilterCamShim
 struct PropertyProblem: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// A value a part has no case for: refused, never dropped in silence.
+    static func unexpected(_ value: PropertyValue, for name: String) -> PropertyProblem {
+        PropertyProblem("\(name) does not take \(value.typeDescription)")
+    }
 }
 
-/// One part of an element (its own settings, the snapshot branch, face detection, the
-/// frame worker's counters, the camera source): it declares its properties, takes and
-/// gives their values by name, and follows the element's run. An element is its parts,
-/// composed by property name (`ElementParts`).
+/// One part of an element (its own settings, the frame worker, the snapshot branch, face
+/// detection, the camera source): it takes and gives its properties' values by name and
+/// follows the element's run. Its properties are declared once, in the element class
+/// (`PartSlot`); the element's `ElementHost` calls the part that declares a property.
 protocol ElementPart: AnyObject, Sendable {
-    /// The properties this part declares, as the element class lists them.
-    var properties: [ElementProperty] { get }
-    /// Takes a value, or throws `PropertyProblem` and keeps the previous one.
+    /// Takes a value, or throws `PropertyProblem` and keeps the previous one. The value is
+    /// of the declared kind (the host refuses any other).
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem)
     func get(_ name: String) -> PropertyValue
-    /// READY→PAUSED: a new run (counters reset, resources loaded).
+    /// Before READY→PAUSED: a new run (counters reset, resources loaded, threads ready).
     func start()
-    /// PAUSED→READY: the run is over (threads joined, pending work finished).
+    /// Before PAUSED→READY: threads waiting in the part return, so the streaming threads
+    /// can stop (as GstBaseSrc's `unlock`).
+    func unlock()
+    /// After PAUSED→READY: the run is over (threads joined, pending work finished).
     func stop()
 }
 
 extension ElementPart {
     func start() {}
+    func unlock() {}
     func stop() {}
 }
 
@@ -34,56 +42,17 @@ extension ElementPart {
 /// `Property(rawValue: name)` and never counts indices.
 protocol PropertyNames: RawRepresentable, CaseIterable where RawValue == String {}
 
-/// An element's parts, found by property name. The element class declares the
-/// properties in the parts' order (checked when the element is made); GObject's
-/// property ids are turned into names here, once, so no part ever sees an index.
-final class ElementParts: Sendable {
-    /// The element owns its parts (they are its stored properties); this list must not
-    /// keep them (or the element) alive.
-    private struct Reference: Sendable {
-        unowned let part: any ElementPart
-    }
-    private let parts: [Reference]
-    private let owner: [String: Reference]
-    private let declared: [ElementProperty]
-    private let refusal: PropertyRefusal
+/// One part of an element class: the properties it declares (the only declaration) and
+/// how an instance reaches the part. The class lists its properties as its slots', in
+/// order, so a property index always finds its part: no second list to keep in step.
+struct PartSlot: Sendable {
+    let properties: [ElementProperty]
+    let reach: @Sendable (any SwiftElement) -> any ElementPart
 
-    init(element: UnsafeMutablePointer<GstElement>, declared: [ElementProperty], parts: [any ElementPart]) {
-        self.parts = parts.map(Reference.init)
-        var owner: [String: Reference] = [:]
-        for part in parts {
-            for p in part.properties {
-                precondition(owner[p.name] == nil, "property \(p.name) declared by two parts")
-                owner[p.name] = Reference(part: part)
-            }
-        }
-        precondition(declared.map(\.name) == parts.flatMap { $0.properties.map(\.name) },
-                     "the element class must declare its parts' properties, in order")
-        self.owner = owner
-        self.declared = declared
-        refusal = PropertyRefusal(element: element)
+    /// `reach` gets the part from the element's Swift side (`{ $0 }` for the element itself).
+    init<Element: SwiftElement, Part: ElementPart>(_ properties: [ElementProperty],
+                                                   _ reach: @escaping @Sendable (Element) -> Part) {
+        self.properties = properties
+        self.reach = { reach($0 as! Element) }
     }
-
-    /// GObject's set_property: the owning part takes the value or it is refused by name.
-    func set(_ index: Int, _ value: PropertyValue) {
-        let name = declared[index].name
-        do {
-            try owner[name]!.part.set(name, value)
-        } catch {
-            refusal.refuse(name, value.text, error.description)
-        }
-    }
-
-    func get(_ index: Int) -> PropertyValue {
-        let name = declared[index].name
-        return owner[name]!.part.get(name)
-    }
-
-    /// Before the element leaves NULL: a value refused before it ran fails the start.
-    func check(_ transition: GstStateChange) -> Bool {
-        refusal.check(transition)
-    }
-
-    func start() { parts.forEach { $0.part.start() } }
-    func stop() { parts.forEach { $0.part.stop() } }
 }

@@ -81,6 +81,14 @@ public struct ElementProperty: Sendable {
         }
     }
 
+    /// The nicks of a registered enum type, in value order.
+    static func nicks(of type: GType) -> [String] {
+        guard let klass = g_type_class_ref(type) else { return [] }
+        defer { g_type_class_unref(klass) }
+        let enumClass = klass.assumingMemoryBound(to: GEnumClass.self).pointee
+        return (0..<Int(enumClass.n_values)).map { String(cString: enumClass.values[$0].value_nick) }
+    }
+
     static func enumType(_ typeName: String, _ nicks: [String]) -> GType {
         var cStrings = nicks.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }

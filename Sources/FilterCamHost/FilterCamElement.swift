@@ -8,10 +8,11 @@ import Synchronization
 ///
 ///     gst-launch-1.0 videotestsrc ! filtercam filter=sepia intensity=1 ! videoconvert ! autovideosink
 ///
-/// Properties are declared in `FilterCamElement.properties` (the table `inspect` shows);
+/// Its own properties are declared in `FilterCamElement.ownProperties`, its parts' in
+/// theirs (the element class lists them, as `inspect` shows);
 /// each frame's task is made in FilterCamElement+Frames;
 /// settings live in `FilterCamSettings`; frames cross `FrameWorker`.
-final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, Sendable {
+final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     enum Property: String, PropertyNames {
         case filter, intensity
         case lens, lensCrop = "lens-crop", orientation, deviceOrientation = "device-orientation"
@@ -19,11 +20,6 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case navigation, osd, lensOutline = "lens-outline", countdown, gallery
         case looks
     }
-
-    /// The element is its parts, in this order: its own settings, the frame worker's
-    /// counters, the snapshot branch, the recording branch, face detection.
-    static let properties: [ElementProperty] = ownProperties + FrameWorker.counterProperties
-        + SnapshotBranch.properties + RecordingBranch.properties + FaceDetection.properties
 
     static let ownProperties: [ElementProperty] = Property.allCases.map { p in
         switch p {
@@ -93,11 +89,15 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         longName: "FilterCam camera filter",
         klass: "Filter/Effect/Video",
         summary: "Core Image-style filters, lens, orientation, zoom, snapshots and face squares for live camera video, written in Swift",
-        properties: properties, actions: ["snapshot"],
-        sinkCaps: FrameWorker.caps, srcCaps: FrameWorker.caps,
+        // The element is its parts, in this order: its own settings, the frame worker
+        // (its counters), the snapshot branch, the recording branch, face detection.
+        parts: [PartSlot(ownProperties) { (e: FilterCamElement) in e },
+                PartSlot(FrameWorker.counterProperties) { (e: FilterCamElement) in e.worker },
+                PartSlot(SnapshotBranch.properties) { (e: FilterCamElement) in e.snapshots },
+                PartSlot(RecordingBranch.properties) { (e: FilterCamElement) in e.recording },
+                PartSlot(FaceDetection.properties) { (e: FilterCamElement) in e.faces }],
+        actions: ["snapshot"], sinkCaps: FrameWorker.caps, srcCaps: FrameWorker.caps,
         make: { element, _ in FilterCamElement(element: element) })
-
-    var elementClass: ElementClass { Self.elementClass }
 
     private let elementPointer: GstPointer<GstElement>
     var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
@@ -106,8 +106,6 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     let snapshots: SnapshotBranch
     let recording: RecordingBranch
     let faces: FaceDetection
-    private let partsReference = SetOnce<ElementParts>()
-    var parts: ElementParts { partsReference.value }
 
     /// What the frame worker keeps from frame to frame. Only the worker thread takes the
     /// lock (never contended): it keeps the element Sendable, checked.
@@ -134,15 +132,12 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         faces = FaceDetection(element: element)
         worker = FrameWorker(element: element, log: .filtercam)
         worker.attach(stage: self)
-        partsReference.set(ElementParts(element: element, declared: Self.properties, parts: [self, worker, snapshots, recording, faces]))
     }
 
     // MARK: Properties
 
-    var properties: [ElementProperty] { Self.ownProperties }
-
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
-        guard let property = Property(rawValue: name) else { return }
+        guard let property = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (property, value) {
         case (.filter, .string(let text)):
             let text = text ?? FilterCamSettings.defaultFilter
@@ -199,7 +194,7 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
         case (.looks, .string(let folder)):
             try addLooks(folder)
         default:
-            break
+            throw PropertyProblem.unexpected(value, for: name)
         }
     }
 
@@ -241,19 +236,6 @@ final class FilterCamElement: ElementWithParts, HasElementClass, FrameStage, Ele
     }
 
     // MARK: Element
-
-    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        if !after && !parts.check(transition) { return GST_STATE_CHANGE_FAILURE }
-        let from = fc_transition_current(transition), to = fc_transition_next(transition)
-        if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
-            parts.start()
-        }
-        let result = worker.changeState(transition, after: after, result: result)
-        if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            parts.stop()
-        }
-        return result
-    }
 
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
         worker.filterMessage(message)

@@ -17,6 +17,9 @@ package enum FormatProblem: Equatable, Sendable {
     /// What the element gives fits nothing downstream takes (a fixed format or size after
     /// it, e.g. caps that do not follow a turn or a crop): convert and scale after it.
     case refusedDownstream
+    /// What follows the element takes compressed frames only (`image/jpeg`, …): an encoder
+    /// goes after it.
+    case encodedDownstream(media: String)
 
     /// The remedy for `element` (its name), in words for a user.
     package func hint(for element: String) -> String {
@@ -31,6 +34,8 @@ package enum FormatProblem: Equatable, Sendable {
             return "\(element) takes progressive frames: put deinterlace in front of it"
         case .refusedDownstream:
             return "the format or size after \(element) is fixed and its frames do not fit: put videoconvert ! videoscale after it, or ask for the size it gives"
+        case .encodedDownstream(let media):
+            return "what follows \(element) takes \(media), not raw video: put an encoder after it (\(Self.encoder(for: media)))"
         }
     }
 
@@ -40,6 +45,26 @@ package enum FormatProblem: Equatable, Sendable {
         + "(filters added without a YUV path: RGB only): put a decoder in front of compressed video, 'videoconvert !' in front "
         + "of other raw formats, and 'videoconvert ! videoscale' after them where a format or size is fixed"
 
+
+    /// The encoder to name for `media`.
+    static func encoder(for media: String) -> String {
+        switch media {
+        case "image/jpeg": "jpegenc"
+        case "image/png": "pngenc"
+        case "video/x-h264": "videoconvert ! x264enc"
+        default: "an encoder for it"
+        }
+    }
+
+    /// What downstream of `pad` takes, when it is compressed video only (nil: raw video
+    /// fits, or nothing can be said).
+    package static func downstreamProblem(_ pad: UnsafeMutablePointer<GstPad>) -> FormatProblem? {
+        guard let taken = GstOwned(gst_pad_peer_query_caps(pad, nil)), gst_caps_is_any(taken.pointer) == 0,
+              gst_caps_get_size(taken.pointer) > 0 else { return nil }
+        let media = (0..<gst_caps_get_size(taken.pointer)).map { String(cString: gst_structure_get_name(gst_caps_get_structure(taken.pointer, $0))) }
+        guard !media.contains("video/x-raw"), let first = media.first else { return nil }
+        return .encodedDownstream(media: first)
+    }
 
     /// The decoder to name for `media`.
     static func decoder(for media: String) -> String {

@@ -30,9 +30,9 @@ extension FrameWorker: ElementPart {
             blurb: "Frames dropped because they came late (live sources): too late to reach the sink in time while a newer one waited, more than 3 waiting for a busy filter, or already late for the sink (QoS)", .counter),
     ]
 
-    var properties: [ElementProperty] { Self.counterProperties }
-
-    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {}   // read-only
+    func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
+        throw PropertyProblem("\(name) is read-only")   // GObject never writes a read-only property
+    }
 
     func get(_ name: String) -> PropertyValue {
         Counter(rawValue: name) == .framesProcessed ? .uint64(framesProcessed) : .uint64(framesDropped)

@@ -24,9 +24,10 @@ extension FrameWorker {
             guard let problem = BusProblem(message) else { return false }
             let isError = problem.isError, text = problem.text(or: "internal error"), detail = problem.detail
             let name = GStreamer.name(of: element)
-            // From the appsrc, not-negotiated means downstream takes none of what we give.
+            // From the appsrc, not-negotiated means downstream takes none of what we give:
+            // compressed video only, or a fixed format or size.
             let hint = text.contains("not-negotiated") || (detail ?? "").contains("not-negotiated")
-                ? " (\(FormatProblem.refusedDownstream.hint(for: name)))" : ""
+                ? " (\((FormatProblem.downstreamProblem(srcPad) ?? .refusedDownstream).hint(for: name)))" : ""
             let report = "\(name): \(text)\(hint)"
             if isError { fc_post_error(element, report, detail) } else { fc_post_warning(element, report, detail) }
             return true

@@ -13,11 +13,10 @@ struct WorkerRun {
     /// Whether a frame went out since the start.
     var pushedSinceStart = false
     /// Events that came before the first frame went out.
-    var heldEvents: [UnsafeMutablePointer<GstEvent>] = []
+    var heldEvents: [GstOwned<GstEvent>] = []
 
     /// Lets go of what the run holds.
     mutating func end() {
-        heldEvents.forEach { gst_event_unref($0) }
         heldEvents.removeAll()
         stream.reset()
         outputPool.release()
@@ -38,18 +37,16 @@ extension FrameWorker {
                 run.stream.isLive = frame.live
                 if frame.live && mailbox.framesWaiting > 0 && cannotReachSinkInTime(frame, stream: run.stream) {
                     lateDropped.add(1, ordering: .relaxed)
-                    reportDropped(frame.sample, reason: "it could no longer reach the sink in time and a newer one waits")
-                    gst_sample_unref(frame.sample)
+                    reportDropped(frame, reason: "it could no longer reach the sink in time and a newer one waits")
                     continue
                 }
-                process(frame.sample, generation: generation, run: &run)
+                process(frame, generation: generation, run: &run)
             case .event(let handed):
                 let event = handed.pointer
                 if event.pointee.type == GST_EVENT_STREAM_START {
                     // A new stream: what its predecessor's tags said no longer holds (as
                     // videoflip). The appsrc makes its own STREAM_START.
                     run.stream.startNewStream()
-                    gst_event_unref(event)
                     continue
                 }
                 if event.pointee.type == GST_EVENT_TAG {
@@ -60,9 +57,9 @@ extension FrameWorker {
                 // Before the first frame the appsrc has no caps yet; events sent now would
                 // overtake them (sticky-event misordering), so they wait for that frame.
                 if run.pushedSinceStart {
-                    gst_element_send_event(appsrc, event)
+                    gst_element_send_event(appsrc, handed.take())
                 } else {
-                    run.heldEvents.append(event)
+                    run.heldEvents.append(handed)
                 }
             case .endOfStream:
                 sendHeldEvents(&run)
@@ -77,55 +74,45 @@ extension FrameWorker {
 
     private func sendHeldEvents(_ run: inout WorkerRun) {
         run.pushedSinceStart = true
-        for e in run.heldEvents { gst_element_send_event(appsrc, e) }
+        for e in run.heldEvents { gst_element_send_event(appsrc, e.take()) }
         run.heldEvents.removeAll()
     }
 
-    private func process(_ sample: OpaquePointer, generation: Int, run: inout WorkerRun) {
-        guard let caps = gst_sample_get_caps(sample), let inBuffer = gst_sample_get_buffer(sample),
-              adopt(caps: caps, stream: &run.stream), let shape = run.stream.inputShape, let stage
-        else {
-            gst_sample_unref(sample)
-            return
-        }
+    private func process(_ frame: ReceivedFrame, generation: Int, run: inout WorkerRun) {
+        guard adopt(caps: frame.caps.pointer, stream: &run.stream), let shape = run.stream.inputShape, let stage else { return }
         let started = DispatchTime.now().uptimeNanoseconds
-        // Hold the buffer alone so an in-place job can write without a copy.
-        var buffer = gst_buffer_ref(inBuffer)!
-        let segment = gst_segment_copy(gst_sample_get_segment(sample))
-        gst_sample_unref(sample)
-        defer { gst_segment_free(segment) }
-        Self.openReverseSegmentStart(segment!)
+        // The frame holds the only reference, so an in-place job writes without a copy.
+        var buffer = frame.buffer
+        var segment = frame.segment
+        Self.openReverseSegmentStart(&segment)
 
         var timestamp: UInt64? = nil
-        let pts = fc_buffer_pts(buffer)
+        let pts = fc_buffer_pts(buffer.pointer)
         if pts != GstClockTime.max { timestamp = UInt64(pts) }
-        if let timestamp, isLate(timestamp, duration: fc_buffer_duration(buffer), segment: segment!) {
-            gst_buffer_unref(buffer)
-            return
-        }
+        if let timestamp, isLate(timestamp, duration: fc_buffer_duration(buffer.pointer), segment: &segment) { return }
         // Controlled properties (GstController) take their values at this frame's stream time.
         if let timestamp {
-            let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+            let streamTime = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, guint64(timestamp))
             if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
         }
         run.stream.frameRunningTime = timestamp.flatMap { t in
-            let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(t))
+            let running = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, guint64(t))
             return running == GstClockTime.max ? nil : UInt64(running)
         }
-        let duration = fc_buffer_duration(buffer)
+        let duration = fc_buffer_duration(buffer.pointer)
         run.stream.frameDuration = duration == GstClockTime.max ? nil : UInt64(duration)
         let task = stage.task(for: shape, stream: run.stream)
         let job = task.job
-        let oneThread = shouldStayOnOneThread(frameDuration: fc_buffer_duration(buffer), stream: run.stream)
+        let oneThread = shouldStayOnOneThread(frameDuration: duration, stream: run.stream)
         RowSplitter.withOneThread(oneThread) {
         switch job.work {
         case .passthrough:
             break
         case .inPlace(let inPlace, let copying):
-            buffer = fc_buffer_make_writable(buffer)
-            if fc_buffer_memory_writable(buffer) != 0 {
+            buffer = buffer.writable()
+            if fc_buffer_memory_writable(buffer.pointer) != 0 {
                 var frame = GstVideoFrame()
-                if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer.pointer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
                     inPlace(view(of: &frame, shape: shape, timestamp: timestamp))
                     gst_video_frame_unmap(&frame)
                 }
@@ -138,13 +125,13 @@ extension FrameWorker {
             buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
                             timestamp: timestamp, run: &run, as: view, work)
         case .yuvInPlace(let work):
-            buffer = fc_buffer_make_writable(buffer)
-            if fc_buffer_memory_writable(buffer) == 0 {   // shared memory: filter a copy
+            buffer = buffer.writable()
+            if fc_buffer_memory_writable(buffer.pointer) == 0 {   // shared memory: filter a copy
                 buffer = render(buffer, shape: shape, width: shape.width, height: shape.height, geometry: nil,
                                 timestamp: timestamp, run: &run, as: yuvView) { source, destination in destination.copy(from: source); work(destination) }
             } else {
                 var frame = GstVideoFrame()
-                if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
+                if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer.pointer, GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 {
                     work(yuvView(of: &frame, shape: shape, timestamp: timestamp))
                     gst_video_frame_unmap(&frame)
                 }
@@ -153,7 +140,7 @@ extension FrameWorker {
             // Stills read the frame as it is: shared memory (e.g. after `imagefreeze`, a
             // `tee`) needs no copy of its own.
             var frame = GstVideoFrame()
-            if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer, GST_MAP_READ) != 0 {
+            if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer.pointer, GST_MAP_READ) != 0 {
                 work(yuvView(of: &frame, shape: shape, timestamp: timestamp))
                 gst_video_frame_unmap(&frame)
             }
@@ -163,24 +150,24 @@ extension FrameWorker {
         }
         }
         if let decorate = task.decorate {
-            buffer = fc_buffer_make_writable(buffer)
-            decorate(buffer, timestamp)
+            buffer = buffer.writable()
+            decorate(buffer.pointer, timestamp)
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         noteProcessingTime(elapsed, stream: &run.stream)
         run.stream.oneThreadEstimate = oneThread ? elapsed : 2 * elapsed
 
         let (outCaps, isNew) = run.stream.outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
-        if isNew { log.info(element, "output caps \(GStreamer.describe(outCaps))") }
-        let outSample = gst_sample_new(buffer, outCaps, segment, nil)!
-        gst_buffer_unref(buffer)
+        if isNew { log.info(element, "output caps \(GStreamer.describe(outCaps.pointer))") }
+        let outSample = GstOwnedSample(buffer: buffer.pointer, caps: outCaps.pointer, segment: &segment)
+        // The sample holds the buffer now; let go of ours so downstream gets it alone.
+        buffer.release()
         pushLock.withLock { _ in
             guard mailbox.isCurrent(generation) else { return }
             processedCount.add(1, ordering: .relaxed)
-            _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample)
+            _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample.pointer)
             if !run.pushedSinceStart { sendHeldEvents(&run) }
         }
-        gst_sample_unref(outSample)
     }
 
     /// Whether this frame's pixel work runs on the worker thread alone instead of being

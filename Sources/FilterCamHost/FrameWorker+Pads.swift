@@ -14,22 +14,12 @@ extension FrameWorker {
     }
 
     /// Hands a frame that reached the appsink to the worker (streaming thread).
-    private func receive(_ sample: OpaquePointer) {
+    private func receive(buffer: GstOwned<GstBuffer>, caps: GstOwned<GstCaps>, segmentEvent: GstOwned<GstEvent>) {
         if liveState.load(ordering: .relaxed) == 0 { detectLiveness() }
         let live = receivingLive
-        var runningTime: UInt64?, duration: UInt64?
-        if let buffer = gst_sample_get_buffer(sample) {
-            if let segment = gst_sample_get_segment(sample), segment.pointee.format == GST_FORMAT_TIME,
-               fc_buffer_pts(buffer) != GstClockTime.max {
-                let time = gst_segment_to_running_time(segment, GST_FORMAT_TIME, fc_buffer_pts(buffer))
-                if time != GstClockTime.max { runningTime = UInt64(time) }
-            }
-            if fc_buffer_duration(buffer) != GstClockTime.max { duration = UInt64(fc_buffer_duration(buffer)) }
-        }
-        let frame = ReceivedFrame(sample: sample, live: live, runningTime: runningTime, duration: duration)
+        let frame = ReceivedFrame(buffer: buffer, caps: caps, segmentEvent: segmentEvent, live: live)
         if let dropped = mailbox.put(frame: frame, live: live).dropped {
-            reportDropped(dropped.sample, reason: "\(mailbox.maxWaitingFrames) newer ones were waiting for the filter")
-            gst_sample_unref(dropped.sample)
+            reportDropped(dropped, reason: "\(mailbox.maxWaitingFrames) newer ones were waiting for the filter")
         }
     }
 
@@ -41,32 +31,26 @@ extension FrameWorker {
         // callback) and takes buffer lists through `new_sample`.
         gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
             let me = FrameWorker.from(data)
-            guard let buffer = fc_probe_info_buffer(info), let caps = GstOwned(gst_pad_get_current_caps(pad)) else {
+            guard let buffer = fc_probe_info_buffer(info), let caps = GstOwned(gst_pad_get_current_caps(pad)),
+                  let segment = GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0)) else {
                 return GST_PAD_PROBE_OK
             }
-            var segment: UnsafePointer<GstSegment>?
-            let segmentEvent = GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0))
-            if let segmentEvent { gst_event_parse_segment(segmentEvent.pointer, &segment) }
-            let sample = gst_sample_new(buffer, caps.pointer, segment, nil)!
-            withExtendedLifetime(segmentEvent) {}   // the segment is read from it
-            // HANDLED hands the pad's reference to this probe: let go here, before the
-            // worker can see the frame, the sample's is the only one left. (With DROP the
-            // pad let go only after `receive`; a worker that got there first found the
-            // buffer shared and copied the whole frame before filtering it in place.)
-            gst_buffer_unref(buffer)
-            me.receive(sample)
+            // HANDLED hands the pad's reference to this probe, and the worker gets it: no
+            // other is left. (With DROP the pad let go only after `receive`; a worker that
+            // got there first found the buffer shared and copied the whole frame before
+            // filtering it in place.)
+            me.receive(buffer: GstOwned(buffer), caps: caps, segmentEvent: segment)
             return GST_PAD_PROBE_HANDLED
         }, unretained, nil)
 
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, data in
             let me = FrameWorker.from(data)
-            guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
-            // appsink reuses its sample object, so the mailbox gets its own.
-            let sample = gst_sample_new(gst_sample_get_buffer(pulled), gst_sample_get_caps(pulled),
-                                        gst_sample_get_segment(pulled), nil)!
-            gst_sample_unref(pulled)
-            me.receive(sample)
+            guard let pulled = GstOwnedSample(gst_app_sink_pull_sample(sink)) else { return GST_FLOW_FLUSHING }
+            // appsink reuses its sample object, so the mailbox gets the parts.
+            guard let buffer = pulled.buffer, let caps = pulled.caps, let segment = pulled.segment else { return GST_FLOW_OK }
+            me.receive(buffer: GstOwned(retaining: buffer), caps: GstOwned(retaining: caps),
+                       segmentEvent: GstOwned(gst_event_new_segment(segment)!))
             return GST_FLOW_OK
         }
         callbacks.eos = { _, data in
@@ -95,7 +79,7 @@ extension FrameWorker {
                 me.mailbox.setFlushing(false)
             case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP, GST_EVENT_STREAM_START,
                  GST_EVENT_STREAM_GROUP_DONE:
-                me.mailbox.put(.event(GstPointer(gst_event_ref(event))))
+                me.mailbox.put(.event(GstOwned(retaining: event)))
             default:
                 break
             }
@@ -133,29 +117,24 @@ extension FrameWorker {
         gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, { _, info, data in
             let me = FrameWorker.from(data)
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            // HANDLED: the probe owns the event, and pushing it on hands that reference over.
             switch event.pointee.type {
             case GST_EVENT_LATENCY:
                 // Upstream elements get it too, as through any other element.
                 me.notePipelineLatency(event)
-                gst_pad_push_event(me.sinkPad, gst_event_ref(event))
-                gst_event_unref(event)
+                gst_pad_push_event(me.sinkPad, event)
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_SEEK:
-                gst_pad_push_event(me.sinkPad, gst_event_ref(event))
-                gst_event_unref(event)
+                gst_pad_push_event(me.sinkPad, event)
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_NAVIGATION:
-                if me.stage?.navigate(event) == true {
-                    gst_event_unref(event)
-                    return GST_PAD_PROBE_HANDLED
-                }
-                gst_pad_push_event(me.sinkPad, me.mappedNavigation(event))
-                gst_event_unref(event)
+                let handled = GstOwned(event)
+                if me.stage?.navigate(event) == true { return GST_PAD_PROBE_HANDLED }
+                gst_pad_push_event(me.sinkPad, me.mappedNavigation(event) ?? handled.take())
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_QOS:
                 me.noteQoS(event)
-                gst_pad_push_event(me.sinkPad, gst_event_ref(event))
-                gst_event_unref(event)
+                gst_pad_push_event(me.sinkPad, event)
                 return GST_PAD_PROBE_HANDLED
             default:
                 return GST_PAD_PROBE_OK
@@ -172,10 +151,11 @@ extension FrameWorker {
         }, unretained, nil)
     }
 
-    /// A navigation event with pointer coordinates mapped from output to input.
-    private func mappedNavigation(_ event: UnsafeMutablePointer<GstEvent>) -> UnsafeMutablePointer<GstEvent> {
+    /// A new navigation event with pointer coordinates mapped from output to input (nil:
+    /// nothing to map).
+    private func mappedNavigation(_ event: UnsafeMutablePointer<GstEvent>) -> UnsafeMutablePointer<GstEvent>? {
         guard let stage, let original = gst_event_get_structure(event),
-              let structure = gst_structure_copy(original) else { return gst_event_ref(event) }
+              let structure = gst_structure_copy(original) else { return nil }
         var x = 0.0, y = 0.0
         if gst_structure_get_double(structure, "pointer_x", &x) != 0,
            gst_structure_get_double(structure, "pointer_y", &y) != 0 {

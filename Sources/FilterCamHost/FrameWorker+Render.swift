@@ -4,13 +4,13 @@ import FilterCore
 
 /// Rendering into pooled output buffers, and the views filters see of a mapped frame.
 extension FrameWorker {
-    /// Writes `work(source, destination)` into a buffer from the output pool; consumes `input`.
+    /// Writes `work(source, destination)` into a buffer from the output pool; gives `input` back.
     /// Metas follow (`fc_copy_metas`; regions of interest through `geometry`). The frames
     /// are RGB views or YUV views (`view(of:…)`, `yuvView(of:…)`), as the job needs.
-    func render<Frame>(_ input: UnsafeMutablePointer<GstBuffer>, shape: FrameShape, width: Int, height: Int,
+    func render<Frame>(_ input: GstOwned<GstBuffer>, shape: FrameShape, width: Int, height: Int,
                        geometry: GeometryPlan?, timestamp: UInt64?, run: inout WorkerRun,
                        as frame: (inout GstVideoFrame, FrameShape, UInt64?) -> Frame,
-                       _ work: (Frame, Frame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+                       _ work: (Frame, Frame) -> Void) -> GstOwned<GstBuffer> {
         render(input, width: width, height: height, geometry: geometry, run: &run) { src, dst in
             let outShape = FrameShape(width: width, height: height, format: shape.format)
             work(frame(&src, shape, timestamp), frame(&dst, outShape, timestamp))
@@ -18,12 +18,13 @@ extension FrameWorker {
     }
 
     /// A buffer from the output pool with `input`'s flags, timestamps and metas, both
-    /// mapped for `work`; consumes `input`.
-    func render(_ input: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int, geometry: GeometryPlan?,
-                run: inout WorkerRun, _ work: (inout GstVideoFrame, inout GstVideoFrame) -> Void) -> UnsafeMutablePointer<GstBuffer> {
+    /// mapped for `work`; gives `input` back (its pool, upstream, may be waiting for it).
+    func render(_ owned: GstOwned<GstBuffer>, width: Int, height: Int, geometry: GeometryPlan?,
+                run: inout WorkerRun, _ work: (inout GstVideoFrame, inout GstVideoFrame) -> Void) -> GstOwned<GstBuffer> {
         var outInfo = GstVideoInfo()
         gst_video_info_set_format(&outInfo, run.stream.inputInfo.finfo.pointee.format, guint(width), guint(height))
-        let out = run.outputPool.acquire(info: &outInfo)
+        let output = run.outputPool.acquire(info: &outInfo)
+        let input = owned.pointer, out = output.pointer
         gst_buffer_copy_into(out, input, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
         fc_copy_metas(input, out, geometry == nil ? 1 : 0)
         if let geometry { RegionOfInterest.map(from: input, to: out, through: geometry) }
@@ -35,8 +36,8 @@ extension FrameWorker {
             }
             gst_video_frame_unmap(&src)
         }
-        gst_buffer_unref(input)
-        return out
+        owned.release()
+        return output
     }
 
     func view(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> FrameView {
@@ -58,30 +59,27 @@ extension FrameWorker {
 /// Output buffers come from a pool sized for the current output, so memory is
 /// reused instead of being allocated (and page-faulted) for every frame.
 struct OutputBufferPool {
-    private var pool: UnsafeMutablePointer<GstBufferPool>?
+    private var pool: GstOwned<GstBufferPool>?
     private var poolSize = 0
 
-    mutating func acquire(info: inout GstVideoInfo) -> UnsafeMutablePointer<GstBuffer> {
+    mutating func acquire(info: inout GstVideoInfo) -> GstOwned<GstBuffer> {
         let size = Int(info.size)
         if pool == nil || poolSize != size {
             release()
             if let caps = GstOwned(gst_video_info_to_caps(&info)) {
-                pool = fc_buffer_pool_new(caps.pointer, guint(size))
+                pool = GstOwned(fc_buffer_pool_new(caps.pointer, guint(size)))
             }
             poolSize = size
         }
         var buffer: UnsafeMutablePointer<GstBuffer>?
-        if let pool, gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer {
-            return buffer
+        if let pool, gst_buffer_pool_acquire_buffer(pool.pointer, &buffer, nil) == GST_FLOW_OK, let buffer {
+            return GstOwned(buffer)
         }
-        return gst_buffer_new_allocate(nil, gsize(size), nil)!
+        return GstOwned(gst_buffer_new_allocate(nil, gsize(size), nil)!)
     }
 
     mutating func release() {
-        if let pool {
-            gst_buffer_pool_set_active(pool, 0)
-            gst_object_unref(pool)
-        }
+        if let pool { gst_buffer_pool_set_active(pool.pointer, 0) }
         pool = nil
         poolSize = 0
     }

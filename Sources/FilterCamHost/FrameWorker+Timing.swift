@@ -66,10 +66,10 @@ extension FrameWorker {
 
     /// A live frame dropped before processing is reported like a QoS drop (a QoS message
     /// with live=true, as live sources and decoders post), and logged.
-    func reportDropped(_ sample: OpaquePointer, reason: String) {
-        guard let buffer = gst_sample_get_buffer(sample), let segment = gst_sample_get_segment(sample) else { return }
-        let pts = fc_buffer_pts(buffer)
-        postQoS(live: true, pts: pts, duration: fc_buffer_duration(buffer), segment: segment, jitter: nil, proportion: 1)
+    func reportDropped(_ frame: ReceivedFrame, reason: String) {
+        let pts = fc_buffer_pts(frame.buffer.pointer)
+        var segment = frame.segment
+        postQoS(live: true, pts: pts, duration: fc_buffer_duration(frame.buffer.pointer), segment: &segment, jitter: nil, proportion: 1)
         log.debug(element, "dropped the frame at \(pts) ns: \(reason)")
     }
 

@@ -38,9 +38,9 @@ import Synchronization
 ///
 /// In parts, one file each, in a frame's order: FrameWorker+Pads (the inner pair's pads:
 /// probes and appsink callbacks that hand frames and events over, and pass upstream
-/// events back), this file (the type and its state changes), FrameWorker+Loop (the worker
-/// thread, which alone owns the run's stream state, and processes each frame),
-/// FrameWorker+Timing (liveness, lateness,
+/// events back), this file (the type, and its run as the element's part: start, unlock,
+/// stop), FrameWorker+Loop (the worker thread, which alone owns the run's stream state,
+/// and processes each frame), FrameWorker+Timing (liveness, lateness,
 /// QoS and latency), FrameWorker+Render (pooled output buffers and frame views),
 /// FrameWorker+Errors (inner errors re-posted, formats refused) and
 /// FrameWorker+Counters (`frames-processed`, `frames-dropped`).
@@ -74,34 +74,46 @@ final class FrameWorker: Sendable {
     private let srcPadPointer: GstPointer<GstPad>     // the appsrc's
     var srcPad: UnsafeMutablePointer<GstPad> { srcPadPointer.pointer }
 
-    /// A frame as the streaming thread hands it over: the sample (owned) and whether
-    /// upstream was live when it arrived.
+    /// A frame as the streaming thread hands it over, owned: its buffer (the only
+    /// reference once the pad has let go of it, so in-place work needs no copy), caps and
+    /// segment, and whether upstream was live when it arrived.
     struct ReceivedFrame: Sendable {
-        /// The sample (GstSample is opaque to Swift: held as the mini object it is).
-        private let miniObject: GstPointer<GstMiniObject>
-        var sample: OpaquePointer { OpaquePointer(miniObject.pointer) }
+        let buffer: GstOwned<GstBuffer>
+        let caps: GstOwned<GstCaps>
+        /// The SEGMENT event it came under (the segment is read from it).
+        private let segmentEvent: GstOwned<GstEvent>
         let live: Bool
         /// Its running time (nil when not known): when the sink wants it, less the latency.
         let runningTime: UInt64?
         /// Its duration (nil when not known).
         let duration: UInt64?
 
-        init(sample: OpaquePointer, live: Bool, runningTime: UInt64?, duration: UInt64?) {
-            miniObject = GstPointer(UnsafeMutablePointer(sample))
+        init(buffer: GstOwned<GstBuffer>, caps: GstOwned<GstCaps>, segmentEvent: GstOwned<GstEvent>, live: Bool) {
+            self.buffer = buffer
+            self.caps = caps
+            self.segmentEvent = segmentEvent
             self.live = live
-            self.runningTime = runningTime
-            self.duration = duration
+            let pts = fc_buffer_pts(buffer.pointer), length = fc_buffer_duration(buffer.pointer)
+            var segment = Self.segment(of: segmentEvent)
+            let time = pts == GstClockTime.max || segment.format != GST_FORMAT_TIME
+                ? GstClockTime.max : gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts)
+            runningTime = time == GstClockTime.max ? nil : UInt64(time)
+            duration = length == GstClockTime.max ? nil : UInt64(length)
+        }
+
+        /// A copy of its segment.
+        var segment: GstSegment { Self.segment(of: segmentEvent) }
+
+        private static func segment(of event: GstOwned<GstEvent>) -> GstSegment {
+            var segment: UnsafePointer<GstSegment>?
+            gst_event_parse_segment(event.pointer, &segment)
+            return segment!.pointee
         }
     }
-    /// Frames and serialized events, owned while they wait.
-    typealias Mailbox = FrameMailbox<ReceivedFrame, GstPointer<GstEvent>>
-    let mailbox = Mailbox { item in
-        switch item {
-        case .frame(let frame): gst_sample_unref(frame.sample)
-        case .event(let event): gst_event_unref(event.pointer)
-        case .endOfStream: break
-        }
-    }
+    /// Frames and serialized events; what waits owns its references, so an item the
+    /// mailbox drops gives them back itself.
+    typealias Mailbox = FrameMailbox<ReceivedFrame, GstOwned<GstEvent>>
+    let mailbox = Mailbox { _ in }
     /// Held while the worker checks a frame's flush generation and pushes it, and while
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     let pushLock = Locked(())
@@ -162,37 +174,36 @@ final class FrameWorker: Sendable {
         stageReference.withLock { $0.stage = stage }
     }
 
-    // MARK: State
+    // MARK: Run (as the element's part: its host calls these around the shell's state
+    // change, which runs the appsink and appsrc from READY→PAUSED and stops them at PAUSED→READY)
 
-    /// Called by the element around its state change (the shell moves the appsink and
-    /// appsrc in between: running from READY→PAUSED, stopped at PAUSED→READY).
-    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        let from = fc_transition_current(transition), to = fc_transition_next(transition)
-        if !after && from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_PAUSED.rawValue) {
-            processedCount.store(0, ordering: .relaxed)
-            leftCount.store(0, ordering: .relaxed)
-            qosDropped.store(0, ordering: .relaxed)
-            lateDropped.store(0, ordering: .relaxed)
-            pipelineLatency.store(UInt64.max, ordering: .relaxed)
-            refusedFormat.store(false, ordering: .relaxed)
-            earliestTime.store(UInt64.max, ordering: .relaxed)
-            addedLatency.store(0, ordering: .relaxed)
-            liveState.store(0, ordering: .relaxed)
-            FrameMemory.keepFramesOutOfThreadArenas()
-            // The worker thread starts with the first frame or event.
-            mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
-                self.workerLoop()
-            }
+    /// Before READY→PAUSED: counters and timing reset; the worker thread starts with the
+    /// first frame or event.
+    func start() {
+        processedCount.store(0, ordering: .relaxed)
+        leftCount.store(0, ordering: .relaxed)
+        qosDropped.store(0, ordering: .relaxed)
+        lateDropped.store(0, ordering: .relaxed)
+        pipelineLatency.store(UInt64.max, ordering: .relaxed)
+        refusedFormat.store(false, ordering: .relaxed)
+        earliestTime.store(UInt64.max, ordering: .relaxed)
+        addedLatency.store(0, ordering: .relaxed)
+        liveState.store(0, ordering: .relaxed)
+        FrameMemory.keepFramesOutOfThreadArenas()
+        mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
+            self.workerLoop()
         }
-        if !after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            mailbox.close()   // a streaming thread waiting to hand over a frame returns
-        }
-        if after && from == Int32(GST_STATE_PAUSED.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            // Joined once the appsrc has stopped (a push blocked in it has returned), so no
-            // thread outlives the element's stop.
-            mailbox.stop()
-        }
-        return result
+    }
+
+    /// Before PAUSED→READY: a streaming thread waiting to hand over a frame returns.
+    func unlock() {
+        mailbox.close()
+    }
+
+    /// After PAUSED→READY: the worker thread is joined once the appsrc has stopped (a push
+    /// blocked in it has returned), so no thread outlives the element's stop.
+    func stop() {
+        mailbox.stop()
     }
 
     /// In reverse playback the appsrc (GstBaseSrc) ends the stream as soon as it pushes a

@@ -17,9 +17,7 @@ public enum GStreamer {
     /// Whether an element factory of that name is registered (ours included).
     package static func hasElement(named name: String) -> Bool {
         initialize()
-        guard let factory = gst_element_factory_find(name) else { return false }
-        gst_object_unref(UnsafeMutableRawPointer(factory))   // opaque to Swift: no GstOwned
-        return true
+        return GstOwned(opaque: gst_element_factory_find(name)) != nil
     }
 
     /// A pipeline from FilterCam's own description (no user input: a failure means a
@@ -58,9 +56,7 @@ public enum GStreamer {
         if spec.pointee.value_type == fc_type_string() {
             return String(optionalCString: g_value_get_string(&value)) ?? ""
         }
-        guard let s = gst_value_serialize(&value) else { return nil }
-        defer { g_free(s) }
-        return String(cString: s)
+        return String(takingGLib: gst_value_serialize(&value))
     }
 
     /// Sets any property from its string form (enum nick, number, boolean, caps).
@@ -71,16 +67,12 @@ public enum GStreamer {
     /// The factory name of an element (`filtercam`, `videotestsrc`).
     package static func factoryName(of element: UnsafeMutablePointer<GstElement>) -> String? {
         guard let factory = gst_element_get_factory(element) else { return nil }
-        guard let name = gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) else { return nil }
-        defer { g_free(name) }
-        return String(cString: name)
+        return String(takingGLib: gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)))
     }
 
     /// The element's name (`filtercam0`).
     package static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
-        guard let cName = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)) else { return "?" }
-        defer { g_free(cName) }
-        return String(cString: cName)
+        String(takingGLib: gst_object_get_name(element.asObject)) ?? "?"
     }
 }
 
@@ -110,11 +102,24 @@ extension String {
 }
 
 extension GStreamer {
+    /// What an iterator hands out (a bin's children, an element's pads), borrowed: their
+    /// owner keeps them. The iterator and its values are freed here.
+    package static func objects<Object>(of iterator: UnsafeMutablePointer<GstIterator>?, as: Object.Type) -> [UnsafeMutablePointer<Object>] {
+        guard let iterator else { return [] }
+        var objects: [UnsafeMutablePointer<Object>] = []
+        var value = GValue()
+        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let object = g_value_get_object(&value) { objects.append(object.assumingMemoryBound(to: Object.self)) }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+        gst_iterator_free(iterator)
+        return objects
+    }
+
     /// Caps as text (gst_caps_to_string's copy is freed here).
     static func describe(_ caps: UnsafeMutablePointer<GstCaps>) -> String {
-        guard let text = gst_caps_to_string(caps) else { return "?" }
-        defer { g_free(text) }
-        return String(cString: text)
+        String(takingGLib: gst_caps_to_string(caps)) ?? "?"
     }
 }
 

@@ -41,8 +41,7 @@ package struct BusProblem {
         var debug: UnsafeMutablePointer<gchar>?
         if isError { gst_message_parse_error(message, &error, &debug) } else { gst_message_parse_warning(message, &error, &debug) }
         self.error = error.map(GStreamerError.init(taking:))
-        detail = debug.map { String(cString: $0) }
-        g_free(debug)
+        detail = String(takingGLib: debug)
     }
 
     /// The error's message, or `fallback` when the message carried none.

@@ -42,7 +42,6 @@ enum OSDRenderer {
                 cairo_stroke(cr)
             case .banner, .card, .caption:
                 guard let text = TextBox(item, cr: cr, width: width, height: height) else { continue }
-                defer { text.release() }
                 cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
                 cairo_rectangle(cr, text.box.x, text.box.y, text.box.width, text.box.height)
                 cairo_fill(cr)
@@ -51,7 +50,6 @@ enum OSDRenderer {
                 pango_cairo_show_layout(cr, text.layout)
             case .recording:
                 guard let badge = RecordingBadge(item, cr: cr, width: width, height: height) else { continue }
-                defer { badge.release() }
                 cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
                 cairo_rectangle(cr, badge.box.x, badge.box.y, badge.box.width, badge.box.height)
                 cairo_fill(cr)
@@ -78,11 +76,9 @@ enum OSDRenderer {
             return OverlayAreas.outline(r, margin: Int((outlineWidth(unit(width: width, height: height)) / 2).rounded(.up)) + 1)
         case .banner, .card, .caption:
             guard let text = TextBox(item, cr: cr, width: width, height: height) else { return [] }
-            defer { text.release() }
             return [text.bounds]
         case .recording:
             guard let badge = RecordingBadge(item, cr: cr, width: width, height: height) else { return [] }
-            defer { badge.release() }
             return [badge.bounds]
         }
     }
@@ -93,7 +89,9 @@ enum OSDRenderer {
     /// horizontally; a banner at the top, the card centred, a caption at the foot of its
     /// rectangle (shortened with an ellipsis to its width).
     private struct TextBox {
-        let layout: OpaquePointer
+        /// The Pango layout (a GObject), given back with the box.
+        private let ownedLayout: GstOwned<GObject>
+        var layout: OpaquePointer { OpaquePointer(ownedLayout.pointer) }
         let x: Double, y: Double
         let box: (x: Double, y: Double, width: Double, height: Double)
         /// The box and the glyphs' ink, rounded out to whole pixels.
@@ -127,7 +125,7 @@ enum OSDRenderer {
             pango_layout_get_pixel_extents(layout, &ink, &logical)
             // With a width set, a line is placed at the left of it (logical.x 0): centred here.
             let w = Double(logical.width), h = Double(logical.height)
-            self.layout = layout
+            ownedLayout = GstOwned(UnsafeMutablePointer<GObject>(layout))
             x = area.x + (area.width - w) / 2 - Double(logical.x)
             // A caption stands a pad above its rectangle's foot, clear of an outline around it.
             y = bottom.map { $0 - h - pad * 1.5 } ?? top ?? (Double(height) - h) / 2
@@ -137,14 +135,14 @@ enum OSDRenderer {
             let y1 = max(box.y + box.height, y + Double(ink.y + ink.height)).rounded(.up)
             bounds = PixelRect(x: Int(x0) - 1, y: Int(y0) - 1, width: Int(x1 - x0) + 2, height: Int(y1 - y0) + 2)
         }
-
-        func release() { g_object_unref(UnsafeMutableRawPointer(layout)) }
     }
 
     /// The recording's badge laid out, top left: in a translucent dark box, a red dot and
     /// the length so far (m:ss).
     private struct RecordingBadge {
-        let layout: OpaquePointer
+        /// The Pango layout (a GObject), given back with the box.
+        private let ownedLayout: GstOwned<GObject>
+        var layout: OpaquePointer { OpaquePointer(ownedLayout.pointer) }
         let textX: Double, textY: Double
         let dot: (x: Double, y: Double, radius: Double)
         let box: (x: Double, y: Double, width: Double, height: Double)
@@ -164,7 +162,7 @@ enum OSDRenderer {
             let pad = size / 2, radius = size * 0.4
             let x = pad, y = pad   // the box's corner, a margin from the picture's
             let h = max(Double(logical.height), 2 * radius) + pad
-            self.layout = layout
+            ownedLayout = GstOwned(UnsafeMutablePointer<GObject>(layout))
             box = (x, y, pad + 2 * radius + pad / 2 + Double(logical.width) + pad, h)
             dot = (x + pad + radius, y + h / 2, radius)
             textX = x + pad + 2 * radius + pad / 2
@@ -172,8 +170,6 @@ enum OSDRenderer {
             bounds = PixelRect(x: Int(box.x.rounded(.down)) - 1, y: Int(box.y.rounded(.down)) - 1,
                                width: Int(box.width.rounded(.up)) + 3, height: Int(box.height.rounded(.up)) + 3)
         }
-
-        func release() { g_object_unref(UnsafeMutableRawPointer(layout)) }
     }
 }
 

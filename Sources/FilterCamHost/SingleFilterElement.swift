@@ -7,30 +7,25 @@ import Synchronization
 /// `fcvignette radius=0.7`): a GObject property per declared parameter, the same worker
 /// and caps handling as `filtercam`. Nothing here is specific to any filter: the
 /// `FilterDescriptor` is the only input.
-final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, ElementPart, Sendable {
+final class SingleFilterElement: SwiftElement, FrameStage, ElementPart, Sendable {
     static let prefix = "fc"
 
-    let elementClass: ElementClass
     private let descriptor: FilterDescriptor
     private let elementPointer: GstPointer<GstElement>
     private var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let values: Locked<FilterValues>
     private let worker: FrameWorker
-    private let partsReference = SetOnce<ElementParts>()
-    var parts: ElementParts { partsReference.value }
 
     /// The filter instance and the values it was made with. Only the worker thread takes
     /// the lock (never contended): it keeps the element Sendable, checked.
     private let active = Locked<(values: FilterValues, filter: any FrameFilter)?>(nil)
 
-    init(element: UnsafeMutablePointer<GstElement>, descriptor: FilterDescriptor, elementClass: ElementClass) {
+    init(element: UnsafeMutablePointer<GstElement>, descriptor: FilterDescriptor) {
         elementPointer = GstPointer(element)
         self.descriptor = descriptor
-        self.elementClass = elementClass
         values = Locked(descriptor.defaultValues)
         worker = FrameWorker(element: element, log: .singleFilter, formats: Self.formats(for: descriptor))
         worker.attach(stage: self)
-        partsReference.set(ElementParts(element: element, declared: elementClass.properties, parts: [self, worker]))
     }
 
     /// The formats of a filter's element: YUV too when the filter works on YUV planes.
@@ -41,13 +36,15 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
     /// The element class for a filter: `fc<id>`, type `GstFc<Id>`.
     static func elementClass(for d: FilterDescriptor) -> ElementClass {
         let typeName = "GstFc" + d.id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        let properties = d.parameters.map(property(for:)) + FrameWorker.counterProperties
         return ElementClass(
             factoryName: prefix + d.id, typeName: typeName,
             longName: "FilterCam \(d.title)", klass: "Filter/Effect/Video",
-            summary: d.summary, properties: properties,
+            summary: d.summary,
+            // The filter's parameters, then the frame worker (its counters).
+            parts: [PartSlot(d.parameters.map(property(for:))) { (e: SingleFilterElement) in e },
+                    PartSlot(FrameWorker.counterProperties) { (e: SingleFilterElement) in e.worker }],
             sinkCaps: FrameWorker.caps(formats: formats(for: d)), srcCaps: FrameWorker.caps(formats: formats(for: d)),
-            make: { element, cls in SingleFilterElement(element: element, descriptor: d, elementClass: cls) })
+            make: { element, _ in SingleFilterElement(element: element, descriptor: d) })
     }
 
     /// The GObject property for a filter parameter: same name, type, range and default.
@@ -71,13 +68,9 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
         }
     }
 
-
-    /// The filter's parameters (the worker's counters are its own part).
-    var properties: [ElementProperty] { descriptor.parameters.map(Self.property(for:)) }
-
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
-        guard let p = descriptor.parameters.first(where: { $0.name == name }) else { return }
-        let filterValue: FilterValue?
+        guard let p = descriptor.parameters.first(where: { $0.name == name }) else { throw PropertyProblem.unexpected(value, for: name) }
+        let filterValue: FilterValue
         switch (p.kind, value) {
         case (.double, .double(let v)): filterValue = .double(v)
         case (.int, .int(let v)): filterValue = .int(v)
@@ -90,9 +83,8 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
                 throw PropertyProblem(error.message)
             }
         case (.text, .string(let text)): filterValue = .text(text ?? "")
-        default: filterValue = nil
+        default: throw PropertyProblem.unexpected(value, for: name)
         }
-        guard let filterValue else { return }
         // What the values name (a look's file) is read and checked here, on the setter's
         // thread, not on a frame; a refusal keeps the values as they were.
         var next = values.withLock { $0 }
@@ -119,16 +111,9 @@ final class SingleFilterElement: ElementWithParts, HasElementClass, FrameStage, 
         }
     }
 
-    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
-        if !after && !parts.check(transition) { return GST_STATE_CHANGE_FAILURE }
-        return worker.changeState(transition, after: after, result: result)
-    }
-
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
         worker.filterMessage(message)
     }
-
-    func action(_ index: Int) {}
 
     func task(for input: FrameShape, stream: StreamState) -> FrameTask {
         let current = values.withLock { $0 }

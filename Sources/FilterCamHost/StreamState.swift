@@ -7,12 +7,12 @@ import FilterCore
 /// STREAM_START for what belonged to the previous stream (`startNewStream`).
 struct StreamState {
     /// The negotiated input: caps as received, and what was read from them.
-    private var inputCaps: UnsafeMutablePointer<GstCaps>?
+    private var inputCaps: GstOwned<GstCaps>?
     var inputInfo = GstVideoInfo()
     private(set) var inputShape: FrameShape?
 
     /// The caps pushed with the output, kept while size and turn stay the same.
-    private var outputCaps: UnsafeMutablePointer<GstCaps>?
+    private var outputCaps: GstOwned<GstCaps>?
     private var outputSize = (width: 0, height: 0, swapsAxes: false)
 
     /// `image-orientation` tags from upstream (stream scope wins over global), for `auto`.
@@ -60,9 +60,8 @@ struct StreamState {
     /// Notes the orientation a TAG event asks for.
     mutating func observe(_ tags: UnsafeMutablePointer<GstTagList>) {
         var value: UnsafeMutablePointer<gchar>?
-        guard gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { return }
-        defer { g_free(value) }
-        let method = OrientationMethod(imageOrientationTag: String(cString: value))
+        guard gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let tag = String(takingGLib: value) else { return }
+        let method = OrientationMethod(imageOrientationTag: tag)
         if gst_tag_list_get_scope(tags) == GST_TAG_SCOPE_GLOBAL {
             globalTagOrientation = method
         } else {
@@ -73,9 +72,9 @@ struct StreamState {
     /// Reads the input format when the caps change. `usable`: the caps are raw video in a
     /// format we take; `changed`: they differ from the last ones (so a refusal is new).
     mutating func adopt(_ caps: UnsafeMutablePointer<GstCaps>) -> (usable: Bool, changed: Bool) {
-        if let current = inputCaps, gst_caps_is_equal(current, caps) != 0 { return (inputShape != nil, false) }
+        if let current = inputCaps, gst_caps_is_equal(current.pointer, caps) != 0 { return (inputShape != nil, false) }
         forgetCaps()
-        inputCaps = gst_caps_ref(caps)
+        inputCaps = GstOwned(retaining: caps)
         var info = GstVideoInfo()
         guard gst_video_info_from_caps(&info, caps) != 0, info.interlace_mode == GST_VIDEO_INTERLACE_MODE_PROGRESSIVE,
               let name = String(optionalCString: gst_video_format_to_string(info.finfo.pointee.format)),
@@ -100,20 +99,17 @@ struct StreamState {
     /// The input caps with the output size; a 90° turn also turns the pixel aspect ratio
     /// (as videoflip). Everything else (colorimetry, framerate, …) is carried over.
     /// The second value is true when they are new.
-    mutating func outputCaps(width: Int, height: Int, swapsAxes: Bool) -> (UnsafeMutablePointer<GstCaps>, isNew: Bool) {
+    mutating func outputCaps(width: Int, height: Int, swapsAxes: Bool) -> (GstOwned<GstCaps>, isNew: Bool) {
         if let c = outputCaps, outputSize == (width, height, swapsAxes) { return (c, false) }
-        if let c = outputCaps { gst_caps_unref(c) }
         let caps = width == Int(inputInfo.width) && height == Int(inputInfo.height) && !swapsAxes
-            ? gst_caps_ref(inputCaps!)!
-            : fc_caps_with_size(inputCaps!, Int32(width), Int32(height), swapsAxes ? 1 : 0)!
+            ? inputCaps!
+            : GstOwned(fc_caps_with_size(inputCaps!.pointer, Int32(width), Int32(height), swapsAxes ? 1 : 0)!)
         outputCaps = caps
         outputSize = (width, height, swapsAxes)
         return (caps, true)
     }
 
     private mutating func forgetCaps() {
-        if let c = inputCaps { gst_caps_unref(c) }
-        if let c = outputCaps { gst_caps_unref(c) }
         inputCaps = nil
         outputCaps = nil
         inputShape = nil

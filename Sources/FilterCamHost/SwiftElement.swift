@@ -1,12 +1,10 @@
 import CGStreamer
 import CFilterCamShim
 
-/// The behaviour of one element instance written in Swift. The C shim makes the GObject
-/// (a plain GstElement for filters, a GstBin for sources) and forwards property access,
-/// state changes, messages from inside and action signals here.
+/// The behaviour of one element instance written in Swift, as its `ElementHost` calls
+/// it: the element's own state change (between its parts' start and stop), messages from
+/// inside and action signals. Its properties belong to its parts (`PartSlot`).
 protocol SwiftElement: AnyObject, Sendable {
-    func setProperty(_ index: Int, _ value: PropertyValue)
-    func getProperty(_ index: Int) -> PropertyValue
     /// Before (`after == false`) and after the element changes state (and its insides').
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn
     /// Return true to swallow a message posted inside the element.
@@ -14,26 +12,26 @@ protocol SwiftElement: AnyObject, Sendable {
     func action(_ index: Int)
 }
 
-/// An element whose properties all belong to its parts (`ElementParts`: the element
-/// itself, its worker, its stills, …): GObject's property calls go to them.
-protocol ElementWithParts: SwiftElement {
-    var parts: ElementParts { get }
+extension SwiftElement {
+    func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn { result }
+    func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool { false }
+    func action(_ index: Int) {}
 }
 
-extension ElementWithParts {
-    func setProperty(_ index: Int, _ value: PropertyValue) { parts.set(index, value) }
-    func getProperty(_ index: Int) -> PropertyValue { parts.get(index) }
-}
-
-/// One element type: its metadata, properties, action signals, and how to make the
-/// Swift side of an instance.
+/// One element type: its metadata, its parts and their properties, action signals, and
+/// how to make the Swift side of an instance.
 package final class ElementClass: Sendable {
     package let factoryName: String
     let typeName: String
     let longName: String
     let klass: String
     let summary: String
+    /// The parts, each with the properties it declares.
+    let slots: [PartSlot]
+    /// Every property, the slots' in order (GObject's property id is the index + 1).
     let properties: [ElementProperty]
+    /// For each property, the index of its slot.
+    private let slotOfProperty: [Int]
     let actions: [String]
     /// Sink pad template caps; "" for a source element (no sink pad).
     let sinkCaps: String
@@ -41,23 +39,30 @@ package final class ElementClass: Sendable {
     /// A source is a bin (it keeps its SOURCE flag) and has no sink pad; the others are
     /// plain elements around a private appsink/appsrc pair.
     let isSource: Bool
-    let make: @Sendable (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement
+    let make: @Sendable (UnsafeMutablePointer<GstElement>, ElementClass) -> any SwiftElement
 
     init(factoryName: String, typeName: String, longName: String, klass: String, summary: String,
-         properties: [ElementProperty], actions: [String] = [], sinkCaps: String, srcCaps: String,
+         parts: [PartSlot], actions: [String] = [], sinkCaps: String, srcCaps: String,
          isSource: Bool = false,
-         make: @escaping @Sendable (UnsafeMutablePointer<GstElement>, ElementClass) -> SwiftElement) {
+         make: @escaping @Sendable (UnsafeMutablePointer<GstElement>, ElementClass) -> any SwiftElement) {
         self.factoryName = factoryName
         self.typeName = typeName
         self.longName = longName
         self.klass = klass
         self.summary = summary
-        self.properties = properties
+        slots = parts
+        properties = parts.flatMap(\.properties)
+        slotOfProperty = parts.indices.flatMap { i in Array(repeating: i, count: parts[i].properties.count) }
         self.actions = actions
         self.sinkCaps = sinkCaps
         self.srcCaps = srcCaps
         self.isSource = isSource
         self.make = make
+    }
+
+    /// The slot that declares property `index`, and the property.
+    func owner(of index: Int) -> (slot: Int, property: ElementProperty) {
+        (slotOfProperty[index], properties[index])
     }
 
     /// Registers the element in `plugin` (nil: with no plugin, for static use).
@@ -105,8 +110,8 @@ package final class ElementClass: Sendable {
         }
     }
 
-    private static func instance(_ ctx: UnsafeMutableRawPointer?) -> SwiftElement {
-        Unmanaged<AnyObject>.fromOpaque(ctx!).takeUnretainedValue() as! SwiftElement
+    private static func instance(_ ctx: UnsafeMutableRawPointer?) -> ElementHost {
+        ElementHost.from(context: ctx!)
     }
 
     /// Static text: C may keep the pointer for the life of the process.
@@ -118,26 +123,23 @@ package final class ElementClass: Sendable {
         var cb = FcElementCallbacks()
         cb.instance_init = { element, classCtx in
             let cls = Unmanaged<ElementClass>.fromOpaque(classCtx!).takeUnretainedValue()
-            let object = cls.make(element!, cls)
-            return Unmanaged.passRetained(object as AnyObject).toOpaque()
+            return Unmanaged.passRetained(ElementHost(element: element!, elementClass: cls)).toOpaque()
         }
         cb.finalize = { ctx in
-            Unmanaged<AnyObject>.fromOpaque(ctx!).release()
+            Unmanaged<ElementHost>.fromOpaque(ctx!).release()
         }
         cb.set_property = { ctx, id, value in
-            let element = instance(ctx)
-            guard let cls = (element as? HasElementClass)?.elementClass else { return }
+            let host = instance(ctx), cls = host.elementClass
             let index = Int(id) - 1
             let newValue = PropertyValue(reading: value!, as: cls.properties[index].kind)
             cls.log.log(GST_LEVEL_DEBUG, nil, { "\(cls.factoryName): set \(cls.properties[index].name) = \(newValue.text)" },
                         file: #fileID, function: #function, line: #line)
-            element.setProperty(index, newValue)
+            host.set(index, newValue)
         }
         cb.get_property = { ctx, id, value in
-            let element = instance(ctx)
-            guard let cls = (element as? HasElementClass)?.elementClass else { return }
+            let host = instance(ctx)
             let index = Int(id) - 1
-            element.getProperty(index).write(to: value!, as: cls.properties[index].kind)
+            host.get(index).write(to: value!, as: host.elementClass.properties[index].kind)
         }
         cb.change_state = { ctx, transition, after, result in
             instance(ctx).changeState(transition, after: after != 0, result: result)
@@ -150,9 +152,4 @@ package final class ElementClass: Sendable {
         }
         return cb
     }()
-}
-
-/// Elements know their class, so the C callbacks can find property kinds.
-protocol HasElementClass {
-    var elementClass: ElementClass { get }
 }

@@ -156,11 +156,10 @@ public struct Bench {
         _ = gst_element_get_state(pipeline.element, nil, nil, 10_000_000_000)
         let start = DispatchTime.now().uptimeNanoseconds
         pipeline.setState(GST_STATE_PLAYING)
-        let message = gst_bus_timed_pop_filtered(pipeline.bus, 120_000_000_000,
-            GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
+        let message = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 120_000_000_000,
+            GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)))
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        defer { if let message { gst_message_unref(message) } }
-        guard let message, message.pointee.type == GST_MESSAGE_EOS else {
+        guard let message, message.pointer.pointee.type == GST_MESSAGE_EOS else {
             throw Pipeline.ParseError(description: "'\(element)' did not reach EOS")
         }
         // The preroll frame went through before the clock started.
@@ -314,15 +313,13 @@ public struct Bench {
         pipeline.setState(GST_STATE_PLAYING)
         var lat: [Double] = []
         let start = DispatchTime.now().uptimeNanoseconds
-        while let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 5_000_000_000) {
-            let pts = fc_buffer_pts(gst_sample_get_buffer(sample))
-            if let clock = gst_element_get_clock(pipeline.element) {
-                let now = gst_clock_get_time(clock)
+        while let sample = GstOwnedSample(gst_app_sink_try_pull_sample(sink.asAppSink, 5_000_000_000)) {
+            let pts = fc_buffer_pts(sample.buffer)
+            if let clock = GstOwned(gst_element_get_clock(pipeline.element)) {
+                let now = gst_clock_get_time(clock.pointer)
                 let running = now - gst_element_get_base_time(pipeline.element)
                 lat.append((Double(running) - Double(pts)) / 1e6)
-                gst_object_unref(clock)
             }
-            gst_sample_unref(sample)
         }
         return (lat, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }

@@ -17,14 +17,13 @@ public enum FrameIO {
         let pipeline = try Pipeline(description: description + " ! videoconvert ! video/x-raw,format=\(format.rawValue) ! appsink name=out sync=false")
         guard let sink = pipeline.element(named: "out") else { throw Failure(description: "no appsink") }
         pipeline.setState(GST_STATE_PLAYING)
-        guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000) else {
+        guard let sample = GstOwnedSample(gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000)) else {
             throw Failure(description: "no frame from '\(description)'")
         }
-        defer { gst_sample_unref(sample) }
         var info = GstVideoInfo()
-        gst_video_info_from_caps(&info, gst_sample_get_caps(sample))
+        gst_video_info_from_caps(&info, sample.caps)
         var frame = GstVideoFrame()
-        guard gst_video_frame_map(&frame, &info, gst_sample_get_buffer(sample), GST_MAP_READ) != 0 else {
+        guard gst_video_frame_map(&frame, &info, sample.buffer, GST_MAP_READ) != 0 else {
             throw Failure(description: "cannot map frame")
         }
         defer { gst_video_frame_unmap(&frame) }
@@ -53,10 +52,9 @@ public enum FrameIO {
         _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
         gst_app_src_push_buffer(src.asAppSrc, buffer)
         gst_app_src_end_of_stream(src.asAppSrc)
-        guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000), let encoded = gst_sample_get_buffer(sample) else {
+        guard let sample = GstOwnedSample(gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000)), let encoded = sample.buffer else {
             throw Failure(description: "pngenc gave no picture")
         }
-        defer { gst_sample_unref(sample) }
         var png = [UInt8](repeating: 0, count: Int(gst_buffer_get_size(encoded)))
         _ = png.withUnsafeMutableBytes { gst_buffer_extract(encoded, 0, $0.baseAddress, gsize($0.count)) }
         return png

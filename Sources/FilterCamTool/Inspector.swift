@@ -17,15 +17,14 @@ public enum Inspector {
 
     public static func describe(factory name: String) throws -> String {
         GStreamer.initialize()
-        guard let factory = gst_element_factory_find(name) else {
+        guard let ownedFactory = GstOwned(opaque: gst_element_factory_find(name)) else {
             throw NotFound(description: "no element \(name.quotedForMessage); FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
         }
-        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
-        guard let element = gst_element_factory_create(factory, nil) else {
+        let factory = OpaquePointer(ownedFactory.pointer)
+        guard let ownedElement = gst_element_factory_create(factory, nil).map(GstOwned.init(sinking:)) else {
             throw NotFound(description: "element '\(name)' could not be created")
         }
-        gst_object_ref_sink(element)
-        defer { gst_object_unref(element) }
+        let element = ownedElement.pointer
         var out = "Factory Details:\n"
         for key in ["long-name", "klass", "description", "author"] {
             let value = String(optionalCString: gst_element_factory_get_metadata(factory, key)) ?? ""
@@ -44,13 +43,8 @@ public enum Inspector {
         out += "\nElement Properties:\n"
         let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
         var count: guint = 0
-        if let specs = g_object_class_list_properties(klass, &count) {
-            defer { g_free(specs) }
-            for i in 0..<Int(count) {
-                guard let spec = specs[i] else { continue }
-                out += describe(property: spec, of: element)
-            }
-        }
+        let specs = Array(takingGLib: g_object_class_list_properties(klass, &count), count: Int(count))
+        for spec in specs.compactMap({ $0 }) { out += describe(property: spec, of: element) }
         let signals = actionSignals(of: gst_element_factory_get_element_type(factory))
         if !signals.isEmpty {
             out += "\nElement Actions:\n"
@@ -87,9 +81,7 @@ public enum Inspector {
             if g_type_fundamental(v.pointee.g_type) == fc_type_string() {
                 return "\"\(String(optionalCString: g_value_get_string(v)) ?? "NULL")\""
             }
-            guard let s = gst_value_serialize(v) else { return "?" }
-            defer { g_free(s) }
-            return String(cString: s)
+            return String(takingGLib: gst_value_serialize(v)) ?? "?"
         }
         switch fundamental {
         case fc_type_double():
@@ -124,12 +116,11 @@ public enum Inspector {
 
     package static func actionSignals(of type: GType) -> [String] {
         var count: guint = 0
-        guard let ids = g_signal_list_ids(type, &count) else { return [] }
-        defer { g_free(ids) }
+        let ids = Array(takingGLib: g_signal_list_ids(type, &count), count: Int(count))
         var names: [String] = []
-        for i in 0..<Int(count) {
+        for id in ids {
             var query = GSignalQuery()
-            g_signal_query(ids[i], &query)
+            g_signal_query(id, &query)
             if query.signal_flags.rawValue & G_SIGNAL_ACTION.rawValue != 0 {
                 names.append(String(cString: query.signal_name))
             }

@@ -9,11 +9,7 @@ import Foundation
 public enum MessageJSON {
     static func line(for message: UnsafeMutablePointer<GstMessage>) -> String? {
         guard let structure = gst_message_get_structure(message) else { return nil }
-        let source = message.pointee.src.map { src -> String in
-            guard let n = gst_object_get_name(src) else { return "?" }
-            defer { g_free(n) }
-            return String(cString: n)
-        } ?? "?"
+        let source = message.pointee.src.flatMap { String(takingGLib: gst_object_get_name($0)) } ?? "?"
         var fields: [(String, String)] = [("source", quote(source)), ("name", quote(String(cString: gst_structure_get_name(structure))))]
         fields += structureFields(structure)
         return "{" + fields.map { "\(quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
@@ -56,9 +52,7 @@ public enum MessageJSON {
         }
         if type == G_TYPE_INT64_VALUE { return String(g_value_get_int64(v)) }
         if type == fc_type_string() { return g_value_get_string(v).map { quote(String(cString: $0)) } ?? "null" }
-        guard let s = gst_value_serialize(v) else { return "null" }
-        defer { g_free(s) }
-        return quote(String(cString: s))
+        return String(takingGLib: gst_value_serialize(v)).map(quote) ?? "null"
     }
 
     private static let G_TYPE_INT64_VALUE: GType = GType(10 << 2)   // G_TYPE_INT64

@@ -8,29 +8,34 @@ import Foundation
 public final class Pipeline {
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
-        package init(description: String) { self.description = description }
+        /// For a link that failed: what to change, for the cause found (`FormatProblem`).
+        public let linkHint: String?
+        package init(description: String, linkHint: String? = nil) {
+            self.description = description
+            self.linkHint = linkHint
+        }
     }
 
-    package let element: UnsafeMutablePointer<GstElement>
+    private let owned: GstOwned<GstElement>
+    package var element: UnsafeMutablePointer<GstElement> { owned.pointer }
 
     /// Parses a gst-launch description; any error (unknown element, property or value,
-    /// bad link) is fatal and described.
+    /// bad link) is fatal and described. (Parsed without GST_PARSE_FLAG_FATAL_ERRORS, so a
+    /// failed link leaves its elements to look at for the hint.)
     public init(description: String) throws {
         GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
         // GObject only warns about an out-of-range property value in a description;
         // those warnings are caught here and made parse errors.
         let warnings = GObjectWarnings.capture {
-            gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+            gst_parse_launch_full(description, nil, GST_PARSE_FLAG_NONE, &error)
         }
-        let parsed = warnings.result
+        let parsed = warnings.result.map(GstOwned.init(sinking:))
         if error == nil, let warning = warnings.messages.first {
             var text = warning.message
             // Name the range: find the element that has the property in what was parsed.
             if let parsed, let property = warning.property {
-                gst_object_ref_sink(parsed)
-                let candidates = g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self), gst_bin_get_type()) != 0
-                    ? Pipeline.elements(of: parsed) : [parsed]
+                let candidates = Self.isA(parsed.pointer, gst_bin_get_type()) ? Pipeline.elements(of: parsed.pointer) : [parsed.pointer]
                 for e in candidates {
                     let klass = UnsafeMutableRawPointer(e.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
                     if let spec = g_object_class_find_property(klass, property) {
@@ -38,34 +43,31 @@ public final class Pipeline {
                         break
                     }
                 }
-                gst_object_unref(parsed)
-            } else if let parsed {
-                gst_object_unref(parsed)
             }
             throw ParseError(description: text)
         }
         if let error {
-            let message = GStreamerError(taking: error).message
-            if let parsed { gst_object_unref(parsed) }
-            throw ParseError(description: message)
+            let problem = GStreamerError(taking: error)
+            let isLink = problem.domain == gst_parse_error_quark() && problem.code == Int32(GST_PARSE_ERROR_LINK.rawValue)
+            throw ParseError(description: problem.message,
+                             linkHint: isLink ? parsed.map { FormatProblem.linkHint(in: $0.pointer, error: problem.message) } : nil)
         }
         guard let parsed else { throw ParseError(description: "the description gave no pipeline") }
-        gst_object_ref_sink(parsed)
         // A single element is wrapped into a pipeline so it has a bus and a clock.
-        if g_type_check_instance_is_a(UnsafeMutableRawPointer(parsed).assumingMemoryBound(to: GTypeInstance.self), gst_pipeline_get_type()) != 0 {
-            element = parsed
+        if Self.isA(parsed.pointer, gst_pipeline_get_type()) {
+            owned = parsed
         } else {
-            let pipeline = gst_pipeline_new(nil)!
-            gst_object_ref_sink(pipeline)
-            gst_bin_add(pipeline.asBin, parsed)
-            gst_object_unref(parsed)
-            element = pipeline
+            owned = GstOwned(sinking: gst_pipeline_new(nil)!)
+            gst_bin_add(owned.pointer.asBin, parsed.pointer)   // the pipeline takes a reference of its own
         }
+    }
+
+    private static func isA(_ element: UnsafeMutablePointer<GstElement>, _ type: GType) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GTypeInstance.self), type) != 0
     }
 
     deinit {
         gst_element_set_state(element, GST_STATE_NULL)
-        gst_object_unref(element)
     }
 
     /// PLAYING (true) or PAUSED (false): a live source stops producing while paused.
@@ -78,11 +80,7 @@ public final class Pipeline {
         gst_element_set_state(element, state)
     }
 
-    public var bus: UnsafeMutablePointer<GstBus> {
-        let bus = gst_element_get_bus(element)!
-        gst_object_unref(bus)   // the pipeline keeps it
-        return bus
-    }
+    public var bus: UnsafeMutablePointer<GstBus> { owned.bus! }
 
     public func sendEndOfStream() {
         gst_element_send_event(element, gst_event_new_eos())
@@ -92,25 +90,12 @@ public final class Pipeline {
     public var elements: [UnsafeMutablePointer<GstElement>] { Pipeline.elements(of: element) }
 
     static func elements(of bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        let it = gst_bin_iterate_recurse(bin.asBin)
-        var value = GValue()
-        while gst_iterator_next(it, &value) == GST_ITERATOR_OK {
-            if let obj = g_value_get_object(&value) {
-                result.append(obj.assumingMemoryBound(to: GstElement.self))
-            }
-            g_value_reset(&value)
-        }
-        g_value_unset(&value)
-        gst_iterator_free(it)
-        return result
+        GStreamer.objects(of: gst_bin_iterate_recurse(bin.asBin), as: GstElement.self)
     }
 
     /// The element named `name`, if any.
     public func element(named name: String) -> UnsafeMutablePointer<GstElement>? {
-        guard let e = gst_bin_get_by_name(element.asBin, name) else { return nil }
-        gst_object_unref(e)
-        return e
+        owned.child(named: name)
     }
 
     /// The factory name of an element (`filtercam`, `videotestsrc`).

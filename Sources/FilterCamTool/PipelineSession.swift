@@ -71,10 +71,7 @@ public final class PipelineSession {
         let bus = pipeline.bus
         if pipeline.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
             // The reason is on the bus; print it.
-            while let m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
-                report(m)
-                gst_message_unref(m)
-            }
+            while let m = GstOwned(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) { report(m.pointer) }
             errorLine("ERROR: pipeline refused to start")
             return .error
         }
@@ -82,9 +79,8 @@ public final class PipelineSession {
         var outcome: Outcome? = nil
         while outcome == nil {
             // 20 ms: live commands (stdin, keys) are picked up within a frame.
-            if let m = gst_bus_timed_pop(bus, 20_000_000) {
-                outcome = handle(m)
-                gst_message_unref(m)
+            if let m = GstOwned(gst_bus_timed_pop(bus, 20_000_000)) {
+                outcome = handle(m.pointer)
                 if outcome == .endOfStream && eosDeadline != nil { outcome = .stoppedByUser }
             }
             onTick?()
@@ -148,24 +144,15 @@ public final class PipelineSession {
         guard !muxers.isEmpty else { return }
         errorLine("Finishing \(muxers.count == 1 ? "the recording" : "\(muxers.count) recordings") after the error…")
         for muxer in muxers {
-            let it = gst_element_iterate_sink_pads(muxer)
-            var value = GValue()
-            while gst_iterator_next(it, &value) == GST_ITERATOR_OK {
-                if let pad = g_value_get_object(&value) {
-                    _ = gst_pad_send_event(pad.assumingMemoryBound(to: GstPad.self), gst_event_new_eos())
-                }
-                g_value_reset(&value)
+            for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
+                _ = gst_pad_send_event(pad, gst_event_new_eos())
             }
-            g_value_unset(&value)
-            gst_iterator_free(it)
         }
         let deadline = Date().addingTimeInterval(endOfStreamTimeout)
         while Date() < deadline {
-            guard let m = gst_bus_timed_pop_filtered(pipeline.bus, 100_000_000,
-                    GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)) else { continue }
-            let done = m.pointee.type == GST_MESSAGE_EOS
-            gst_message_unref(m)
-            if done { return }
+            guard let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 100_000_000,
+                    GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))) else { continue }
+            if m.pointer.pointee.type == GST_MESSAGE_EOS { return }
         }
     }
 
@@ -241,11 +228,7 @@ public final class PipelineSession {
     private func report(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let problem = BusProblem(m) else { return }
         let isError = problem.isError, text = problem.text(or: "?"), detail = problem.detail ?? ""
-        let source = m.pointee.src.flatMap { src -> String? in
-            guard let path = gst_object_get_path_string(src) else { return nil }
-            defer { g_free(path) }
-            return String(cString: path)
-        } ?? "?"
+        let source = m.pointee.src.flatMap { String(takingGLib: gst_object_get_path_string($0)) } ?? "?"
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
         if !shownDetail.isEmpty { errorLine("  debug: \(shownDetail)") }

@@ -72,9 +72,7 @@ enum LaunchCommand {
             }
             printError(message + "\(error)")
             for hint in ParseHints.hints(for: "\(error)", file: file) { printError("  " + hint) }
-            if "\(error)".contains("can't handle caps") || "\(error)".contains("could not link") {
-                printError("  hint: " + FormatProblem.linkHint)
-            }
+            if let hint = (error as? Pipeline.ParseError)?.linkHint { printError("  hint: " + hint) }
             return 1
         }
         let session = PipelineSession(pipeline: pipeline)

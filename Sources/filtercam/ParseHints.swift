@@ -34,26 +34,15 @@ enum ParseHints {
     /// The registry's element names.
     static func elementNames() -> [String] {
         GStreamer.initialize()
-        guard let list = gst_registry_get_feature_list(gst_registry_get(), gst_element_factory_get_type()) else { return [] }
-        defer { gst_plugin_feature_list_free(list) }
-        var names: [String] = []
-        var node: UnsafeMutablePointer<GList>? = list
-        while let n = node {
-            if let feature = n.pointee.data, let name = gst_object_get_name(feature.assumingMemoryBound(to: GstObject.self)) {
-                names.append(String(cString: name))
-                g_free(name)
-            }
-            node = n.pointee.next
-        }
-        return names
+        let features = GstOwned<GstObject>.list(taking: gst_registry_get_feature_list(gst_registry_get(), gst_element_factory_get_type()))
+        return features.compactMap { String(takingGLib: gst_object_get_name($0.pointer)) }
     }
 
     static func propertyNames(ofFactory factory: String) -> [String] {
         withClass(of: factory) { klass in
             var count: guint = 0
-            guard let specs = g_object_class_list_properties(klass, &count) else { return [] }
-            defer { g_free(specs) }
-            return (0..<Int(count)).compactMap { specs[$0].map { String(cString: $0.pointee.name) } }
+            let specs = Array(takingGLib: g_object_class_list_properties(klass, &count), count: Int(count))
+            return specs.compactMap { $0.map { String(cString: $0.pointee.name) } }
         } ?? []
     }
 
@@ -74,9 +63,8 @@ enum ParseHints {
 
     private static func withClass<T>(of factory: String, _ body: (UnsafeMutablePointer<GObjectClass>) -> T) -> T? {
         GStreamer.initialize()
-        guard let element = gst_element_factory_make(factory, nil) else { return nil }
-        gst_object_ref_sink(element)
-        defer { gst_object_unref(element) }
+        guard let owned = gst_element_factory_make(factory, nil).map(GstOwned.init(sinking:)) else { return nil }
+        let element = owned.pointer
         let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class)!
             .assumingMemoryBound(to: GObjectClass.self)
         return body(klass)
@@ -93,7 +81,7 @@ enum ParseHints {
             guard !candidate.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             var error: UnsafeMutablePointer<GError>?
             let parsed = gst_parse_launch_full(candidate, nil, GST_PARSE_FLAG_NONE, &error)
-            if let parsed { gst_object_unref(gst_object_ref_sink(parsed)) }
+            _ = parsed.map(GstOwned.init(sinking:))   // only the error is wanted
             if let error, GStreamerError(taking: error).code == Int32(GST_PARSE_ERROR_SYNTAX.rawValue) { return i + 1 }
         }
         return nil

@@ -45,7 +45,7 @@ final class ElementPartsTests: XCTestCase {
         XCTAssertEqual(counter(e, "frames-processed"), 5)
         XCTAssertEqual(counter(e, "frames-dropped"), 0)
         pipeline.setState(GST_STATE_NULL)
-        let names = FilterCamElement.properties.map(\.name)
+        let names = FilterCamElement.elementClass.properties.map(\.name)
         XCTAssertEqual(Set(names).count, names.count, "no property declared twice")
         for name in ["frames-processed", "frames-dropped"] {
             XCTAssertEqual(names.filter { $0 == name }.count, 1)

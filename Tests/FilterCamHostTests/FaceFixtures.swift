@@ -132,10 +132,22 @@ enum FaceFixtures {
         GreyImage(frame: b.view, step: GreyImage.step(frameWidth: b.width, frameHeight: b.height, detectionWidth: detectionWidth))
     }
 
-    /// `rect` of a picture after `method` turned that picture (of `width`×`height`).
+    /// `rect` of a picture after `method` turned that picture (of `width`×`height`), written
+    /// out per turn (not with the geometry under test): 90r takes the left edge to the top,
+    /// 90l the top edge to the left, the diagonals swap x and y (ul-lr) or reflect across
+    /// the other diagonal (ur-ll), as videoflip's methods do.
     static func transformed(_ rect: PixelRect, _ method: OrientationMethod, width: Int, height: Int) -> PixelRect {
-        let (w, h) = method.outputSize(width: width, height: height)
-        return method.inverse.sourceRect(forOutputRect: rect, inputWidth: w, inputHeight: h)
+        let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height)
+        switch method {
+        case .identity: return rect
+        case .rotate90R: return PixelRect(x: height - y - h, y: x, width: h, height: w)
+        case .rotate180: return PixelRect(x: width - x - w, y: height - y - h, width: w, height: h)
+        case .rotate90L: return PixelRect(x: y, y: width - x - w, width: h, height: w)
+        case .horizontal: return PixelRect(x: width - x - w, y: y, width: w, height: h)
+        case .vertical: return PixelRect(x: x, y: height - y - h, width: w, height: h)
+        case .upperLeftDiagonal: return PixelRect(x: y, y: x, width: h, height: w)
+        case .upperRightDiagonal: return PixelRect(x: height - y - h, y: width - x - w, width: h, height: w)
+        }
     }
 
     static func oriented(_ b: PixelBuffer, _ method: OrientationMethod) -> PixelBuffer {

@@ -73,11 +73,15 @@ final class FormatProblemTests: XCTestCase {
         _ = gst_app_src_push_buffer(app.asAppSrc, gst_buffer_new_allocate(nil, 64, nil))
     }
 
-    func testCompressedInputIsNamedByTheElementWithADecoder() throws {
-        let (source, text) = try firstError(
-            "appsrc name=app format=time caps=image/jpeg,width=64,height=48,framerate=30/1 ! filtercam name=fc ! fakesink",
-            push: pushOne)
+    /// The error `fc` posts when an appsrc with `caps` pushes a buffer into it.
+    private func errorForInput(_ caps: String) throws -> String {
+        let (source, text) = try firstError("appsrc name=app format=time caps=\(caps) ! filtercam name=fc ! fakesink", push: pushOne)
         XCTAssertEqual(source, "fc")
+        return text
+    }
+
+    func testCompressedInputIsNamedByTheElementWithADecoder() throws {
+        let text = try errorForInput("image/jpeg,width=64,height=48,framerate=30/1")
         XCTAssertTrue(text.contains("image/jpeg") && text.contains("jpegdec"), text)
     }
 
@@ -86,5 +90,47 @@ final class FormatProblemTests: XCTestCase {
             "videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=64,height=48 ! filtercam name=fc orientation=90r ! video/x-raw,width=64,height=48 ! fakesink")
         XCTAssertEqual(source, "fc")
         XCTAssertTrue(text.contains("videoscale") && text.contains("after fc"), text)
+    }
+
+    func testCompressedVideoAfterTheElementIsNamedWithAnEncoder() throws {
+        let (source, text) = try firstError(
+            "videotestsrc num-buffers=3 ! video/x-raw,format=BGRx,width=64,height=48 ! filtercam name=fc ! jpegdec ! fakesink")
+        XCTAssertEqual(source, "fc")
+        XCTAssertTrue(text.contains("image/jpeg") && text.contains("jpegenc") && text.contains("after it"), text)
+        XCTAssertFalse(text.contains("videoscale"), text)
+    }
+
+    func testARawFormatItDoesNotTakeIsNamedByTheElementWithVideoconvert() throws {
+        let text = try errorForInput("video/x-raw,format=Y41B,width=64,height=48,framerate=30/1")
+        XCTAssertTrue(text.contains("Y41B") && text.contains("videoconvert in front"), text)
+        XCTAssertFalse(text.contains("decoder"), text)
+    }
+
+    // MARK: A link that fails while the description is parsed
+
+    /// The hint `Pipeline` gives for a description whose link fails.
+    private func linkHint(_ description: String) -> String? {
+        do {
+            _ = try Pipeline(description: description)
+            XCTFail("'\(description)' parsed")
+            return nil
+        } catch {
+            return (error as? Pipeline.ParseError)?.linkHint
+        }
+    }
+
+    func testEncodedInputAtParseTimeGetsADecoder() throws {
+        let hint = try XCTUnwrap(linkHint("videotestsrc ! jpegenc ! filtercam name=fc ! fakesink"))
+        XCTAssertTrue(hint.hasPrefix("fc ") && hint.contains("image/jpeg") && hint.contains("jpegdec") && hint.contains("in front of it"), hint)
+        XCTAssertFalse(hint.contains("videoconvert"), hint)
+    }
+
+    func testAnUnsupportedRawFormatAtParseTimeGetsVideoconvert() throws {
+        for description in ["videotestsrc ! video/x-raw,format=Y41B ! filtercam name=fc ! fakesink",
+                            "videotestsrc ! video/x-raw,format=Y41B ! identity ! filtercam name=fc ! fakesink"] {
+            let hint = try XCTUnwrap(linkHint(description), description)
+            XCTAssertTrue(hint.contains("Y41B") && hint.contains("videoconvert in front of it") && hint.hasPrefix("fc "), hint)
+            XCTAssertFalse(hint.contains("decoder") || hint.contains("videoscale"), hint)
+        }
     }
 }

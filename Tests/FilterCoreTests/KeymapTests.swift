@@ -1,7 +1,8 @@
 import XCTest
 @testable import FilterCore
 
-/// The one keymap and vocabulary: keys, lines, the help written from them, the window's pointer.
+/// The one keymap and vocabulary: keys, lines, the help written from them (the window's
+/// pointer: PreviewControlTests).
 final class KeymapTests: XCTestCase {
     func testEveryKeyAndItsCommand() {
         let expected: [String: ControlCommand] = [
@@ -74,37 +75,5 @@ final class KeymapTests: XCTestCase {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         XCTAssertTrue(text.contains(Keymap.markdownTable + "\n"), "README's key table differs; it should read:\n\(Keymap.markdownTable)")
-    }
-
-    func testPointerAndKeysInTheWindow() {
-        var preview = PreviewControl()
-        XCTAssertEqual(preview.handle(.move(x: 0.5, y: 0.5), lensIsFull: false), [], "no button held")
-        XCTAssertEqual(preview.handle(.press(x: 0.2, y: 0.3, button: 1), lensIsFull: true), [.lensAt(x: 0.2, y: 0.3)])
-        XCTAssertEqual(preview.handle(.move(x: 0.4, y: 0.5), lensIsFull: false), [.lensAt(x: 0.4, y: 0.5)])
-        XCTAssertEqual(preview.handle(.release(button: 1), lensIsFull: false), [])
-        XCTAssertEqual(preview.handle(.move(x: 0.6, y: 0.5), lensIsFull: false), [])
-        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 4), lensIsFull: false), [.zoomIn])
-        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 5), lensIsFull: false), [.zoomOut])
-        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 3), lensIsFull: false), [])
-        XCTAssertEqual(preview.handle(.scroll(dy: -1), lensIsFull: false), [.zoomIn])
-        XCTAssertEqual(preview.handle(.scroll(dy: 0), lensIsFull: false), [])
-        XCTAssertEqual(preview.handle(.key("Left"), lensIsFull: false), [.moveLens(.left)])
-        XCTAssertEqual(preview.handle(.key("space"), lensIsFull: false), [.snapshot])
-        XCTAssertEqual(preview.handle(.key("Escape"), lensIsFull: false), [.closeGallery])
-    }
-
-    /// With the gallery open a click chooses (no drag follows), the wheel turns pages, keys are as ever.
-    func testPointerInTheGallery() {
-        var preview = PreviewControl()
-        XCTAssertEqual(preview.handle(.press(x: 0.2, y: 0.3, button: 1), lensIsFull: true, galleryOpen: true), [.pickAt(x: 0.2, y: 0.3)])
-        XCTAssertEqual(preview.handle(.move(x: 0.4, y: 0.5), lensIsFull: false, galleryOpen: true), [])
-        XCTAssertEqual(preview.handle(.release(button: 1), lensIsFull: false, galleryOpen: true), [])
-        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 5), lensIsFull: false, galleryOpen: true), [.turnPage(1)])
-        XCTAssertEqual(preview.handle(.scroll(dy: -1), lensIsFull: false, galleryOpen: true), [.turnPage(-1)])
-        XCTAssertEqual(preview.handle(.press(x: 0, y: 0, button: 3), lensIsFull: false, galleryOpen: true), [])
-        XCTAssertEqual(preview.handle(.key("Right"), lensIsFull: false, galleryOpen: true), [.moveLens(.right)])
-        XCTAssertEqual(preview.handle(.key("g"), lensIsFull: false, galleryOpen: true), [.gallery])
-        // Closed again: a press places the lens.
-        XCTAssertEqual(preview.handle(.press(x: 0.2, y: 0.3, button: 1), lensIsFull: true), [.lensAt(x: 0.2, y: 0.3)])
     }
 }

@@ -11,12 +11,8 @@ public enum CameraDirectory {
         guard let monitor = GstOwned(gst_device_monitor_new()) else { return [] }
         _ = gst_device_monitor_add_filter(monitor.pointer, "Video/Source", nil)
         var result: [CameraDevice] = []
-        var list = gst_device_monitor_get_devices(monitor.pointer)
-        defer { g_list_free_full(list, { gst_object_unref($0) }) }
-        while let node = list {
-            list = node.pointee.next
-            let device = node.pointee.data.assumingMemoryBound(to: GstDevice.self)
-            guard let camera = describe(device), !result.contains(where: { $0.path == camera.path }) else { continue }
+        for device in GstOwned<GstDevice>.list(taking: gst_device_monitor_get_devices(monitor.pointer)) {
+            guard let camera = describe(device.pointer), !result.contains(where: { $0.path == camera.path }) else { continue }
             result.append(camera)
         }
         return result.sorted { $0.path.localizedStandardLess($1.path) }
@@ -24,29 +20,20 @@ public enum CameraDirectory {
 
     static func describe(_ device: UnsafeMutablePointer<GstDevice>) -> CameraDevice? {
         var path: String? = nil, card: String? = nil
-        if let props = gst_device_get_properties(device) {
-            defer { gst_structure_free(props) }
+        if let owned = GstOwned(gst_device_get_properties(device)) {
+            let props = owned.pointer
             path = String(optionalCString: gst_structure_get_string(props, "api.v4l2.path"))
                 ?? String(optionalCString: gst_structure_get_string(props, "device.path"))
             card = String(optionalCString: gst_structure_get_string(props, "api.v4l2.cap.card"))
         }
         guard let path else { return nil }
-        let name: String
-        if let n = gst_device_get_display_name(device) {
-            name = String(cString: n)
-            g_free(n)
-        } else {
-            name = card ?? path
-        }
+        let name = String(takingGLib: gst_device_get_display_name(device)) ?? card ?? path
         var caps: [String] = [], modes: [CameraMode] = []
         if let owned = GstOwned(gst_device_get_caps(device)) {
             let c = owned.pointer
             for i in 0..<gst_caps_get_size(c) {
                 guard let s = gst_caps_get_structure(c, i) else { continue }
-                if let text = gst_structure_to_string(s) {
-                    caps.append(String(cString: text))
-                    g_free(text)
-                }
+                if let text = String(takingGLib: gst_structure_to_string(s)) { caps.append(text) }
                 var w: gint = 0, h: gint = 0
                 let media = String(cString: gst_structure_get_name(s))
                 if (media == "video/x-raw" || media == "image/jpeg"),

@@ -8,7 +8,7 @@ import Foundation
 extension CameraSourceElement {
     /// Sets a camera control property: remembered, and applied at once when a camera is open.
     func setControl(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
-        guard let control = CameraControl(property: name, value) else { return }
+        guard let control = CameraControl(property: name, value) else { throw PropertyProblem.unexpected(value, for: name) }
         if case .whiteBalance(let k) = control, k != 0 && k < 2000 {
             log.warning(element, "refused white-balance=\(k)")
             throw PropertyProblem("0 (automatic) or 2000–10000 kelvin")

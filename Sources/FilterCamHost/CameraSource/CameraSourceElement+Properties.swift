@@ -61,10 +61,8 @@ extension CameraSourceElement {
         var controls: [CameraControl] = []
     }
 
-    var properties: [ElementProperty] { Self.properties }
-
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
-        guard let property = Property(rawValue: name) else { return }
+        guard let property = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (property, value) {
         case (.camera, .string(let text)):
             let text = text ?? "back"

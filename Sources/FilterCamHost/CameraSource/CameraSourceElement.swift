@@ -41,7 +41,7 @@ import Synchronization
 /// CameraSourceElement+Properties (properties and settings), CameraSourceElement+Switching
 /// (opening, switching and the test-picture fallback) and CameraSourceElement+Controls
 /// (camera controls written to V4L2).
-package final class CameraSourceElement: ElementWithParts, HasElementClass, ElementPart, Sendable {
+package final class CameraSourceElement: SwiftElement, ElementPart, Sendable {
     enum Property: String, PropertyNames {
         case camera, preset, fallback, numBuffers = "num-buffers"
         // Camera controls (`CameraControl`): names as CameraControl.propertyName.
@@ -60,10 +60,9 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
         longName: "FilterCam camera source",
         klass: "Source/Video",
         summary: "Finds, opens, switches and controls cameras (v4l2src), with a test-picture fallback, written in Swift",
-        properties: properties, sinkCaps: "", srcCaps: srcCaps, isSource: true,
+        parts: [PartSlot(properties) { (e: CameraSourceElement) in e }],
+        sinkCaps: "", srcCaps: srcCaps, isSource: true,
         make: { element, _ in CameraSourceElement(element: element) })
-
-    var elementClass: ElementClass { Self.elementClass }
 
     /// The source in use.
     struct Active {
@@ -86,8 +85,6 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
     var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     let log = DebugCategory.filtercamsrc
     let settings = Locked(Settings())
-    private let partsReference = SetOnce<ElementParts>()
-    var parts: ElementParts { partsReference.value }
     /// Serialises opening and switching: `active`, `outputSize` and `sourceCount` change
     /// only under it.
     let switching = Locked((), recursive: true)
@@ -151,7 +148,6 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
         let ghost = gst_ghost_pad_new_from_template("src", target, gst_element_get_pad_template(element, "src"))!
         gst_element_add_pad(element, ghost)
         setOutputCaps(width: 640, height: 480)
-        partsReference.set(ElementParts(element: element, declared: Self.properties, parts: [self]))
     }
 
     // MARK: Element
@@ -161,14 +157,6 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
         // bin changes their states: `switching` is held from before the change to after it
         // (the shim calls both on the same thread).
         if !after {
-            // The fallback thread takes `switching`: it starts and is joined outside it.
-            let from = fc_transition_current(transition), to = fc_transition_next(transition)
-            if from == Int32(GST_STATE_NULL.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-                failedCameras.start(thread: "fc-fallback") { [self] in replaceFailedCameras() }
-            }
-            if from == Int32(GST_STATE_READY.rawValue) && to == Int32(GST_STATE_NULL.rawValue) {
-                failedCameras.stop()
-            }
             switching.lock()
             let r = beforeStateChange(transition, result)
             if r == GST_STATE_CHANGE_FAILURE { switching.unlock() }
@@ -185,11 +173,20 @@ package final class CameraSourceElement: ElementWithParts, HasElementClass, Elem
     private func beforeStateChange(_ transition: GstStateChange, _ result: GstStateChangeReturn) -> GstStateChangeReturn {
         let from = fc_transition_current(transition), to = fc_transition_next(transition)
         if from == Int32(GST_STATE_NULL.rawValue) && to == Int32(GST_STATE_READY.rawValue) {
-            if !parts.check(transition) { return GST_STATE_CHANGE_FAILURE }
             return openCamera() ? result : GST_STATE_CHANGE_FAILURE
         }
         return result
     }
 
-    func action(_ index: Int) {}
+    // MARK: Run (as a part: the host calls these outside `switching`, which the fallback thread takes)
+
+    /// Before READY→PAUSED: the fallback thread is ready for a camera that fails while running.
+    func start() {
+        failedCameras.start(thread: "fc-fallback") { [self] in replaceFailedCameras() }
+    }
+
+    /// After PAUSED→READY: the fallback thread is joined.
+    func stop() {
+        failedCameras.stop()
+    }
 }

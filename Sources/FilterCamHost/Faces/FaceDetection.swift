@@ -150,10 +150,8 @@ final class FaceDetection: ElementPart, Sendable {
     // MARK: Properties
 
     // GObject has already checked each value against its declared range or choices.
-    var properties: [ElementProperty] { Self.properties }
-
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
-        guard let property = Property(rawValue: name) else { return }
+        guard let property = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (property, value) {
         case (.detectFaces, .bool(let v)):
             settings.withLock { $0.enabled = v }
@@ -183,7 +181,7 @@ final class FaceDetection: ElementPart, Sendable {
         case (.orientationSearch, .bool(let v)):
             settings.withLock { $0.orientations = v ? .all : .upright }
         default:
-            break
+            throw PropertyProblem.unexpected(value, for: name)
         }
     }
 

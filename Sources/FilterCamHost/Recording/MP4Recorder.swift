@@ -39,8 +39,8 @@ final class MP4Recorder: Sendable {
     /// Frame memory, used again once the encoder lets go of it.
     let memory: StillMemory
 
-    private let pipelinePointer: GstPointer<GstElement>
-    private var pipeline: UnsafeMutablePointer<GstElement> { pipelinePointer.pointer }
+    private let ownedPipeline: GstOwned<GstElement>
+    private var pipeline: UnsafeMutablePointer<GstElement> { ownedPipeline.pointer }
     private let sourcePointer: GstPointer<GstElement>
     private var source: UnsafeMutablePointer<GstElement> { sourcePointer.pointer }
     private let muxerPointer: GstPointer<GstElement>
@@ -53,7 +53,7 @@ final class MP4Recorder: Sendable {
     /// the end was sent (no frame after it).
     private struct Feed {
         var timeline: RecordingTimeline
-        var caps: (text: String, caps: UnsafeMutablePointer<GstCaps>)?
+        var caps: (text: String, caps: GstOwned<GstCaps>)?
         var frames = 0
         var dropped = 0
         var closed = false
@@ -86,24 +86,16 @@ final class MP4Recorder: Sendable {
             + "! x264enc speed-preset=superfast tune=zerolatency key-int-max=\(Int(2 * fps)) bitrate=\(Self.bitrate(width: width, height: height, fps: fps)) "
             + "! h264parse ! mp4mux name=fc-mux ! filesink name=fc-file"
         let audio = sound ? " \(soundSource!) ! queue ! audioconvert ! audioresample ! \(encoder!) ! fc-mux." : ""
-        var error: UnsafeMutablePointer<GError>?
-        let parsed = gst_parse_launch_full(video + audio, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
-        if let error {
-            let message = GStreamerError(taking: error)
-            if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
-            throw Failure(description: "the recording pipeline could not be built: \(message)")
+        let owned: GstOwned<GstElement>
+        do {
+            owned = try GStreamer.launch(video + audio)
+        } catch {
+            throw Failure(description: "the recording pipeline could not be built: \(error)")
         }
-        guard let parsed else { throw Failure(description: "the recording pipeline could not be built") }
-        gst_object_ref_sink(UnsafeMutableRawPointer(parsed))
-        pipelinePointer = GstPointer(parsed)
-        func named(_ name: String) -> UnsafeMutablePointer<GstElement>? {
-            guard let e = gst_bin_get_by_name(parsed.asBin, name) else { return nil }
-            gst_object_unref(UnsafeMutableRawPointer(e))   // the pipeline keeps it
-            return e
-        }
-        guard let source = named("fc-video"), let muxer = named("fc-mux"), let file = named("fc-file"),
-              let size = named("fc-size") else {
-            gst_object_unref(UnsafeMutableRawPointer(parsed))
+        ownedPipeline = owned
+        let parsed = owned.pointer
+        guard let source = owned.child(named: "fc-video"), let muxer = owned.child(named: "fc-mux"),
+              let file = owned.child(named: "fc-file"), let size = owned.child(named: "fc-size") else {
             throw Failure(description: "the recording pipeline is incomplete")
         }
         sourcePointer = GstPointer(source)
@@ -131,8 +123,6 @@ final class MP4Recorder: Sendable {
 
     deinit {
         gst_element_set_state(pipeline, GST_STATE_NULL)
-        feed.withLock { f in if let caps = f.caps { gst_caps_unref(caps.caps) } }
-        gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 
     /// A bitrate (kbit/s) that keeps a camera's picture clear: 0.1 bit per pixel per frame
@@ -164,18 +154,13 @@ final class MP4Recorder: Sendable {
             guard let time = f.timeline.place(runningTime: runningTime, duration: length) else { return }
             let text = pixels.caps(framerate: Self.framerate(fps: framesPerSecond))
             if f.caps?.text != text {
-                if let old = f.caps { gst_caps_unref(old.caps) }
-                f.caps = gst_caps_from_string(text).map { (text, $0) }
+                f.caps = GstOwned(gst_caps_from_string(text)).map { (text, $0) }
             }
-            let buffer = pixels.gstBuffer(returningTo: memory)
-            buffer.pointee.pts = GstClockTime(time)
-            buffer.pointee.duration = GstClockTime(length)
-            let sample = gst_sample_new(buffer, f.caps?.caps, nil, nil)
-            gst_buffer_unref(buffer)
-            if let sample {
-                if gst_app_src_push_sample(source.asAppSrc, sample) == GST_FLOW_OK { f.frames += 1 }
-                gst_sample_unref(sample)
-            }
+            let buffer = GstOwned(pixels.gstBuffer(returningTo: memory))
+            buffer.pointer.pointee.pts = GstClockTime(time)
+            buffer.pointer.pointee.duration = GstClockTime(length)
+            let sample = GstOwnedSample(buffer: buffer.pointer, caps: f.caps?.caps.pointer, segment: nil)
+            if gst_app_src_push_sample(source.asAppSrc, sample.pointer) == GST_FLOW_OK { f.frames += 1 }
         }
     }
 
@@ -200,51 +185,34 @@ final class MP4Recorder: Sendable {
     /// into the muxer, so what it has is written and the file stays playable.
     func finishAfterError(timeout: Double = 5) -> String? {
         feed.withLock { $0.closed = true }
-        let pads = gst_element_iterate_sink_pads(muxer)
-        var value = GValue()
-        while gst_iterator_next(pads, &value) == GST_ITERATOR_OK {
-            if let pad = g_value_get_object(&value) {
-                _ = gst_pad_send_event(pad.assumingMemoryBound(to: GstPad.self), gst_event_new_eos())
-            }
-            g_value_reset(&value)
+        for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
+            _ = gst_pad_send_event(pad, gst_event_new_eos())
         }
-        g_value_unset(&value)
-        gst_iterator_free(pads)
         return waitForEndOfStream(timeout: timeout)
     }
 
     private func sendEndOfStreamToSoundSources() {
-        let sources = gst_bin_iterate_sources(pipeline.asBin)
-        var value = GValue()
-        while gst_iterator_next(sources, &value) == GST_ITERATOR_OK {
-            if let element = g_value_get_object(&value)?.assumingMemoryBound(to: GstElement.self), element != source {
-                _ = gst_element_send_event(element, gst_event_new_eos())
-            }
-            g_value_reset(&value)
+        for element in GStreamer.objects(of: gst_bin_iterate_sources(pipeline.asBin), as: GstElement.self) where element != source {
+            _ = gst_element_send_event(element, gst_event_new_eos())
         }
-        g_value_unset(&value)
-        gst_iterator_free(sources)
     }
 
     private func waitForEndOfStream(timeout: Double) -> String? {
-        guard let bus = gst_element_get_bus(pipeline) else { return "the recording pipeline has no bus" }
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let bus = ownedPipeline.bus else { return "the recording pipeline has no bus" }
         let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-        guard let m = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout * 1e9), types) else {
+        guard let m = GstOwned(gst_bus_timed_pop_filtered(bus, GstClockTime(timeout * 1e9), types)) else {
             return "the encoder did not finish the file within \(Int(timeout)) s"
         }
-        defer { gst_message_unref(m) }
-        if m.pointee.type == GST_MESSAGE_EOS {
+        if m.pointer.pointee.type == GST_MESSAGE_EOS {
             gst_element_set_state(pipeline, GST_STATE_NULL)   // the file is closed when this returns
             return nil
         }
-        return Self.text(of: m)
+        return Self.text(of: m.pointer)
     }
 
     /// An ERROR the recording pipeline posted since the last look, as text (nil: none).
     func takeError() -> String? {
-        guard let bus = GstOwned(gst_element_get_bus(pipeline)),
-              let m = GstOwned(gst_bus_pop_filtered(bus.pointer, GST_MESSAGE_ERROR)) else { return nil }
+        guard let bus = ownedPipeline.bus, let m = GstOwned(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) else { return nil }
         return Self.text(of: m.pointer)
     }
 

@@ -76,13 +76,12 @@ extension RecordingBranch {
         do {
             try Self.checkFolder(of: path)
             let sound = s.audio ? soundSource(s, live: first.facts.live, path: path) : nil
-            var clock: (clock: UnsafeMutablePointer<GstClock>, base: UInt64)?
-            if sound != nil, let c = gst_element_get_clock(element) {
-                clock = (c, UInt64(gst_element_get_base_time(element)))
+            let elementClock = sound == nil ? nil : GstOwned(gst_element_get_clock(element))
+            let clock = elementClock.map { (clock: $0.pointer, base: UInt64(gst_element_get_base_time(element))) }
+            recorder = try withExtendedLifetime(elementClock) {
+                try MP4Recorder(path: path, first: first.pixels, framesPerSecond: first.facts.framesPerSecond,
+                                live: first.facts.live, sound: sound, clock: clock)
             }
-            defer { if let clock { gst_object_unref(UnsafeMutableRawPointer(clock.clock)) } }
-            recorder = try MP4Recorder(path: path, first: first.pixels, framesPerSecond: first.facts.framesPerSecond,
-                                       live: first.facts.live, sound: sound, clock: clock)
         } catch {
             startFailed(path: path, reason: "\(error)")
             return

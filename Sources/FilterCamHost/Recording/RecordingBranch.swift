@@ -111,10 +111,8 @@ final class RecordingBranch: ElementPart, Sendable {
 
     // MARK: Properties
 
-    var properties: [ElementProperty] { Self.properties }
-
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
-        guard let p = Property(rawValue: name) else { return }
+        guard let p = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (p, value) {
         case (.record, .bool(let on)):
             state.withLockAndWake { s in
@@ -135,7 +133,7 @@ final class RecordingBranch: ElementPart, Sendable {
             let source = (text ?? "").trimmingSpaces
             settings.withLock { $0.audioSource = source.isEmpty ? Self.defaultAudioSource : source }
         default:
-            break
+            throw PropertyProblem.unexpected(value, for: name)
         }
     }
 

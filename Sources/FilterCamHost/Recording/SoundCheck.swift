@@ -10,26 +10,16 @@ import Foundation
 enum SoundCheck {
     /// Nil when `description` gave sound within `timeout` seconds, else why not.
     static func problem(with description: String, timeout: Double = 3) -> String? {
-        var error: UnsafeMutablePointer<GError>?
-        let parsed = gst_parse_launch_full("\(description) ! appsink name=fc-ear sync=false max-buffers=1 drop=true",
-                                           nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
-        if let error {
-            let message = GStreamerError(taking: error)
-            if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
-            return "'\(description)' is not a sound source GStreamer can build: \(message)"
+        let owned: GstOwned<GstElement>
+        do {
+            owned = try GStreamer.launch("\(description) ! appsink name=fc-ear sync=false max-buffers=1 drop=true")
+        } catch {
+            return "'\(description)' is not a sound source GStreamer can build: \(error)"
         }
-        guard let pipeline = parsed else { return "'\(description)' could not be built" }
-        gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
-        defer {
-            gst_element_set_state(pipeline, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(pipeline))
-        }
-        guard let sink = gst_bin_get_by_name(pipeline.asBin, "fc-ear"), let bus = gst_element_get_bus(pipeline) else {
+        let pipeline = owned.pointer
+        defer { gst_element_set_state(owned.pointer, GST_STATE_NULL) }
+        guard let sink = owned.child(named: "fc-ear"), let bus = owned.bus else {
             return "'\(description)' could not be built"
-        }
-        defer {
-            gst_object_unref(UnsafeMutableRawPointer(sink))
-            gst_object_unref(UnsafeMutableRawPointer(bus))
         }
         // The most telling words: a source that cannot open its device may say so in an
         // ERROR or only in a WARNING (openalsrc, picked by autoaudiosrc), and GStreamer's
@@ -38,9 +28,9 @@ enum SoundCheck {
         func failure() -> String? {
             var errors: [String] = []
             let types = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_WARNING.rawValue)
-            while let m = gst_bus_pop_filtered(bus, types) {
+            while let owned = GstOwned(gst_bus_pop_filtered(bus, types)) {
+                let m = owned.pointer
                 if m.pointee.type == GST_MESSAGE_ERROR { errors.append(MP4Recorder.text(of: m)) } else { warnings.append(MP4Recorder.text(of: m)) }
-                gst_message_unref(m)
             }
             guard !errors.isEmpty else { return nil }
             return errors.first { !$0.hasPrefix("Internal data stream error") } ?? warnings.first ?? errors.first
@@ -50,10 +40,7 @@ enum SoundCheck {
         }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000) {
-                gst_sample_unref(sample)
-                return nil
-            }
+            if GstOwnedSample(gst_app_sink_try_pull_sample(sink.asAppSink, 50_000_000)) != nil { return nil }
             if let problem = failure() { return problem }
         }
         return failure() ?? "no sound from '\(description)' within \(Int(timeout)) s"

@@ -82,10 +82,9 @@ final class JPEGEncoder {
 
     /// The bytes of the next buffer an appsink gives, waiting at most 10 s.
     static func pullBytes(from sink: UnsafeMutablePointer<GstElement>) -> Data? {
-        guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000) else { return nil }
-        defer { gst_sample_unref(sample) }
+        guard let sample = GstOwnedSample(gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000)) else { return nil }
         var data = Data()
-        if let b = gst_sample_get_buffer(sample) {
+        if let b = sample.buffer {
             var out = GstMapInfo()
             if gst_buffer_map(b, &out, GST_MAP_READ) != 0 {
                 data.append(out.data, count: Int(out.size))

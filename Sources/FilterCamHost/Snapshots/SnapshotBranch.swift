@@ -106,10 +106,8 @@ final class SnapshotBranch: ElementPart, Sendable {
 
     // MARK: Properties
 
-    var properties: [ElementProperty] { Self.properties }
-
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
-        guard let p = Property(rawValue: name) else { return }
+        guard let p = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (p, value) {
         case (.location, .string(let text)):
             do {
@@ -130,7 +128,7 @@ final class SnapshotBranch: ElementPart, Sendable {
                 throw PropertyProblem("\(error)")
             }
         case (.flash, .bool(let v)): settings.withLock { $0.flash = v }
-        default: break
+        default: throw PropertyProblem.unexpected(value, for: name)
         }
     }
 

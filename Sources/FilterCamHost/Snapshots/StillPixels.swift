@@ -73,7 +73,7 @@ enum StillPixels {
         case .rgb(let p):
             return p
         case .yuv(let p, _):
-            let converted = try StillConversion.run(buffer: gstBuffer(returningTo: StillMemory()), caps: caps, toFormat: "BGRx")
+            let converted = try StillConversion.run(buffer: GstOwned(gstBuffer(returningTo: StillMemory())), caps: caps, toFormat: "BGRx")
             let out = PixelBuffer(width: p.width, height: p.height, format: .bgrx, zeroed: false)
             converted.withUnsafeBytes { bytes in
                 for y in 0..<p.height {

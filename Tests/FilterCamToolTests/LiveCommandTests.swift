@@ -3,7 +3,7 @@
 import Foundation
 import XCTest
 
-/// LiveCommand without GStreamer running (PipelineFile and MessageJSON.quote: FilterCamToolTests).
+/// LiveCommand without GStreamer running (PipelineFile and MessageJSON.quote: their own tests).
 final class LiveCommandTests: XCTestCase {
     func testEveryVerb() throws {
         XCTAssertEqual(try LiveCommand(line: "set filter=sepia"), .set(element: nil, property: "filter", value: "sepia"))

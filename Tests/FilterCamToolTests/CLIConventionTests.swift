@@ -36,12 +36,17 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("one of: identity, 90r, 180, 90l"), r.stderr)
     }
 
-    func testSyntaxErrorInAFileNamesTheLine() throws {
+    /// `filtercam launch` on a pipeline file holding `text`, in a folder of its own.
+    private func launchFile(_ name: String, _ text: String) throws -> ProcessResult {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("broken.pipeline")
-        try "# a comment\nvideotestsrc num-buffers=3\n  ! filtercam filter=sepia !\n  ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
-        let r = try runCLI(["launch", file.path])
+        let file = dir.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return try runCLI(["launch", file.path])
+    }
+
+    func testSyntaxErrorInAFileNamesTheLine() throws {
+        let r = try launchFile("broken.pipeline", "# a comment\nvideotestsrc num-buffers=3\n  ! filtercam filter=sepia !\n  ! fakesink\n")
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("line 4"), r.stderr)
     }
@@ -102,11 +107,7 @@ final class CLIConventionTests: XCTestCase {
     }
 
     func testAnUnclosedQuoteNamesItsLine() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("quote.pipeline")
-        try "# a \"quoted\" comment\nvideotestsrc num-buffers=3\n  ! filtercam filter=\"sepia\n  ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
-        let r = try runCLI(["launch", file.path])
+        let r = try launchFile("quote.pipeline", "# a \"quoted\" comment\nvideotestsrc num-buffers=3\n  ! filtercam filter=\"sepia\n  ! fakesink\n")
         XCTAssertEqual(r.status, 1, r.summary)
         XCTAssertTrue(r.stderr.contains("quote.pipeline:3: a double quote is never closed"), r.stderr)
         let closed = try runCLI(["launch", "videotestsrc num-buffers=3 ! filtercam filter=\"sepia, vignette\" ! fakesink"])

@@ -1,0 +1,68 @@
+import CGStreamer
+import CFilterCamShim
+import Foundation
+
+/// A description whose link into or out of a FilterCam element failed before anything
+/// ran: the cause is looked for in what the element on the other side offers or takes.
+extension FormatProblem {
+    /// The remedy for `error` (GStreamer's "could not link A to B[, B can't handle caps
+    /// CAPS]") in `parsed`, the bin a description gave with its elements unlinked; every
+    /// cause is named when none can be told.
+    package static func linkHint(in parsed: UnsafeMutablePointer<GstElement>, error: String) -> String {
+        linkProblem(in: parsed, error: error) ?? linkHint
+    }
+
+    private static func linkProblem(in parsed: UnsafeMutablePointer<GstElement>, error: String) -> String? {
+        guard let failedLink = LinkError(error),
+              let upstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.upstream)),
+              let downstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.downstream)) else { return nil }
+        if fc_element_get_ctx(downstream.pointer) != nil {
+            guard let pad = GstOwned(gst_element_get_static_pad(downstream.pointer, "sink")),
+                  let accepted = GstOwned(gst_pad_get_pad_template_caps(pad.pointer)),
+                  let offered = failedLink.caps.flatMap({ GstOwned(gst_caps_from_string($0)) }) ?? offers(of: upstream.pointer)
+            else { return nil }
+            guard let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) else { return nil }
+            let hint = problem.hint(for: failedLink.downstream)
+            // As the element words it when it refuses a format while running.
+            guard case .unsupportedFormat = problem, let formats = formats(in: accepted.pointer) else { return hint }
+            return "\(hint) (accepted formats: \(formats.joined(separator: ", ")))"
+        }
+        return fc_element_get_ctx(upstream.pointer) != nil ? FormatProblem.refusedDownstream.hint(for: failedLink.upstream) : nil
+    }
+
+    /// The formats the first structure of `caps` lists.
+    private static func formats(in caps: UnsafeMutablePointer<GstCaps>) -> [String]? {
+        guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0),
+              let list = gst_structure_get_value(structure, "format") else { return nil }
+        if list.pointee.g_type == fc_type_string() { return String(optionalCString: g_value_get_string(list)).map { [$0] } }
+        return (0..<gst_value_list_get_size(list)).compactMap { String(optionalCString: g_value_get_string(gst_value_list_get_value(list, $0))) }
+    }
+
+    /// What `element`'s src pad can give.
+    private static func offers(of element: UnsafeMutablePointer<GstElement>) -> GstOwned<GstCaps>? {
+        guard let pad = GstOwned(gst_element_get_static_pad(element, "src")) else { return nil }
+        return GstOwned(gst_pad_query_caps(pad.pointer, nil))
+    }
+
+    /// GStreamer's words for a failed link, taken apart.
+    private struct LinkError {
+        let upstream: String, downstream: String
+        /// The caps a caps filter between them asked for.
+        let caps: String?
+
+        init?(_ message: String) {
+            guard let start = message.range(of: "could not link ") else { return nil }
+            var rest = Substring(message[start.upperBound...])
+            var caps: String?
+            if let handle = rest.range(of: " can't handle caps ") {
+                caps = String(rest[handle.upperBound...])
+                rest = rest[..<handle.lowerBound]
+                if let comma = rest.range(of: ", ", options: .backwards) { rest = rest[..<comma.lowerBound] }
+            }
+            guard let to = rest.range(of: " to ") else { return nil }
+            upstream = String(rest[..<to.lowerBound])
+            downstream = String(rest[to.upperBound...])
+            self.caps = caps
+        }
+    }
+}
