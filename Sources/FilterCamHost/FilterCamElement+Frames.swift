@@ -78,18 +78,21 @@ extension FilterCamElement {
             let recording = self.recording, recorded = recording.needsFrame, facts = recordingFacts(stream)
             let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
             var found: [DetectedFace] = []
+            // Stills and the recording's copy only read; faces' squares, the flash and the
+            // on-screen display are drawn into the frame.
+            let onlyReads = !detecting && overlay.isEmpty && !snapshots.mayDrawFlash
             let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || recorded || !overlay.isEmpty ? { frame in
                 if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
                 let still = snapshots.needsFrame
                 if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
                 if recorded { recording.capture(frame, facts: facts) }
-                if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
+                if still && !onlyReads { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
                 canvas.draw(overlay, on: frame)
             } : nil
             let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
                 faces.decorate(buffer, faces: found, timestamp: timestamp)
             } : nil
-            return FrameTask(recipe.yuvJob(finish: finish), decorate: decorate)
+            return FrameTask(recipe.yuvJob(finish: finish, finishOnlyReads: onlyReads), decorate: decorate)
         }
         if frameState.withLock({ f in defer { f.refusedYUV = true }; return !f.refusedYUV }) {
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "

@@ -136,6 +136,14 @@ extension FrameWorker {
                     gst_video_frame_unmap(&frame)
                 }
             }
+        case .yuvRead(let work):
+            // Stills read the frame as it is: shared memory (e.g. after `imagefreeze`, a
+            // `tee`) needs no copy of its own.
+            var frame = GstVideoFrame()
+            if gst_video_frame_map(&frame, &run.stream.inputInfo, buffer.pointer, GST_MAP_READ) != 0 {
+                work(yuvView(of: &frame, shape: shape, timestamp: timestamp))
+                gst_video_frame_unmap(&frame)
+            }
         case .yuvRender(let work):
             buffer = render(buffer, shape: shape, width: job.outputWidth, height: job.outputHeight, geometry: job.geometry,
                             timestamp: timestamp, run: &run, as: yuvView, work)

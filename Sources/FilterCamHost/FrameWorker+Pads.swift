@@ -35,9 +35,12 @@ extension FrameWorker {
                   let segment = GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0)) else {
                 return GST_PAD_PROBE_OK
             }
-            // Dropped here, the pad lets go of its reference: the worker's is the only one.
-            me.receive(buffer: GstOwned(retaining: buffer), caps: caps, segmentEvent: segment)
-            return GST_PAD_PROBE_DROP
+            // HANDLED hands the pad's reference to this probe, and the worker gets it: no
+            // other is left. (With DROP the pad let go only after `receive`; a worker that
+            // got there first found the buffer shared and copied the whole frame before
+            // filtering it in place.)
+            me.receive(buffer: GstOwned(buffer), caps: caps, segmentEvent: segment)
+            return GST_PAD_PROBE_HANDLED
         }, unretained, nil)
 
         var callbacks = GstAppSinkCallbacks()

@@ -13,6 +13,9 @@ public struct FrameJob {
         /// YUV frames: changed in place (the host makes the memory writable, copying
         /// when it is shared), or rendered into a new frame of the output size.
         case yuvInPlace((YUVFrame) -> Void)
+        /// YUV frames only read (a still, a recording's copy): mapped for reading as they
+        /// are, never copied, even when their memory is shared.
+        case yuvRead((YUVFrame) -> Void)
         case yuvRender((_ source: YUVFrame, _ destination: YUVFrame) -> Void)
     }
 

@@ -65,12 +65,16 @@ public struct FrameRecipe {
     /// The job for one YUV frame: geometry (`GeometryPlan.render` for YUV), then the
     /// filters inside the lens, in place. Every filter must be a `YUVFilter`
     /// (`[any FrameFilter].workOnYUV`); the plan must snap the lens (`lensGrid` 2).
-    /// `finish` runs on the finished picture (faces), as in `job(finish:)`.
-    public func yuvJob(finish: ((YUVFrame) -> Void)? = nil) -> FrameJob {
+    /// `finish` runs on the finished picture (faces), as in `job(finish:)`; when it only
+    /// reads (`finishOnlyReads`) and nothing else changes the frame, the frame is only read.
+    public func yuvJob(finish: ((YUVFrame) -> Void)? = nil, finishOnlyReads: Bool = false) -> FrameJob {
         precondition(filters.workOnYUV, "a filter of the chain has no YUV path")
         let filters = self.filters, lens = lensRect, whole = lensIsWholeFrame, plan = self.plan
         if plan.isIdentity {
             if filters.isEmpty && finish == nil { return .passthrough(width: plan.outputWidth, height: plan.outputHeight) }
+            if filters.isEmpty, finishOnlyReads, let finish {
+                return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvRead(finish))
+            }
             return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvInPlace { frame in
                 if !filters.isEmpty { filters.apply(to: whole ? frame : frame.subframe(lens)) }
                 finish?(frame)

@@ -57,6 +57,18 @@ final class YUVElementTests: XCTestCase {
         }
     }
 
+    /// Frames large enough for the rows to be split between two threads: the packed
+    /// turns write two output rows per pass, pairs that may straddle the split.
+    func testPackedTurnsMatchVideoflipWhenTheRowsAreSplit() throws {
+        for format in ["YUY2", "UYVY"] {
+            for nick in ["90r", "90l", "ul-lr", "ur-ll"] {
+                let ours = try collectFrames("\(source(format, 203, 161)) ! filtercam orientation=\(nick)")
+                let theirs = try collectFrames("\(source(format, 203, 161)) ! videoflip video-direction=\(nick)")
+                assertSame(ours, theirs, "\(nick) \(format) 203x161")
+            }
+        }
+    }
+
     /// A lens crop of the turned picture equals videoflip then videocrop with the lens's
     /// pixel borders, which snap to even pixels on YUV frames.
     func testLensCropMatchesVideoflipThenVideocrop() throws {

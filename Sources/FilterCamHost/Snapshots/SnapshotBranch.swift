@@ -160,6 +160,12 @@ final class SnapshotBranch: ElementPart, Sendable {
             || settings.withLock { $0.every } > 0
     }
 
+    /// Whether a flash may be drawn on this frame (one is showing, or a still taken now
+    /// starts one).
+    var mayDrawFlash: Bool {
+        settings.withLock { $0.flash } || capture.withLock { $0.flashStart != nil }
+    }
+
     // MARK: Worker thread
 
     /// Called with every processed RGB output frame, before the flash is drawn.

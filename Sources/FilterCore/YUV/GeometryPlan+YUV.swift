@@ -35,6 +35,12 @@ extension GeometryPlan {
 
     /// The `window` of `method` applied to `src`, into `dst` (the window's size).
     static func orient(_ method: OrientationMethod, _ src: YUVFrame, window: PixelRect, into dst: YUVFrame) {
+        // A crop is a row `memcpy` per plane: handing each plane's rows to the second core
+        // cost more than the copy (both threads spinning through three hand-overs a frame).
+        RowSplitter.withOneThread(method == .identity) { orientPlanes(method, src, window: window, into: dst) }
+    }
+
+    private static func orientPlanes(_ method: OrientationMethod, _ src: YUVFrame, window: PixelRect, into dst: YUVFrame) {
         if src.format.isPacked {
             PackedOrientation.transform(method, from: src.planes[0], width: src.width, height: src.height,
                                         window: window, format: src.format, to: dst.planes[0])

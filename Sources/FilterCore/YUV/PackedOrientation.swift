@@ -83,12 +83,34 @@ enum PackedOrientation {
         // with a byte per store: 0.8–1.2× videoflip at 1080p.)
         let chroma: UInt32 = (0xFF << (8 &* UInt32(k.u))) | (0xFF << (8 &* UInt32(k.v)))
         let toY0 = UInt32(8 &* k.y0), toY1 = UInt32(8 &* k.y1)
+        // Two output rows whose source pixels share a macropixel (neighbouring source
+        // columns) are written together: one pair of loads and one mean for both.
         RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
-            for j in rows {
+            var j = rows.lowerBound
+            while j < rows.upperBound {
                 let sx = o.x &+ (window.y &+ j) &* columnStep, base = (sx >> 1) &* 4
                 let from = UInt32(8 &* (sx & 1 == 0 ? k.y0 : k.y1))
                 let d = dst.row(j)
                 var a = UnsafeRawPointer(first) + base
+                if j &+ 1 < rows.upperBound && (sx &+ columnStep) >> 1 == sx >> 1 {
+                    let from2 = UInt32(8 &* ((sx &+ columnStep) & 1 == 0 ? k.y0 : k.y1))
+                    let d2 = dst.row(j &+ 1)
+                    for i in 0..<pairs {
+                        let wa = a.loadUnaligned(as: UInt32.self), wb = (a + stride).loadUnaligned(as: UInt32.self)
+                        let kept = ((wa & wb) &+ (((wa ^ wb) & 0xFEFE_FEFE) &>> 1)) & chroma
+                        d.storeBytes(of: kept | (((wa &>> from) & 0xFF) &<< toY0) | (((wb &>> from) & 0xFF) &<< toY1),
+                                     toByteOffset: 4 &* i, as: UInt32.self)
+                        d2.storeBytes(of: kept | (((wa &>> from2) & 0xFF) &<< toY0) | (((wb &>> from2) & 0xFF) &<< toY1),
+                                      toByteOffset: 4 &* i, as: UInt32.self)
+                        a += 2 &* stride
+                    }
+                    if pairs < dst.width {
+                        edge(a, from, d)
+                        edge(a, from2, d2)
+                    }
+                    j &+= 2
+                    continue
+                }
                 for i in 0..<pairs {
                     let wa = a.loadUnaligned(as: UInt32.self), wb = (a + stride).loadUnaligned(as: UInt32.self)
                     let mean = (wa & wb) &+ (((wa ^ wb) & 0xFEFE_FEFE) &>> 1)
@@ -96,12 +118,15 @@ enum PackedOrientation {
                     d.storeBytes(of: word, toByteOffset: 4 &* i, as: UInt32.self)
                     a += 2 &* stride
                 }
-                if pairs < dst.width {   // an odd edge's last pixel alone: its luma twice, its chroma
-                    let w = a.loadUnaligned(as: UInt32.self)
-                    let word = (w & chroma) | (((w &>> from) & 0xFF) &<< toY0) | (((w &>> from) & 0xFF) &<< toY1)
-                    d.storeBytes(of: word, toByteOffset: 4 &* pairs, as: UInt32.self)
-                }
+                if pairs < dst.width { edge(a, from, d) }
+                j &+= 1
             }
+        }
+        /// An odd edge's last pixel alone: its luma twice, its chroma.
+        func edge(_ a: UnsafeRawPointer, _ from: UInt32, _ d: UnsafeMutableRawPointer) {
+            let w = a.loadUnaligned(as: UInt32.self)
+            let word = (w & chroma) | (((w &>> from) & 0xFF) &<< toY0) | (((w &>> from) & 0xFF) &<< toY1)
+            d.storeBytes(of: word, toByteOffset: 4 &* pairs, as: UInt32.self)
         }
     }
 

@@ -17,6 +17,9 @@ extension YUVFrame {
     /// Every U sample becomes `u[U]`, every V sample `v[V]`.
     public func mapChroma(u: [UInt8], v: [UInt8]) {
         precondition(u.count == 256 && v.count == 256)
+        if let cu = u.first, let cv = v.first, u.allSatisfy({ $0 == cu }), v.allSatisfy({ $0 == cv }) {
+            return fillChroma(u: cu, v: cv)
+        }
         let k = format.packedOffsets
         u.withUnsafeBufferPointer { tu in
         v.withUnsafeBufferPointer { tv in
@@ -32,6 +35,32 @@ extension YUVFrame {
                 mapBytes(of: planes[0], start: k.v, step: 4, perElement: 1, tv)
             }
         }}
+    }
+
+    /// Every U sample becomes `u`, every V sample `v` (full mono, a flash's grey): stores
+    /// only, no lookup per sample (a row `memset` on planes, one masked 32-bit word per
+    /// macropixel on YUY2/UYVY).
+    public func fillChroma(u: UInt8, v: UInt8) {
+        switch format {
+        case .i420:
+            for (p, value) in [(planes[1], u), (planes[2], v)] {
+                for y in 0..<p.height { p.row(y).initializeMemory(as: UInt8.self, repeating: value, count: p.width) }
+            }
+        case .nv12:
+            let p = planes[1], pair = UInt16(u) | UInt16(v) << 8
+            for y in 0..<p.height { p.row(y).initializeMemory(as: UInt16.self, repeating: pair, count: p.width) }
+        case .yuy2, .uyvy:
+            let k = format.packedOffsets, p = planes[0]
+            let chroma = UInt32(u) << (8 &* UInt32(k.u)) | UInt32(v) << (8 &* UInt32(k.v))
+            let luma = UInt32(0xFF) << (8 &* UInt32(k.y0)) | UInt32(0xFF) << (8 &* UInt32(k.y1))
+            let n = p.width
+            RowSplitter.shared.run(rows: p.height, columns: n) { rows in
+                for y in rows {
+                    let m = p.row(y).assumingMemoryBound(to: UInt32.self)
+                    for i in 0..<n { m[i] = m[i] & luma | chroma }
+                }
+            }
+        }
     }
 
     /// Maps `perElement` bytes of each element, `step` bytes apart from `start`, through `table`.
