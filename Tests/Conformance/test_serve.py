@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 
@@ -43,6 +44,32 @@ class Server:
         if self.url is None:
             self.process.kill()
             raise AssertionError("no URL printed: " + self.process.stderr.read()[-1500:])
+        # stderr is read as it comes, so a test can wait for a line (an event) instead of a
+        # time; stdout is drained too, so a chatty server never blocks on a full pipe.
+        self._err, self._out = [], []
+        self._said = threading.Condition()
+        self._readers = [threading.Thread(target=self._read, args=(stream, lines), daemon=True)
+                         for stream, lines in ((self.process.stderr, self._err), (self.process.stdout, self._out))]
+        for reader in self._readers:
+            reader.start()
+
+    def _read(self, stream, lines):
+        for line in iter(stream.readline, ""):
+            with self._said:
+                lines.append(line)
+                self._said.notify_all()
+
+    def wait_for_err(self, text, timeout=60):
+        """Waits until the server has written a stderr line containing `text`; False when
+        it did not within `timeout` (a hang guard) or ended first."""
+        deadline = time.monotonic() + timeout
+        with self._said:
+            while not any(text in line for line in self._err):
+                left = deadline - time.monotonic()
+                if left <= 0 or (self.process.poll() is not None and not self._readers[0].is_alive()):
+                    return False
+                self._said.wait(min(left, 0.5))
+        return True
 
     def rss_kb(self):
         with open(f"/proc/{self.process.pid}/status") as f:
@@ -51,14 +78,17 @@ class Server:
     def stop(self):
         self.process.send_signal(signal.SIGINT)
         try:
-            _, err = self.process.communicate(timeout=15)
+            self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, err = self.process.communicate()
+            self.process.wait()
+        for reader in self._readers:
+            reader.join(timeout=15)
         self.process.stdin.close()
         self.process.stdout.close()
         self.process.stderr.close()
-        return self.process.returncode, err
+        with self._said:
+            return self.process.returncode, "".join(self._err)
 
 
 def tls_server():
@@ -323,11 +353,12 @@ class Serve(unittest.TestCase):
         server = Server()
         folder = tempfile.mkdtemp(prefix="fc-leave-")
         try:
-            time.sleep(4.5)   # paused before anyone came
+            self.assertTrue(server.wait_for_err("camera paused until a viewer comes"), "not paused before anyone came")
             watched = viewer(server.url, 5, os.path.join(folder, "v.ts"))
             watched.wait(30)
             left = time.time()
-            time.sleep(8)     # nobody watches: 3 s of grace, then paused
+            # Nobody watches: 3 s of grace, then paused (the line is the event).
+            self.assertTrue(server.wait_for_err("camera paused: nobody has watched"), "the camera was never paused")
         finally:
             status, err = server.stop()
         lines = [l for l in err.splitlines() if "filtercam serve: camera" in l]
