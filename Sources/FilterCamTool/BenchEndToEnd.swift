@@ -84,7 +84,7 @@ extension Bench {
     /// (a build folder) comes first, as in this process; an installed plugin is found anyway.
     static var pluginEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        let folder = ProgramLocation.folder.path
         if FileManager.default.fileExists(atPath: folder + "/libgstfiltercam.so") {
             environment["GST_PLUGIN_PATH"] = [folder, environment["GST_PLUGIN_PATH"]].compactMap { $0 }.joined(separator: ":")
         }

@@ -35,9 +35,7 @@ enum PipelineLookup {
          shareFolder.appendingPathComponent("pipelines")] + inPackage("pipelines")
     }
 
-    private static var binFolder: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    }
+    private static var binFolder: URL { ProgramLocation.folder }
 
     /// `<prefix>/share/filtercam`, next to `<prefix>/bin/filtercam`.
     private static var shareFolder: URL {

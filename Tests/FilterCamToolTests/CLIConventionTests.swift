@@ -76,6 +76,21 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stdoutText.contains("OUT=demo.mp4"), r.stdoutText)
     }
 
+    /// Run by name from PATH in another folder, argv[0] is just "filtercam": the shipped
+    /// pipelines are still found beside the binary (the package it was built in).
+    func testShippedPipelinesAreFoundWhenRunByNameFromPath() throws {
+        try Build.requireCLI()
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("fc-by-name-\(getpid())")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let binFolder = URL(fileURLWithPath: Build.cli).deletingLastPathComponent().path
+        let path = binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let r = try runProcess("/bin/sh", ["-c", "cd '\(elsewhere.path)' && exec filtercam launch --help"], environment: ["PATH": path])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdoutText.contains("\n  demo "), "demo not listed when run by name: \(r.stdoutText)")
+        XCTAssertTrue(r.stdoutText.contains("\n  preview "), "preview not listed when run by name: \(r.stdoutText)")
+    }
+
     func testAMistypedPipelineNameSuggestsTheShippedOne() throws {
         let r = try runCLI(["launch", "previw"])
         XCTAssertEqual(r.status, 1, r.summary)
