@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,7 +57,7 @@ final class LookTables: Sendable {
     func table(for look: ColorLookup, space: LookSpace, pixels: Int) -> LookTable? {
         let key = Key(look: look.id, space: space)
         var startBuilding = false
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds
         let table = state.withLock { s -> LookTable? in
             var entry = s.entries[key] ?? Entry()
             entry.lastUse = now
