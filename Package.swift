@@ -77,11 +77,9 @@ let package = Package(
             name: "CGStreamer",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        // Text for the preview's on-screen display (Debian libpango1.0-dev, libcairo2-dev).
-        .systemLibrary(
-            name: "CPangoCairo",
-            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
-        ),
+        // Text for the preview's on-screen display and PNG looks (Debian libpango1.0-dev,
+        // libcairo2-dev): Pango and Cairo loaded on first use, not linked.
+        .target(name: "CPangoCairo", cSettings: [.unsafeFlags(includeFlags(["pangocairo"]))]),
         // The GObject boilerplate and the macros Swift cannot call.
         // Messages name shim.c relative to the package, not the build machine's path.
         .target(name: "CFilterCamShim", dependencies: ["CGStreamer"],

@@ -1,6 +1,7 @@
 """What every pipeline pays at start: the plugin links only what every frame needs. OpenCV
 (~45 ms of dynamic linking) lives in libfiltercamfaces.so beside the plugin, loaded on
-the first face search; a pipeline without faces never loads it."""
+the first face search; Pango and Cairo (~30 libraries with HarfBuzz, fontconfig, X11) are
+loaded by the first on-screen display drawn. A pipeline without either loads neither."""
 import json
 import os
 import shutil
@@ -20,8 +21,9 @@ def needed_libraries(path):
     return [line.split("[", 1)[1].split("]", 1)[0] for line in out.splitlines() if "(NEEDED)" in line]
 
 
-# Runs in a fresh interpreter: a pipeline without faces, then one with, and the libraries
-# mapped into the process after each (this process may have loaded them already).
+# Runs in a fresh interpreter: a pipeline with neither faces nor a display, one with
+# faces, one with a display, and the libraries mapped into the process after each (this
+# process may have loaded them already).
 CHILD = r"""
 import json, sys
 import gi
@@ -50,31 +52,40 @@ def run(description):
     pipeline.set_state(Gst.State.NULL)
     return faces
 
-plain = run('videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! filtercam orientation=90r filter=sepia ! fakesink')
-before = mapped()
+source = 'videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=160,height=120'
+run(f'{source} ! filtercam orientation=90r filter=sepia ! fakesink')
+plain = mapped()
 faces = run(f'filesrc location="{sys.argv[1]}" ! pngdec ! videoconvert ! video/x-raw,format=I420 ! filtercam detect-faces=true ! fakesink')
-print(json.dumps({'before': before, 'after': mapped(), 'faces': faces}))
+after_faces = mapped()
+run(f'{source} ! filtercam osd=true lens-outline=true lens=0.25,0.25,0.5,0.5 ! fakesink')
+print(json.dumps({'plain': plain, 'faces': after_faces, 'display': mapped(), 'found': faces}))
 """
 
 
 @unittest.skipUnless(PLUGIN_DIR, "GST_PLUGIN_PATH names the build folder")
 class LazyLibraries(unittest.TestCase):
-    def test_plugin_links_no_opencv(self):
+    def test_plugin_links_no_opencv_pango_cairo_or_foundation(self):
         names = needed_libraries(os.path.join(PLUGIN_DIR, "libgstfiltercam.so"))
         self.assertIn("libgstreamer-1.0.so.0", names)   # the entries were read
-        self.assertEqual([n for n in names if "opencv" in n], [], names)
+        lazy = ("opencv", "pango", "cairo", "libFoundation.so", "ICU")
+        self.assertEqual([n for n in names if any(part in n for part in lazy)], [], names)
         # The face library is what links OpenCV.
         self.assertIn("libopencv_objdetect.so.406", needed_libraries(os.path.join(PLUGIN_DIR, "libfiltercamfaces.so")))
 
-    def test_opencv_is_loaded_by_the_first_face_search(self):
+    def test_opencv_and_pango_are_loaded_by_the_first_face_search_and_display(self):
         child = subprocess.run([sys.executable, "-c", CHILD, FACE_PICTURE], capture_output=True, text=True, timeout=60)
         self.assertEqual(child.returncode, 0, child.stderr[-2000:])
         seen = json.loads(child.stdout.strip().splitlines()[-1])
-        self.assertIn("libgstfiltercam.so", seen["before"])
+        loaded = lambda after, lib: any(f.startswith(lib) for f in seen[after])
+        self.assertTrue(loaded("plain", "libgstfiltercam.so"))
+        for lib in ("libfiltercamfaces.so", "libopencv_objdetect.so", "libpangocairo-1.0.so", "libcairo.so"):
+            self.assertFalse(loaded("plain", lib), f"{lib} loaded by a pipeline with neither faces nor a display")
         for lib in ("libfiltercamfaces.so", "libopencv_objdetect.so"):
-            self.assertFalse([f for f in seen["before"] if f.startswith(lib)], f"{lib} loaded by a pipeline without faces")
-            self.assertTrue([f for f in seen["after"] if f.startswith(lib)], f"{lib} not loaded by a face search")
-        self.assertEqual(seen["faces"], [1], "the astronaut's one face")
+            self.assertTrue(loaded("faces", lib), f"{lib} not loaded by a face search")
+        self.assertFalse(loaded("faces", "libpangocairo-1.0.so"), "Pango loaded by a face search without a display")
+        self.assertEqual(seen["found"], [1], "the astronaut's one face")
+        for lib in ("libpangocairo-1.0.so", "libcairo.so"):
+            self.assertTrue(loaded("display", lib), f"{lib} not loaded by a display")
 
     def test_without_the_face_library_a_warning_names_it_and_the_stream_runs(self):
         folder = tempfile.mkdtemp(prefix="fc-lazy-")
