@@ -126,7 +126,7 @@ final class LookFilterTests: XCTestCase {
         }
         guard case .cube(let cube) = look.kernel.form else { return XCTFail("the look is not 3D") }
         for redFirst in [true, false] {
-            let table = LookTable(layout: LookSpace.rgb(redFirst: redFirst).tableLayout)
+            let table = LookTable()
             for slab in slabs { LookTables.fill(table, slabs: slab..<slab + 1, kernel: look.kernel, space: .rgb(redFirst: redFirst)) }
             for intensity in [1.0, 0.7] {
                 let mix = LookMix(intensity)
@@ -138,7 +138,7 @@ final class LookFilterTests: XCTestCase {
                 }
             }
         }
-        let table = LookTable(layout: LookSpace.yuv(.bt601).tableLayout)
+        let table = LookTable()
         for slab in slabs { LookTables.fill(table, slabs: slab..<slab + 1, kernel: look.kernel, space: .yuv(.bt601)) }
         for format in YUVFormat.allCases {
             let a = YUVBuffer(format: format, width: 9, height: 6), b = YUVBuffer(format: format, width: 9, height: 6)

@@ -11,31 +11,13 @@ struct DirectLookKernel<Order: ChannelOrder, Look: RGBLook>: PixelKernel {
     }
 }
 
-/// The look read from its table (`LookTable`, built for the frame's byte order, in blocks).
+/// The look read from its table (`LookTable`, built for the frame's byte order).
 struct TableLookKernel: PixelKernel {
     let entries: UnsafePointer<UInt32>
 
     @inline(__always)
     func map(_ p: UInt32) -> UInt32 {
-        (p & alphaMask) | entries[Int(LookTable.position(p))]
-    }
-
-    /// The whole pass, each row in two loops: the row's table positions first (shifts and
-    /// masks, vectorized), then one load per pixel. In one loop the position's arithmetic
-    /// sits between the loads and fewer of them are in flight at once; a photo's lookups
-    /// mostly miss the cache, so how many wait together sets the speed.
-    func runTwoLoops(_ pass: FramePass) {
-        let source = pass.source, destination = pass.destination, width = pass.width
-        RowSplitter.shared.run(rows: pass.height, columns: width) { rows in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width) { scratch in
-                let positions = scratch.baseAddress!
-                for y in rows {
-                    let input = source.row(y), output = destination.row(y)
-                    for x in 0..<width { positions[x] = LookTable.position(input[x]) }
-                    for x in 0..<width { output[x] = (input[x] & alphaMask) | entries[Int(positions[x])] }
-                }
-            }
-        }
+        (p & alphaMask) | entries[Int(p & 0xFF_FFFF)]
     }
 }
 
@@ -74,15 +56,6 @@ struct LookMix {
     func run<K: PixelKernel>(_ kernel: K, _ pass: FramePass) {
         if take == 1024 {
             kernel.run(pass)
-        } else {
-            MixedLookKernel(inner: kernel, mix: self).run(pass)
-        }
-    }
-
-    /// The table's kernel over the pass: taken whole, in its own two loops per row.
-    func run(_ kernel: TableLookKernel, _ pass: FramePass) {
-        if take == 1024 {
-            kernel.runTwoLoops(pass)
         } else {
             MixedLookKernel(inner: kernel, mix: self).run(pass)
         }

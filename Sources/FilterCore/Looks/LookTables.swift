@@ -94,7 +94,7 @@ final class LookTables: Sendable {
         _ = JoinableThread(name: "fc-look-table") { [self] in
             // Below the video threads (nice 10): frames filtered directly meanwhile come first.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(kernelThreadID()), 10)
-            let table = LookTable(layout: key.space.tableLayout)
+            let table = LookTable()
             Self.fill(table, slabs: 0..<256, kernel: kernel, space: key.space)
             state.withLock { s in
                 guard s.entries[key] != nil else { return }   // the look went away meanwhile
