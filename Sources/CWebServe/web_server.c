@@ -205,6 +205,7 @@ FcWebServer *fc_web_server_start(const FcWebServerConfig *c, char **error) {
   s->handler = c->handler;
   s->handler_data = c->handler_data;
   s->loopback_only = c->loopback_only;
+  s->upnp = c->upnp;
   s->tls = c->tls_cert != NULL;
   g_mutex_init(&s->lock);
   s->pending = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, pending_free);
