@@ -161,7 +161,7 @@ static void on_pad_added(GstElement *webrtc, GstPad *pad, gpointer data) {
   gst_object_unref(sink_pad);
 }
 
-// webrtcbin puts a clocksync before each of its sinks, which makes every viewer's thread
+// webrtcbin puts a clocksync behind each of its sink pads, which would make every viewer's thread
 // sleep on the clock for every frame; the frames come live and stamped with the viewer's
 // now, so there is nothing to wait for.
 static void unsync(GstElement *element) {
