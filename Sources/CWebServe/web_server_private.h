@@ -3,13 +3,13 @@
 // server's thread unless said otherwise.
 #pragma once
 #include <libsoup/soup.h>
+#include "server_loop.h"
 #include "web_serve.h"
 
 struct FcWebServer {
   SoupServer *soup;
-  GMainContext *context;
-  GMainLoop *loop;
-  GThread *thread;
+  FcServerLoop *loop;
+  GMainContext *context;     // the loop's
   FcEncodedStream *stream;   // a reference
   FcWebRequestHandler handler;
   void *handler_data;
