@@ -111,7 +111,7 @@ public final class PipelineSession {
             if interrupts >= 2 {
                 errorLine("Interrupted again: aborting without waiting for EOS.")
                 outcome = .aborted
-            } else if interrupts == 1 && eosDeadline == nil {
+            } else if interrupts == 1 && eosDeadline == nil && stillsRequestedAreDone() {
                 eosDeadline = beginEndOfStream("interrupt")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
@@ -274,19 +274,35 @@ public final class PipelineSession {
     private var firstFramePassed = false
     private let windowTitles = WindowTitles()
 
-    /// Stills asked for by `snapshot`, and when the last was asked (quit waits at most 5 s).
+    /// Stills asked for by `snapshot`, and when the last was asked or began (quit waits
+    /// at most 5 s after that).
     var stillsRequested = 0
-    private var stillsFinished = 0
     var lastStillRequest = Date.distantPast
+    /// Sets of stills begun (`snapshot-started`, from any cause: a command, a key in the
+    /// window, `snapshot-every`), the stills they hold (a bracket is one per bias), and
+    /// the stills written or failed.
+    private var setsStarted = 0
+    private var stillsStarted = 0
+    private var stillsFinished = 0
 
+    /// Whether every still asked for has begun and every still begun is written (a
+    /// bracket's set takes consecutive frames: EOS before its last frame would cut it).
     private func stillsRequestedAreDone() -> Bool {
-        stillsFinished >= stillsRequested || Date().timeIntervalSince(lastStillRequest) > 5
+        (setsStarted >= stillsRequested && stillsFinished >= stillsStarted) || Date().timeIntervalSince(lastStillRequest) > 5
     }
 
     /// One line per still written or failed (`snapshot-saved` / `snapshot-failed`).
     private func reportStill(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(m) else { return }
         let name = String(cString: gst_structure_get_name(structure))
+        if name == "snapshot-started" {
+            var stills: gint = 1
+            gst_structure_get_int(structure, "stills", &stills)
+            setsStarted += 1
+            stillsStarted += Int(stills)
+            lastStillRequest = Date()
+            return
+        }
         guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
         stillsFinished += 1
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
