@@ -57,7 +57,7 @@ build: deps
 
 run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
-	@echo "wrote demo.mp4 ($$(du -h demo.mp4 | cut -f1)): open it with any player, e.g. ffplay demo.mp4"
+	@echo "open demo.mp4 with any player, e.g. ffplay demo.mp4 (package ffmpeg)"
 
 # Debug build of everything and the tests in one build (the tests run the filtercam binary
 # and load the plugin), then the suite; then the short sanitizer runs: libFuzzer on every

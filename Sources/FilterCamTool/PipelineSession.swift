@@ -11,12 +11,13 @@ public final class PipelineSession {
     public var messagesOutput: FileHandle?
     /// How long Ctrl-C / quit waits for EOS to finish a recording.
     public var endOfStreamTimeout: TimeInterval = 10
-    private let errorOutput = FileHandle.standardError
+    private let errorOutput: FileHandle
     private let output: FileHandle
 
-    public init(pipeline: Pipeline, output: FileHandle = .standardOutput) {
+    public init(pipeline: Pipeline, output: FileHandle = .standardOutput, errorOutput: FileHandle = .standardError) {
         self.pipeline = pipeline
         self.output = output
+        self.errorOutput = errorOutput
     }
 
     public enum Outcome: Equatable {
@@ -229,6 +230,13 @@ public final class PipelineSession {
         guard let problem = BusProblem(m) else { return }
         let isError = problem.isError, text = problem.text(or: "?"), detail = problem.detail ?? ""
         let source = m.pointee.src.flatMap { String(takingGLib: gst_object_get_path_string($0)) } ?? "?"
+        // A sink on a busy machine repeats "A lot of buffers are being dropped" every few
+        // seconds: each warning is shown once, and how often it came at the end.
+        if !isError {
+            let key = source + "\n" + text
+            repeatedWarnings[key, default: 0] += 1
+            if repeatedWarnings[key]! > 1 { return }
+        }
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
         if !shownDetail.isEmpty { errorLine("  debug: \(shownDetail)") }
@@ -244,14 +252,28 @@ public final class PipelineSession {
     }
 
 
+    /// Each warning shown (element path and text) and how often it came.
+    private var repeatedWarnings: [String: Int] = [:]
+
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
     public func printSummary() {
+        for (key, count) in repeatedWarnings.sorted(by: { $0.key < $1.key }) where count > 1 {
+            let parts = key.split(separator: "\n", maxSplits: 1)
+            errorLine("(the WARNING from \(parts[0]) \"\(parts.count > 1 ? String(parts[1]) : "")\" came \(count) times)")
+        }
         for (name, element) in filterStages {
             var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
             if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
             if let recordings = Pipeline.property(element, "recordings-written") { line += " recordings=\(recordings)" }
             if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
             errorLine(line)
+        }
+        // What a file sink wrote, so a recording's file and size are named (a newcomer
+        // running `launch record` otherwise had to look for it).
+        for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
+            guard let location = Pipeline.property(sink, "location"),
+                  let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else { continue }
+            errorLine("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))")
         }
     }
 
