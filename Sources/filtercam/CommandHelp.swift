@@ -18,7 +18,7 @@ enum CommandHelp {
               recordings from the preview take sound; --verbose: errors name the
               C source location too
           serve [--port N] [--address ADDR] [--path /PATH] [--web] [--web-port N]
-                [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
+                [--upnp] [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
                 [--tls-cert PEM --tls-key PEM] [--always-on] FILE|NAME|DESCRIPTION
               serve the filtered picture over RTSP (port 8554; this machine only
               unless a password is given), and with --web to browsers

@@ -20,6 +20,8 @@ extension ServeCommand {
           --web                 also serve browsers: a control page and WebRTC (WHEP at
                                 /whep), with the same address, password and certificate
           --web-port N          the page's port (default 8080; implies --web)
+          --upnp                with --web and a password: each WebRTC viewer may ask the
+                                router to open its ports to the internet (off by default)
           --auth USER:PASSWORD  a viewer's name and password (RTSP Digest); every local
                                 user sees it in ps: prefer --auth-file or the variable
           --auth-file FILE      user:password lines from FILE (chmod 600)
@@ -61,6 +63,7 @@ extension ServeCommand {
     static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Options {
         var o = Options()
         var authFile: String?
+        var upnp = false
         var i = 0
         func value(_ flag: String) throws -> String {
             i += 1
@@ -94,6 +97,7 @@ extension ServeCommand {
                 }
                 o.web = o.web ?? WebServer.Configuration()
                 o.web?.port = port
+            case "--upnp": upnp = true
             case "--help", "-h": throw UsageError(description: usage)
             default:
                 if a.hasPrefix("--") && o.target.isEmpty { throw UsageError(description: "unknown option \(a.quotedForMessage)\n\(usage)") }
@@ -124,6 +128,13 @@ extension ServeCommand {
         o.web?.tlsCertificate = o.configuration.tlsCertificate
         o.web?.tlsKey = o.configuration.tlsKey
         o.web?.loopbackOnly = o.configuration.users.isEmpty && loopback
+        if upnp {
+            guard o.web != nil else { throw UsageError(description: "--upnp opens ports for WebRTC viewers: give it with --web") }
+            guard o.web?.loopbackOnly == false else {
+                throw UsageError(description: "--upnp: without a password the web side is for this machine only; give --auth USER:PASSWORD or --auth-file FILE too")
+            }
+            o.web?.upnp = true
+        }
         if let web = o.web, web.port != 0, web.port == o.configuration.port {
             throw UsageError(description: "--web-port \(web.port) is the RTSP port too; give each its own")
         }
