@@ -20,8 +20,9 @@ extension ServeCommand {
           --web                 also serve browsers: a control page and WebRTC (WHEP at
                                 /whep), with the same address, password and certificate
           --web-port N          the page's port (default 8080; implies --web)
-          --upnp                with --web and a password: each WebRTC viewer may ask the
-                                router to open its ports to the internet (off by default)
+          --upnp                with --web and a password: each WebRTC viewer may ask
+                                the router to open its ports to the internet (off by
+                                default)
           --auth USER:PASSWORD  a viewer's name and password (RTSP Digest); every local
                                 user sees it in ps: prefer --auth-file or the variable
           --auth-file FILE      user:password lines from FILE (chmod 600)
