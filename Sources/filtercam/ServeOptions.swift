@@ -8,17 +8,28 @@ import Glibc
 /// the refusals made before anything is served.
 extension ServeCommand {
     static let usage = """
-        usage: filtercam serve [--port 8554] [--address 127.0.0.1] [--path /filtercam]
-                               [--web] [--web-port 8080] [--upnp]
-                               [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
-                               [--tls-cert PEM --tls-key PEM] [--always-on] FILE|DESCRIPTION
-          The description produces raw video, e.g. 'filtercamsrc ! filtercam filter=sepia';
-          serve adds the encoder and payloader and prints the URL to open.
-          --web also serves a control page and WebRTC (WHEP at /whep) for browsers, on the
-          same address, password and certificate. --upnp (with a password) lets each WebRTC
-          viewer ask the router to open its ports to the internet; off by default.
-          --auth on the command line is visible to every local user (ps); prefer --auth-file
-          (mode 600) or the environment variable FILTERCAM_SERVE_AUTH=USER:PASSWORD.
+        usage: filtercam serve [OPTIONS] FILE|NAME|DESCRIPTION
+          The description (or pipeline file) produces raw video, e.g.
+          'filtercamsrc ! filtercam filter=sepia'; serve adds the H.264 encoder and the
+          payloader, prints the URL to open, and runs the camera only while someone
+          watches. The keys and commands of launch work.
+          --port N              RTSP port (default 8554; 0: any free port)
+          --address ADDR        address to listen on (default 127.0.0.1; 0.0.0.0: every
+                                one, which needs a password)
+          --path /PATH          the stream's path (default /filtercam)
+          --web                 also serve browsers: a control page and WebRTC (WHEP at
+                                /whep), with the same address, password and certificate
+          --web-port N          the page's port (default 8080; implies --web)
+          --upnp                with --web and a password: each WebRTC viewer may ask
+                                the router to open its ports to the internet (off by
+                                default)
+          --auth USER:PASSWORD  a viewer's name and password (RTSP Digest); every local
+                                user sees it in ps: prefer --auth-file or the variable
+          --auth-file FILE      user:password lines from FILE (chmod 600)
+          --no-auth             serve other machines without a password
+          --tls-cert PEM        with --tls-key PEM: encrypt (rtsps://, https://)
+          --always-on           keep the camera running when nobody watches
+          FILTERCAM_SERVE_AUTH=USER:PASSWORD (environment): a password kept out of ps
         """
 
     struct Options {
