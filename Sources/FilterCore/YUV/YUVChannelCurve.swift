@@ -49,7 +49,7 @@ struct YUVChannelCurve<Curve: ChannelCurve> {
                 let lines = 2 &* cy &+ 1 < lp.height ? 2 : 1
                 for line in 0..<lines {
                     let luma = lp.row(2 &* cy &+ line).assumingMemoryBound(to: UInt8.self)
-                    rowsBuffer.run(luma, PlanarLuma.self, k, curve, firstLine: line == 0)
+                    rowsBuffer.run(luma, PlanarLuma.self, k, curve)
                 }
                 rowsBuffer.writeChroma(u: u, v: v, step: step, lines: lines, k)
             }
@@ -65,7 +65,7 @@ struct YUVChannelCurve<Curve: ChannelCurve> {
             for row in rows {
                 let r = p.row(row).assumingMemoryBound(to: UInt8.self)
                 rowsBuffer.readChroma(u: r + o.u, v: r + o.v, step: 4, k)
-                rowsBuffer.run(r, Luma.self, k, curve, firstLine: true)
+                rowsBuffer.run(r, Luma.self, k, curve)
                 rowsBuffer.writeChroma(u: r + o.u, v: r + o.v, step: 4, lines: 1, k)
             }
         }
@@ -139,22 +139,28 @@ private struct Coefficients {
 }
 
 /// One thread's rows of 32-bit values for a line of `width` pixels: the sites' chroma
-/// terms and R′G′B′ sums, and the pixels' R′G′B′.
+/// terms and R′G′B′ sums, and the pixels' R′G′B′, each channel in two rows (the first and
+/// the second pixel of each site), so every loop walks its rows one element at a time and
+/// vectorizes (one row of pixels, stored two apart, did not).
 private struct LineBuffers {
     let width: Int, sites: Int, pairs: Int
     /// Chroma terms of R′, G′, B′ per site, then the sums of the site's new R′, G′, B′.
     let rc, gc, bc, sr, sg, sb: UnsafeMutablePointer<Int32>
-    /// R′, G′, B′ per pixel, one after the other (one map runs the curve over all three).
+    /// R′, G′, B′ of each site's first (`r0`…) and second (`r1`…) pixel, one row after the
+    /// other (one map runs the curve over all six).
     let rgb: UnsafeMutablePointer<Int32>
+    let r0, r1, g0, g1, b0, b1: UnsafeMutablePointer<Int32>
 
     init(width: Int) {
         self.width = width
         sites = (width + 1) / 2
         pairs = width / 2
-        let site = UnsafeMutablePointer<Int32>.allocate(capacity: 6 * sites + 3 * width)
+        let site = UnsafeMutablePointer<Int32>.allocate(capacity: 12 * sites)
+        site.initialize(repeating: 0, count: 12 * sites)
         (rc, gc, bc) = (site, site + sites, site + 2 * sites)
         (sr, sg, sb) = (site + 3 * sites, site + 4 * sites, site + 5 * sites)
         rgb = site + 6 * sites
+        (r0, r1, g0, g1, b0, b1) = (rgb, rgb + sites, rgb + 2 * sites, rgb + 3 * sites, rgb + 4 * sites, rgb + 5 * sites)
     }
 
     func free() { rc.deallocate() }
@@ -174,32 +180,33 @@ private struct LineBuffers {
     /// One line of luma: R′G′B′ of every pixel, the curve, the new luma, the sites' sums.
     @inline(__always)
     func run<Luma: LumaLayout, Curve: ChannelCurve>(_ line: UnsafeMutablePointer<UInt8>, _: Luma.Type,
-                                                     _ k: Coefficients, _ curve: Curve, firstLine: Bool) {
-        let r = rgb, g = rgb + width, b = rgb + 2 &* width
-        @inline(__always) func toRGB(_ x: Int, _ s: Int, _ y: UInt8) {
-            let y = Int32(y)
-            r[x] = k.iry &* y &+ rc[s]; g[x] = k.igy &* y &+ gc[s]; b[x] = k.iby &* y &+ bc[s]
+                                                     _ k: Coefficients, _ curve: Curve) {
+        let (r0, r1, g0, g1, b0, b1) = (self.r0, self.r1, self.g0, self.g1, self.b0, self.b1)
+        for s in 0..<pairs {
+            let m = line + s &* Luma.siteBytes
+            let y0 = Int32(m[Luma.first]), y1 = Int32(m[Luma.second])
+            r0[s] = k.iry &* y0 &+ rc[s]; g0[s] = k.igy &* y0 &+ gc[s]; b0[s] = k.iby &* y0 &+ bc[s]
+            r1[s] = k.iry &* y1 &+ rc[s]; g1[s] = k.igy &* y1 &+ gc[s]; b1[s] = k.iby &* y1 &+ bc[s]
+        }
+        if pairs < sites {
+            // An odd width's last site holds one pixel.
+            let s = pairs, y0 = Int32(line[s &* Luma.siteBytes &+ Luma.first])
+            r0[s] = k.iry &* y0 &+ rc[s]; g0[s] = k.igy &* y0 &+ gc[s]; b0[s] = k.iby &* y0 &+ bc[s]
+        }
+        for i in 0..<6 &* sites { rgb[i] = curve(rgb[i]) }
+        @inline(__always) func luma(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+            UInt8(clamping: (k.fyr &* r &+ k.fyg &* g &+ k.fyb &* b &+ k.fyo) &>> 16)
         }
         for s in 0..<pairs {
             let m = line + s &* Luma.siteBytes
-            toRGB(2 &* s, s, m[Luma.first])
-            toRGB(2 &* s &+ 1, s, m[Luma.second])
-        }
-        if pairs < sites { toRGB(2 &* pairs, pairs, line[pairs &* Luma.siteBytes &+ Luma.first]) }
-        for i in 0..<3 &* width { rgb[i] = curve(rgb[i]) }
-        @inline(__always) func luma(_ x: Int) -> UInt8 {
-            UInt8(clamping: (k.fyr &* r[x] &+ k.fyg &* g[x] &+ k.fyb &* b[x] &+ k.fyo) &>> 16)
-        }
-        for s in 0..<pairs {
-            let m = line + s &* Luma.siteBytes, x = 2 &* s
-            m[Luma.first] = luma(x)
-            m[Luma.second] = luma(x &+ 1)
-            sr[s] &+= r[x] &+ r[x &+ 1]; sg[s] &+= g[x] &+ g[x &+ 1]; sb[s] &+= b[x] &+ b[x &+ 1]
+            m[Luma.first] = luma(r0[s], g0[s], b0[s])
+            m[Luma.second] = luma(r1[s], g1[s], b1[s])
+            sr[s] &+= r0[s] &+ r1[s]; sg[s] &+= g0[s] &+ g1[s]; sb[s] &+= b0[s] &+ b1[s]
         }
         if pairs < sites {
-            let x = 2 &* pairs
-            line[pairs &* Luma.siteBytes &+ Luma.first] = luma(x)
-            sr[pairs] &+= r[x]; sg[pairs] &+= g[x]; sb[pairs] &+= b[x]
+            let s = pairs
+            line[s &* Luma.siteBytes &+ Luma.first] = luma(r0[s], g0[s], b0[s])
+            sr[s] &+= r0[s]; sg[s] &+= g0[s]; sb[s] &+= b0[s]
         }
     }
 
