@@ -9,13 +9,14 @@ import Glibc
 extension ServeCommand {
     static let usage = """
         usage: filtercam serve [--port 8554] [--address 127.0.0.1] [--path /filtercam]
-                               [--web] [--web-port 8080]
+                               [--web] [--web-port 8080] [--upnp]
                                [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
                                [--tls-cert PEM --tls-key PEM] [--always-on] FILE|DESCRIPTION
           The description produces raw video, e.g. 'filtercamsrc ! filtercam filter=sepia';
           serve adds the encoder and payloader and prints the URL to open.
           --web also serves a control page and WebRTC (WHEP at /whep) for browsers, on the
-          same address, password and certificate.
+          same address, password and certificate. --upnp (with a password) lets each WebRTC
+          viewer ask the router to open its ports to the internet; off by default.
           --auth on the command line is visible to every local user (ps); prefer --auth-file
           (mode 600) or the environment variable FILTERCAM_SERVE_AUTH=USER:PASSWORD.
         """
@@ -52,6 +53,7 @@ extension ServeCommand {
     static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Options {
         var o = Options()
         var authFile: String?
+        var upnp = false
         var i = 0
         func value(_ flag: String) throws -> String {
             i += 1
@@ -85,6 +87,7 @@ extension ServeCommand {
                 }
                 o.web = o.web ?? WebServer.Configuration()
                 o.web?.port = port
+            case "--upnp": upnp = true
             case "--help", "-h": throw UsageError(description: usage)
             default:
                 if a.hasPrefix("--") && o.target.isEmpty { throw UsageError(description: "unknown option \(a.quotedForMessage)\n\(usage)") }
@@ -115,6 +118,13 @@ extension ServeCommand {
         o.web?.tlsCertificate = o.configuration.tlsCertificate
         o.web?.tlsKey = o.configuration.tlsKey
         o.web?.loopbackOnly = o.configuration.users.isEmpty && loopback
+        if upnp {
+            guard o.web != nil else { throw UsageError(description: "--upnp opens ports for WebRTC viewers: give it with --web") }
+            guard o.web?.loopbackOnly == false else {
+                throw UsageError(description: "--upnp: without a password the web side is for this machine only; give --auth USER:PASSWORD or --auth-file FILE too")
+            }
+            o.web?.upnp = true
+        }
         if let web = o.web, web.port != 0, web.port == o.configuration.port {
             throw UsageError(description: "--web-port \(web.port) is the RTSP port too; give each its own")
         }
