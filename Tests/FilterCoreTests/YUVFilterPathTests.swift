@@ -1,7 +1,7 @@
 @testable import FilterCore
 import XCTest
 
-/// The YUV paths of noir, vignette, posterize, sharpen, blur, edges and focus peaking by
+/// The YUV paths of noir, vignette, exposure, posterize, sharpen, blur, edges and focus peaking by
 /// hand-computed samples.
 final class YUVFilterPathTests: XCTestCase {
     /// A frame of `format` with every luma `y` and every chroma `u`, `v`.
@@ -69,6 +69,21 @@ final class YUVFilterPathTests: XCTestCase {
             for (y, expected) in [(125, 16), (126, 235)] as [(UInt8, UInt8)] {
                 let b = flat(format, 5, 3, y: y)
                 try run("posterize levels=2", on: b.frame)
+                XCTAssertEqual(Set(luma(b.frame)), [expected], "\(format) Y \(y)")
+                XCTAssertEqual(chroma(b.frame), [128], "\(format)")
+            }
+        }
+    }
+
+    func testExposureOfGreysByHand() throws {
+        // ev 1 doubles linear light. Y 126 is grey 128.08, taken at 128: linear 0.2159 →
+        // 0.4318 → sRGB 175.6 → 176, i.e. Y 16 + 219 · 176 / 255 = 167.2 → 167. Y 60 is grey
+        // 51.23, taken at 51: linear 0.0331 → 0.0662 → sRGB 73, Y 78.7 → 79. At 5×3 the last
+        // column and row are chroma sites of fewer pixels; a grey's chroma stays 128.
+        for format in YUVFormat.allCases {
+            for (y, expected) in [(126, 167), (60, 79)] as [(UInt8, UInt8)] {
+                let b = flat(format, 5, 3, y: y)
+                try run("exposure ev=1", on: b.frame)
                 XCTAssertEqual(Set(luma(b.frame)), [expected], "\(format) Y \(y)")
                 XCTAssertEqual(chroma(b.frame), [128], "\(format)")
             }
