@@ -1,45 +1,69 @@
 # FilterCam: the two commands a user needs on a machine that has only the Swift toolchain.
-#   make run    installs what is missing, builds (release), runs pipelines/demo.pipeline -> demo.mp4
-#   make test   installs what is missing, builds, runs the whole test suite
+#   make run    installs what running needs, builds (release), runs pipelines/demo.pipeline -> demo.mp4
+#   make test   installs what the tests need too, builds, runs the whole test suite
 # Both are idempotent: packages already installed are not installed again.
 
-# Debian packages the build, the elements and the tests use.
-PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+# Debian packages, in two lists: what building and running FilterCam needs (make run,
+# make install), and what the tests add (make test). Each package is here for a reason
+# named beside it; `make test` installs both lists.
+# Running: the libraries the build links (GStreamer, its RTSP server, WebRTC with libsoup
+# and libnice, Xlib for the window title, Pango/Cairo for the on-screen display, OpenCV
+# for faces), the GStreamer plugins the elements and shipped pipelines use (videotestsrc,
+# v4l2src, jpegenc, x264enc, mp4mux, intervideosink, webrtcbin, srtsink, avenc_aac for
+# sound, the X11/OpenGL window sinks with Mesa's drivers), the face cascades and the OSD's
+# font, and gst-launch-1.0/gst-inspect-1.0 for the README's examples.
+RUN_PACKAGES = pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+	libgstreamer-plugins-bad1.0-dev libgstrtspserver-1.0-dev libsoup-3.0-dev libnice-dev \
+	libx11-dev libpango1.0-dev libcairo2-dev fonts-dejavu-core \
+	libopencv-objdetect-dev libopencv-imgproc-dev libopencv-core-dev opencv-data \
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-plugins-base-apps \
-	ffmpeg imagemagick libimage-exiftool-perl \
-	libopencv-objdetect-dev libopencv-imgproc-dev libopencv-core-dev opencv-data gstreamer1.0-opencv \
-	gstreamer1.0-x gstreamer1.0-gl python3-gi python3-gst-1.0 gir1.2-gst-plugins-base-1.0 \
-	libx11-dev xvfb libgl1-mesa-dri xdotool x11-utils tmux libpango1.0-dev libcairo2-dev fonts-dejavu-core \
-	libgstrtspserver-1.0-dev gstreamer1.0-rtsp gstreamer1.0-libav gstreamer1.0-nice \
-	libsoup-3.0-dev libgstreamer-plugins-bad1.0-dev libnice-dev gir1.2-gst-plugins-bad-1.0 \
-	chromium chromium-driver pipewire wireplumber gstreamer1.0-pipewire dbus iproute2
+	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-nice \
+	gstreamer1.0-x gstreamer1.0-gl libgl1-mesa-dri
+# Testing adds: ffprobe (ffmpeg), ImageMagick and exiftool to read what was written,
+# gst-discoverer, OpenCV's GStreamer elements (facedetect, compared with in tests and
+# bench), the Python bindings for the conformance suite, Xvfb, xdotool, x11-utils and tmux
+# for windows and terminals, Chromium for the browser tests, PipeWire for the PipeWire
+# camera, iproute2 for the network tests, the RTSP client sink.
+TEST_PACKAGES = $(RUN_PACKAGES) \
+	ffmpeg imagemagick libimage-exiftool-perl gstreamer1.0-plugins-base-apps gstreamer1.0-opencv \
+	python3-gi python3-gst-1.0 gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0 \
+	xvfb xdotool x11-utils tmux chromium chromium-driver \
+	pipewire wireplumber gstreamer1.0-pipewire dbus iproute2 gstreamer1.0-rtsp
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test conformance fuzz bench plugin install uninstall clean
+.PHONY: deps test-deps build run test conformance fuzz bench plugin install uninstall clean
 
-deps:
-	@missing=""; for p in $(PACKAGES); do \
+# Installs the packages of a list that are missing (apt-get update first, then only those):
+# run again, it installs nothing.
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	else echo "system packages: all present"; fi
+endef
+
+deps:
+	$(call install_missing,$(RUN_PACKAGES))
+
+test-deps:
+	$(call install_missing,$(TEST_PACKAGES))
 
 build: deps
 	swift build -c release
 
 run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
-	@echo "wrote demo.mp4 ($$(du -h demo.mp4 | cut -f1)): open it with any player, e.g. ffplay demo.mp4"
+	@echo "open demo.mp4 with any player, e.g. ffplay demo.mp4 (package ffmpeg)"
 
 # Debug build of everything and the tests in one build (the tests run the filtercam binary
 # and load the plugin), then the suite; then the short sanitizer runs: libFuzzer on every
 # fuzz target (10 s each; `make fuzz` runs longer), the thread tests under ThreadSanitizer,
 # and LeakSanitizer on two run lengths (in the fuzz build's scratch: its modules are reused).
-test: deps
+test: test-deps
 	scripts/timed.sh "debug build" swift build --build-tests
 	scripts/timed.sh "swift test" swift test --skip-build --disable-swift-testing
 	scripts/timed.sh "conformance" $(MAKE) conformance
@@ -50,15 +74,16 @@ test: deps
 # The elements next to stock GStreamer elements in real pipelines, driven from Python
 # (a second client), and real windows under a virtual display (Xvfb). Release build: the
 # live cases need a filter faster than a frame.
-conformance: deps
+conformance: test-deps
 	swift build -c release --product gstfiltercam
 	swift build -c release --product filtercam
 	cd Tests/Conformance && GST_PLUGIN_PATH=$(CURDIR)/.build/release /usr/bin/python3 run.py
 
-fuzz: deps
+fuzz: test-deps
 	scripts/fuzz.sh
 
-bench: build
+bench: test-deps
+	swift build -c release
 	.build/release/filtercam bench
 
 # For the user, no root: the plugin where GStreamer looks by itself (stock gst-launch-1.0

@@ -58,6 +58,52 @@ static GstBusSyncReply fc_filter_inner_message(GstBus *bus, GstMessage *m, gpoin
   return GST_BUS_DROP;
 }
 
+// CAPS queries on the element's own pads are answered as GstBaseTransform answers them
+// (videoflip, videobalance): what the peer on the far side takes, carried across the
+// element's turn or crop and kept within both sides' caps, so that a caps filter after
+// the element chooses the format upstream. (The inner appsink alone answered with its
+// template: `filtercam ! video/x-raw,format=I420` then failed with not-negotiated.)
+static gboolean fc_filter_query_caps(FcFilterElement *self, GstPad *pad, GstQuery *query) {
+  GstPad *far = pad == self->sinkpad ? self->srcpad : self->sinkpad;
+  int geometry = self->ctx && FC_SPEC(self)->callbacks.caps_geometry
+                   ? FC_SPEC(self)->callbacks.caps_geometry(self->ctx) : 0;
+  GstCaps *filter = NULL, *near;
+  gst_query_parse_caps(query, &filter);
+  if (pad == self->sinkpad) {
+    // The inner appsink's answer: the formats taken (a refusal is named there).
+    if (!gst_pad_peer_query(gst_pad_get_element_private(pad), query)) return FALSE;
+    GstCaps *answer = NULL;
+    gst_query_parse_caps_result(query, &answer);
+    near = answer ? gst_caps_ref(answer) : gst_caps_new_empty();
+  } else {
+    GstCaps *templ = gst_pad_get_pad_template_caps(pad);
+    near = filter ? gst_caps_intersect_full(filter, templ, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref(templ);
+    gst_caps_unref(templ);
+  }
+  GstCaps *across = fc_caps_across_geometry(near, geometry);
+  GstCaps *far_templ = gst_pad_get_pad_template_caps(far);
+  GstCaps *peer_filter = gst_caps_intersect_full(across, far_templ, GST_CAPS_INTERSECT_FIRST);
+  GstCaps *peer = gst_pad_peer_query_caps(far, peer_filter);
+  GstCaps *back = fc_caps_across_geometry(peer, geometry);
+  GstCaps *result = gst_caps_intersect_full(near, back, GST_CAPS_INTERSECT_FIRST);
+  gst_query_set_caps_result(query, result);
+  GST_DEBUG_OBJECT(pad, "caps query answered %" GST_PTR_FORMAT, result);
+  gst_caps_unref(result);
+  gst_caps_unref(back);
+  gst_caps_unref(peer);
+  gst_caps_unref(peer_filter);
+  gst_caps_unref(far_templ);
+  gst_caps_unref(across);
+  gst_caps_unref(near);
+  return TRUE;
+}
+
+static gboolean fc_filter_query(GstPad *pad, GstObject *parent, GstQuery *query) {
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS && parent)
+    return fc_filter_query_caps((FcFilterElement *)parent, pad, query);
+  return gst_pad_peer_query(gst_pad_get_element_private(pad), query);
+}
+
 static void fc_filter_class_init(gpointer klass, gpointer data) {
   fc_common_class_init(klass, data);
   G_OBJECT_CLASS(klass)->finalize = fc_filter_finalize;
@@ -70,6 +116,8 @@ static void fc_filter_instance_init(GTypeInstance *instance, gpointer klass) {
   self->sinkpad = gst_pad_new_from_template(gst_element_class_get_pad_template(ec, "sink"), "sink");
   self->srcpad = gst_pad_new_from_template(gst_element_class_get_pad_template(ec, "src"), "src");
   fc_inner_init(&self->inner, self->sinkpad, self->srcpad);
+  gst_pad_set_query_function(self->sinkpad, fc_filter_query);
+  gst_pad_set_query_function(self->srcpad, fc_filter_query);
   gst_element_add_pad(GST_ELEMENT(self), self->sinkpad);
   gst_element_add_pad(GST_ELEMENT(self), self->srcpad);
   fc_common_instance_init(GST_ELEMENT(self));   // Swift adopts its appsink and appsrc here

@@ -3,13 +3,12 @@
 #include <gst/rtsp-server/rtsp-server.h>
 #include <string.h>
 #include "rtsp_viewers.h"
+#include "server_loop.h"
 
 struct FcRtspServer {
   GstRTSPServer *server;
   FcEncodedStream *stream;  // a reference
-  GMainContext *context;    // the server's own: connections are taken as they come, not on a tick
-  GMainLoop *loop;
-  GThread *thread;
+  FcServerLoop *loop;
   FcViewers *viewers;
 };
 
@@ -60,18 +59,10 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
   fc_encoded_stream_subscribe(s->stream, appsrc);
 }
 
-static gboolean on_second(gpointer data) {
+static int on_second(void *data) {
   FcRtspServer *s = data;
   fc_viewers_close_idle(s->viewers);
   return G_SOURCE_CONTINUE;
-}
-
-static gpointer serve(gpointer data) {
-  FcRtspServer *s = data;
-  g_main_context_push_thread_default(s->context);
-  g_main_loop_run(s->loop);
-  g_main_context_pop_thread_default(s->context);
-  return NULL;
 }
 
 static char *fc_error(const char *format, const char *detail) {
@@ -80,6 +71,7 @@ static char *fc_error(const char *format, const char *detail) {
 
 FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   FcRtspServer *s = g_new0(FcRtspServer, 1);
+  s->loop = fc_server_loop_new();
   s->viewers = fc_viewers_new();
   s->stream = fc_encoded_stream_ref(c->stream);
   s->server = gst_rtsp_server_new();
@@ -155,15 +147,9 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
     fc_rtsp_server_stop(s);
     return NULL;
   }
-  s->context = g_main_context_new();
-  s->loop = g_main_loop_new(s->context, FALSE);
-  g_source_attach(source, s->context);
+  g_source_attach(source, fc_server_loop_context(s->loop));
   g_source_unref(source);
-  GSource *tick = g_timeout_source_new_seconds(1);
-  g_source_set_callback(tick, on_second, s, NULL);
-  g_source_attach(tick, s->context);
-  g_source_unref(tick);
-  s->thread = g_thread_new("rtsp-server", serve, s);
+  fc_server_loop_start(s->loop, "rtsp-server", on_second, s);
   return s;
 }
 
@@ -173,18 +159,14 @@ int fc_rtsp_server_watching(FcRtspServer *s) { return fc_viewers_watching(s->vie
 
 void fc_rtsp_server_stop(FcRtspServer *s) {
   if (!s) return;
-  if (s->thread) {
-    g_main_loop_quit(s->loop);
-    g_thread_join(s->thread);
-  }
+  fc_server_loop_stop(s->loop);
   if (s->server) {
     GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(s->server);
     gst_rtsp_session_pool_cleanup(pool);
     g_object_unref(pool);
     g_object_unref(s->server);
   }
-  if (s->loop) g_main_loop_unref(s->loop);
-  if (s->context) g_main_context_unref(s->context);
+  fc_server_loop_free(s->loop);
   fc_viewers_free(s->viewers);
   if (s->stream) fc_encoded_stream_unref(s->stream);
   g_free(s);

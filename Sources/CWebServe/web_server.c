@@ -143,7 +143,7 @@ void fc_web_server_reply(FcWebServer *s, uint64_t request, int status, const cha
 }
 
 // Once a second: viewers that left without DELETE go, requests left unanswered get 504.
-static gboolean on_second(gpointer data) {
+static int on_second(void *data) {
   FcWebServer *s = data;
   fc_whep_sweep(s);
   GHashTableIter it;
@@ -160,14 +160,6 @@ static gboolean on_second(gpointer data) {
   }
   g_list_free(late);
   return G_SOURCE_CONTINUE;
-}
-
-static gpointer serve(gpointer data) {
-  FcWebServer *s = data;
-  g_main_context_push_thread_default(s->context);
-  g_main_loop_run(s->loop);
-  g_main_context_pop_thread_default(s->context);
-  return NULL;
 }
 
 static gboolean listen_on(FcWebServer *s, const FcWebServerConfig *c, char **error) {
@@ -205,12 +197,13 @@ FcWebServer *fc_web_server_start(const FcWebServerConfig *c, char **error) {
   s->handler = c->handler;
   s->handler_data = c->handler_data;
   s->loopback_only = c->loopback_only;
+  s->upnp = c->upnp;
   s->tls = c->tls_cert != NULL;
   g_mutex_init(&s->lock);
   s->pending = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, pending_free);
   s->peers = fc_whep_peers_new();
-  s->context = g_main_context_new();
-  s->loop = g_main_loop_new(s->context, FALSE);
+  s->loop = fc_server_loop_new();
+  s->context = fc_server_loop_context(s->loop);
   GTlsCertificate *certificate = NULL;
   if (c->tls_cert) {
     GError *err = NULL;
@@ -235,11 +228,7 @@ FcWebServer *fc_web_server_start(const FcWebServerConfig *c, char **error) {
     fc_web_server_stop(s);
     return NULL;
   }
-  GSource *tick = g_timeout_source_new_seconds(1);
-  g_source_set_callback(tick, on_second, s, NULL);
-  g_source_attach(tick, s->context);
-  g_source_unref(tick);
-  s->thread = g_thread_new("web-server", serve, s);
+  fc_server_loop_start(s->loop, "web-server", on_second, s);
   return s;
 }
 
@@ -254,18 +243,14 @@ int fc_web_server_watching(FcWebServer *s) {
 
 void fc_web_server_stop(FcWebServer *s) {
   if (!s) return;
-  if (s->thread) {
-    g_main_loop_quit(s->loop);
-    g_thread_join(s->thread);
-  }
+  fc_server_loop_stop(s->loop);
   g_hash_table_unref(s->peers);
   g_hash_table_unref(s->pending);
   if (s->soup) {
     soup_server_disconnect(s->soup);
     g_object_unref(s->soup);
   }
-  g_main_loop_unref(s->loop);
-  g_main_context_unref(s->context);
+  fc_server_loop_free(s->loop);
   fc_encoded_stream_unref(s->stream);
   g_mutex_clear(&s->lock);
   g_free(s);

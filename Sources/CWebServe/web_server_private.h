@@ -3,17 +3,17 @@
 // server's thread unless said otherwise.
 #pragma once
 #include <libsoup/soup.h>
+#include "server_loop.h"
 #include "web_serve.h"
 
 struct FcWebServer {
   SoupServer *soup;
-  GMainContext *context;
-  GMainLoop *loop;
-  GThread *thread;
+  FcServerLoop *loop;
+  GMainContext *context;     // the loop's
   FcEncodedStream *stream;   // a reference
   FcWebRequestHandler handler;
   void *handler_data;
-  gboolean loopback_only, tls;
+  gboolean loopback_only, upnp, tls;
   int port;
   guint64 next_request;
   GHashTable *pending;       // request id → a request waiting for its answer

@@ -161,19 +161,46 @@ static void on_pad_added(GstElement *webrtc, GstPad *pad, gpointer data) {
   gst_object_unref(sink_pad);
 }
 
-// Without a password the server is for this machine only: so are its ICE candidates, and
-// it asks no router for a port mapping (libnice's UPnP, on by default, multicasts on every
-// network and binds the network's address).
-static void restrict_to_loopback(GstElement *webrtc) {
+// webrtcbin puts a clocksync behind each of its sink pads, which would make every viewer's thread
+// sleep on the clock for every frame; the frames come live and stamped with the viewer's
+// now, so there is nothing to wait for.
+static void unsync(GstElement *element) {
+  GstElementFactory *factory = gst_element_get_factory(element);
+  if (factory && g_strcmp0(GST_OBJECT_NAME(factory), "clocksync") == 0)
+    g_object_set(element, "sync", FALSE, NULL);
+}
+
+static void on_element_added(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data) {
+  (void)bin; (void)sub_bin; (void)data;
+  unsync(element);
+}
+
+static void unsync_each(const GValue *item, gpointer data) {
+  (void)data;
+  unsync(g_value_get_object(item));
+}
+
+static void unsync_clocksyncs(GstElement *pipeline) {
+  GstIterator *it = gst_bin_iterate_recurse(GST_BIN(pipeline));
+  gst_iterator_foreach(it, unsync_each, NULL);
+  gst_iterator_free(it);
+  g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(on_element_added), NULL);
+}
+
+// The viewer's ICE: libnice's UPnP (on by default: it multicasts on every network, binds
+// the network's address and asks the router to open ports to the internet) only when the
+// user asked for it; without a password the server is for this machine only, and so are
+// its ICE candidates.
+static void set_up_ice(GstElement *webrtc, gboolean loopback_only, gboolean upnp) {
   GObject *ice = NULL;
   g_object_get(webrtc, "ice-agent", &ice, NULL);
   if (!ice) return;
   NiceAgent *agent = NULL;
   if (g_object_class_find_property(G_OBJECT_GET_CLASS(ice), "agent")) g_object_get(ice, "agent", &agent, NULL);
   if (agent) {
-    if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "upnp")) g_object_set(agent, "upnp", FALSE, NULL);
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "upnp")) g_object_set(agent, "upnp", upnp && !loopback_only, NULL);
     static const char *const loopback[] = {"127.0.0.1", "::1"};
-    for (guint i = 0; i < G_N_ELEMENTS(loopback); i++) {
+    for (guint i = 0; loopback_only && i < G_N_ELEMENTS(loopback); i++) {
       NiceAddress address;
       nice_address_init(&address);
       if (nice_address_set_from_string(&address, loopback[i])) nice_agent_add_local_address(agent, &address);
@@ -238,7 +265,7 @@ static GstWebRTCSessionDescription *parse_offer(const char *offer, int *pt, char
   return gst_webrtc_session_description_new(GST_WEBRTC_SDP_TYPE_OFFER, sdp);
 }
 
-static gboolean build(FcWhepPeer *p, int pt, gboolean loopback_only, char **error) {
+static gboolean build(FcWhepPeer *p, int pt, FcWhepNetwork network, char **error) {
   char *description = g_strdup_printf(
       "appsrc name=encoded is-live=true format=time ! rtph264pay config-interval=-1 aggregate-mode=zero-latency mtu=1200 pt=%d "
       "! application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=%d "
@@ -252,6 +279,7 @@ static gboolean build(FcWhepPeer *p, int pt, gboolean loopback_only, char **erro
     return FALSE;
   }
   gst_object_ref_sink(p->pipeline);
+  unsync_clocksyncs(p->pipeline);
   p->webrtc = gst_bin_get_by_name(GST_BIN(p->pipeline), "peer");
   p->appsrc = gst_bin_get_by_name(GST_BIN(p->pipeline), "encoded");
   p->rtpbin = gst_bin_get_by_name(GST_BIN(p->webrtc), "rtpbin");
@@ -261,7 +289,7 @@ static gboolean build(FcWhepPeer *p, int pt, gboolean loopback_only, char **erro
     g_object_set(transceiver, "direction", GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_SENDONLY, NULL);
     gst_object_unref(transceiver);
   }
-  if (loopback_only) restrict_to_loopback(p->webrtc);
+  set_up_ice(p->webrtc, network == FC_WHEP_LOOPBACK_ONLY, network == FC_WHEP_UPNP);
   g_signal_connect(p->webrtc, "notify::ice-gathering-state", G_CALLBACK(on_gathering), p);
   g_signal_connect(p->webrtc, "notify::ice-connection-state", G_CALLBACK(on_connection_state), p);
   g_signal_connect(p->webrtc, "pad-added", G_CALLBACK(on_pad_added), p);
@@ -272,7 +300,7 @@ static gboolean build(FcWhepPeer *p, int pt, gboolean loopback_only, char **erro
   return TRUE;
 }
 
-FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, gboolean loopback_only,
+FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, FcWhepNetwork network,
                              const char *id, FcWhepAnswered answered, void *data, char **error) {
   int pt = -1;
   GstWebRTCSessionDescription *remote = parse_offer(offer, &pt, error);
@@ -283,7 +311,7 @@ FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, gboolea
   p->answered = answered;
   p->data = data;
   p->created = g_get_monotonic_time();
-  if (!build(p, pt, loopback_only, error)) {
+  if (!build(p, pt, network, error)) {
     gst_webrtc_session_description_free(remote);
     peer_unref(p);
     return NULL;

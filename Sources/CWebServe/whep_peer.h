@@ -9,11 +9,15 @@ typedef struct FcWhepPeer FcWhepPeer;
 /// candidates (owned by the callee), or NULL and why not.
 typedef void (*FcWhepAnswered)(const char *peer_id, char *answer, const char *error, void *data);
 
+/// Where a viewer's ICE candidates are: on loopback only (no password); on this machine's
+/// networks; or there and, through the router's UPnP port mapping, on its public address.
+typedef enum { FC_WHEP_LOOPBACK_ONLY, FC_WHEP_NETWORKS, FC_WHEP_UPNP } FcWhepNetwork;
+
 /// Checks the offer and starts answering it: the peer's own pipeline (an appsrc fed by
 /// `stream`, rtph264pay, webrtcbin) answers with H.264 on the offer's payload type.
-/// `loopback_only`: ICE candidates on 127.0.0.1 and ::1 only. Returns NULL and sets *error
+/// Returns NULL and sets *error
 /// (the reason for a 400) when the offer cannot be answered.
-FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, gboolean loopback_only,
+FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, FcWhepNetwork network,
                              const char *id, FcWhepAnswered answered, void *data, char **error);
 
 /// Answers now with the candidates gathered so far (gathering took too long).

@@ -249,6 +249,17 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     /// The plan of the last frame, for mapping navigation events back.
     let activePlan = Locked<GeometryPlan?>(nil)
 
+    /// A 90° turn swaps width and height; a lens crop makes the output any size (zoom
+    /// keeps it). `auto` follows the last frame's turn (its tags), as videoflip does.
+    var capsGeometry: CapsGeometry {
+        let s = settings.withLock { $0 }
+        let lastTurn = s.orientation == FilterCamSettings.autoOrientation ? activePlan.withLock { $0?.method } : nil
+        var geometry: CapsGeometry = []
+        if (lastTurn ?? s.effectiveOrientation(tag: nil)).swapsAxes { geometry.insert(.swapsAxes) }
+        if s.lensCrop && !s.lens.isFull { geometry.insert(.anySize) }
+        return geometry
+    }
+
     /// Pointer positions on the output mapped to the input, through the transform.
     func mapPointerToInput(x: Double, y: Double) -> (x: Double, y: Double) {
         guard let plan = activePlan.withLock({ $0 }) else { return (x, y) }

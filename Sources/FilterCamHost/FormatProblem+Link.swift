@@ -27,7 +27,9 @@ extension FormatProblem {
             guard case .unsupportedFormat = problem, let formats = formats(in: accepted.pointer) else { return hint }
             return "\(hint) (accepted formats: \(formats.joined(separator: ", ")))"
         }
-        return fc_element_get_ctx(upstream.pointer) != nil ? FormatProblem.refusedDownstream.hint(for: failedLink.upstream) : nil
+        guard fc_element_get_ctx(upstream.pointer) != nil else { return nil }
+        let taken = GstOwned(gst_element_get_static_pad(downstream.pointer, "sink")).flatMap { GstOwned(gst_pad_query_caps($0.pointer, nil)) }
+        return (taken.flatMap { encodedOnly(taken: $0.pointer) } ?? .refusedDownstream).hint(for: failedLink.upstream)
     }
 
     /// The formats the first structure of `caps` lists.

@@ -59,9 +59,14 @@ package enum FormatProblem: Equatable, Sendable {
     /// What downstream of `pad` takes, when it is compressed video only (nil: raw video
     /// fits, or nothing can be said).
     package static func downstreamProblem(_ pad: UnsafeMutablePointer<GstPad>) -> FormatProblem? {
-        guard let taken = GstOwned(gst_pad_peer_query_caps(pad, nil)), gst_caps_is_any(taken.pointer) == 0,
-              gst_caps_get_size(taken.pointer) > 0 else { return nil }
-        let media = (0..<gst_caps_get_size(taken.pointer)).map { String(cString: gst_structure_get_name(gst_caps_get_structure(taken.pointer, $0))) }
+        GstOwned(gst_pad_peer_query_caps(pad, nil)).flatMap { encodedOnly(taken: $0.pointer) }
+    }
+
+    /// `.encodedDownstream` when `taken` (what an element after a FilterCam element takes)
+    /// holds compressed video only.
+    static func encodedOnly(taken: UnsafeMutablePointer<GstCaps>) -> FormatProblem? {
+        guard gst_caps_is_any(taken) == 0, gst_caps_get_size(taken) > 0 else { return nil }
+        let media = (0..<gst_caps_get_size(taken)).map { String(cString: gst_structure_get_name(gst_caps_get_structure(taken, $0))) }
         guard !media.contains("video/x-raw"), let first = media.first else { return nil }
         return .encodedDownstream(media: first)
     }
@@ -116,9 +121,16 @@ package enum FormatProblem: Equatable, Sendable {
         guard let pad = GstOwned(gst_element_get_static_pad(element, "sink")),
               GstOwned(gst_pad_get_current_caps(pad.pointer)) == nil else { return nil }
         let accepted = GstOwned(gst_pad_get_pad_template_caps(pad.pointer))
-        if let accepted, let offered = GstOwned(gst_pad_peer_query_caps(pad.pointer, nil)),
-           let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) {
-            return problem.hint(for: name)
+        if let accepted, let offered = GstOwned(gst_pad_peer_query_caps(pad.pointer, nil)) {
+            if let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) {
+                return problem.hint(for: name)
+            }
+            // Upstream offers what the element takes, but what the element would make of
+            // it (its CAPS query asks downstream) fits nothing after it.
+            if let through = GstOwned(gst_pad_query_caps(pad.pointer, offered.pointer)), gst_caps_is_empty(through.pointer) != 0,
+               let src = GstOwned(gst_element_get_static_pad(element, "src")) {
+                return (downstreamProblem(src.pointer) ?? .refusedDownstream).hint(for: name)
+            }
         }
         return FormatProblem.linkHint
     }

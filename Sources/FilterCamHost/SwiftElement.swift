@@ -10,12 +10,15 @@ protocol SwiftElement: AnyObject, Sendable {
     /// Return true to swallow a message posted inside the element.
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool
     func action(_ index: Int)
+    /// How the output caps follow the input caps now, for CAPS queries on a filter's pads.
+    var capsGeometry: CapsGeometry { get }
 }
 
 extension SwiftElement {
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn { result }
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool { false }
     func action(_ index: Int) {}
+    var capsGeometry: CapsGeometry { [] }
 }
 
 /// One element type: its metadata, its parts and their properties, action signals, and
@@ -149,6 +152,9 @@ package final class ElementClass: Sendable {
         }
         cb.action = { ctx, index in
             instance(ctx).action(Int(index))
+        }
+        cb.caps_geometry = { ctx in
+            instance(ctx).body.capsGeometry.rawValue
         }
         return cb
     }()

@@ -14,7 +14,7 @@ extension Bench {
     /// face photo), against FFmpeg's `lut3d interp=tetrahedral` with two filter threads on
     /// the same frame (written raw, looped) in the same run; `…-sepia`: the same `fclut` runs
     /// against FilterCam's own sepia on the same frames. One run first builds the look's table
-    /// (`LookTables`), as a stream's first frames do; the rows are the medians after it.
+    /// (`LookTables`), as a stream's first frames do; the rows are the medians once it is built.
     func lookResults() -> [Result] {
         guard let look = Self.benchLook else {
             log("lut: skipped: no looks/teal-orange.cube here (run from the repository, or set FILTERCAM_BENCH_LOOK)")
@@ -35,6 +35,9 @@ extension Bench {
                     let frames = max(20, pixelsPerRun / (w * h)), ffmpegFrames = max(10, pixelsPerRun / 8 / (w * h))
                     let element = "fclut file=\"\(look)\""
                     _ = try run(element: element, source: source, width: w, height: h, frames: frames)
+                    // On a loaded machine the table takes seconds: the rows measure the look
+                    // with its table, as a stream runs once it is built.
+                    if !waitForLookTables(timeout: 120) { log("lut-\(picture) \(size): the look's table was not built within 120 s") }
                     var lut: [Double] = [], sepia: [Double] = [], ffmpeg: [Double] = []
                     for _ in 0..<runs {
                         lut.append(try run(element: element, source: source, width: w, height: h, frames: frames))

@@ -84,6 +84,12 @@ public struct PipelineFile {
         return found
     }
 
+    /// A default value as it runs when no variable is set: the `${…}` inside it replaced
+    /// by their own defaults (for help texts).
+    public static func withDefaults(_ value: String) -> String {
+        (try? substitute(value, environment: [:])) ?? value
+    }
+
     /// The 1-based line of the file that mentions `token`, for error messages.
     public func line(mentioning token: String) -> Int? {
         sourceLines.firstIndex { $0.contains(token) }.map { $0 + 1 }

@@ -11,12 +11,13 @@ public final class PipelineSession {
     public var messagesOutput: FileHandle?
     /// How long Ctrl-C / quit waits for EOS to finish a recording.
     public var endOfStreamTimeout: TimeInterval = 10
-    private let errorOutput = FileHandle.standardError
+    private let errorOutput: FileHandle
     private let output: FileHandle
 
-    public init(pipeline: Pipeline, output: FileHandle = .standardOutput) {
+    public init(pipeline: Pipeline, output: FileHandle = .standardOutput, errorOutput: FileHandle = .standardError) {
         self.pipeline = pipeline
         self.output = output
+        self.errorOutput = errorOutput
     }
 
     public enum Outcome: Equatable {
@@ -111,7 +112,7 @@ public final class PipelineSession {
             if interrupts >= 2 {
                 errorLine("Interrupted again: aborting without waiting for EOS.")
                 outcome = .aborted
-            } else if interrupts == 1 && eosDeadline == nil {
+            } else if interrupts == 1 && eosDeadline == nil && stillsRequestedAreDone() {
                 eosDeadline = beginEndOfStream("interrupt")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
@@ -229,6 +230,13 @@ public final class PipelineSession {
         guard let problem = BusProblem(m) else { return }
         let isError = problem.isError, text = problem.text(or: "?"), detail = problem.detail ?? ""
         let source = m.pointee.src.flatMap { String(takingGLib: gst_object_get_path_string($0)) } ?? "?"
+        // A sink on a busy machine repeats "A lot of buffers are being dropped" every few
+        // seconds: each warning is shown once, and how often it came at the end.
+        if !isError {
+            let key = source + "\n" + text
+            repeatedWarnings[key, default: 0] += 1
+            if repeatedWarnings[key]! > 1 { return }
+        }
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
         if !shownDetail.isEmpty { errorLine("  debug: \(shownDetail)") }
@@ -244,14 +252,28 @@ public final class PipelineSession {
     }
 
 
+    /// Each warning shown (element path and text) and how often it came.
+    private var repeatedWarnings: [String: Int] = [:]
+
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
     public func printSummary() {
+        for (key, count) in repeatedWarnings.sorted(by: { $0.key < $1.key }) where count > 1 {
+            let parts = key.split(separator: "\n", maxSplits: 1)
+            errorLine("(the WARNING from \(parts[0]) \"\(parts.count > 1 ? String(parts[1]) : "")\" came \(count) times)")
+        }
         for (name, element) in filterStages {
             var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
             if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
             if let recordings = Pipeline.property(element, "recordings-written") { line += " recordings=\(recordings)" }
             if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
             errorLine(line)
+        }
+        // What a file sink wrote, so a recording's file and size are named (a newcomer
+        // running `launch record` otherwise had to look for it).
+        for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
+            guard let location = Pipeline.property(sink, "location"),
+                  let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else { continue }
+            errorLine("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))")
         }
     }
 
@@ -274,19 +296,35 @@ public final class PipelineSession {
     private var firstFramePassed = false
     private let windowTitles = WindowTitles()
 
-    /// Stills asked for by `snapshot`, and when the last was asked (quit waits at most 5 s).
+    /// Stills asked for by `snapshot`, and when the last was asked or began (quit waits
+    /// at most 5 s after that).
     var stillsRequested = 0
-    private var stillsFinished = 0
     var lastStillRequest = Date.distantPast
+    /// Sets of stills begun (`snapshot-started`, from any cause: a command, a key in the
+    /// window, `snapshot-every`), the stills they hold (a bracket is one per bias), and
+    /// the stills written or failed.
+    private var setsStarted = 0
+    private var stillsStarted = 0
+    private var stillsFinished = 0
 
+    /// Whether every still asked for has begun and every still begun is written (a
+    /// bracket's set takes consecutive frames: EOS before its last frame would cut it).
     private func stillsRequestedAreDone() -> Bool {
-        stillsFinished >= stillsRequested || Date().timeIntervalSince(lastStillRequest) > 5
+        (setsStarted >= stillsRequested && stillsFinished >= stillsStarted) || Date().timeIntervalSince(lastStillRequest) > 5
     }
 
     /// One line per still written or failed (`snapshot-saved` / `snapshot-failed`).
     private func reportStill(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(m) else { return }
         let name = String(cString: gst_structure_get_name(structure))
+        if name == "snapshot-started" {
+            var stills: gint = 1
+            gst_structure_get_int(structure, "stills", &stills)
+            setsStarted += 1
+            stillsStarted += Int(stills)
+            lastStillRequest = Date()
+            return
+        }
         guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
         stillsFinished += 1
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"

@@ -8,16 +8,28 @@ import Glibc
 /// the refusals made before anything is served.
 extension ServeCommand {
     static let usage = """
-        usage: filtercam serve [--port 8554] [--address 127.0.0.1] [--path /filtercam]
-                               [--web] [--web-port 8080]
-                               [--auth USER:PASSWORD | --auth-file FILE | --no-auth]
-                               [--tls-cert PEM --tls-key PEM] [--always-on] FILE|DESCRIPTION
-          The description produces raw video, e.g. 'filtercamsrc ! filtercam filter=sepia';
-          serve adds the encoder and payloader and prints the URL to open.
-          --web also serves a control page and WebRTC (WHEP at /whep) for browsers, on the
-          same address, password and certificate.
-          --auth on the command line is visible to every local user (ps); prefer --auth-file
-          (mode 600) or the environment variable FILTERCAM_SERVE_AUTH=USER:PASSWORD.
+        usage: filtercam serve [OPTIONS] FILE|NAME|DESCRIPTION
+          The description (or pipeline file) produces raw video, e.g.
+          'filtercamsrc ! filtercam filter=sepia'; serve adds the H.264 encoder and the
+          payloader, prints the URL to open, and runs the camera only while someone
+          watches. The keys and commands of launch work.
+          --port N              RTSP port (default 8554; 0: any free port)
+          --address ADDR        address to listen on (default 127.0.0.1; 0.0.0.0: every
+                                one, which needs a password)
+          --path /PATH          the stream's path (default /filtercam)
+          --web                 also serve browsers: a control page and WebRTC (WHEP at
+                                /whep), with the same address, password and certificate
+          --web-port N          the page's port (default 8080; implies --web)
+          --upnp                with --web and a password: each WebRTC viewer may ask
+                                the router to open its ports to the internet (off by
+                                default)
+          --auth USER:PASSWORD  a viewer's name and password (RTSP Digest); every local
+                                user sees it in ps: prefer --auth-file or the variable
+          --auth-file FILE      user:password lines from FILE (chmod 600)
+          --no-auth             serve other machines without a password
+          --tls-cert PEM        with --tls-key PEM: encrypt (rtsps://, https://)
+          --always-on           keep the camera running when nobody watches
+          FILTERCAM_SERVE_AUTH=USER:PASSWORD (environment): a password kept out of ps
         """
 
     struct Options {
@@ -52,6 +64,7 @@ extension ServeCommand {
     static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Options {
         var o = Options()
         var authFile: String?
+        var upnp = false
         var i = 0
         func value(_ flag: String) throws -> String {
             i += 1
@@ -85,6 +98,7 @@ extension ServeCommand {
                 }
                 o.web = o.web ?? WebServer.Configuration()
                 o.web?.port = port
+            case "--upnp": upnp = true
             case "--help", "-h": throw UsageError(description: usage)
             default:
                 if a.hasPrefix("--") && o.target.isEmpty { throw UsageError(description: "unknown option \(a.quotedForMessage)\n\(usage)") }
@@ -115,6 +129,13 @@ extension ServeCommand {
         o.web?.tlsCertificate = o.configuration.tlsCertificate
         o.web?.tlsKey = o.configuration.tlsKey
         o.web?.loopbackOnly = o.configuration.users.isEmpty && loopback
+        if upnp {
+            guard o.web != nil else { throw UsageError(description: "--upnp opens ports for WebRTC viewers: give it with --web") }
+            guard o.web?.loopbackOnly == false else {
+                throw UsageError(description: "--upnp: without a password the web side is for this machine only; give --auth USER:PASSWORD or --auth-file FILE too")
+            }
+            o.web?.upnp = true
+        }
         if let web = o.web, web.port != 0, web.port == o.configuration.port {
             throw UsageError(description: "--web-port \(web.port) is the RTSP port too; give each its own")
         }

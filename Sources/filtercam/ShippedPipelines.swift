@@ -29,18 +29,55 @@ enum ShippedPipelines {
         })
     }
 
-    /// One line per shipped pipeline: its name, what its first comment line says, and the
-    /// variables it reads with their defaults (`${NAME:-default}`, as the file has them).
+    /// Each shipped pipeline: its name, what its header says first (up to two sentences
+    /// of its first paragraph, whole), and the variables it reads with the defaults they
+    /// run with (a default naming other variables shown with theirs).
     static func listing() -> String {
         guard let folder = folder() else { return "  (none found)" }
         return names(in: folder).map { name in
             let text = (try? String(contentsOf: folder.appendingPathComponent(name + ".pipeline"), encoding: .utf8)) ?? ""
-            let summary = text.split(separator: "\n").first { $0.hasPrefix("#") }
-                .map { $0.dropFirst().trimmingCharacters(in: .whitespaces) } ?? ""
-            let variables = PipelineFile.variables(in: text).map { "\($0.name)=\($0.defaultValue)" }
-            var line = "  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(summary)"
-            if !variables.isEmpty { line += "\n  \(String(repeating: " ", count: 16))  " + variables.joined(separator: " ") }
-            return line
+            let variables = PipelineFile.variables(in: text).map { variable -> String in
+                let value = PipelineFile.withDefaults(variable.defaultValue)
+                return "\(variable.name)=" + (value.isEmpty || value.contains(" ") ? "\"\(value)\"" : value)
+            }
+            // A name too long for its column puts the text on the next line, as argparse does.
+            let column = 17, head = "  " + name
+            let first = head.count < column ? head.padding(toLength: column, withPad: " ", startingAt: 0) : nil
+            var entry = (first == nil ? head + "\n" : "") + HelpText.wrap(summary(of: text), indent: column, first: first)
+            if !variables.isEmpty { entry += "\n" + HelpText.wrap(units: variables, indent: column) }
+            return entry
         }.joined(separator: "\n")
+    }
+
+    /// The first sentences of a pipeline file's header: its first paragraph (up to a blank
+    /// comment line or an indented example), at most two sentences, leaving out a last one
+    /// that only leads into the example (it ends with ":").
+    static func summary(of text: String) -> String {
+        var paragraph: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix("#") else { break }
+            let body = line.dropFirst()
+            if body.trimmingCharacters(in: .whitespaces).isEmpty || body.hasPrefix("   ") { break }
+            paragraph.append(body.trimmingCharacters(in: .whitespaces))
+        }
+        var sentences = self.sentences(paragraph.joined(separator: " "))
+        if sentences.count > 1, sentences.last?.hasSuffix(":") == true { sentences.removeLast() }
+        return sentences.prefix(2).joined(separator: " ")
+    }
+
+    /// Sentences end at ". " (not after "e.g" or "i.e") or at the end.
+    private static func sentences(_ text: String) -> [String] {
+        var found: [String] = []
+        var current = ""
+        let words = text.split(separator: " ")
+        for (i, word) in words.enumerated() {
+            current += (current.isEmpty ? "" : " ") + word
+            let ends = (word.hasSuffix(".") && !["e.g.", "i.e."].contains(word)) || i == words.count - 1
+            if ends {
+                found.append(current)
+                current = ""
+            }
+        }
+        return found
     }
 }

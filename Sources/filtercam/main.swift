@@ -4,16 +4,7 @@ import Foundation
 
 /// `filtercam`: launches pipelines with FilterCam's elements, describes them, and
 /// measures them against GStreamer's own.
-let usage = """
-    usage: filtercam COMMAND [ARGS]
-      launch [--messages[=FILE]] FILE|DESCRIPTION   run a pipeline file or a gst-launch description
-      serve [OPTIONS] FILE|DESCRIPTION             serve the filtered picture over RTSP (filtercam serve --help)
-      inspect [ELEMENT]                            properties of filtercam (or another element)
-      filters [--looks DIR] [ID] [--preview DIR]   the filter catalog (or one filter) and the chain syntax
-      devices                                      cameras with their formats and controls
-      bench [--json FILE] [--sizes WxH,…] [--only NAME…]   speed against native GStreamer elements
-      help, --version                              this text; the version
-    """
+let usage = CommandHelp.overview
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()

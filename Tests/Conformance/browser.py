@@ -22,7 +22,7 @@ def available():
     """Why no browser can run here, or None."""
     for program in ("chromium", "chromedriver"):
         if shutil.which(program) is None:
-            return f"{program} is not installed (make deps installs chromium and chromium-driver)"
+            return f"{program} is not installed (make test-deps installs chromium and chromium-driver)"
     return None
 
 

@@ -14,7 +14,7 @@ def available():
     """Why no PipeWire session can run here, or None."""
     for program in ("pipewire", "wireplumber", "dbus-daemon", "pw-dump"):
         if shutil.which(program) is None:
-            return f"{program} is not installed (make deps installs pipewire, wireplumber, dbus, gstreamer1.0-pipewire)"
+            return f"{program} is not installed (make test-deps installs pipewire, wireplumber, dbus, gstreamer1.0-pipewire)"
     if subprocess.run(["gst-inspect-1.0", "pipewiresink"], capture_output=True).returncode != 0:
         return "GStreamer's pipewiresink is not installed (gstreamer1.0-pipewire)"
     return None

@@ -410,6 +410,10 @@ class Serve(unittest.TestCase):
         r = serve("--address", "300.1.2.3", "--no-auth", GREY)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("300.1.2.3", r.stderr)
+        for arguments, reason in ((["--upnp"], "with --web"), (["--web", "--upnp"], "for this machine only")):
+            r = serve(*arguments, GREY)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(reason, r.stderr)
         r = serve("audiotestsrc")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("raw video", r.stderr)

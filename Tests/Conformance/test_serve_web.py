@@ -150,6 +150,12 @@ class WebServe:
         return self.process.returncode
 
 
+def sockets_of(pid):
+    """The local addresses (ADDRESS:PORT) of the process's TCP and UDP sockets, as `ss` lists them."""
+    lines = subprocess.run(["ss", "-H", "-tanpu"], capture_output=True, text=True, check=True).stdout.splitlines()
+    return [line.split()[4] for line in lines if f"pid={pid}," in line]
+
+
 def skip_without_filtercam_or_browser():
     if not os.path.exists(CLI):
         raise unittest.SkipTest("no release build of filtercam (make test builds it)")
@@ -243,13 +249,12 @@ class WebPage(ServerAndBrowser):
         self.assertTrue(grey(pixel), f"the still is {pixel}, not the grey picture")
 
     def test_without_a_password_nothing_is_bound_beyond_loopback(self):
-        # With the page playing: the server's sockets (ss, for this process) are all on
-        # loopback; libnice's UPnP once bound the machine's network address and multicast.
+        # With the page playing: the server's sockets are all on loopback; libnice's UPnP
+        # once bound the machine's network address and multicast.
         self.open_page()
-        sockets = subprocess.run(["ss", "-H", "-tanpu"], capture_output=True, text=True, check=True).stdout.splitlines()
-        mine = [line.split() for line in sockets if f"pid={self.server.process.pid}," in line]
+        mine = sockets_of(self.server.process.pid)
         self.assertTrue(mine, "no socket of the server was listed")
-        local = [fields[4].rsplit(":", 1)[0].strip("[]") for fields in mine]
+        local = [address.rsplit(":", 1)[0].strip("[]") for address in mine]
         self.assertEqual([a for a in local if a not in ("127.0.0.1", "::1")], [], mine)
 
     def test_a_whep_player_that_is_not_the_page_gets_the_video(self):
@@ -319,6 +324,9 @@ class WebPassword(unittest.TestCase):
             self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60),
                             "no picture with the right password: " + page.run("return document.body.innerText"))
             self.assertEqual(server.request("POST", "/control", b"filter mono", opener=digest("secret")), (200, "filter: mono\n"))
+            # Served beyond loopback, yet no router is asked to open ports unless --upnp
+            # says so: libnice's UPnP, on by default, listens for SSDP on port 1900.
+            self.assertEqual([s for s in sockets_of(server.process.pid) if s.endswith(":1900")], [])
         finally:
             if page:
                 page.quit()

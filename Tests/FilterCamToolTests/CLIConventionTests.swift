@@ -58,8 +58,57 @@ final class CLIConventionTests: XCTestCase {
                 XCTAssertEqual(r.status, 0, "\(command) \(flag): \(r.summary)")
                 XCTAssertTrue(r.stdoutText.hasPrefix("usage: filtercam \(command)"), "\(command) \(flag): \(r.stdoutText)")
                 XCTAssertTrue(r.stderr.isEmpty, "\(command) \(flag) printed on stderr: \(r.stderr)")
+                let long = r.stdoutText.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
+                XCTAssertTrue(long.isEmpty, "\(command) \(flag): lines past 80 columns: \(long)")
             }
         }
+    }
+
+    /// The options `text` names (`--port`, `--messages`, …), `--help` aside.
+    private func options(in text: String) -> Set<String> {
+        let regex = try! NSRegularExpression(pattern: "--[a-z][a-z-]*")
+        let range = NSRange(text.startIndex..., in: text)
+        return Set(regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
+            .subtracting(["--help"])
+    }
+
+    func testTopLevelHelpNamesEveryOptionOfEveryCommandWithinEightyColumns() throws {
+        let top = try runCLI(["--help"])
+        XCTAssertEqual(top.status, 0, top.summary)
+        for command in ["launch", "serve", "inspect", "filters", "devices", "bench"] {
+            let own = try runCLI([command, "--help"]).stdoutText
+            let missing = options(in: own).subtracting(options(in: top.stdoutText))
+            XCTAssertTrue(missing.isEmpty, "filtercam --help lacks \(command)'s \(missing.sorted())")
+            XCTAssertTrue(top.stdoutText.contains("\n  \(command)"), "\(command) not listed: \(top.stdoutText)")
+        }
+        for variable in ["FILTERCAM_LOOKS", "FILTERCAM_SERVE_AUTH", "GST_PLUGIN_PATH"] {
+            XCTAssertTrue(top.stdoutText.contains(variable), variable)
+        }
+        let long = top.stdoutText.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
+        XCTAssertTrue(long.isEmpty, "lines past 80 columns: \(long)")
+    }
+
+    func testLaunchHelpGivesEachShippedPipelineInWholeSentencesWithinEightyColumns() throws {
+        let r = try runCLI(["launch", "--help"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        let long = r.stdoutText.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
+        XCTAssertTrue(long.isEmpty, "lines past 80 columns: \(long)")
+        // Each entry: "  NAME  what it does, in sentences," and then its variables.
+        let listing = try XCTUnwrap(r.stdoutText.components(separatedBy: "shipped pipelines").last?.components(separatedBy: "\ncommands").first)
+        var entries: [String] = []
+        for line in listing.split(separator: "\n").dropFirst() {
+            if line.hasPrefix("  ") && !line.hasPrefix("   ") { entries.append(String(line)) } else if !entries.isEmpty { entries[entries.count - 1] += "\n" + line }
+        }
+        XCTAssertGreaterThan(entries.count, 5, listing)
+        for entry in entries {
+            // Its variables' lines hold NAME=VALUE words only; the rest is what it does.
+            let words = entry.split(separator: "\n").filter { line in !line.split(separator: " ").allSatisfy { $0.contains("=") } }
+                .flatMap { $0.split(separator: " ") }.dropFirst()
+            XCTAssertTrue(words.last?.hasSuffix(".") ?? false, "not a whole sentence: \(entry)")
+        }
+        // A default that names other variables is shown as it runs.
+        XCTAssertTrue(r.stdoutText.contains("SOURCE=\"filtercamsrc camera=back preset=640x480 num-buffers=-1\""), r.stdoutText)
+        XCTAssertFalse(listing.contains("${"), listing)
     }
 
     func testLaunchHelpListsTheShippedPipelinesWithTheirVariables() throws {
@@ -69,7 +118,7 @@ final class CLIConventionTests: XCTestCase {
             .filter { $0.hasSuffix(".pipeline") }.map { String($0.dropLast(".pipeline".count)) }
         XCTAssertFalse(shipped.isEmpty)
         for name in shipped {
-            XCTAssertTrue(r.stdoutText.contains("\n  \(name) "), "\(name) not listed: \(r.stdoutText)")
+            XCTAssertTrue(r.stdoutText.contains("\n  \(name) ") || r.stdoutText.contains("\n  \(name)\n"), "\(name) not listed: \(r.stdoutText)")
         }
         // demo.pipeline reads ${FRAMES:-150} and ${OUT:-demo.mp4}.
         XCTAssertTrue(r.stdoutText.contains("FRAMES=150"), r.stdoutText)

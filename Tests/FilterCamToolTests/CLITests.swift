@@ -275,6 +275,7 @@ final class PipelineFileRunTests: XCTestCase {
         let r = try runCLI(["launch", try pipelineFile("record.pipeline")],
                            environment: ["SOURCE": "videotestsrc num-buffers=15 ! video/x-raw,width=64,height=48,framerate=30/1", "OUT": out], timeout: 30)
         XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("wrote \(out) ("), "the file is named at the end: \(r.stderr)")
         XCTAssertEqual(try probeFrameCount(out), 15)
         let duration = try XCTUnwrap(try probeDuration(out))
         XCTAssertEqual(duration, 0.5, accuracy: 0.1)

@@ -24,7 +24,15 @@ typedef struct {
   gboolean (*filter_message)(void *ctx, GstMessage *message);
   /// An action signal was emitted (index into `action_signals`).
   void (*action)(void *ctx, guint index);
+  /// How a filter's output caps follow its input caps now (FC_CAPS_* flags), for CAPS
+  /// queries; NULL or 0: the same size on both sides.
+  int (*caps_geometry)(void *ctx);
 } FcElementCallbacks;
+
+/// `caps_geometry` flags: a 90° turn swaps width and height (and the pixel aspect
+/// ratio); a crop makes the output any size.
+#define FC_CAPS_SWAPS_AXES 1
+#define FC_CAPS_ANY_SIZE 2
 
 /// Everything needed to register one element type: a plain GstElement with its own pads
 /// (filters), or a GstBin (sources).
@@ -93,6 +101,11 @@ gint fc_video_frame_stride_n(GstVideoFrame *f, guint plane);         // GST_VIDE
 /// `caps` with its first structure's width and height replaced, and its pixel aspect
 /// ratio inverted when `swap_par` (a 90° turn); new reference. (gst_structure_set is variadic.)
 GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap_par);
+
+/// `caps` carried across a filter's geometry (FC_CAPS_* flags), either way, as
+/// videoflip's and videocrop's transform_caps: width and height (and a fixed pixel aspect
+/// ratio) swapped for a 90° turn, any width and height for a crop. New reference.
+GstCaps *fc_caps_across_geometry(GstCaps *caps, int geometry);
 
 /// Copies `from`'s metas onto `to` as GstVideoFilter does (timecode, reference timestamp,
 /// custom metas always; never the video meta). When the geometry changed (a turn, zoom

@@ -25,6 +25,7 @@ typedef struct {
   const char *tls_cert;      // PEM files; NULL: plain HTTP
   const char *tls_key;
   int loopback_only;         // no password: the Host must name this machine, ICE stays on loopback
+  int upnp;                  // ask the router (UPnP) to open the viewers' ICE ports; never with loopback_only
   FcEncodedStream *stream;   // what every WebRTC viewer is sent
   FcWebRequestHandler handler;
   void *handler_data;

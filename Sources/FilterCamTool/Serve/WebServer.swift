@@ -16,6 +16,8 @@ public final class WebServer {
         public var tlsKey: String?
         /// Without a password: requests must name this machine, and ICE stays on loopback.
         public var loopbackOnly = true
+        /// Asks the router (UPnP) to open each WebRTC viewer's ports to the internet.
+        public var upnp = false
         public init() {}
     }
 
@@ -92,6 +94,7 @@ public final class WebServer {
             config.tls_cert = c.tlsCertificate
             config.tls_key = c.tlsKey
             config.loopback_only = configuration.loopbackOnly ? 1 : 0
+            config.upnp = configuration.upnp ? 1 : 0
             config.stream = stream.pointer
             config.handler = onRequest
             config.handler_data = box.toOpaque()

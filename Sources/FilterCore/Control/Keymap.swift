@@ -127,10 +127,10 @@ public enum Keymap {
     /// Every command, with its keys.
     public static var helpText: String {
         func line(_ syntax: String, _ keys: String, _ help: String) -> String {
-            "  " + syntax.padded(to: 26) + keys.padded(to: 15) + help
+            HelpText.wrap(help, indent: 43, first: "  " + syntax.padded(to: 26) + keys.padded(to: 15))
         }
-        var lines = ["commands (one per line; in a terminal ':' and the command, or its key, which works the same",
-                     "in the preview window):",
+        var lines = ["commands (one per line; in a terminal ':' and the command, or its key, which",
+                     "works the same in the preview window):",
                      line("set [ELEMENT.]PROP=VALUE", "", "change a property while playing (default element: the only filtercam)"),
                      line("filter ID", "", "select a filter; again returns to none")]
         for b in bindings {

@@ -85,6 +85,11 @@ final class LookTables: Sendable {
         state.withLock { $0.entries[Key(look: look.id, space: space)]?.table != nil }
     }
 
+    /// Whether any table is being built.
+    var isBuilding: Bool {
+        state.withLock { $0.entries.values.contains { $0.building } }
+    }
+
     /// Drops a look's tables (the look is gone).
     func forget(look: Int) {
         state.withLock { s in s.entries = s.entries.filter { $0.key.look != look } }
@@ -92,8 +97,10 @@ final class LookTables: Sendable {
 
     private func build(_ key: Key, _ kernel: LookKernel) {
         _ = JoinableThread(name: "fc-look-table") { [self] in
-            // Below the video threads (nice 10): frames filtered directly meanwhile come first.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(kernelThreadID()), 10)
+            // At the video threads' own priority: until it is built, each 1080p frame costs
+            // ~30 ms of CPU through the per-pixel path, the whole table ~0.2 s. At nice 10
+            // on a loaded machine (load 12-16) it came 5-18 s after the first 1080p frame
+            // instead of 3-4 s.
             let table = LookTable()
             Self.fill(table, slabs: 0..<256, kernel: kernel, space: key.space)
             state.withLock { s in
@@ -131,7 +138,13 @@ final class LookTables: Sendable {
     }
 }
 
-/// glibc's `gettid`, which the Glibc module does not export: the calling thread's id, which
-/// `setpriority` takes to change one thread's nice value on Linux.
-@_silgen_name("gettid")
-private func kernelThreadID() -> Int32
+/// Waits until no look's table is being built, or `timeout` seconds have passed; whether
+/// none is. For the benchmark, whose rows are the steady state once a look's table is in use.
+public func waitForLookTables(timeout: Double) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+    while LookTables.shared.isBuilding {
+        guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
+        usleep(20_000)
+    }
+    return true
+}
