@@ -1,7 +1,7 @@
 @testable import FilterCore
 import XCTest
 
-/// The YUV paths of noir, vignette, posterize, sharpen, blur, edges and focus peaking by
+/// The YUV paths of noir, vignette, exposure, posterize, sharpen, blur, edges and focus peaking by
 /// hand-computed samples.
 final class YUVFilterPathTests: XCTestCase {
     /// A frame of `format` with every luma `y` and every chroma `u`, `v`.
@@ -62,17 +62,30 @@ final class YUVFilterPathTests: XCTestCase {
         XCTAssertEqual(chroma(same.frame), [90, 170])
     }
 
-    func testPosterizeOfGreysKeepsThemGrey() throws {
-        // Two levels: grey 126.9 (Y 125) rounds to 127, level 0 (Y 16); grey 128.08 (Y 126)
-        // to 128, level 1 (Y 235). Chroma of a grey stays 128.
+    /// Flat greys (Y `input`) through `chain` at 5×3 in every format, whose last column and
+    /// row are chroma sites of fewer pixels: every luma `expected`, chroma still 128.
+    private func assertGreys(_ chain: String, _ cases: [(input: UInt8, expected: UInt8)]) throws {
         for format in YUVFormat.allCases {
-            for (y, expected) in [(125, 16), (126, 235)] as [(UInt8, UInt8)] {
+            for (y, expected) in cases {
                 let b = flat(format, 5, 3, y: y)
-                try run("posterize levels=2", on: b.frame)
-                XCTAssertEqual(Set(luma(b.frame)), [expected], "\(format) Y \(y)")
-                XCTAssertEqual(chroma(b.frame), [128], "\(format)")
+                try run(chain, on: b.frame)
+                XCTAssertEqual(Set(luma(b.frame)), [expected], "\(chain) \(format) Y \(y)")
+                XCTAssertEqual(chroma(b.frame), [128], "\(chain) \(format)")
             }
         }
+    }
+
+    func testPosterizeOfGreysKeepsThemGrey() throws {
+        // Two levels: grey 126.9 (Y 125) rounds to 127, level 0 (Y 16); grey 128.08 (Y 126)
+        // to 128, level 1 (Y 235).
+        try assertGreys("posterize levels=2", [(125, 16), (126, 235)])
+    }
+
+    func testExposureOfGreysByHand() throws {
+        // ev 1 doubles linear light. Y 126 is grey 128.08, taken at 128: linear 0.2159 →
+        // 0.4318 → sRGB 175.6 → 176, i.e. Y 16 + 219 · 176 / 255 = 167.2 → 167. Y 60 is grey
+        // 51.23, taken at 51: linear 0.0331 → 0.0662 → sRGB 73, Y 78.7 → 79.
+        try assertGreys("exposure ev=1", [(126, 167), (60, 79)])
     }
 
     func testSharpenOfOneBrightSampleByHand() throws {

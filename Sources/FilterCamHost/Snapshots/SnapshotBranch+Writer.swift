@@ -40,44 +40,62 @@ extension SnapshotBranch {
         }
     }
 
-    /// The writer: stills are encoded two deep, so the encoder works on the next still
-    /// while this thread writes the last one's file.
+    /// The writer: stills are encoded two deep in each of up to two encoders, so the
+    /// encoders work on the next stills while this thread writes the oldest one's file. A
+    /// second encoder starts only when stills come faster than one turns them into JPEGs
+    /// (a series, `snapshot-every`): each has a streaming thread of its own, so both cores
+    /// encode, as two `jpegenc`s would; one still at a time keeps one encoder.
     private func writerLoop() {
-        // One encoder for the stills of this run (kept while stills come), released with
-        // the thread at stop.
-        var encoder: JPEGEncoder? = nil
-        var inFlight: [Pushed] = []   // in the encoder, oldest first
+        // The encoders of this run (kept while stills come), released with the thread at stop.
+        var encoders: [JPEGEncoder] = []
+        var inFlight: [Pushed] = []   // in the encoders, oldest first
+        func stillsIn(_ e: JPEGEncoder) -> Int { inFlight.count { $0.encoder === e } }
         while true {
-            // Wait for a still only when the encoder has nothing to finish.
+            // Wait for a still only when the encoders have nothing to finish.
             let job = stills.next(waiting: inFlight.isEmpty)?.item
             if job == nil && inFlight.isEmpty { return }   // stopped, nothing left
             if let job {
                 do {
                     let (pixels, exifOrientation) = try prepare(job)
-                    if encoder?.fits(pixels, quality: job.quality) != true {
-                        while !inFlight.isEmpty { complete(inFlight.removeFirst(), encoder: &encoder) }
-                        encoder = nil
-                        encoder = try JPEGEncoder(for: pixels, quality: job.quality)
+                    if encoders.first?.fits(pixels, quality: job.quality) == false {
+                        while !inFlight.isEmpty { complete(inFlight.removeFirst(), encoders: &encoders) }
+                        encoders = []
                     }
-                    try encoder!.push(pixels, exifOrientation: exifOrientation, memory: memory)
-                    inFlight.append(Pushed(job: job, width: pixels.width, height: pixels.height))
+                    var encoder = encoders.min { stillsIn($0) < stillsIn($1) }
+                    if encoder == nil || (stillsIn(encoder!) > 0 && encoders.count < Self.encoderCount) {
+                        encoder = try JPEGEncoder(for: pixels, quality: job.quality)
+                        encoders.append(encoder!)
+                    }
+                    do {
+                        try encoder!.push(pixels, exifOrientation: exifOrientation, memory: memory)
+                    } catch {
+                        encoders.removeAll { $0 === encoder }   // start afresh for the next still
+                        throw error
+                    }
+                    inFlight.append(Pushed(job: job, width: pixels.width, height: pixels.height, encoder: encoder!))
                 } catch {
                     report(failure: "\(error)", path: job.path)
                     stills.done()
-                    encoder = nil   // start afresh for the next still
                 }
-                if inFlight.count < 2 && encoder != nil { continue }
+                if inFlight.count < 2 * encoders.count { continue }
             }
-            if !inFlight.isEmpty { complete(inFlight.removeFirst(), encoder: &encoder) }
+            if !inFlight.isEmpty { complete(inFlight.removeFirst(), encoders: &encoders) }
             // A failed encoder takes the stills still in it along (reported, not written).
-            while encoder == nil && !inFlight.isEmpty { complete(inFlight.removeFirst(), encoder: &encoder) }
+            while let oldest = inFlight.first, !encoders.contains(where: { $0 === oldest.encoder }) {
+                complete(inFlight.removeFirst(), encoders: &encoders)
+            }
         }
     }
 
-    /// A still in the encoder: its job and the size it was encoded at.
+    /// Encoders a series of stills runs on at once: the two cores of the machines this
+    /// runs on (a third thread only takes turns with them).
+    static let encoderCount = 2
+
+    /// A still in an encoder: its job, the size it was encoded at and the encoder.
     private struct Pushed {
         let job: Job
         let width: Int, height: Int
+        let encoder: JPEGEncoder
     }
 
     /// The pixels to encode for `job` and their EXIF orientation: a bracket's exposure
@@ -104,18 +122,20 @@ extension SnapshotBranch {
         return (pixels, exifOrientation)
     }
 
-    /// Takes the oldest still's JPEG from the encoder and writes its file (or reports
+    /// Takes the oldest still's JPEG from its encoder and writes its file (or reports
     /// why not). A failed encoder is dropped; the stills still in it then fail in turn.
-    private func complete(_ still: Pushed, encoder: inout JPEGEncoder?) {
+    private func complete(_ still: Pushed, encoders: inout [JPEGEncoder]) {
         defer { stills.done() }
         let job = still.job
         do {
-            guard let running = encoder else { throw JPEGWriter.Failure(description: "the JPEG encoder failed on an earlier still") }
+            guard encoders.contains(where: { $0 === still.encoder }) else {
+                throw JPEGWriter.Failure(description: "the JPEG encoder failed on an earlier still")
+            }
             let data: Data
             do {
-                data = try running.pull()
+                data = try still.encoder.pull()
             } catch {
-                encoder = nil   // start afresh for the next still
+                encoders.removeAll { $0 === still.encoder }   // start afresh for the next still
                 throw error
             }
             try JPEGWriter.writeAtomically(data, to: job.path, in: folders)

@@ -16,13 +16,9 @@ final class PosterizeFilter: PassFilter {
         make: { PosterizeFilter(levels: $0.int("levels")) })
 
     let levels: Int
-    /// The levels as a table, for the YUV path (`YUVChannelCurve`).
-    let levelTable: ChannelTable
 
     init(levels: Int) {
         self.levels = levels
-        let kernel = PosterizeKernel(steps: UInt32(levels - 1))
-        levelTable = ChannelTable { UInt8(kernel.level(UInt32($0))) }
     }
 
     func run(_ pass: FramePass) {
