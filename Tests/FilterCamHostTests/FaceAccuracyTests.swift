@@ -105,18 +105,26 @@ final class FaceAccuracyTests: XCTestCase {
 
     func testDefaultsFindAtLeastOpenCVsFacesWithAtMostHalfItsFalseAlarms() throws {
         var ours = FaceScore(), opencv = FaceScore()
+        var oursUpright = FaceScore(), opencvUpright = FaceScore()   // every version whose faces stand upright
         var lines: [String] = []
         for picture in try Self.pictures() {
             let a = FaceScore(elementFaces(picture).map(\.rect), faces: picture.faces, ignore: picture.ignore)
             let b = FaceScore(try openCVFaces(picture), faces: picture.faces, ignore: picture.ignore)
             ours = ours + a
             opencv = opencv + b
+            if !picture.turned && !["90r", "180", "90l"].contains(picture.variant) {
+                oursUpright = oursUpright + a
+                opencvUpright = opencvUpright + b
+            }
             lines.append("\(picture.name.padding(toLength: 28, withPad: " ", startingAt: 0)) ours \(a)   opencv mn5 \(b)")
         }
         print((lines + ["total: ours \(ours)   opencv mn5 \(opencv)"]).joined(separator: "\n"))
         XCTAssertEqual(ours.hits + ours.misses, 98)
         XCTAssertGreaterThanOrEqual(ours.hits, opencv.hits, "recall below OpenCV minNeighbors 5")
         XCTAssertLessThanOrEqual(ours.falseAlarms * 2, opencv.falseAlarms, "more than half OpenCV minNeighbors 5's false alarms")
+        // Where OpenCV's upright-only search can find them too (upright, mirrored, small, dark,
+        // bright), not one face fewer: the finer look at weak candidates (FaceSearch).
+        XCTAssertGreaterThanOrEqual(oursUpright.hits, opencvUpright.hits, "upright versions: recall below OpenCV minNeighbors 5")
         // The orientation search must be what finds the turned faces OpenCV cannot.
         XCTAssertGreaterThan(ours.hits, opencv.hits)
     }

@@ -21,6 +21,10 @@ struct FaceSearch: Equatable, Sendable {
     var rolls = [0]
     var otherRollMinimum = FaceOrientationMerge.defaultOtherRollMinimum
     var verification = FaceVerification()
+    /// How a weak candidate (no more windows than `verifyAbove`) is looked at again at a
+    /// finer step (nil: never); the search then also keeps boxes with one window fewer than
+    /// `minNeighbors`, only as seeds for that look.
+    var refinement: FaceVerification? = .refinement
     /// Candidates with more candidate windows than this get the second look (the drawing
     /// threshold, `face-confirm-neighbors`: weaker ones are never drawn anyway).
     var verifyAbove = FaceSettings.defaultConfirmNeighbors
@@ -32,11 +36,21 @@ struct FaceSearch: Equatable, Sendable {
         var p = parameters
         p.minSize = parameters.minSize / grey.step
         p.maxSize = parameters.maxSize > 0 ? max(1, (parameters.maxSize + grey.step - 1) / grey.step) : 0
+        let minNeighbors = p.minNeighbors
+        if refinement != nil { p.minNeighbors = max(0, minNeighbors - 1) }
         var found: [DetectedFace] = []
         for roll in rolls {
             let turn = FaceRoll.uprighting(roll)
             let image = grey.oriented(turn)
-            for d in try detector.detect(image, p) {
+            for seed in try detector.detect(image, p) {
+                var d = seed
+                if let refinement, d.neighbors <= verifyAbove {
+                    if let sure = try refined(d.rect, in: image, detector, refinement) {
+                        d = FaceDetector.Detection(rect: sure.rect, neighbors: max(sure.neighbors, verifyAbove + 1))
+                    } else if d.neighbors <= minNeighbors {
+                        continue   // only a seed
+                    }
+                }
                 let r = turn.sourceRect(forOutputRect: d.rect, inputWidth: grey.width, inputHeight: grey.height)
                 var face = DetectedFace(rect: r, angle: roll, neighbors: d.neighbors)
                 if let confirmer, d.neighbors > verifyAbove { face.verified = try confirms(d.rect, in: image, confirmer) }
@@ -59,6 +73,18 @@ struct FaceSearch: Equatable, Sendable {
         let p = FaceDetector.Parameters(scaleFactor: verification.scaleFactor, minNeighbors: verification.minNeighbors,
                                         minSize: sizes.smallest, maxSize: sizes.largest)
         return verification.confirms(box, found: try confirmer.detect(image, in: region, p).map(\.rect))
+    }
+
+    /// The surest box the finer look (`refinement`) finds for the weak candidate `box`
+    /// that is the same face, if any (in `image`'s pixels).
+    private func refined(_ box: PixelRect, in image: GreyImage, _ detector: FaceDetector,
+                         _ look: FaceVerification) throws -> FaceDetector.Detection? {
+        guard let region = look.region(around: box, width: image.width, height: image.height) else { return nil }
+        let sizes = look.sizes(for: box)
+        let p = FaceDetector.Parameters(scaleFactor: look.scaleFactor, minNeighbors: look.minNeighbors,
+                                        minSize: sizes.smallest, maxSize: sizes.largest)
+        return try detector.detect(image, in: region, p).filter { FaceOrientationMerge.sameFace($0.rect, box) }
+            .max { $0.neighbors < $1.neighbors }
     }
 
     /// A grey-copy box in frame pixels, kept inside the frame.

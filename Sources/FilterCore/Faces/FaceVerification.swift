@@ -22,6 +22,18 @@ public struct FaceVerification: Equatable, Sendable {
 
     public init() {}
 
+    /// The look that decides a weak candidate (`FaceSearch`): the default cascade itself
+    /// searched again at OpenCV's usual step (1.1) and minNeighbors (5) in the candidate's
+    /// box grown by half its size on each side. At the element's faster step (1.2) a face
+    /// gathers about half the candidate windows; faces OpenCV finds at minNeighbors 5 with
+    /// 6–12 windows had only 2–4 (package face set, docs/faces.md), too few to be drawn.
+    public static let refinement: FaceVerification = {
+        var r = FaceVerification()
+        r.margin = 0.5
+        r.minNeighbors = 5
+        return r
+    }()
+
     /// The region of a `width`×`height` picture searched for `box`; nil when too little
     /// of it is left there to hold the smallest size searched.
     public func region(around box: PixelRect, width: Int, height: Int) -> PixelRect? {
