@@ -60,6 +60,10 @@ let package = Package(
         .library(name: "FilterCamTool", targets: ["FilterCamTool"]),
         // Loadable GStreamer plugin: libgstfiltercam.so, found through GST_PLUGIN_PATH.
         .library(name: "gstfiltercam", type: .dynamic, targets: ["FilterCamPlugin"]),
+        // OpenCV's face detector, libfiltercamfaces.so: the elements load it from beside
+        // their own file on the first face search (OpenCV takes ~45 ms to link), so it
+        // is built and installed with the plugin but not linked into it.
+        .library(name: "filtercamfaces", type: .dynamic, targets: ["CFaceDetect"]),
         // The worked example of a filter written against the public API (README: "Write your own filter").
         .executable(name: "pixelate-demo", targets: ["pixelate-demo"]),
         // Coverage-guided fuzz targets; scripts/fuzz.sh builds them for libFuzzer.
@@ -73,21 +77,21 @@ let package = Package(
             name: "CGStreamer",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        // Text for the preview's on-screen display (Debian libpango1.0-dev, libcairo2-dev).
-        .systemLibrary(
-            name: "CPangoCairo",
-            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
-        ),
+        // Text for the preview's on-screen display and PNG looks (Debian libpango1.0-dev,
+        // libcairo2-dev): Pango and Cairo loaded on first use, not linked.
+        .target(name: "CPangoCairo", cSettings: [.unsafeFlags(includeFlags(["pangocairo"]))]),
         // The GObject boilerplate and the macros Swift cannot call.
         // Messages name shim.c relative to the package, not the build machine's path.
         .target(name: "CFilterCamShim", dependencies: ["CGStreamer"],
                 cSettings: [.unsafeFlags(["-fmacro-prefix-map=\(Context.packageDirectory)/="] + gstreamerIncludes)],
                 linkerSettings: libraries(gstreamer)),
-        // OpenCV's CascadeClassifier behind a C API (Debian packages; there is no opencv4.pc).
+        // OpenCV's CascadeClassifier behind a C API (Debian packages; there is no opencv4.pc):
+        // the library libfiltercamfaces.so. Its header is CFaceDetectAPI, which links nothing.
+        .systemLibrary(name: "CFaceDetectAPI"),
         .target(name: "CFaceDetect",
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]),
-        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetect", "CPangoCairo"],
+        .target(name: "FilterCamHost", dependencies: ["FilterCore", "CGStreamer", "CFilterCamShim", "CFaceDetectAPI", "CPangoCairo"],
                 swiftSettings: systemHeaders),
         // GStreamer's RTSP server for `filtercam serve` (Debian libgstrtspserver-1.0-dev),
         // behind a plain C API (CRTSPServe) whose header names no GStreamer type.

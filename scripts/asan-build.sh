@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 link=()
-if [ "$1" != filtercam-fuzz ]; then
+# (Not for the fuzz targets, which define it, nor for the face detector's library.)
+if [ "$1" != filtercam-fuzz ] && [ "$1" != filtercamfaces ]; then
   # The libFuzzer runtime comes with the flags; its main (never this program's: SwiftPM
   # links main to PRODUCT_main) calls LLVMFuzzerTestOneInput, which only the fuzz targets
   # define. Linker flags only, so the compiled modules are reused.

@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 # scripts/fuzz.sh only the filtercam module itself is left to compile.
 SCRATCH=${SCRATCH:-.build-fuzz}
 SCRATCH="$SCRATCH" scripts/asan-build.sh filtercam
+# The face detector's library, which filtercam loads from beside itself for detect-faces.
+SCRATCH="$SCRATCH" scripts/asan-build.sh filtercamfaces
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0

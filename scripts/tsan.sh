@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 SCRATCH=${SCRATCH:-.build-tsan}
 # The test bundle only: the executables, the fuzz targets and the example are not needed here.
 swift build --product FilterCamPackageTests --scratch-path "$SCRATCH" -Xswiftc -sanitize=thread 2>&1 | { grep -e "error" -e "Build" || true; }
+# The face detector's library, which the live face test loads from beside the test bundle.
+swift build --product filtercamfaces --scratch-path "$SCRATCH" -Xswiftc -sanitize=thread 2>&1 | { grep -e "error" -e "Build" || true; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 tests=0

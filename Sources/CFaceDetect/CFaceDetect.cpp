@@ -1,5 +1,7 @@
-// OpenCV's CascadeClassifier behind a C API (see include/CFaceDetect.h).
-// Every entry point catches everything: a C++ exception must not unwind into Swift.
+// OpenCV's CascadeClassifier behind a C API (see include/CFaceDetect.h),
+// built as its own shared library (libfiltercamfaces.so) that the elements load on the
+// first face search. Every entry point catches everything: a C++ exception must not
+// unwind into Swift.
 #include "CFaceDetect.h"
 
 #include <opencv2/core.hpp>
@@ -11,11 +13,16 @@
 #include <cstring>
 #include <new>
 #include <string>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include <type_traits>
 #include <vector>
+
+// The loader calls these through the header's function types: they must match.
+static_assert(std::is_same<decltype(&cfd_detector_create), cfd_detector_create_fn>::value, "cfd_detector_create");
+static_assert(std::is_same<decltype(&cfd_detector_free), cfd_detector_free_fn>::value, "cfd_detector_free");
+static_assert(std::is_same<decltype(&cfd_detect), cfd_detect_fn>::value, "cfd_detect");
+static_assert(std::is_same<decltype(&cfd_rects_free), cfd_rects_free_fn>::value, "cfd_rects_free");
+static_assert(std::is_same<decltype(&cfd_set_num_threads), cfd_set_num_threads_fn>::value, "cfd_set_num_threads");
 
 struct CFDDetector {
   cv::CascadeClassifier cascade;
@@ -133,22 +140,4 @@ extern "C" void cfd_set_num_threads(int32_t threads) {
     cv::setNumThreads(threads);
   } catch (...) {
   }
-}
-
-extern "C" int32_t cfd_get_num_threads(void) {
-  try {
-    return cv::getNumThreads();
-  } catch (...) {
-    return 1;
-  }
-}
-
-extern "C" int32_t cfd_set_current_thread_nice(int32_t nice) {
-#ifdef SYS_gettid
-  const id_t tid = static_cast<id_t>(syscall(SYS_gettid));
-  return setpriority(PRIO_PROCESS, tid, nice) == 0 ? 0 : -1;
-#else
-  (void)nice;
-  return -1;
-#endif
 }

@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// `filtercam`: the FilterCam camera filter as a GStreamer element.
@@ -278,7 +278,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
 
     let display = Locked(OnScreenDisplay())
 
-    static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    static var now: Double { MonotonicClock.seconds }
 
     /// Draws the on-screen display into YUV frames (worker thread).
     var osdCanvas: OSDCanvas { frameState.withLock { $0.osdCanvas } }

@@ -1,5 +1,5 @@
 import FilterCore
-import Foundation
+import Glibc
 
 extension FilterCamPlugin {
     /// Once per process, before the elements are registered: looks stored as PNG pictures
@@ -11,14 +11,22 @@ extension FilterCamPlugin {
 
     private static let looksPrepared: Bool = {
         LookLibrary.setImageReader { path throws(LookError) in try PNGPicture.read(path) }
-        guard let folder = ProcessInfo.processInfo.environment[LookFolder.environmentVariable], !folder.isEmpty else { return true }
+        guard let value = getenv(LookFolder.environmentVariable), case let folder = String(cString: value), !folder.isEmpty else {
+            return true
+        }
         do throws(FilterError) {
             for problem in try LookFolder.add(folder).problems {
-                FileHandle.standardError.write(Data("filtercam: \(LookFolder.environmentVariable): \(problem)\n".utf8))
+                report(problem)
             }
         } catch {
-            FileHandle.standardError.write(Data("filtercam: \(LookFolder.environmentVariable): \(error.message)\n".utf8))
+            report(error.message)
         }
         return true
     }()
+
+    /// One line on stderr (no Foundation: the elements do not link it).
+    private static func report(_ problem: String) {
+        let line = "filtercam: \(LookFolder.environmentVariable): \(problem)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
 }

@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 
 /// FilterCam's elements, registered either statically (inside the `filtercam` program
 /// and any program that links FilterCamHost) or by the loadable `libgstfiltercam.so`.

@@ -1,6 +1,5 @@
 import CGStreamer
 import CFilterCamShim
-import Foundation
 
 /// A description whose link into or out of a FilterCam element failed before anything
 /// ran: the cause is looked for in what the element on the other side offers or takes.
@@ -53,15 +52,15 @@ extension FormatProblem {
         let caps: String?
 
         init?(_ message: String) {
-            guard let start = message.range(of: "could not link ") else { return nil }
+            guard let start = message.firstRange(of: "could not link ") else { return nil }
             var rest = Substring(message[start.upperBound...])
             var caps: String?
-            if let handle = rest.range(of: " can't handle caps ") {
+            if let handle = rest.firstRange(of: " can't handle caps ") {
                 caps = String(rest[handle.upperBound...])
                 rest = rest[..<handle.lowerBound]
-                if let comma = rest.range(of: ", ", options: .backwards) { rest = rest[..<comma.lowerBound] }
+                if let comma = rest.ranges(of: ", ").last { rest = rest[..<comma.lowerBound] }
             }
-            guard let to = rest.range(of: " to ") else { return nil }
+            guard let to = rest.firstRange(of: " to ") else { return nil }
             upstream = String(rest[..<to.lowerBound])
             downstream = String(rest[to.upperBound...])
             self.caps = caps

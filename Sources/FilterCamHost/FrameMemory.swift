@@ -1,5 +1,5 @@
 import CFilterCamShim
-import Foundation
+import FoundationEssentials
 
 /// Keeps resident memory flat over long runs and over many pipelines in one process.
 ///

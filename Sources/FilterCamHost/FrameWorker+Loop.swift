@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 
 /// What the worker thread alone knows and holds during one run. The worker makes it when
 /// its thread starts and ends it when the thread ends, so no other thread can reach it.
@@ -80,7 +80,7 @@ extension FrameWorker {
 
     private func process(_ frame: ReceivedFrame, generation: Int, run: inout WorkerRun) {
         guard adopt(caps: frame.caps.pointer, stream: &run.stream), let shape = run.stream.inputShape, let stage else { return }
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = MonotonicClock.nanoseconds
         // The frame holds the only reference, so an in-place job writes without a copy.
         var buffer = frame.buffer
         var segment = frame.segment
@@ -153,7 +153,7 @@ extension FrameWorker {
             buffer = buffer.writable()
             decorate(buffer.pointer, timestamp)
         }
-        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        let elapsed = MonotonicClock.nanoseconds - started
         noteProcessingTime(elapsed, stream: &run.stream)
         run.stream.oneThreadEstimate = oneThread ? elapsed : 2 * elapsed
 

@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The inside of every FilterCam filter element: `appsink → Swift worker → appsrc`, a

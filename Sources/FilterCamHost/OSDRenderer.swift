@@ -11,16 +11,16 @@ enum OSDRenderer {
     static let minimumSide = 16
 
     static func draw(_ items: [OnScreenDisplay.Item], on frame: FrameView) {
-        guard !items.isEmpty, frame.width >= minimumSide, frame.height >= minimumSide else { return }
+        guard !items.isEmpty, frame.width >= minimumSide, frame.height >= minimumSide, let f = PangoCairo.forDisplay else { return }
         let hasAlpha = frame.format == .bgra || frame.format == .rgba
-        guard let surface = cairo_image_surface_create_for_data(
+        guard let surface = f.cairo_image_surface_create_for_data(
             frame.base.assumingMemoryBound(to: UInt8.self), hasAlpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24,
             Int32(frame.width), Int32(frame.height), Int32(frame.stride)) else { return }
-        defer { cairo_surface_destroy(surface) }
-        guard let cr = cairo_create(surface) else { return }
-        defer { cairo_destroy(cr) }
-        paint(items, cr: cr, width: frame.width, height: frame.height, redFirst: frame.format == .rgbx || frame.format == .rgba)
-        cairo_surface_flush(surface)
+        defer { f.cairo_surface_destroy(surface) }
+        guard let cr = f.cairo_create(surface) else { return }
+        defer { f.cairo_destroy(cr) }
+        paint(items, f, cr: cr, width: frame.width, height: frame.height, redFirst: frame.format == .rgbx || frame.format == .rgba)
+        f.cairo_surface_flush(surface)
     }
 
     /// Text sized to the picture: 20 px at 480 lines.
@@ -28,38 +28,39 @@ enum OSDRenderer {
 
     /// Draws `items` for a `width`×`height` picture through `cr` (whose origin may be moved);
     /// `redFirst`: the memory is RGBx/RGBA, whose bytes Cairo writes as B, G, R.
-    static func paint(_ items: [OnScreenDisplay.Item], cr: OpaquePointer, width: Int, height: Int, redFirst: Bool = false) {
+    static func paint(_ items: [OnScreenDisplay.Item], _ f: FcPangoCairo, cr: OpaquePointer, width: Int, height: Int,
+                      redFirst: Bool = false) {
         let unit = unit(width: width, height: height)
         for item in items {
             switch item {
             case .outline(let r):
-                cairo_set_line_width(cr, outlineWidth(unit))
-                cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
-                cairo_rectangle(cr, Double(r.x) + 1.5, Double(r.y) + 1.5, Double(r.width) - 1, Double(r.height) - 1)
-                cairo_stroke(cr)
-                cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
-                cairo_rectangle(cr, Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1)
-                cairo_stroke(cr)
+                f.cairo_set_line_width(cr, outlineWidth(unit))
+                f.cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
+                f.cairo_rectangle(cr, Double(r.x) + 1.5, Double(r.y) + 1.5, Double(r.width) - 1, Double(r.height) - 1)
+                f.cairo_stroke(cr)
+                f.cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
+                f.cairo_rectangle(cr, Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1)
+                f.cairo_stroke(cr)
             case .banner, .card, .caption:
-                guard let text = TextBox(item, cr: cr, width: width, height: height) else { continue }
-                cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
-                cairo_rectangle(cr, text.box.x, text.box.y, text.box.width, text.box.height)
-                cairo_fill(cr)
-                cairo_set_source_rgba(cr, 1, 1, 1, 1)
-                cairo_move_to(cr, text.x, text.y)
-                pango_cairo_show_layout(cr, text.layout)
+                guard let text = TextBox(item, f, cr: cr, width: width, height: height) else { continue }
+                f.cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
+                f.cairo_rectangle(cr, text.box.x, text.box.y, text.box.width, text.box.height)
+                f.cairo_fill(cr)
+                f.cairo_set_source_rgba(cr, 1, 1, 1, 1)
+                f.cairo_move_to(cr, text.x, text.y)
+                f.pango_cairo_show_layout(cr, text.layout)
             case .recording:
-                guard let badge = RecordingBadge(item, cr: cr, width: width, height: height) else { continue }
-                cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
-                cairo_rectangle(cr, badge.box.x, badge.box.y, badge.box.width, badge.box.height)
-                cairo_fill(cr)
+                guard let badge = RecordingBadge(item, f, cr: cr, width: width, height: height) else { continue }
+                f.cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
+                f.cairo_rectangle(cr, badge.box.x, badge.box.y, badge.box.width, badge.box.height)
+                f.cairo_fill(cr)
                 let (red, blue) = redFirst ? (recordingRed.b, recordingRed.r) : (recordingRed.r, recordingRed.b)
-                cairo_set_source_rgba(cr, red, recordingRed.g, blue, 1)
-                cairo_arc(cr, badge.dot.x, badge.dot.y, badge.dot.radius, 0, 2 * Double.pi)
-                cairo_fill(cr)
-                cairo_set_source_rgba(cr, 1, 1, 1, 1)
-                cairo_move_to(cr, badge.textX, badge.textY)
-                pango_cairo_show_layout(cr, badge.layout)
+                f.cairo_set_source_rgba(cr, red, recordingRed.g, blue, 1)
+                f.cairo_arc(cr, badge.dot.x, badge.dot.y, badge.dot.radius, 0, 2 * Double.pi)
+                f.cairo_fill(cr)
+                f.cairo_set_source_rgba(cr, 1, 1, 1, 1)
+                f.cairo_move_to(cr, badge.textX, badge.textY)
+                f.pango_cairo_show_layout(cr, badge.layout)
             }
         }
     }
@@ -69,16 +70,16 @@ enum OSDRenderer {
 
     /// The pixels `item` may touch (a rectangle outline as four strips), for drawing only
     /// there: text is measured through `cr`.
-    static func areas(of item: OnScreenDisplay.Item, cr: OpaquePointer, width: Int, height: Int) -> [PixelRect] {
+    static func areas(of item: OnScreenDisplay.Item, _ f: FcPangoCairo, cr: OpaquePointer, width: Int, height: Int) -> [PixelRect] {
         switch item {
         case .outline(let r):
             // Both strokes' half width, and a pixel of antialiasing.
             return OverlayAreas.outline(r, margin: Int((outlineWidth(unit(width: width, height: height)) / 2).rounded(.up)) + 1)
         case .banner, .card, .caption:
-            guard let text = TextBox(item, cr: cr, width: width, height: height) else { return [] }
+            guard let text = TextBox(item, f, cr: cr, width: width, height: height) else { return [] }
             return [text.bounds]
         case .recording:
-            guard let badge = RecordingBadge(item, cr: cr, width: width, height: height) else { return [] }
+            guard let badge = RecordingBadge(item, f, cr: cr, width: width, height: height) else { return [] }
             return [badge.bounds]
         }
     }
@@ -97,7 +98,7 @@ enum OSDRenderer {
         /// The box and the glyphs' ink, rounded out to whole pixels.
         let bounds: PixelRect
 
-        init?(_ item: OnScreenDisplay.Item, cr: OpaquePointer, width: Int, height: Int) {
+        init?(_ item: OnScreenDisplay.Item, _ f: FcPangoCairo, cr: OpaquePointer, width: Int, height: Int) {
             let unit = OSDRenderer.unit(width: width, height: height)
             var area = (x: 0.0, width: Double(width)), bottom: Double?
             let (lines, font, size, top): ([String], String, Double, Double?) = switch item {
@@ -110,19 +111,19 @@ enum OSDRenderer {
                 area = (Double(rect.x), Double(rect.width))
                 bottom = Double(rect.y + rect.height)
             }
-            guard !lines.isEmpty, let layout = pango_cairo_create_layout(cr) else { return nil }
-            let description = pango_font_description_from_string(font)
-            defer { pango_font_description_free(description) }
-            pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
-            pango_layout_set_font_description(layout, description)
-            pango_layout_set_text(layout, lines.joined(separator: "\n"), -1)
+            guard !lines.isEmpty, let layout = f.pango_cairo_create_layout(cr) else { return nil }
+            let description = f.pango_font_description_from_string(font)
+            defer { f.pango_font_description_free(description) }
+            f.pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+            f.pango_layout_set_font_description(layout, description)
+            f.pango_layout_set_text(layout, lines.joined(separator: "\n"), -1)
             let pad = size / 2
             if bottom != nil {
-                pango_layout_set_width(layout, Int32(max(1, area.width - 2 * pad) * Double(PANGO_SCALE)))
-                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+                f.pango_layout_set_width(layout, Int32(max(1, area.width - 2 * pad) * Double(PANGO_SCALE)))
+                f.pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
             }
             var ink = PangoRectangle(), logical = PangoRectangle()
-            pango_layout_get_pixel_extents(layout, &ink, &logical)
+            f.pango_layout_get_pixel_extents(layout, &ink, &logical)
             // With a width set, a line is placed at the left of it (logical.x 0): centred here.
             let w = Double(logical.width), h = Double(logical.height)
             ownedLayout = GstOwned(UnsafeMutablePointer<GObject>(layout))
@@ -149,16 +150,16 @@ enum OSDRenderer {
         /// The box, rounded out to whole pixels (the dot and the text lie inside it).
         let bounds: PixelRect
 
-        init?(_ item: OnScreenDisplay.Item, cr: OpaquePointer, width: Int, height: Int) {
-            guard case .recording(let seconds) = item, let layout = pango_cairo_create_layout(cr) else { return nil }
+        init?(_ item: OnScreenDisplay.Item, _ f: FcPangoCairo, cr: OpaquePointer, width: Int, height: Int) {
+            guard case .recording(let seconds) = item, let layout = f.pango_cairo_create_layout(cr) else { return nil }
             let size = OSDRenderer.unit(width: width, height: height) * 0.8
-            let description = pango_font_description_from_string("Sans Bold")
-            defer { pango_font_description_free(description) }
-            pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
-            pango_layout_set_font_description(layout, description)
-            pango_layout_set_text(layout, RecordingReport.clock(Double(seconds)), -1)
+            let description = f.pango_font_description_from_string("Sans Bold")
+            defer { f.pango_font_description_free(description) }
+            f.pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+            f.pango_layout_set_font_description(layout, description)
+            f.pango_layout_set_text(layout, RecordingReport.clock(Double(seconds)), -1)
             var ink = PangoRectangle(), logical = PangoRectangle()
-            pango_layout_get_pixel_extents(layout, &ink, &logical)
+            f.pango_layout_get_pixel_extents(layout, &ink, &logical)
             let pad = size / 2, radius = size * 0.4
             let x = pad, y = pad   // the box's corner, a margin from the picture's
             let h = max(Double(logical.height), 2 * radius) + pad
@@ -180,65 +181,73 @@ enum OSDRenderer {
 /// One per element, used on its worker thread only.
 final class OSDCanvas {
     private final class Scratch {
+        let f: FcPangoCairo
         var memory: UnsafeMutableRawPointer?
         var capacity = 0
         var surface: OpaquePointer?
         var size = (width: 0, height: 0)
 
+        init(_ f: FcPangoCairo) { self.f = f }
+
         /// A cleared `width`×`height` ARGB32 surface over this scratch memory.
         func surface(width: Int, height: Int) -> (OpaquePointer, stride: Int)? {
-            let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+            let stride = Int(f.cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
             if surface == nil || size != (width, height) {
-                if let surface { cairo_surface_destroy(surface) }
+                if let surface { f.cairo_surface_destroy(surface) }
                 surface = nil
                 if stride * height > capacity {
                     memory?.deallocate()
                     capacity = stride * height
                     memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
                 }
-                surface = cairo_image_surface_create_for_data(memory!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                surface = f.cairo_image_surface_create_for_data(memory!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                               Int32(width), Int32(height), Int32(stride))
                 size = (width, height)
             }
-            guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
-            cairo_surface_flush(surface)
+            guard let surface, f.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+            f.cairo_surface_flush(surface)
             memory!.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
-            cairo_surface_mark_dirty(surface)
+            f.cairo_surface_mark_dirty(surface)
             return (surface, stride)
         }
 
         deinit {
-            if let surface { cairo_surface_destroy(surface) }
+            if let surface { f.cairo_surface_destroy(surface) }
             memory?.deallocate()
         }
     }
 
     private var scratch: [Scratch] = []
-    /// A 1×1 surface to measure text on.
-    private let measure: (surface: OpaquePointer, cr: OpaquePointer) = {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)!
-        return (surface, cairo_create(surface)!)
-    }()
+    /// A 1×1 surface to measure text on, made with the first display drawn (Pango and
+    /// Cairo are loaded then, not when the element is made), with the functions.
+    private var measure: (f: FcPangoCairo, surface: OpaquePointer, cr: OpaquePointer)?
 
     deinit {
-        cairo_destroy(measure.cr)
-        cairo_surface_destroy(measure.surface)
+        if let measure {
+            measure.f.cairo_destroy(measure.cr)
+            measure.f.cairo_surface_destroy(measure.surface)
+        }
     }
 
     func draw(_ items: [OnScreenDisplay.Item], on frame: YUVFrame) {
         guard !items.isEmpty, frame.width >= OSDRenderer.minimumSide, frame.height >= OSDRenderer.minimumSide else { return }
-        let touched = items.map { OSDRenderer.areas(of: $0, cr: measure.cr, width: frame.width, height: frame.height) }
+        if measure == nil, let f = PangoCairo.forDisplay, let surface = f.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) {
+            measure = (f, surface, f.cairo_create(surface)!)
+        }
+        guard let (f, _, measuringContext) = measure else { return }
+        let touched = items.map { OSDRenderer.areas(of: $0, f, cr: measuringContext, width: frame.width, height: frame.height) }
         let areas = OverlayAreas.disjoint(touched.flatMap { $0 }, width: frame.width, height: frame.height)
-        while scratch.count < areas.count { scratch.append(Scratch()) }
+        while scratch.count < areas.count { scratch.append(Scratch(f)) }
         for (area, scratch) in zip(areas, scratch) {
             // Only the items that reach this area are drawn into it.
             let here = zip(items, touched).filter { _, rects in rects.contains { OverlayAreas.overlap($0, area) } }.map(\.0)
             guard !here.isEmpty, let (surface, stride) = scratch.surface(width: area.width, height: area.height),
-                  let cr = cairo_create(surface) else { continue }
-            cairo_translate(cr, Double(-area.x), Double(-area.y))
-            OSDRenderer.paint(here, cr: cr, width: frame.width, height: frame.height)
-            cairo_destroy(cr)
-            cairo_surface_flush(surface)
+                  let cr = f.cairo_create(surface) else { continue }
+            f.cairo_translate(cr, Double(-area.x), Double(-area.y))
+            OSDRenderer.paint(here, f, cr: cr, width: frame.width, height: frame.height)
+
+            f.cairo_destroy(cr)
+            f.cairo_surface_flush(surface)
             frame.blend(ARGBOverlay(pixels: scratch.memory!, width: area.width, height: area.height, stride: stride),
                         x: area.x, y: area.y)
         }

@@ -1,7 +1,7 @@
 import FilterCore
 import CGStreamer
 import CFilterCamShim
-import Foundation
+import Glibc
 import Synchronization
 
 /// What happens to a property value an element cannot take (a GObject setter cannot
@@ -51,29 +51,36 @@ extension PropertyRefusal {
 }
 
 /// The refusals of the threads inside `PropertyRefusal.collecting` (a thread's own list,
-/// kept in its thread dictionary: a setter runs on the thread that sets).
+/// in a thread-specific slot: a setter runs on the thread that sets).
 private final class RefusalCollector: Sendable {
-    private static let key = "filtercam.property-refusals"
+    /// The innermost `run`'s list on this thread (unretained: `run` keeps it alive).
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
-    /// One `collecting` call's list (a class: the dictionary holds it by reference).
+    /// One `collecting` call's list.
     private final class Refusals {
         var texts: [String] = []
     }
 
     func run(_ body: () throws -> Void) rethrows -> [String] {
-        let dictionary = Thread.current.threadDictionary
-        let outer = dictionary[Self.key]
+        let outer = pthread_getspecific(Self.key)
         let refusals = Refusals()
-        dictionary[Self.key] = refusals
-        defer { dictionary[Self.key] = outer }
-        try body()
+        defer { pthread_setspecific(Self.key, outer) }
+        try withExtendedLifetime(refusals) {
+            pthread_setspecific(Self.key, Unmanaged.passUnretained(refusals).toOpaque())
+            try body()
+        }
         return refusals.texts
     }
 
     /// Whether a `run` on this thread took the refusal.
     func collect(_ text: String) -> Bool {
-        guard let refusals = Thread.current.threadDictionary[Self.key] as? Refusals else { return false }
-        refusals.texts.append(text)
+        guard let slot = pthread_getspecific(Self.key) else { return false }
+        Unmanaged<Refusals>.fromOpaque(slot).takeUnretainedValue().texts.append(text)
         return true
     }
 }
+

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -105,14 +105,14 @@ public final class RowSplitter: Sendable {
             claims.store(Self.claimWord(generation: myGeneration, part: 1), ordering: .releasing)
             generation.store(myGeneration, ordering: .releasing)
             parking.withLockAndWake { $0 = myGeneration }   // parked helpers go on
-            let started = Self.nanoseconds()
+            let started = MonotonicClock.nanoseconds
             escapable(Job.rows(0, of: count, in: rows))
             // Give the helpers as long as our part took to start theirs (a parked helper
             // takes ~0.1 ms to wake); after that, do the rest here. The frame then never
             // takes longer than on one thread, however late the helpers are.
-            let deadline = Self.nanoseconds() &+ (Self.nanoseconds() &- started)
+            let deadline = MonotonicClock.nanoseconds &+ (MonotonicClock.nanoseconds &- started)
             while claims.load(ordering: .acquiring) != Self.claimWord(generation: myGeneration, part: count)
-                    && Self.nanoseconds() < deadline {
+                    && MonotonicClock.nanoseconds < deadline {
                 spinPause()
             }
             var mine = 0
@@ -159,8 +159,8 @@ public final class RowSplitter: Sendable {
                     spinPause()
                     continue
                 }
-                if parkAt == 0 { parkAt = Self.nanoseconds() &+ Self.spinNanoseconds }
-                if Self.nanoseconds() < parkAt { continue }
+                if parkAt == 0 { parkAt = MonotonicClock.nanoseconds &+ Self.spinNanoseconds }
+                if MonotonicClock.nanoseconds < parkAt { continue }
                 parking.wait(until: { $0 != seen }) { _ in }
             }
             seen = generation.load(ordering: .acquiring)
@@ -179,14 +179,6 @@ public final class RowSplitter: Sendable {
     private func runPart(_ part: Int) {
         let current = job.withLock { $0 }!
         current.body(Job.rows(part, of: current.parts, in: current.rows))
-    }
-
-    /// A monotonic clock in nanoseconds.
-    @inline(__always)
-    private static func nanoseconds() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
     }
 
     /// A busy-wait step; kept as a function so a CPU pause hint can go here.

@@ -1,5 +1,6 @@
 """`make install` / `make uninstall` for a user without root: stock gst-launch-1.0 finds
-the plugin with no GST_PLUGIN_PATH, `filtercam launch NAME` finds the shipped pipelines,
+the plugin with no GST_PLUGIN_PATH, the plugin and the installed `filtercam` both find the
+face detector's library installed beside the plugin, `filtercam launch NAME` finds the shipped pipelines,
 `filtercam filters --preview` the shipped photo, and the shipped looks are installed."""
 import os
 import subprocess
@@ -20,9 +21,15 @@ class Install(unittest.TestCase):
         inspect = subprocess.run(["gst-inspect-1.0", "filtercam"], env=env, capture_output=True, text=True, timeout=60)
         self.assertEqual(inspect.returncode, 0, inspect.stderr)
         self.assertIn("FilterCam", inspect.stdout)
-        run = subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=BGRx",
-                              "!", "filtercam", "filter=sepia", "!", "fakesink"], env=env, capture_output=True, text=True, timeout=60)
+        run = subprocess.run(["gst-launch-1.0", "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=BGRx",
+                              "!", "filtercam", "filter=sepia", "detect-faces=true", "!", "fakesink"], env=env,
+                             capture_output=True, text=True, timeout=60)
         self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertNotIn("face detector library", run.stdout + run.stderr)   # found beside the installed plugin
+        faces = subprocess.run([cli, "launch", "videotestsrc num-buffers=3 ! filtercam detect-faces=true ! fakesink"], cwd=home,
+                               capture_output=True, text=True, timeout=60, env=env)
+        self.assertIn("processed=3", faces.stderr, faces.stderr[-500:])
+        self.assertNotIn("face detector library", faces.stdout + faces.stderr)   # and by the installed filtercam
         # From another folder, by name, the installed copy of the pipeline files.
         launched = subprocess.run([cli, "launch", "rawout"], cwd=home, capture_output=True, timeout=60,
                                   env=dict(env, SOURCE="videotestsrc num-buffers=3", WIDTH="16", HEIGHT="8"))
@@ -39,7 +46,8 @@ class Install(unittest.TestCase):
         self.assertIn("look:teal-orange", listed.stdout)
         subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
         self.assertFalse(os.path.exists(cli))
-        self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins", "libgstfiltercam.so")))
+        for library in ("libgstfiltercam.so", "libfiltercamfaces.so"):
+            self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins", library)))
         self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "filtercam")))
 
 

@@ -1,6 +1,9 @@
 // C API over OpenCV's CascadeClassifier (Viola–Jones face detection) for Swift.
 // Swift cannot import C++ classes here, so this header is plain C; the C++ lives in
-// CFaceDetect.cpp and never lets an exception cross this boundary.
+// CFaceDetect.cpp (the shared library libfiltercamfaces.so) and never lets an exception
+// cross this boundary. The elements do not link that library: they load it on the first
+// face search, so OpenCV costs nothing to a pipeline without faces, and call it through
+// the function types below (one per function, named after it).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -23,9 +26,11 @@ typedef struct {
 /// Loads the cascade at `path`. On failure returns NULL and writes a message (which
 /// names the path) into `error` (`error_size` bytes, always NUL-terminated).
 CFDDetector *cfd_detector_create(const char *path, char *error, size_t error_size);
+typedef CFDDetector *(*cfd_detector_create_fn)(const char *path, char *error, size_t error_size);
 
 /// Frees a detector (NULL is fine).
 void cfd_detector_free(CFDDetector *detector);
+typedef void (*cfd_detector_free_fn)(CFDDetector *detector);
 
 /// Detection parameters, as cv::CascadeClassifier::detectMultiScale takes them.
 /// Sizes of 0 mean "no limit" (min: the cascade's window size).
@@ -41,16 +46,15 @@ typedef struct {
 /// `cfd_rects_free`. On failure returns -1 and writes a message into `error`.
 int32_t cfd_detect(CFDDetector *detector, const uint8_t *grey, int32_t width, int32_t height,
                    int32_t stride, CFDParams params, CFDRect **rects, char *error, size_t error_size);
+typedef int32_t (*cfd_detect_fn)(CFDDetector *detector, const uint8_t *grey, int32_t width, int32_t height,
+                                 int32_t stride, CFDParams params, CFDRect **rects, char *error, size_t error_size);
 
 void cfd_rects_free(CFDRect *rects);
+typedef void (*cfd_rects_free_fn)(CFDRect *rects);
 
 /// OpenCV's worker thread count for its parallel loops (global; <= 0: OpenCV's default).
 void cfd_set_num_threads(int32_t threads);
-int32_t cfd_get_num_threads(void);
-
-/// Sets the nice value of the calling thread only (Linux threads have their own; Swift
-/// cannot see gettid() without _GNU_SOURCE). Returns 0 on success, -1 otherwise.
-int32_t cfd_set_current_thread_nice(int32_t nice);
+typedef void (*cfd_set_num_threads_fn)(int32_t threads);
 
 #ifdef __cplusplus
 }

@@ -140,6 +140,10 @@ GstBufferPool *fc_buffer_pool_new(GstCaps *caps, guint size);
 /// handler on the pipeline's bus, which must have none of its own.
 void fc_run_tasks_in_background(GstElement *pipeline, GstElement *owner, int nice);
 
+/// The file this code was loaded from (the plugin's .so or the program), symlinks
+/// resolved; malloc'd (free it), or NULL.
+char *fc_own_file_path(void);
+
 /* glibc's mallopt(M_MMAP_THRESHOLD, bytes) (malloc.h is not in Swift's Glibc module);
  * returns 1 on success, 0 where there is no glibc. */
 int fc_set_mmap_threshold(int bytes);

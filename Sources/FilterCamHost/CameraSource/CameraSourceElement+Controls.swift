@@ -1,7 +1,7 @@
 import FilterCore
 import CGStreamer
 import CFilterCamShim
-import Foundation
+import FoundationEssentials
 
 /// Camera controls (torch, focus, exposure, white balance, zoom): remembered in the
 /// settings and written to the open camera through V4L2.

@@ -1,7 +1,7 @@
 import FilterCore
 import CGStreamer
 import CFilterCamShim
-import Foundation
+import FoundationEssentials
 
 /// Opening a camera, switching cameras while playing, and the test picture shown when no
 /// camera can be opened or a running one fails (see the type's header for the design).

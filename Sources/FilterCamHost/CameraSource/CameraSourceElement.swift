@@ -1,7 +1,7 @@
 import FilterCore
 import CGStreamer
 import CFilterCamShim
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// `filtercamsrc`: the camera as a GStreamer source. Finds cameras with the device monitor,

@@ -1,14 +1,16 @@
-import CFaceDetect
+import CFaceDetectAPI
 import FilterCore
 
-/// A face cascade that could not be used; the description names the file.
+/// A face cascade that could not be used; the description names the file (the cascade,
+/// or the detector's library when `library`).
 struct FaceCascadeError: Error, CustomStringConvertible {
     let path: String
     let description: String
+    var library = false
 }
 
-/// OpenCV's Viola–Jones `CascadeClassifier` (through the CFaceDetect shim), loaded from
-/// one cascade file. Detection is serialized per detector (OpenCV keeps scratch state
+/// OpenCV's Viola–Jones `CascadeClassifier` (through the CFaceDetect shim, a library
+/// loaded with the first detector: `FaceLibrary`), loaded from one cascade file. Detection is serialized per detector (OpenCV keeps scratch state
 /// in the classifier: the handle is only reached under its lock); any thread may call it.
 final class FaceDetector: Sendable {
     /// Debian's opencv-data: OpenCV's stock frontal face cascade.
@@ -32,20 +34,23 @@ final class FaceDetector: Sendable {
     }
 
     let cascadePath: String
+    private let library: FaceLibrary
     private let handle: Locked<OpaquePointer>
 
-    /// Loads the cascade; throws `FaceCascadeError` naming the path when the file is
-    /// missing, unreadable or not a cascade.
+    /// Loads the cascade (and the detector's library, the first time); throws
+    /// `FaceCascadeError` naming the path when the file is missing, unreadable or not a
+    /// cascade, or naming the library when it cannot be loaded.
     init(cascadePath: String) throws {
         self.cascadePath = cascadePath
+        library = try FaceLibrary.shared()
         var error = [CChar](repeating: 0, count: 512)
-        guard let h = cfd_detector_create(cascadePath, &error, error.count) else {
+        guard let h = library.createDetector(cascadePath, &error, error.count) else {
             throw FaceCascadeError(path: cascadePath, description: String(cStringBuffer: error))
         }
         handle = Locked(h)
     }
 
-    deinit { handle.withLock { cfd_detector_free($0) } }
+    deinit { handle.withLock { library.freeDetector($0) } }
 
     /// Faces in `image`, in its pixels, as OpenCV reports them.
     func detect(_ image: GreyImage, _ p: Parameters) throws -> [Detection] {
@@ -64,12 +69,12 @@ final class FaceDetector: Sendable {
         var error = [CChar](repeating: 0, count: 512)
         let n = image.pixels.withUnsafeBufferPointer { px in
             handle.withLock {
-                cfd_detect($0, px.baseAddress! + region.y * image.width + region.x, Int32(region.width),
+                library.detect($0, px.baseAddress! + region.y * image.width + region.x, Int32(region.width),
                            Int32(region.height), Int32(image.width), params, &rects, &error, error.count)
             }
         }
         guard n >= 0 else { throw FaceCascadeError(path: cascadePath, description: String(cStringBuffer: error)) }
-        defer { cfd_rects_free(rects) }
+        defer { library.freeRects(rects) }
         return (0..<Int(n)).map { i in
             let r = rects![i]
             return Detection(rect: PixelRect(x: region.x + Int(r.x), y: region.y + Int(r.y), width: Int(r.width), height: Int(r.height)),
@@ -77,9 +82,10 @@ final class FaceDetector: Sendable {
         }
     }
 
-    /// OpenCV's thread count for its parallel loops (process-wide).
+    /// OpenCV's thread count for its parallel loops (process-wide; <= 0: OpenCV's
+    /// default), set now if the library is loaded, else when a detector loads it.
     static var openCVThreads: Int {
-        get { Int(cfd_get_num_threads()) }
-        set { cfd_set_num_threads(Int32(clamping: newValue)) }
+        get { FaceLibrary.openCVThreads }
+        set { FaceLibrary.openCVThreads = newValue }
     }
 }

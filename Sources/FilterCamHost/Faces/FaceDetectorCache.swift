@@ -4,11 +4,12 @@ import Synchronization
 /// The detectors for the cascade paths in use (the face cascade and the confirming one),
 /// each loaded once (parsing the stock cascade takes tens of milliseconds, so never per
 /// frame). A path that failed is not retried until `reset()` (the element starting
-/// again), and its failure is reported once through `onError`; so is the first error
-/// while detecting.
+/// again), and its failure is reported once through `onError` (the detector's library
+/// missing: once for both paths); so is the first error while detecting.
 final class FaceDetectorCache: Sendable {
     private let entries = Locked<[String: FaceDetector?]>([:])
     private let detectionFailed = Locked(false)
+    private let libraryFailed = Locked(false)
     private let onError: @Sendable (String) -> Void
 
     /// `onError` gets a message for the user (a cascade error names the path).
@@ -32,7 +33,9 @@ final class FaceDetectorCache: Sendable {
             return nil
         }
         if let kept { return kept }
-        if let failure { onError("\(failure.description); \(consequence)") }
+        if let failure, !failure.library || !libraryFailed.withLock({ f in defer { f = true }; return f }) {
+            onError("\(failure.description); \(consequence)")
+        }
         return loaded
     }
 
@@ -58,5 +61,6 @@ final class FaceDetectorCache: Sendable {
     func reset() {
         entries.withLock { $0 = [:] }
         detectionFailed.withLock { $0 = false }
+        libraryFailed.withLock { $0 = false }
     }
 }

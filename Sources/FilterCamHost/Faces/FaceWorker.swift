@@ -1,6 +1,5 @@
 import FilterCore
-import Foundation
-import CFaceDetect
+import Glibc
 
 /// Live face detection off the video path: the video worker hands over a small grey copy
 /// of each output frame and goes on at once; this thread detects on the newest copy
@@ -54,7 +53,8 @@ final class FaceWorker: Sendable {
     func start() {
         stop()
         jobs.start(thread: name) { [self] in
-            _ = cfd_set_current_thread_nice(10)
+            // On Linux the nice value is the calling thread's (PRIO_PROCESS, 0).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             Self.liveWorkers(+1)
             loop()
             Self.liveWorkers(-1)

@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 
 /// One recording: a pipeline of its own that encodes the frames it is handed into an MP4
 /// file, so the live stream never waits for the encoder:

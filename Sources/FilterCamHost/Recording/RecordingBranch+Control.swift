@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -125,13 +125,13 @@ extension RecordingBranch {
 
     /// A clear reason before GStreamer's own: the folder is missing or cannot be written.
     static func checkFolder(of path: String) throws(MP4Recorder.Failure) {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FilePathText.folder(of: path)
         let folder = parent.isEmpty ? "." : parent
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw MP4Recorder.Failure(description: "the folder '\(folder)' does not exist")
         }
-        guard isFolder.boolValue else { throw MP4Recorder.Failure(description: "'\(folder)' is not a folder") }
+        guard isFolder else { throw MP4Recorder.Failure(description: "'\(folder)' is not a folder") }
         guard access(folder, W_OK) == 0 else {
             throw MP4Recorder.Failure(description: "the folder '\(folder)' cannot be written: \(String(cString: strerror(errno)))")
         }

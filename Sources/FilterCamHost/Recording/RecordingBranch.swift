@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Recording the live picture to numbered MP4 files while the preview goes on (the key `v`,

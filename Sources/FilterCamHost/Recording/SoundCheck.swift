@@ -1,6 +1,6 @@
 import CGStreamer
 import CFilterCamShim
-import Foundation
+import FoundationEssentials
 
 /// Whether a sound source gives sound, asked before a recording takes it: the source runs
 /// alone into an appsink until its first buffer. A machine without a microphone fails

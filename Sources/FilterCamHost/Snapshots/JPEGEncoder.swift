@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 
 /// A running `appsrc ! jpegenc ! jifmux ! appsink` pipeline that encodes still after still
 /// of one size, format and quality. Building and starting the pipeline costs more than
@@ -16,8 +16,6 @@ final class JPEGEncoder {
     private let source: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
     private let muxer: UnsafeMutablePointer<GstElement>
-    /// Made once: a formatter costs more to make than to use.
-    private let dateFormatter = ISO8601DateFormatter()
 
     init(for frame: StillPixels, quality: Int) throws {
         shape = frame
@@ -54,12 +52,21 @@ final class JPEGEncoder {
         frame.sameShape(as: shape) && quality == self.quality
     }
 
+    /// The time now in UTC as ISO 8601 (`2026-12-02T08:30:00Z`), as the datetime tag takes it.
+    private static func nowISO8601() -> String {
+        guard let now = g_date_time_new_now_utc() else { return "" }
+        defer { g_date_time_unref(now) }
+        guard let text = g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ") else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
     /// Sends `frame` into the encoder with `exifOrientation` (1–8), the application name
     /// and the date as its EXIF tags; `pull()` gives its JPEG, in the order pushed.
     func push(_ frame: StillPixels, exifOrientation: Int, memory: StillMemory) throws {
         precondition(fits(frame, quality: quality), "a \(frame.caps) frame for a \(shape.caps) encoder")
         let tag = OrientationMethod(exifOrientation: exifOrientation)?.imageOrientationTag ?? "rotate-0"
-        let now = dateFormatter.string(from: Date())
+        let now = Self.nowISO8601()
         if let tags = gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam, datetime=(datetime)\(now)")
             ?? gst_tag_list_new_from_string("taglist, image-orientation=(string)\(tag), application-name=(string)FilterCam") {
             gst_element_send_event(source, gst_event_new_tag(tags))   // takes the list

@@ -1,7 +1,8 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes encoded stills (`JPEGEncoder`) atomically: a temporary name in the same folder, then a rename, so a
 /// reader never sees a half-written JPEG.
@@ -14,10 +15,10 @@ enum JPEGWriter {
     /// both relative to the folder as `folders` opened it (never through a symbolic link).
     /// Nothing is left behind when it fails; the error says why, naming the path.
     static func writeAtomically(_ data: Data, to path: String, in folders: SnapshotFolders) throws {
-        let name = (path as NSString).lastPathComponent
+        let name = FilePathText.lastComponent(of: path)
         let dir: Int32
         do {
-            dir = try folders.descriptor(for: (path as NSString).deletingLastPathComponent)
+            dir = try folders.descriptor(for: FilePathText.folder(of: path))
         } catch {
             throw Failure(description: "cannot write snapshot \(path): \(error)")
         }
@@ -26,7 +27,7 @@ enum JPEGWriter {
         guard fd >= 0 else {
             // ENOENT on an open folder: it was removed (or moved away) while running.
             let reason = errno == ENOENT
-                ? "the folder '\((path as NSString).deletingLastPathComponent)' does not exist any more (removed while running)"
+                ? "the folder '\(FilePathText.folder(of: path))' does not exist any more (removed while running)"
                 : String(cString: strerror(errno))
             throw Failure(description: "cannot write snapshot \(path): \(reason)")
         }

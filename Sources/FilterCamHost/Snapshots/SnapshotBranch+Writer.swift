@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 
 /// The writer thread: stills are turned, exposed, encoded and written off the live path,
 /// each ending in a file or a reported failure.
@@ -139,7 +139,7 @@ extension SnapshotBranch {
                 throw error
             }
             try JPEGWriter.writeAtomically(data, to: job.path, in: folders)
-            lastWrittenName.withLock { $0 = (job.path as NSString).lastPathComponent }
+            lastWrittenName.withLock { $0 = FilePathText.lastComponent(of: job.path) }
             writtenCount.add(1, ordering: .relaxed)
             let saved = StructureBuilder("snapshot-saved")
             saved.set("path", job.path)

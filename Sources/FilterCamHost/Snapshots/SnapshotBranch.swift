@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One-click stills from the live stream, off the live path.

@@ -1,5 +1,5 @@
 import FilterCore
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +32,7 @@ final class SnapshotFolders: Sendable {
 
     /// Opens the folder of `path` now if it can (a failure is reported by the first still).
     func prepare(forPath path: String) {
-        _ = try? descriptor(for: (path as NSString).deletingLastPathComponent)
+        _ = try? descriptor(for: FilePathText.folder(of: path))
     }
 
     func closeAll() {

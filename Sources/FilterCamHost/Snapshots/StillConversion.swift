@@ -1,6 +1,6 @@
 import CGStreamer
 import CFilterCamShim
-import Foundation
+import FoundationEssentials
 
 /// Converts one still between formats with GStreamer's own `videoconvert` (off the live
 /// path, on the snapshot writer's thread): a YUV still that needs RGB work (a bracket's

@@ -1,7 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
-import Foundation
+import FoundationEssentials
 
 /// The pixels of one still, in the format of the frame they were copied from: RGB
 /// (BGRA, BGRx, RGBA, RGBx) or YUV (I420, NV12, YUY2, UYVY). `jpegenc` takes each of them

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `exposure`: Core Image's CIExposureAdjust, a gain of `2^ev` in linear light.
 ///

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `white-balance`: the colour of the light, like Core Image's CITemperatureAndTint.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A folder of looks as catalog entries: every `.cube` file becomes `look:NAME` (its name
 /// without `.cube`, lower case, other characters than letters, digits, `-` and `_` as `-`),
@@ -18,17 +18,17 @@ public enum LookFolder {
 
     /// Adds the looks in `folder` to `registry`.
     public static func add(_ folder: String, to registry: FilterRegistry = .shared) throws(FilterError) -> Added {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
-        guard exists, isFolder.boolValue, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            let why = !exists ? "does not exist" : isFolder.boolValue ? "cannot be read" : "is not a folder"
+        guard exists, isFolder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            let why = !exists ? "does not exist" : isFolder ? "cannot be read" : "is not a folder"
             throw FilterError("the looks folder \(folder.quotedForMessage) \(why); give a folder of .cube files")
         }
         var added = Added()
         // Absolute, so the entries still find their files if the working folder changes.
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         for name in names.sorted() where name.lowercased().hasSuffix(".cube") {
-            let path = (absolute as NSString).appendingPathComponent(name)
+            let path = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
             do {
                 let look = try LookLibrary.load(path)
                 let id = "look:" + Self.id(forFile: name)
@@ -37,7 +37,8 @@ public enum LookFolder {
                     summary: "The look in \(name) (\(look.shapeDescription))", file: path))
                 added.ids.append(id)
             } catch {
-                added.problems.append(error.description)
+                added.problems.append("\(error)")
+
             }
         }
         return added

@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,7 +57,7 @@ final class LookTables: Sendable {
     func table(for look: ColorLookup, space: LookSpace, pixels: Int) -> LookTable? {
         let key = Key(look: look.id, space: space)
         var startBuilding = false
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds
         let table = state.withLock { s -> LookTable? in
             var entry = s.entries[key] ?? Entry()
             entry.lastUse = now
@@ -141,9 +140,9 @@ final class LookTables: Sendable {
 /// Waits until no look's table is being built, or `timeout` seconds have passed; whether
 /// none is. For the benchmark, whose rows are the steady state once a look's table is in use.
 public func waitForLookTables(timeout: Double) -> Bool {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+    let deadline = MonotonicClock.nanoseconds + UInt64(timeout * 1e9)
     while LookTables.shared.isBuilding {
-        guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
+        guard MonotonicClock.nanoseconds < deadline else { return false }
         usleep(20_000)
     }
     return true

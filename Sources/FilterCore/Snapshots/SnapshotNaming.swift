@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// File names for stills from a template with one printf-style counter (`%d`, `%05d`):
 /// `snapshot-%05d.jpg` gives `snapshot-00000.jpg`, `snapshot-00001.jpg`, … The counter
@@ -19,29 +19,45 @@ public struct SnapshotNaming: Equatable {
     /// `property` and `example` name the setting in what a refused template says.
     public init(template: String, property: String = "snapshot-location", example: String = "snapshot-%05d.jpg") throws {
         self.template = template
-        let pattern = try NSRegularExpression(pattern: "%(0?)([0-9]*)d")
-        let range = NSRange(template.startIndex..., in: template)
-        let matches = pattern.matches(in: template, range: range)
-        guard matches.count == 1, let match = matches.first,
-              let whole = Range(match.range, in: template) else {
+        let counters = Self.counters(in: template)
+        guard counters.count == 1, let (whole, digits) = counters.first else {
             throw TemplateError(description: "\(property) \(template.quotedForMessage) needs exactly one counter such as %05d or %d (e.g. \(example))")
-        }
-        let rest = template.replacingCharacters(in: whole, with: "")
-        guard !rest.contains("%") else {
-            throw TemplateError(description: "\(property) \(template.quotedForMessage) may hold only one %-conversion, the counter (%d or %05d); write %% nowhere else")
         }
         prefix = String(template[..<whole.lowerBound])
         suffix = String(template[whole.upperBound...])
-        let digits = Range(match.range(at: 2), in: template).map { String(template[$0]) } ?? ""
+        guard !(prefix + suffix).contains("%") else {
+            throw TemplateError(description: "\(property) \(template.quotedForMessage) may hold only one %-conversion, the counter (%d or %05d); write %% nowhere else")
+        }
         width = min(Int(digits) ?? 0, 12)
         guard !(prefix + suffix).hasSuffix("/"), !(prefix + "0" + suffix).hasSuffix("/") else {
             throw TemplateError(description: "\(property) \(template.quotedForMessage) names a folder, not a file")
         }
     }
 
+    /// The counters in `template`, left to right: `%`, an optional `0`, digits (the
+    /// width), `d`; with the width's digits.
+    private static func counters(in template: String) -> [(range: Range<String.Index>, digits: Substring)] {
+        let scalars = template.unicodeScalars
+        var found: [(range: Range<String.Index>, digits: Substring)] = []
+        var next = scalars.startIndex
+        while let percent = scalars[next...].firstIndex(of: "%") {
+            var i = scalars.index(after: percent)
+            if i < scalars.endIndex, scalars[i] == "0" { i = scalars.index(after: i) }
+            let digitsStart = i
+            while i < scalars.endIndex, ("0"..."9").contains(scalars[i]) { i = scalars.index(after: i) }
+            if i < scalars.endIndex, scalars[i] == "d" {
+                next = scalars.index(after: i)
+                found.append((percent..<next, template[digitsStart..<i]))
+            } else {
+                next = scalars.index(after: percent)
+            }
+        }
+        return found
+    }
+
     /// The folder the stills go to.
     public var folder: String {
-        let dir = (prefix as NSString).deletingLastPathComponent
+        let dir = FilePathText.folder(of: prefix)
         return dir.isEmpty ? "." : dir
     }
 
@@ -74,10 +90,11 @@ public struct SnapshotNaming: Equatable {
 
     /// Parses a bracket list such as `-1,0,1` (EV); empty means no bracketing.
     public static func parseBracket(_ text: String) throws -> [Double] {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         if trimmed.isEmpty { return [] }
         return try trimmed.split(separator: ",", omittingEmptySubsequences: false).map { item in
-            guard let v = NumberText.double(item.trimmingCharacters(in: .whitespaces)), v.isFinite, abs(v) <= 10 else {
+            guard let v = NumberText.double(String(item).trimmingSpaces), v.isFinite, abs(v) <= 10 else {
+
                 throw TemplateError(description: "snapshot-bracket \(text.quotedForMessage): \(item.quotedForMessage) is not an exposure bias in EV from -10 to 10 (write e.g. -1,0,1)")
             }
             return v

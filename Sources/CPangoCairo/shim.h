@@ -1,2 +1,0 @@
-// Pango (text layout) drawing through Cairo: the on-screen display's text.
-#include <pango/pangocairo.h>

@@ -1,0 +1,48 @@
+import Foundation
+import XCTest
+import FilterCore
+
+/// Still and recording names from a template with one counter, and the path helpers the
+/// elements use instead of Foundation's, checked against Foundation's NSString.
+final class SnapshotNamingTests: XCTestCase {
+    func testCounterWidthAndPlace() throws {
+        XCTAssertEqual(try SnapshotNaming(template: "shot-%05d.jpg").path(counter: 42), "shot-00042.jpg")
+        XCTAssertEqual(try SnapshotNaming(template: "%d.jpg").path(counter: 7), "7.jpg")
+        XCTAssertEqual(try SnapshotNaming(template: "a/%0d-b").path(counter: 12), "a/12-b")
+        XCTAssertEqual(try SnapshotNaming(template: "x%3dy").path(counter: 5), "x  5y".replacingOccurrences(of: " ", with: "0"))
+        XCTAssertEqual(try SnapshotNaming(template: "s-%02d.jpg").path(counter: 3, bias: -1), "s-03-ev-1.jpg")
+    }
+
+    func testRefusedTemplatesSayWhy() {
+        for (template, why) in [("shot.jpg", "needs exactly one counter"), ("%d-%d.jpg", "needs exactly one counter"),
+                                ("%%05d.jpg", "only one %-conversion"), ("%s-%d.jpg", "only one %-conversion"),
+                                ("%-5d.jpg", "needs exactly one counter"), ("shots-%d/", "names a folder")] {
+            XCTAssertThrowsError(try SnapshotNaming(template: template), template) { error in
+                XCTAssertTrue("\(error)".contains(why), "\(template): \(error)")
+                XCTAssertTrue("\(error)".contains(template), "\(template): \(error)")
+            }
+        }
+    }
+
+    func testFolder() throws {
+        XCTAssertEqual(try SnapshotNaming(template: "/tmp/snaps/s-%d.jpg").folder, "/tmp/snaps")
+        XCTAssertEqual(try SnapshotNaming(template: "s-%d.jpg").folder, ".")
+        XCTAssertEqual(try SnapshotNaming(template: "/s-%d.jpg").folder, "/")
+    }
+
+    func testPathHelpersAgreeWithNSString() {
+        for path in ["", "/", "/a", "/a/", "a/b", "a/b/", "a//b", "/a/b/c.jpg", "a/b//", "..", "./x", "../x/y.jpg",
+                     "dir/%05d.jpg", "é/ü.jpg", "s-"] {
+            XCTAssertEqual(FilePathText.folder(of: path), (path as NSString).deletingLastPathComponent, "folder of \(path)")
+            XCTAssertEqual(FilePathText.lastComponent(of: path), (path as NSString).lastPathComponent, "last component of \(path)")
+        }
+        // Foundation 6.3 on Linux crashes on one-character relative names ("a", "a/", ".")
+        // and gives "" for "//": by hand.
+        for (path, folder, last) in [("a", "", "a"), ("a/", "", "a"), (".", "", "."), ("//", "/", "/")] {
+            XCTAssertEqual(FilePathText.folder(of: path), folder, "folder of \(path)")
+            XCTAssertEqual(FilePathText.lastComponent(of: path), last, "last component of \(path)")
+        }
+        // A one-letter name before the counter (which crashed through NSString).
+        XCTAssertEqual(try SnapshotNaming(template: "a%d.jpg").folder, ".")
+    }
+}
