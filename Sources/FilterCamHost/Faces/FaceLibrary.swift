@@ -47,9 +47,10 @@ struct FaceLibrary: @unchecked Sendable {   // C function pointers into a librar
         return [folder + "/" + fileName, parent(folder) + "/share/gstreamer-1.0/plugins/" + fileName]
     }
 
+    /// The folder holding `path` (`.` for a bare file name, which dladdr can give).
     private static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        let folder = FilePathText.folder(of: path)
+        return folder.isEmpty ? "." : folder
     }
 
     private static func load() -> Result<FaceLibrary, FaceCascadeError> {
