@@ -66,12 +66,12 @@ struct Coefficients {
     /// and V byte.
     var integerParts: ClosedRange<Int32> {
         func span(_ y: Int32, _ u: Int32, _ v: Int32, _ offset: Int32) -> (lo: Int32, hi: Int32) {
-            var lo = offset, hi = offset
-            for (c, a, b) in [(y, Int32(0), Int32(255)), (u, -128, 127), (v, -128, 127)] {
+            var lo = Int64(offset), hi = Int64(offset)
+            for (c, a, b) in [(Int64(y), Int64(0), Int64(255)), (Int64(u), -128, 127), (Int64(v), -128, 127)] {
                 lo += min(c * a, c * b)
                 hi += max(c * a, c * b)
             }
-            return (lo >> 16, hi >> 16)
+            return (Int32(clamping: lo >> 16), Int32(clamping: hi >> 16))
         }
         let spans = [span(iry, iru, irv, iro), span(igy, igu, igv, igo), span(iby, ibu, ibv, ibo)]
         return spans.map(\.lo).min()!...spans.map(\.hi).max()!
