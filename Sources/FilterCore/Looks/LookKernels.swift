@@ -1,3 +1,5 @@
+import CPixelGather
+
 /// The per-pixel kernels of the `lut` filter on RGB frames.
 
 /// The look computed per pixel (`CubeKernel`, `CurvesKernel`), alpha kept.
@@ -18,6 +20,25 @@ struct TableLookKernel: PixelKernel {
     @inline(__always)
     func map(_ p: UInt32) -> UInt32 {
         (p & alphaMask) | entries[Int(p & 0xFF_FFFF)]
+    }
+
+    /// The whole pass through the table: eight pixels per gather (`fc_table_lookup8`), rows
+    /// in interleaved bands across the cores. A photo's lookups mostly miss the core's
+    /// caches, so what counts is how many are in flight at once.
+    func lookUp(_ pass: FramePass) {
+        let source = pass.source, destination = pass.destination, width = pass.width
+        let eights = width & ~7
+        RowSplitter.shared.run(rows: pass.height, columns: width, interleavingBandsOf: 16) { rows in
+            for y in rows {
+                let input = source.row(y), output = destination.row(y)
+                for x in stride(from: 0, to: eights, by: 8) {
+                    fc_table_lookup8(input + x, output + x, entries)
+                }
+                for x in eights..<width {
+                    output[x] = map(input[x])
+                }
+            }
+        }
     }
 }
 
@@ -56,6 +77,15 @@ struct LookMix {
     func run<K: PixelKernel>(_ kernel: K, _ pass: FramePass) {
         if take == 1024 {
             kernel.run(pass)
+        } else {
+            MixedLookKernel(inner: kernel, mix: self).run(pass)
+        }
+    }
+
+    /// The table's lookups, eight at a time when the look is taken whole.
+    func run(_ kernel: TableLookKernel, _ pass: FramePass) {
+        if take == 1024 {
+            kernel.lookUp(pass)
         } else {
             MixedLookKernel(inner: kernel, mix: self).run(pass)
         }
