@@ -90,8 +90,22 @@ public final class RowSplitter: Sendable {
     /// Runs `body` over `0..<rows`, split in up to `width` parts when the frame is large
     /// enough. `body` must be safe to run on several threads over disjoint row ranges.
     public func run(rows: Int, columns: Int, _ body: (Range<Int>) -> Void) {
-        let count = min(width, rows)
-        guard enabled, count >= 2, rows * columns >= RowSplitter.minimumPixelsToSplit,
+        run(rows: rows, columns: columns, parts: width, body)
+    }
+
+    /// Like `run`, but the rows go in bands of about `bandRows`, each claimed by whichever
+    /// thread is free, so the threads finish together when the work varies down the frame
+    /// (a photo's colours through a look's table: its bottom half took 1.3× the top half's
+    /// time, and the core with the lighter half waited), and a helper the system has not
+    /// run yet holds up one band at most. `body` gets one band at a time when the frame is
+    /// split, all rows at once otherwise.
+    public func run(rows: Int, columns: Int, bandsOf bandRows: Int, _ body: (Range<Int>) -> Void) {
+        run(rows: rows, columns: columns, parts: max(1, rows / max(bandRows, 1)), body)
+    }
+
+    private func run(rows: Int, columns: Int, parts: Int, _ body: (Range<Int>) -> Void) {
+        let count = min(parts, rows, 1 << Self.partBits - 1)
+        guard enabled, width >= 2, count >= 2, rows * columns >= RowSplitter.minimumPixelsToSplit,
               pthread_getspecific(Self.oneThreadKey) == nil,
               busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         else {
@@ -126,21 +140,6 @@ public final class RowSplitter: Sendable {
             job.withLock { $0 = nil }
         }
         busy.store(false, ordering: .releasing)
-    }
-
-    /// Like `run`, but each part is every `width`-th band of `bandRows` rows rather than one
-    /// run of rows, so that parts cost the same when the work varies down the frame (a
-    /// photo's colours through a look's table: its top half took 0.8x the time of the
-    /// bottom half, and the core with the lighter half waited). `body` gets one band at a time.
-    public func run(rows: Int, columns: Int, interleavingBandsOf bandRows: Int, _ body: (Range<Int>) -> Void) {
-        let parts = width, bandsPerPart = (rows + bandRows * parts - 1) / (bandRows * parts)
-        // Band slots in part order; slot j of part k is band k + parts · (j mod bandsPerPart).
-        run(rows: bandsPerPart * parts, columns: columns * bandRows) { slots in
-            for slot in slots {
-                let first = ((slot % bandsPerPart) * parts + slot / bandsPerPart) * bandRows
-                if first < rows { body(first..<min(first + bandRows, rows)) }
-            }
-        }
     }
 
     /// Claims the next unclaimed part of the job of `generation`; nil when none is left.

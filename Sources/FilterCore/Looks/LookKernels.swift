@@ -23,12 +23,12 @@ struct TableLookKernel: PixelKernel {
     }
 
     /// The whole pass through the table: eight pixels per gather (`fc_table_lookup8`), rows
-    /// in interleaved bands across the cores. A photo's lookups mostly miss the core's
-    /// caches, so what counts is how many are in flight at once.
+    /// in bands shared out between the cores as they come free. A photo's lookups mostly
+    /// miss the core's caches, so what counts is how many are in flight at once.
     func lookUp(_ pass: FramePass) {
         let source = pass.source, destination = pass.destination, width = pass.width
         let eights = width & ~7
-        RowSplitter.shared.run(rows: pass.height, columns: width, interleavingBandsOf: 16) { rows in
+        RowSplitter.shared.run(rows: pass.height, columns: width, bandsOf: 16) { rows in
             for y in rows {
                 let input = source.row(y), output = destination.row(y)
                 for x in stride(from: 0, to: eights, by: 8) {
