@@ -134,8 +134,14 @@ public final class RowSplitter: Sendable {
                 escapable(Job.rows(part, of: count, in: rows))
                 mine += 1
             }
+            // The helpers' parts still running: spin as long as one of ours took, then sleep
+            // in short steps, so that a helper the system paused mid-part (a loaded machine)
+            // can have this core. Spinning there was 17 % of the element's CPU on a 1080p
+            // photo through a look at load 6.
+            let now = MonotonicClock.nanoseconds
+            let spinUntil = now &+ (now &- started) / UInt64(mine + 1)
             while finished.load(ordering: .acquiring) != count - 1 - mine {
-                spinPause()
+                if MonotonicClock.nanoseconds < spinUntil { spinPause() } else { usleep(20) }
             }
             job.withLock { $0 = nil }
         }
