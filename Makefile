@@ -88,27 +88,31 @@ bench: test-deps
 	.build/release/filtercam bench
 
 # For the user, no root: the plugin where GStreamer looks by itself (stock gst-launch-1.0
-# then finds filtercam with no GST_PLUGIN_PATH) with the face detector's library beside it
-# (loaded on the first face search), the CLI on ~/.local/bin, the pipelines
-# where `filtercam launch NAME` finds them, the shipped looks beside them (for --looks and
-# FILTERCAM_LOOKS).
+# then finds filtercam with no GST_PLUGIN_PATH), the face detector's library (loaded on
+# the first face search) in lib/filtercam, outside the plugin folder: GStreamer tries
+# every .so there as a plugin and lists one that is not as a blacklist entry. The CLI on
+# ~/.local/bin, the pipelines where `filtercam launch NAME` finds them, the shipped looks
+# beside them (for --looks and FILTERCAM_LOOKS).
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR = $(PREFIX)/share/gstreamer-1.0/plugins
+LIB_DIR = $(PREFIX)/lib/filtercam
 install: deps
 	swift build -c release --product filtercam
 	swift build -c release --product gstfiltercam
 	swift build -c release --product filtercamfaces
-	install -d $(PREFIX)/bin $(PLUGIN_DIR) $(PREFIX)/share/filtercam/pipelines $(PREFIX)/share/filtercam/looks
+	install -d $(PREFIX)/bin $(PLUGIN_DIR) $(LIB_DIR) $(PREFIX)/share/filtercam/pipelines $(PREFIX)/share/filtercam/looks
 	install -m 755 .build/release/filtercam $(PREFIX)/bin/filtercam
 	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
-	install -m 644 .build/release/libfiltercamfaces.so $(PLUGIN_DIR)/libfiltercamfaces.so
+	install -m 644 .build/release/libfiltercamfaces.so $(LIB_DIR)/libfiltercamfaces.so
+	rm -f $(PLUGIN_DIR)/libfiltercamfaces.so   # where earlier versions put it
 	install -m 644 pipelines/*.pipeline $(PREFIX)/share/filtercam/pipelines/
 	install -m 644 looks/*.cube $(PREFIX)/share/filtercam/looks/
 	install -m 644 docs/filters/photo.jpg $(PREFIX)/share/filtercam/preview-photo.jpg
-	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so (and libfiltercamfaces.so), $(PREFIX)/share/filtercam/pipelines, $(PREFIX)/share/filtercam/looks"
+	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(LIB_DIR)/libfiltercamfaces.so, $(PREFIX)/share/filtercam/pipelines, $(PREFIX)/share/filtercam/looks"
 
 uninstall:
-	rm -f $(PREFIX)/bin/filtercam $(PLUGIN_DIR)/libgstfiltercam.so $(PLUGIN_DIR)/libfiltercamfaces.so
+	rm -f $(PREFIX)/bin/filtercam $(PLUGIN_DIR)/libgstfiltercam.so $(PLUGIN_DIR)/libfiltercamfaces.so $(LIB_DIR)/libfiltercamfaces.so
+	-rmdir $(LIB_DIR) 2>/dev/null
 	rm -rf $(PREFIX)/share/filtercam
 
 clean:

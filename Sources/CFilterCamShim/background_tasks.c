@@ -8,7 +8,7 @@
 // of its own, niced, and ends with its task. A recording's encoder runs on the thread of
 // its appsrc (x264enc opens its own threads from there, and they inherit the nice value),
 // so on two busy cores the live preview gets the CPU first and the encoder the rest (it
-// has half a second of frames to catch up with). GStreamer's default pool hands threads
+// has up to two seconds of frames to catch up with). GStreamer's default pool hands threads
 // on to other tasks, and a thread cannot be un-niced without privilege: hence a thread
 // per task, never reused.
 

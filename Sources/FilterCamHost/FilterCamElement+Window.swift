@@ -37,7 +37,7 @@ extension FilterCamElement {
             do {
                 if let text = try command.run(on: ElementControl(element)), !quietly { tellApplication("feedback", text) }
             } catch {
-                tellApplication("feedback", "\(error)")
+                tellApplication("feedback", "command error: \(error)")   // as the terminal says a refusal
             }
         }
         log.info(element, "window: \(command.line)")

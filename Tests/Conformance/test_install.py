@@ -1,6 +1,7 @@
 """`make install` / `make uninstall` for a user without root: stock gst-launch-1.0 finds
-the plugin with no GST_PLUGIN_PATH, the plugin and the installed `filtercam` both find the
-face detector's library installed beside the plugin, `filtercam launch NAME` finds the shipped pipelines,
+the plugin with no GST_PLUGIN_PATH and lists no blacklist entry (the face detector's library
+is in lib/filtercam, outside the plugin folder GStreamer scans), the plugin and the installed
+`filtercam` both find that library, `filtercam launch NAME` finds the shipped pipelines,
 `filtercam filters --preview` the shipped photo, and the shipped looks are installed."""
 import os
 import subprocess
@@ -21,6 +22,16 @@ class Install(unittest.TestCase):
         inspect = subprocess.run(["gst-inspect-1.0", "filtercam"], env=env, capture_output=True, text=True, timeout=60)
         self.assertEqual(inspect.returncode, 0, inspect.stderr)
         self.assertIn("FilterCam", inspect.stdout)
+        # The installed plugin folder alone (no system plugins): one plugin, no blacklist entry.
+        plugins = os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins")
+        self.assertEqual(sorted(os.listdir(plugins)), ["libgstfiltercam.so"])
+        self.assertTrue(os.path.exists(os.path.join(home, ".local", "lib", "filtercam", "libfiltercamfaces.so")))
+        alone = dict(env, GST_PLUGIN_SYSTEM_PATH=tempfile.mkdtemp(prefix="fc-no-plugins-"),
+                     GST_REGISTRY=os.path.join(home, "alone.bin"))
+        counted = subprocess.run(["gst-inspect-1.0"], env=alone, capture_output=True, text=True, timeout=60)
+        total = counted.stdout.strip().splitlines()[-1]
+        self.assertTrue(total.startswith("Total count: 1 plugin"), total)
+        self.assertNotIn("blacklist", total)
         run = subprocess.run(["gst-launch-1.0", "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=BGRx",
                               "!", "filtercam", "filter=sepia", "detect-faces=true", "!", "fakesink"], env=env,
                              capture_output=True, text=True, timeout=60)
@@ -48,6 +59,7 @@ class Install(unittest.TestCase):
         self.assertFalse(os.path.exists(cli))
         for library in ("libgstfiltercam.so", "libfiltercamfaces.so"):
             self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins", library)))
+        self.assertFalse(os.path.exists(os.path.join(home, ".local", "lib", "filtercam")))
         self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "filtercam")))
 
 

@@ -103,7 +103,7 @@ class WebControls(ServerAndBrowser):
 
     def test_the_rotate_button_turns_the_served_picture(self):
         self.browser.click('[data-action="rotate"]')
-        self.server.wait_for_line("orientation: 90r")
+        self.server.wait_for_line("rotate: 90° clockwise (orientation 90r)")
         size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 240 && [')}", 60)
         self.assertEqual(size, [240, 320], "the browser's picture did not turn upright")
         # A quarter turn clockwise: picture (x, y) shows source (y, 1 - x); the bars'
@@ -111,14 +111,14 @@ class WebControls(ServerAndBrowser):
         top, bottom = (0.9, 0.04), (0.9, 0.96)
         turned = self.picture_at([top, bottom], lambda p: white(p[0]) and blue(p[1]))
         self.assertTrue(white(turned[0]) and blue(turned[1]), f"the turned picture is not the bars turned clockwise: {turned}")
-        self.assertEqual(self.browser.run("return document.getElementById('status').textContent").strip(), "orientation: 90r")
+        self.assertEqual(self.browser.run("return document.getElementById('status').textContent").strip(), "rotate: 90° clockwise (orientation 90r)")
 
     def test_the_mirror_button_mirrors_the_served_picture(self):
         left, right = (0.04, 0.3), (0.96, 0.3)
         before = self.picture_at([left, right], lambda p: white(p[0]) and blue(p[1]))
         self.assertTrue(white(before[0]) and blue(before[1]), f"the bars are not white to blue first: {before}")
         self.browser.click('[data-action="mirror"]')
-        self.server.wait_for_line("orientation: horiz")
+        self.server.wait_for_line("mirror: on (orientation horiz)")
         after = self.picture_at([left, right], lambda p: blue(p[0]) and white(p[1]))
         self.assertTrue(blue(after[0]) and white(after[1]), f"the mirrored picture is not blue to white: {after}")
         self.assertEqual(self.browser.run(SIZE), [320, 240])

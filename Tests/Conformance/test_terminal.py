@@ -62,7 +62,7 @@ class Terminal(unittest.TestCase):
         self.wait_for("filter: sepia")   # next after none
         # The window's keys work here too, and say what they changed as the window's do.
         for keys, line in [(["l"], "lens: 0.25,0.25,0.5,0.5"), (["Right"], "lens: 0.3,0.25,0.5,0.5"),
-                           (["]"], "lens: 0.2375,0.1875,0.625,0.625"), (["m"], "orientation: horiz"),
+                           (["]"], "lens: 0.2375,0.1875,0.625,0.625"), (["m"], "mirror: on (orientation horiz)"),
                            (["+"], "zoom: 2.5"), (["-", "-"], "zoom: 1.6"), (["l"], "lens: off")]:
             self.keys(*keys)
             self.wait_for(line)

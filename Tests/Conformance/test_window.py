@@ -406,7 +406,7 @@ class Window(unittest.TestCase):
             self.xdotool("mousemove", "100", "100", "key", "n")
             self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Mono") for n in self.window_names())),
                             f"after n, window titles: {self.window_names()}")
-            self.xdotool("key", "l", "key", "Right", "key", "bracketleft")
+            self.xdotool("key", "Right", "key", "l", "key", "Right", "key", "bracketleft", "key", "m")
             self.xdotool("key", "q")
             out, err = cli.communicate(timeout=3)
         except subprocess.TimeoutExpired:
@@ -417,6 +417,9 @@ class Window(unittest.TestCase):
         self.assertIn("window: filter: mono", err, "a key in the window is echoed in the terminal")
         for line in ["window: lens: 0.25,0.25,0.5,0.5", "window: lens: 0.3,0.25,0.5,0.5", "window: lens: 0.35,0.3,0.4,0.4"]:
             self.assertIn(line, err, "the lens keys are echoed as in the terminal")
+        # In words, and a refusal as the terminal says it: one line each.
+        self.assertIn("\nwindow: mirror: on (orientation horiz)\n", err)
+        self.assertIn("\nwindow: command error: the lens is off (the whole picture): 'l' or a click places one\n", err)
 
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.

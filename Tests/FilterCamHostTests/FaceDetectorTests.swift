@@ -108,6 +108,19 @@ final class FaceDetectorTests: XCTestCase {
         XCTAssertEqual(try search.run(FaceFixtures.detector, on: grey, frameWidth: 512, frameHeight: 512), [])
     }
 
+    /// The face library is looked for beside the plugin (or program) in a build folder,
+    /// then in PREFIX/lib/filtercam, where `make install` puts it: not in the plugin
+    /// folder, whose every .so GStreamer tries as a plugin.
+    func testTheFaceLibraryIsLookedForOutsideTheInstalledPluginFolder() {
+        XCTAssertEqual(FaceLibrary.candidates(besideFile: "/home/u/.local/share/gstreamer-1.0/plugins/libgstfiltercam.so"),
+                       ["/home/u/.local/share/gstreamer-1.0/plugins/libfiltercamfaces.so", "/home/u/.local/lib/filtercam/libfiltercamfaces.so"])
+        XCTAssertEqual(FaceLibrary.candidates(besideFile: "/usr/local/bin/filtercam"),
+                       ["/usr/local/bin/libfiltercamfaces.so", "/usr/local/lib/filtercam/libfiltercamfaces.so"])
+        XCTAssertEqual(FaceLibrary.candidates(besideFile: "/src/fc/.build/release/libgstfiltercam.so"),
+                       ["/src/fc/.build/release/libfiltercamfaces.so"])
+        XCTAssertEqual(FaceLibrary.candidates(besideFile: "filtercam"), ["./libfiltercamfaces.so"])
+    }
+
     func testMissingCascadeErrorNamesThePath() {
         let path = "/nonexistent/dir/no-such-cascade.xml"
         XCTAssertThrowsError(try FaceDetector(cascadePath: path)) { error in

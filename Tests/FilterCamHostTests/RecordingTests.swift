@@ -89,6 +89,14 @@ final class RecordingTests: XCTestCase {
 
     /// With the effects gallery open the window shows thumbnails, and the file still the
     /// picture (as a still taken meanwhile is), in RGB and YUV.
+    /// A live recording rides out a load spike: two seconds of frames may wait for the
+    /// encoder, within 256 MB (a 1080p RGB frame is 8.3 MB), never fewer than 8.
+    func testALiveRecordingMayFallTwoSecondsBehindWithinItsMemory() {
+        XCTAssertEqual(MP4Recorder.maxQueuedFrames(fps: 30, frameBytes: 1280 * 720 * 2), 60)
+        XCTAssertEqual(MP4Recorder.maxQueuedFrames(fps: 30, frameBytes: 1920 * 1080 * 4), 32)
+        XCTAssertEqual(MP4Recorder.maxQueuedFrames(fps: 30, frameBytes: 8192 * 8192 * 4), 8)
+    }
+
     func testTheGalleryIsNotRecordedThePictureIs() throws {
         for format in ["BGRx", "I420"] {
             let dir = try makeTempDir()

@@ -1,3 +1,4 @@
+import FilterCore
 import FilterCamTestSupport
 import Foundation
 import XCTest
@@ -94,7 +95,7 @@ final class CLIConventionTests: XCTestCase {
         let long = r.stdoutText.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
         XCTAssertTrue(long.isEmpty, "lines past 80 columns: \(long)")
         // Each entry: "  NAME  what it does, in sentences," and then its variables.
-        let listing = try XCTUnwrap(r.stdoutText.components(separatedBy: "shipped pipelines").last?.components(separatedBy: "\ncommands").first)
+        let listing = try XCTUnwrap(r.stdoutText.components(separatedBy: "shipped pipelines").last?.components(separatedBy: "\nkeys, ").first)
         var entries: [String] = []
         for line in listing.split(separator: "\n").dropFirst() {
             if line.hasPrefix("  ") && !line.hasPrefix("   ") { entries.append(String(line)) } else if !entries.isEmpty { entries[entries.count - 1] += "\n" + line }
@@ -109,6 +110,8 @@ final class CLIConventionTests: XCTestCase {
         // A default that names other variables is shown as it runs.
         XCTAssertTrue(r.stdoutText.contains("SOURCE=\"filtercamsrc camera=back preset=640x480 num-buffers=-1\""), r.stdoutText)
         XCTAssertFalse(listing.contains("${"), listing)
+        // The keys as a table of key and action (KeymapTests checks its layout).
+        XCTAssertTrue(r.stdoutText.contains("\n" + Keymap.helpText), r.stdoutText)
     }
 
     func testLaunchHelpListsTheShippedPipelinesWithTheirVariables() throws {

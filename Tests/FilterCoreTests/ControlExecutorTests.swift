@@ -72,18 +72,27 @@ final class ControlExecutorTests: XCTestCase {
         }
     }
 
+    /// The keys say what happened in a camera user's words, the GStreamer nick in brackets.
     func testRotateAndMirror() throws {
-        XCTAssertEqual(try run(.rotate).0, "orientation: 90r")
-        XCTAssertEqual(try run(.rotate, ["orientation": "90l"]).0, "orientation: identity")
-        XCTAssertEqual(try run(.rotate, ["orientation": "auto"]).0, "orientation: 90r", "auto starts from identity")
-        XCTAssertEqual(try run(.mirror).0, "orientation: horiz")
-        XCTAssertEqual(try run(.mirror, ["orientation": "horiz"]).0, "orientation: identity")
-        XCTAssertEqual(try run(.mirror, ["orientation": "180"]).0, "orientation: vert")
-        XCTAssertEqual(try run(.mirror, ["orientation": "90r"]).0, "orientation: ul-lr", "the top-left corner stays")
+        XCTAssertEqual(try run(.rotate).0, "rotate: 90° clockwise (orientation 90r)")
+        XCTAssertEqual(try run(.rotate, ["orientation": "90r"]).0, "rotate: 180° (orientation 180)")
+        XCTAssertEqual(try run(.rotate, ["orientation": "180"]).0, "rotate: 90° counter-clockwise (orientation 90l)")
+        XCTAssertEqual(try run(.rotate, ["orientation": "90l"]).0, "rotate: none (orientation identity)")
+        XCTAssertEqual(try run(.rotate, ["orientation": "auto"]).0, "rotate: 90° clockwise (orientation 90r)", "auto starts from identity")
+        XCTAssertEqual(try run(.mirror).0, "mirror: on (orientation horiz)")
+        XCTAssertEqual(try run(.mirror, ["orientation": "horiz"]).0, "mirror: off (orientation identity)")
+        XCTAssertEqual(try run(.mirror, ["orientation": "180"]).0, "mirror: on, turned 180° (orientation vert)")
+        XCTAssertEqual(try run(.mirror, ["orientation": "90r"]).0, "mirror: on, turned 90° clockwise (orientation ul-lr)",
+                       "the top-left corner stays")
+        XCTAssertEqual(try run(.mirror, ["orientation": "ul-lr"]).0, "mirror: off, turned 90° clockwise (orientation 90r)")
+        // Mirrored, then turned: a turn of the mirrored picture (horiz, then a quarter turn clockwise).
+        XCTAssertEqual(try run(.rotate, ["orientation": "horiz"]).0, "rotate: 90° clockwise, mirrored (orientation ur-ll)")
+        XCTAssertEqual(try run(.rotate, ["orientation": "ul-lr"]).0, "rotate: none, mirrored (orientation horiz)")
         let (text, target) = try run(.mirror, ["orientation": "auto"])
-        XCTAssertEqual(text, "camera-facing: front")
+        XCTAssertEqual(text, "mirror: on (camera-facing front)")
         XCTAssertEqual(target.properties["orientation"], "auto")
-        XCTAssertEqual(try run(.mirror, ["orientation": "auto", "camera-facing": "front"]).0, "camera-facing: back")
+        XCTAssertEqual(target.properties["camera-facing"], "front")
+        XCTAssertEqual(try run(.mirror, ["orientation": "auto", "camera-facing": "front"]).0, "mirror: off (camera-facing back)")
     }
 
     func testZoomStepsWithinOneAndMaxZoom() throws {

@@ -61,13 +61,32 @@ final class KeymapTests: XCTestCase {
         XCTAssertEqual(card.count, 17)
         XCTAssertEqual(OnScreenDisplay.helpLines, card)
         let help = Keymap.helpText
-        for line in ["  mirror                    m              mirror left-right", "  zoom-in                   +              zoom in",
-                     "  lens-left                 ←              move the lens left", "  snapshot                  s space        take a still",
-                     "  set [ELEMENT.]PROP=VALUE                 change a property", "  camera ID                                switch cameras"] {
-            XCTAssertTrue(help.contains(line), line)
+        for line in ["  m            mirror left-right", "  +            zoom in ×1.25", "  ←            move the lens left",
+                     "  s space      take a still [snapshot]", "  set [ELEMENT.]PROP=VALUE  change a property",
+                     "  camera ID                 switch cameras", "  v            start or stop recording"] {
+            XCTAssertTrue(help.contains("\n" + line), line)
         }
-        XCTAssertTrue(help.contains("  record                    v              start or stop recording"), help)
         XCTAssertTrue(Keymap.markdownTable.contains("| `s`, `space` | `snapshot` | take a still |"), Keymap.markdownTable)
+    }
+
+    /// The command list reads as a table of key and action in 80 columns: each key on
+    /// the line where its action starts, the action in a wide column (not wrapped into
+    /// a narrow one beside a command column), its command in brackets.
+    func testTheCommandListIsAKeyAndActionTableInEightyColumns() {
+        let lines = Keymap.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines.filter { $0.count > HelpText.width }, [], "lines past 80 columns")
+        for binding in Keymap.bindings {
+            let key = "  " + binding.labels.joined(separator: " ") + " "
+            let start = binding.help.split(separator: " ").prefix(3).joined(separator: " ")
+            XCTAssertEqual(lines.filter { $0.hasPrefix(key) && $0.contains(start) }.count, 1, "\(key)| \(start)\n\(lines.joined(separator: "\n"))")
+            XCTAssertTrue(Keymap.helpText.contains("[\(binding.command.line)]"), binding.command.line)
+        }
+        // Actions start by column 30 and take at least 50 columns.
+        let continued = lines.filter { $0.hasPrefix("   ") }
+        XCTAssertFalse(continued.isEmpty)
+        for line in continued {
+            XCTAssertLessThanOrEqual(line.prefix { $0 == " " }.count, 30, line)
+        }
     }
 
     /// The README's key table is the keymap's.

@@ -20,7 +20,7 @@ extension CameraSourceElement {
                 .enumeration(typeName: "FilterCamCameraFallback", nicks: CameraFallback.allCases.map(\.rawValue), defaultIndex: 0))
         case .numBuffers:
             return ElementProperty(p.rawValue, nick: "Number of buffers",
-                blurb: "Frames each opened source delivers before EOS (-1 = unlimited)",
+                blurb: "Frames to deliver before EOS, counted at the output (at 30 fps, across camera switches; -1 = unlimited)",
                 .int(min: -1, max: Int32.max, defaultValue: -1))
         case .torch:
             return ElementProperty(p.rawValue, nick: "Torch", blurb: "Torch (LED) on", .bool(defaultValue: false))

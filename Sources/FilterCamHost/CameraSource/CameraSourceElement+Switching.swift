@@ -108,7 +108,7 @@ extension CameraSourceElement {
         } else {
             mode = CameraMode.choose(width: outputSize.width, height: outputSize.height, among: modes)
         }
-        var description = "v4l2src name=camera device=\"\(path)\" num-buffers=\(s.numBuffers)"
+        var description = "v4l2src name=camera device=\"\(path)\""
         if let mode {
             // (A description ending in bare caps does not parse as a bin: capsfilter.)
             description += mode.isJPEG ? " ! capsfilter caps=\"image/jpeg,width=\(mode.width),height=\(mode.height)\" ! jpegdec"
@@ -139,8 +139,7 @@ extension CameraSourceElement {
     /// tried without a camera negotiate what they will with one (the converter inside
     /// passes it through to any element that takes YUY2).
     private func testSource(pattern: String, label: String, isFallback: Bool) -> Active {
-        let n = settings.withLock { $0.numBuffers }
-        let bin = makeBin("videotestsrc name=camera is-live=true pattern=\(pattern) num-buffers=\(n) ! capsfilter caps=\"video/x-raw,format=YUY2,width=\(outputSize.width),height=\(outputSize.height),framerate=\(Self.framerate)\"")!
+        let bin = makeBin("videotestsrc name=camera is-live=true pattern=\(pattern) ! capsfilter caps=\"video/x-raw,format=YUY2,width=\(outputSize.width),height=\(outputSize.height),framerate=\(Self.framerate)\"")!
         return Active(bin: bin, label: label, handle: nil, controls: [:], isFallback: isFallback, isCamera: false)
     }
 

@@ -39,8 +39,8 @@ import Synchronization
 ///
 /// In parts: this file (the type, its inner elements and states),
 /// CameraSourceElement+Properties (properties and settings), CameraSourceElement+Switching
-/// (opening, switching and the test-picture fallback) and CameraSourceElement+Controls
-/// (camera controls written to V4L2).
+/// (opening, switching and the test-picture fallback), CameraSourceElement+Controls
+/// (camera controls written to V4L2) and CameraSourceElement+FrameCount (`num-buffers`).
 package final class CameraSourceElement: SwiftElement, ElementPart, Sendable {
     enum Property: String, PropertyNames {
         case camera, preset, fallback, numBuffers = "num-buffers"
@@ -131,6 +131,8 @@ package final class CameraSourceElement: SwiftElement, ElementPart, Sendable {
     var capsFilter: UnsafeMutablePointer<GstElement> { capsFilterPointer.pointer }
     private let rateSinkPadPointer: GstPointer<GstPad>
     var rateSinkPad: UnsafeMutablePointer<GstPad> { rateSinkPadPointer.pointer }
+    /// Frames that left the bin since it started, for `num-buffers`.
+    let framesOut = Atomic<Int>(0)
 
     init(element: UnsafeMutablePointer<GstElement>) {
         elementPointer = GstPointer(element)
@@ -148,6 +150,7 @@ package final class CameraSourceElement: SwiftElement, ElementPart, Sendable {
         let ghost = gst_ghost_pad_new_from_template("src", target, gst_element_get_pad_template(element, "src"))!
         gst_element_add_pad(element, ghost)
         setOutputCaps(width: 640, height: 480)
+        countFramesOut()
     }
 
     // MARK: Element
@@ -182,6 +185,7 @@ package final class CameraSourceElement: SwiftElement, ElementPart, Sendable {
 
     /// Before READY→PAUSED: the fallback thread is ready for a camera that fails while running.
     func start() {
+        framesOut.store(0, ordering: .relaxed)
         failedCameras.start(thread: "fc-fallback") { [self] in replaceFailedCameras() }
     }
 

@@ -7,10 +7,12 @@ import Glibc
 /// the first face search. Linked into the plugin, OpenCV and what it pulls in (dnn,
 /// protobuf, BLAS, TBB) cost every pipeline ~45 ms of CPU at start, faces or not.
 ///
-/// The library is looked for beside the file holding this code (the plugin in a build
-/// folder or where `make install` puts it, or the program that links FilterCam), then in
-/// the plugin folder `make install` fills, for the `filtercam` program installed in
-/// `bin`. Loaded once per process; a failure is kept and names the files tried.
+/// The library is looked for beside the file holding this code (the plugin or the
+/// program that links FilterCam, in a build folder), then where `make install` puts it:
+/// PREFIX/lib/filtercam, found from the plugin in PREFIX/share/gstreamer-1.0/plugins or
+/// the program in PREFIX/bin. Not in the plugin folder: GStreamer tries every .so there
+/// as a plugin and lists this one as a blacklist entry. Loaded once per process; a
+/// failure is kept and names the files tried.
 struct FaceLibrary: @unchecked Sendable {   // C function pointers into a library never unloaded
     static let fileName = "libfiltercamfaces.so"
 
@@ -39,12 +41,26 @@ struct FaceLibrary: @unchecked Sendable {   // C function pointers into a librar
     }
     private static let threads = Locked<(wanted: Int, library: FaceLibrary?)>((-1, nil))
 
+    /// Where `make install` puts it, under the installation prefix.
+    static let installedFolder = "lib/filtercam"
+    /// Where the plugin and the program are installed, under the prefix.
+    private static let installedHomes = ["/share/gstreamer-1.0/plugins", "/bin"]
+
     /// Where it is looked for, in order.
     static var candidates: [String] {
         guard let own = fc_own_file_path() else { return [] }
         defer { free(own) }
-        let folder = parent(String(cString: own))
-        return [folder + "/" + fileName, parent(folder) + "/share/gstreamer-1.0/plugins/" + fileName]
+        return candidates(besideFile: String(cString: own))
+    }
+
+    /// The same for code in the file at `path`.
+    static func candidates(besideFile path: String) -> [String] {
+        let folder = parent(path)
+        var paths = [folder + "/" + fileName]
+        if let home = installedHomes.first(where: { folder.hasSuffix($0) }) {
+            paths.append(String(folder.dropLast(home.count)) + "/" + installedFolder + "/" + fileName)
+        }
+        return paths
     }
 
     /// The folder holding `path` (`.` for a bare file name, which dladdr can give).
@@ -80,7 +96,7 @@ struct FaceLibrary: @unchecked Sendable {   // C function pointers into a librar
             return .success(library)
         }
         return .failure(failure(path: fileName, "not found (\(tried.joined(separator: "; "))); "
-            + "build it with `swift build -c release --product filtercamfaces` (`make install` installs it beside the plugin)"))
+            + "build it with `swift build -c release --product filtercamfaces` (`make install` installs it in PREFIX/\(installedFolder))"))
     }
 
     private static func lastError() -> String {

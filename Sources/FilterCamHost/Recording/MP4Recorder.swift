@@ -17,7 +17,8 @@ import FoundationEssentials
 /// so the microphone's timestamps and the frames' (`RecordingTimeline`) share one time line.
 ///
 /// The worker thread pushes copies of its frames (`push`); a live stream never blocks on a
-/// busy encoder (beyond `queuedSeconds` of waiting frames a frame is dropped and counted),
+/// busy encoder (beyond `queuedSeconds` or `queuedBytes` of waiting frames a frame is
+/// dropped and counted),
 /// a stream that is not live waits for room, as a `queue` in front of an encoder would.
 /// The encoder runs at a lower priority than the preview (`encoderNice`).
 final class MP4Recorder: Sendable {
@@ -25,11 +26,18 @@ final class MP4Recorder: Sendable {
         let description: String
     }
 
-    /// How much picture may wait for the encoder before a live frame is dropped.
-    static let queuedSeconds = 0.5
+    /// How much picture may wait for the encoder before a live frame is dropped: a
+    /// recording must ride out a load spike (the preview may drop frames, the file should
+    /// not). Half a second lost 8-86 frames of a 6 s 720p30 recording on a two-core
+    /// machine with two busy processes beside it; two seconds lost none.
+    static let queuedSeconds = 2.0
+    /// And at most this much memory (a 1080p RGB frame is 8 MB: about a second of it).
+    static let queuedBytes = 256 << 20
     /// How far below the preview the encoder's threads run: on busy cores the preview
-    /// keeps its rate and the encoder catches up from its queue.
-    static let encoderNice: Int32 = 5
+    /// keeps its rate and the encoder catches up from its queue. Only a little: the
+    /// niceness also puts the encoder behind every other program on the machine, and at
+    /// 5 it got a third of a busy core's share and fell seconds behind.
+    static let encoderNice: Int32 = 2
 
     let path: String
     /// Whether the file gets a sound track.
@@ -73,7 +81,8 @@ final class MP4Recorder: Sendable {
         self.live = live
         let fps = framesPerSecond > 0 ? framesPerSecond : 30
         frameDuration = UInt64(1e9 / fps)
-        maxQueued = max(8, Int((fps * Self.queuedSeconds).rounded(.up)))
+        let bytesPerPixel = if case .rgb = first { 4 } else { 2 }   // YUV: at most 4:2:2
+        maxQueued = Self.maxQueuedFrames(fps: fps, frameBytes: first.width * first.height * bytesPerPixel)
         memory = StillMemory(kept: maxQueued + 4)
         // 4:2:0 needs even sides.
         width = max(2, first.width & ~1)
@@ -123,6 +132,12 @@ final class MP4Recorder: Sendable {
 
     deinit {
         gst_element_set_state(pipeline, GST_STATE_NULL)
+    }
+
+    /// The frames that may wait for the encoder: `queuedSeconds` of them within
+    /// `queuedBytes`, at least 8.
+    static func maxQueuedFrames(fps: Double, frameBytes: Int) -> Int {
+        max(8, min(Int((fps * queuedSeconds).rounded(.up)), queuedBytes / max(1, frameBytes)))
     }
 
     /// A bitrate (kbit/s) that keeps a camera's picture clear: 0.1 bit per pixel per frame

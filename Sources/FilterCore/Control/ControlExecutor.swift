@@ -46,13 +46,16 @@ extension ControlCommand {
             let current = FilterChain.leadingID(of: target.value("filter") ?? "none", registry: registry)
             return try change(target, "filter", registry.id(after: current, step: self == .nextFilter ? 1 : -1))
         case .rotate:
-            return try change(target, "orientation", OrientationMethod.afterRotate(target.value("orientation") ?? "identity").nick)
+            return try Self.orient(target, OrientationMethod.afterRotate(target.value("orientation") ?? "identity")).afterRotateWords
         case .mirror:
             let orientation = target.value("orientation") ?? "identity"
             if orientation == "auto" {
-                return try change(target, "camera-facing", target.value("camera-facing") == "front" ? "back" : "front")
+                // A front camera's picture is mirrored (as a phone's selfie camera shows it).
+                let facing = target.value("camera-facing") == "front" ? "back" : "front"
+                try target.set("camera-facing", facing)
+                return "mirror: \(facing == "front" ? "on" : "off") (camera-facing \(target.value("camera-facing") ?? facing))"
             }
-            return try change(target, "orientation", (OrientationMethod(nick: orientation) ?? .identity).then(.horizontal).nick)
+            return try Self.orient(target, (OrientationMethod(nick: orientation) ?? .identity).then(.horizontal)).afterMirrorWords
         case .zoomIn, .zoomOut:
             let zoom = target.value("zoom").flatMap(NumberText.double) ?? 1
             let maxZoom = target.value("max-zoom").flatMap(NumberText.double) ?? 1
@@ -114,6 +117,12 @@ extension ControlCommand {
         try target.set(property, value)
         let now = target.value(property) ?? value
         return "\(property): \(property == "lens" && now == LensRect.full.description ? "off" : now)"
+    }
+
+    /// Sets `orientation` to `method`; returns the method the element took.
+    private static func orient(_ target: some ControlTarget, _ method: OrientationMethod) throws -> OrientationMethod {
+        try target.set("orientation", method.nick)
+        return target.value("orientation").flatMap(OrientationMethod.init(nick:)) ?? method
     }
 
     private static func lens(of target: some ControlTarget) throws -> LensRect {

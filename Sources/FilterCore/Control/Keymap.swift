@@ -124,24 +124,28 @@ public enum Keymap {
         rows.map { "\($0.shortLabel) \($0.text)" }.joined(separator: ", ")
     }
 
-    /// Every command, with its keys.
+    /// Every key and what it does, then the commands without a key: two columns that
+    /// read well in 80 (the key, then what it does with its command in brackets).
     public static var helpText: String {
-        func line(_ syntax: String, _ keys: String, _ help: String) -> String {
-            HelpText.wrap(help, indent: 43, first: "  " + syntax.padded(to: 26) + keys.padded(to: 15))
+        func rows(_ width: Int, _ pairs: [(String, String)]) -> [String] {
+            pairs.map { HelpText.wrap($0.1, indent: 2 + width, first: "  " + $0.0.padded(to: width)) }
         }
-        var lines = ["commands (one per line; in a terminal ':' and the command, or its key, which",
-                     "works the same in the preview window):",
-                     line("set [ELEMENT.]PROP=VALUE", "", "change a property while playing (default element: the only filtercam)"),
-                     line("filter ID", "", "select a filter; again returns to none")]
-        for b in bindings {
-            lines.append(line(b.command.line, b.labels.joined(separator: " "), b.help))
-        }
-        lines += [line("lens-at X,Y", "click, drag", "centre the lens on X,Y, fractions of the picture"),
-                  line("pick-at X,Y", "click", "in the gallery: choose the thumbnail at X,Y and close it"),
-                  line("camera ID", "", "switch cameras: back, front, /dev/videoN or test:PATTERN"),
-                  "in a terminal, ':' opens a command line (Enter runs, Esc cancels);",
-                  "in the preview window the wheel zooms too."]
-        return lines.joined(separator: "\n")
+        let keys = bindings.map { ($0.labels.joined(separator: " "), "\($0.help) [\($0.command.line)]") } + [
+            ("click, drag", "centre the lens there [lens-at X,Y, fractions of the picture]"),
+            ("click", "in the gallery: choose that thumbnail and close it [pick-at X,Y]"),
+            ("wheel", "zoom in or out (in the preview window)"),
+        ]
+        let commands = [
+            ("set [ELEMENT.]PROP=VALUE", "change a property while playing (default element: the only filtercam)"),
+            ("filter ID", "select a filter; again returns to none"),
+            ("camera ID", "switch cameras: back, front, /dev/videoN or test:PATTERN"),
+        ]
+        return (["keys, the same in the preview window and in a terminal (in brackets: the same",
+                 "as a command, a line on stdin or ':' and the line in a terminal):"]
+                + rows(13, keys)
+                + ["", "commands without a key:"]
+                + rows(26, commands)
+                + ["in a terminal, ':' opens a command line (Enter runs, Esc cancels)."]).joined(separator: "\n")
     }
 
     /// The README's key table (a test checks that the README has it).
