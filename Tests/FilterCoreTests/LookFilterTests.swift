@@ -151,8 +151,8 @@ final class LookFilterTests: XCTestCase {
     }
 
     /// The table read eight pixels per gather, on a frame large enough to be split between
-    /// threads and with pixels left after the last eight in each row, in place and from one
-    /// frame into another: the pixels of the per-pixel path.
+    /// threads and with pixels left after the last eight in each row, in place (whole and
+    /// mixed) and from one frame into another: the pixels of the per-pixel path.
     func testTheTableGathersGiveThePixelsOfThePerPixelPathOnASplitFrame() throws {
         let look = try LookLibrary.load(shippedLooks.first ?? handLook())
         let slabs = [0, 140, 255]
@@ -168,6 +168,8 @@ final class LookFilterTests: XCTestCase {
             let direct = applyFilters([LookFilter(look: look, intensity: 1)], on: picture, format: format)
             XCTAssertNotEqual(direct, picture)
             XCTAssertEqual(applyFilters([KernelFilter { kernel.lookUp($0) }], on: picture, format: format, padding: 8), direct, "\(format) in place")
+            let mixed = applyFilters([LookFilter(look: look, intensity: 0.7)], on: picture, format: format)
+            XCTAssertEqual(applyFilters([KernelFilter { kernel.lookUp($0, mix: LookMix(0.7)) }], on: picture, format: format), mixed, "\(format) mixed")
             let source = PixelBuffer(width: picture.width, height: picture.height, format: format)
             let destination = PixelBuffer(width: picture.width, height: picture.height, format: format, stride: picture.width * 4 + 16)
             for y in 0..<picture.height { for x in 0..<picture.width { source.view.setPixel(x: x, y: y, picture[x, y]) } }

@@ -22,20 +22,29 @@ struct TableLookKernel: PixelKernel {
         (p & alphaMask) | entries[Int(p & 0xFF_FFFF)]
     }
 
-    /// The whole pass through the table: eight pixels per gather (`fc_table_lookup8`), rows
-    /// in bands shared out between the cores as they come free. A photo's lookups mostly
-    /// miss the core's caches, so what counts is how many are in flight at once.
-    func lookUp(_ pass: FramePass) {
+    /// The whole pass through the table, mixed by `mix`: eight pixels per gather
+    /// (`fc_table_lookup8`), rows in bands shared out between the cores as they come free.
+    /// A photo's lookups mostly miss the core's caches, so what counts is how many are in
+    /// flight at once.
+    func lookUp(_ pass: FramePass, mix: LookMix = LookMix(1)) {
         let source = pass.source, destination = pass.destination, width = pass.width
-        let eights = width & ~7
+        let eights = width & ~7, whole = mix.take == 1024
         RowSplitter.shared.run(rows: pass.height, columns: width, bandsOf: 16) { rows in
-            for y in rows {
-                let input = source.row(y), output = destination.row(y)
-                for x in stride(from: 0, to: eights, by: 8) {
-                    fc_table_lookup8(input + x, output + x, entries)
-                }
-                for x in eights..<width {
-                    output[x] = map(input[x])
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8) { scratch in
+                let looked = scratch.baseAddress!
+                for y in rows {
+                    let input = source.row(y), output = destination.row(y)
+                    for x in stride(from: 0, to: eights, by: 8) {
+                        if whole {
+                            fc_table_lookup8(input + x, output + x, entries)
+                        } else {
+                            fc_table_lookup8(input + x, looked, entries)
+                            for i in 0..<8 { output[x &+ i] = mix.blend(input[x &+ i], looked[i]) }
+                        }
+                    }
+                    for x in eights..<width {
+                        output[x] = whole ? map(input[x]) : mix.blend(input[x], map(input[x]))
+                    }
                 }
             }
         }
@@ -49,12 +58,7 @@ struct MixedLookKernel<Inner: PixelKernel>: PixelKernel {
 
     @inline(__always)
     func map(_ p: UInt32) -> UInt32 {
-        let t = inner.map(p)
-        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
-            let c = Int32(bitPattern: (p &>> shift) & 0xFF), l = Int32(bitPattern: (t &>> shift) & 0xFF)
-            return UInt32(bitPattern: mix.mix(c, l)) &<< shift
-        }
-        return (p & alphaMask) | channel(0) | channel(8) | channel(16)
+        mix.blend(p, inner.map(p))
     }
 }
 
@@ -73,6 +77,16 @@ struct LookMix {
         (original &* keep &+ looked &* take &+ 512) &>> 10
     }
 
+    /// Pixel `p` mixed with its looked colour `t`, channel by channel; `p`'s alpha kept.
+    @inline(__always)
+    func blend(_ p: UInt32, _ t: UInt32) -> UInt32 {
+        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+            let c = Int32(bitPattern: (p &>> shift) & 0xFF), l = Int32(bitPattern: (t &>> shift) & 0xFF)
+            return UInt32(bitPattern: mix(c, l)) &<< shift
+        }
+        return (p & alphaMask) | channel(0) | channel(8) | channel(16)
+    }
+
     /// Runs `kernel` over the pass, mixed unless the look is taken whole.
     func run<K: PixelKernel>(_ kernel: K, _ pass: FramePass) {
         if take == 1024 {
@@ -82,12 +96,8 @@ struct LookMix {
         }
     }
 
-    /// The table's lookups, eight at a time when the look is taken whole.
+    /// The table's lookups, eight at a time.
     func run(_ kernel: TableLookKernel, _ pass: FramePass) {
-        if take == 1024 {
-            kernel.lookUp(pass)
-        } else {
-            MixedLookKernel(inner: kernel, mix: self).run(pass)
-        }
+        kernel.lookUp(pass, mix: self)
     }
 }
