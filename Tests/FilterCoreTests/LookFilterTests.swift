@@ -173,10 +173,12 @@ final class LookFilterTests: XCTestCase {
             let source = PixelBuffer(width: picture.width, height: picture.height, format: format)
             let destination = PixelBuffer(width: picture.width, height: picture.height, format: format, stride: picture.width * 4 + 16)
             for y in 0..<picture.height { for x in 0..<picture.width { source.view.setPixel(x: x, y: y, picture[x, y]) } }
-            kernel.lookUp(FramePass(from: source.view, to: destination.view))
-            var copied = picture
-            for y in 0..<picture.height { for x in 0..<picture.width { copied[x, y] = destination.view.pixel(x: x, y: y) } }
-            XCTAssertEqual(copied, direct, "\(format) into another frame")
+            for (intensity, expected) in [(1.0, direct), (0.7, mixed)] {
+                kernel.lookUp(FramePass(from: source.view, to: destination.view), mix: LookMix(intensity))
+                var copied = picture
+                for y in 0..<picture.height { for x in 0..<picture.width { copied[x, y] = destination.view.pixel(x: x, y: y) } }
+                XCTAssertEqual(copied, expected, "\(format) intensity \(intensity) into another frame")
+            }
         }
     }
 
