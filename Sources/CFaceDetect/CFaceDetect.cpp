@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
@@ -106,23 +107,36 @@ extern "C" int32_t cfd_detect(CFDDetector *detector, const uint8_t *grey, int32_
   try {
     // A header over the caller's memory: no copy.
     const cv::Mat image(height, width, CV_8UC1, const_cast<uint8_t *>(grey), static_cast<size_t>(stride));
-    std::vector<cv::Rect> found;
-    std::vector<int> neighbors;
-    detector->cascade.detectMultiScale(image, found, neighbors, params.scale_factor, params.min_neighbors, 0,
-                                       cv::Size(params.min_width, params.min_height),
+    std::vector<cv::Rect> found, seeds;
+    std::vector<int> neighbors, seedNeighbors;
+    const bool withSeeds = params.seed_group_eps > 0;
+    // With seeds: the raw windows (minNeighbors 0 leaves them ungrouped), grouped twice;
+    // detectMultiScale's own grouping is groupRectangles(minNeighbors, 0.2).
+    detector->cascade.detectMultiScale(image, found, neighbors, params.scale_factor, withSeeds ? 0 : params.min_neighbors,
+                                       0, cv::Size(params.min_width, params.min_height),
                                        cv::Size(params.max_width, params.max_height));
-    if (found.empty()) return 0;
-    auto *out = static_cast<CFDRect *>(std::malloc(found.size() * sizeof(CFDRect)));
+    if (withSeeds) {
+      seeds = found;
+      if (params.min_neighbors > 0) cv::groupRectangles(found, neighbors, params.min_neighbors, 0.2);
+      cv::groupRectangles(seeds, seedNeighbors, std::max(1, params.seed_min_neighbors), params.seed_group_eps);
+    }
+    const size_t count = found.size() + seeds.size();
+    if (count == 0) return 0;
+    auto *out = static_cast<CFDRect *>(std::malloc(count * sizeof(CFDRect)));
     if (!out) {
       writeError(error, error_size, "face detection: out of memory");
       return -1;
     }
     for (size_t i = 0; i < found.size(); i++) {
       const int32_t n = i < neighbors.size() ? neighbors[i] : 0;
-      out[i] = CFDRect{found[i].x, found[i].y, found[i].width, found[i].height, n};
+      out[i] = CFDRect{found[i].x, found[i].y, found[i].width, found[i].height, n, 0};
+    }
+    for (size_t i = 0; i < seeds.size(); i++) {
+      const int32_t n = i < seedNeighbors.size() ? seedNeighbors[i] : 0;
+      out[found.size() + i] = CFDRect{seeds[i].x, seeds[i].y, seeds[i].width, seeds[i].height, n, 1};
     }
     *rects = out;
-    return static_cast<int32_t>(found.size());
+    return static_cast<int32_t>(count);
   } catch (const cv::Exception &e) {
     writeError(error, error_size, "face detection: " + describe(e));
   } catch (const std::exception &e) {

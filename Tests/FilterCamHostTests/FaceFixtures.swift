@@ -42,6 +42,10 @@ enum FaceFixtures {
         faces: [r(16, 20, 92, 92), r(156, 20, 92, 92), r(296, 20, 92, 92), r(436, 20, 92, 92),
                 r(16, 160, 92, 92), r(156, 160, 92, 92), r(296, 160, 92, 92), r(436, 160, 92, 92)],
         ignore: [], opencv: [])
+    /// Faces 96–99 of the same LFW subset in one row, laid out as `lfw_mosaic_a`: mirrored,
+    /// the right-hand face leaves only lone windows at step 1.2 (docs/faces.md, the seed groups).
+    static let lfwMosaicC = Image(file: "lfw_mosaic_c.png",
+        faces: [r(16, 20, 92, 92), r(156, 20, 92, 92), r(296, 20, 92, 92), r(436, 20, 92, 92)], ignore: [], opencv: [])
     /// opencv-doc's basketball1.png: one small face; the other player's head, in profile, ignored.
     static let basketball = Image(file: "basketball1.png", faces: [r(72, 93, 38, 38)], ignore: [r(500, 20, 110, 110)], opencv: [])
     /// scikit-image's coins.png: no face, but profiles on the coins that OpenCV's cascade takes for faces.
@@ -54,7 +58,7 @@ enum FaceFixtures {
 
     static let local: [Image] = [astronaut, lfwMosaic, obama2, coffee, home]
     /// `local` and pictures from other Debian packages (Fixtures/faces/README.md).
-    static let accuracySet: [Image] = local + [lfwMosaicB, basketball, coins]
+    static let accuracySet: [Image] = local + [lfwMosaicB, lfwMosaicC, basketball, coins]
     static let withFaces: [Image] = [astronaut, lfwMosaic, obama2]
     static let withoutFaces: [Image] = [coffee, home]
 

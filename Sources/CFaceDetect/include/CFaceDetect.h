@@ -18,9 +18,12 @@ typedef struct CFDDetector CFDDetector;
 
 /// One detection in the pixels of the grey image it was found in, with the number of
 /// raw candidate windows merged into it (OpenCV's `numDetections`: more is surer).
+/// `seed`: 1 for a group of the looser seed grouping (CFDParams.seed_group_eps), 0 for
+/// detectMultiScale's own groups.
 typedef struct {
   int32_t x, y, width, height;
   int32_t neighbors;
+  int32_t seed;
 } CFDRect;
 
 /// Loads the cascade at `path`. On failure returns NULL and writes a message (which
@@ -34,11 +37,17 @@ typedef void (*cfd_detector_free_fn)(CFDDetector *detector);
 
 /// Detection parameters, as cv::CascadeClassifier::detectMultiScale takes them.
 /// Sizes of 0 mean "no limit" (min: the cascade's window size).
+/// With `seed_group_eps` > 0 the same raw windows are also grouped with that similarity
+/// (OpenCV's groupRectangles eps; detectMultiScale's own is 0.2), keeping groups of more
+/// than `seed_min_neighbors` windows, returned after the usual groups with `seed` = 1:
+/// one cascade pass, two groupings.
 typedef struct {
   double scale_factor;   // > 1, e.g. 1.1
   int32_t min_neighbors; // e.g. 3
   int32_t min_width, min_height;
   int32_t max_width, max_height;
+  double seed_group_eps;       // 0: no seed groups
+  int32_t seed_min_neighbors;
 } CFDParams;
 
 /// Detects on an 8-bit grey image (`stride` bytes per row, >= width). On success returns

@@ -24,6 +24,11 @@ final class FaceDetector: Sendable {
         var minNeighbors = 3
         var minSize = 0
         var maxSize = 0
+        /// > 0: the same cascade pass also returns seed groups (`Detection.seed`): the raw
+        /// windows grouped with this similarity (OpenCV's groupRectangles eps; its own
+        /// grouping uses 0.2), those of more than `seedMinNeighbors` windows.
+        var seedGroupEps = 0.0
+        var seedMinNeighbors = 0
     }
 
     /// One face as OpenCV reports it, in the pixels of the image searched.
@@ -31,6 +36,8 @@ final class FaceDetector: Sendable {
         var rect: PixelRect
         /// Candidate windows merged into it (OpenCV's `numDetections`): more is surer.
         var neighbors: Int
+        /// A group of the seed grouping (`Parameters.seedGroupEps`), not of OpenCV's own.
+        var seed = false
     }
 
     let cascadePath: String
@@ -64,7 +71,8 @@ final class FaceDetector: Sendable {
                      && region.x + region.width <= image.width && region.y + region.height <= image.height)
         let params = CFDParams(scale_factor: p.scaleFactor, min_neighbors: Int32(clamping: p.minNeighbors),
                                min_width: Int32(clamping: p.minSize), min_height: Int32(clamping: p.minSize),
-                               max_width: Int32(clamping: p.maxSize), max_height: Int32(clamping: p.maxSize))
+                               max_width: Int32(clamping: p.maxSize), max_height: Int32(clamping: p.maxSize),
+                               seed_group_eps: p.seedGroupEps, seed_min_neighbors: Int32(clamping: p.seedMinNeighbors))
         var rects: UnsafeMutablePointer<CFDRect>?
         var error = [CChar](repeating: 0, count: 512)
         let n = image.pixels.withUnsafeBufferPointer { px in
@@ -78,7 +86,7 @@ final class FaceDetector: Sendable {
         return (0..<Int(n)).map { i in
             let r = rects![i]
             return Detection(rect: PixelRect(x: region.x + Int(r.x), y: region.y + Int(r.y), width: Int(r.width), height: Int(r.height)),
-                             neighbors: Int(r.neighbors))
+                             neighbors: Int(r.neighbors), seed: r.seed != 0)
         }
     }
 

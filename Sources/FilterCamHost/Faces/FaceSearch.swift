@@ -22,8 +22,9 @@ struct FaceSearch: Equatable, Sendable {
     var otherRollMinimum = FaceOrientationMerge.defaultOtherRollMinimum
     var verification = FaceVerification()
     /// How a weak candidate (no more windows than `verifyAbove`) is looked at again at a
-    /// finer step (nil: never); the search then also keeps boxes with one window fewer than
-    /// `minNeighbors`, only as seeds for that look.
+    /// finer step (nil: never); the search then also keeps, only as seeds for that look,
+    /// boxes with one window fewer than `minNeighbors` and groups of the looser seed
+    /// grouping (`seedGroupEps`).
     var refinement: FaceVerification? = .refinement
     /// Candidates with more candidate windows than this get the second look (the drawing
     /// threshold, `face-confirm-neighbors`: weaker ones are never drawn anyway).
@@ -37,17 +38,28 @@ struct FaceSearch: Equatable, Sendable {
         p.minSize = parameters.minSize / grey.step
         p.maxSize = parameters.maxSize > 0 ? max(1, (parameters.maxSize + grey.step - 1) / grey.step) : 0
         let minNeighbors = p.minNeighbors
-        if refinement != nil { p.minNeighbors = max(0, minNeighbors - 1) }
+        if refinement != nil {
+            p.minNeighbors = max(0, minNeighbors - 1)
+            p.seedGroupEps = Self.seedGroupEps(scaleFactor: p.scaleFactor)
+            p.seedMinNeighbors = p.minNeighbors
+        }
         var found: [DetectedFace] = []
         for roll in rolls {
             let turn = FaceRoll.uprighting(roll)
             let image = grey.oriented(turn)
-            for seed in try detector.detect(image, p) {
+            let detections = try detector.detect(image, p)
+            let groups = detections.filter { !$0.seed }
+            // A seed group where OpenCV's own grouping already has a box adds nothing.
+            let kept = detections.filter { d in !d.seed || !groups.contains { FaceOrientationMerge.sameFace($0.rect, d.rect) } }
+            let weak = refinement == nil ? [] : kept.indices.filter { kept[$0].seed || kept[$0].neighbors <= verifyAbove }
+            let verdicts = try refinement.map { try refined(weak.map { kept[$0].rect }, in: image, detector, $0) } ?? []
+            let sureOf = Dictionary(uniqueKeysWithValues: zip(weak, verdicts))
+            for (i, seed) in kept.enumerated() {
                 var d = seed
-                if let refinement, d.neighbors <= verifyAbove {
-                    if let sure = try refined(d.rect, in: image, detector, refinement) {
+                if let verdict = sureOf[i] {
+                    if let sure = verdict {
                         d = FaceDetector.Detection(rect: sure.rect, neighbors: max(sure.neighbors, verifyAbove + 1))
-                    } else if d.neighbors <= minNeighbors {
+                    } else if d.seed || d.neighbors <= minNeighbors {
                         continue   // only a seed
                     }
                 }
@@ -75,16 +87,34 @@ struct FaceSearch: Equatable, Sendable {
         return verification.confirms(box, found: try confirmer.detect(image, in: region, p).map(\.rect))
     }
 
-    /// The surest box the finer look (`refinement`) finds for the weak candidate `box`
-    /// that is the same face, if any (in `image`'s pixels).
-    private func refined(_ box: PixelRect, in image: GreyImage, _ detector: FaceDetector,
-                         _ look: FaceVerification) throws -> FaceDetector.Detection? {
-        guard let region = look.region(around: box, width: image.width, height: image.height) else { return nil }
-        let sizes = look.sizes(for: box)
+    /// For each weak candidate in `boxes`, the surest box the finer look (`refinement`)
+    /// finds that is the same face, if any (in `image`'s pixels). One search of the whole
+    /// `image` at the sizes of all of them, each box then taking only its own sizes: a search
+    /// of a crop round the box would lay its window grid from the crop's corner, and the
+    /// count of a face's windows swings with that grid (0 to 8 for one face as the crop moves
+    /// by a pixel), so the whole picture makes each verdict OpenCV's own at these settings.
+    private func refined(_ boxes: [PixelRect], in image: GreyImage, _ detector: FaceDetector,
+                         _ look: FaceVerification) throws -> [FaceDetector.Detection?] {
+        guard !boxes.isEmpty else { return [] }
+        let sizes = boxes.map { look.sizes(for: $0) }
         let p = FaceDetector.Parameters(scaleFactor: look.scaleFactor, minNeighbors: look.minNeighbors,
-                                        minSize: sizes.smallest, maxSize: sizes.largest)
-        return try detector.detect(image, in: region, p).filter { FaceOrientationMerge.sameFace($0.rect, box) }
-            .max { $0.neighbors < $1.neighbors }
+                                        minSize: sizes.map(\.smallest).min()!, maxSize: sizes.map(\.largest).max()!)
+        let found = try detector.detect(image, p)
+        return zip(boxes, sizes).map { box, size in
+            found.filter { f in
+                let side = max(f.rect.width, f.rect.height)
+                return side >= size.smallest && side <= size.largest && FaceOrientationMerge.sameFace(f.rect, box)
+            }.max { $0.neighbors < $1.neighbors }
+        }
+    }
+
+    /// The similarity that groups one face's windows at `scaleFactor` as OpenCV's own
+    /// grouping (eps 0.2) does at its usual step 1.1: at 1.2 neighbouring scales' windows
+    /// are twice as far apart in size and place, and a face between two scales leaves single
+    /// windows that eps 0.2 never joins (a face OpenCV finds with 6 windows had 3 lone ones).
+    /// 0 (no seed grouping) at steps of 1.1 or finer.
+    static func seedGroupEps(scaleFactor: Double) -> Double {
+        scaleFactor > 1.1 + 1e-9 ? 2 * (scaleFactor - 1) : 0
     }
 
     /// A grey-copy box in frame pixels, kept inside the frame.

@@ -23,13 +23,13 @@ public struct FaceVerification: Equatable, Sendable {
     public init() {}
 
     /// The look that decides a weak candidate (`FaceSearch`): the default cascade itself
-    /// searched again at OpenCV's usual step (1.1) and minNeighbors (5) in the candidate's
-    /// box grown by half its size on each side. At the element's faster step (1.2) a face
-    /// gathers about half the candidate windows; faces OpenCV finds at minNeighbors 5 with
-    /// 6–12 windows had only 2–4 (package face set, docs/faces.md), too few to be drawn.
+    /// searched again at OpenCV's usual step (1.1) and minNeighbors (5), at 0.6–1.6 times
+    /// the candidate's size, over the whole picture (`margin` unused: see
+    /// `FaceSearch.refined`). At the element's faster step (1.2) a face gathers about half
+    /// the candidate windows; faces OpenCV finds at minNeighbors 5 with 6–12 windows had
+    /// only 2–4 (package face set, docs/faces.md), too few to be drawn.
     public static let refinement: FaceVerification = {
         var r = FaceVerification()
-        r.margin = 0.5
         r.minNeighbors = 5
         return r
     }()
