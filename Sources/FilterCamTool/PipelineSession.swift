@@ -240,10 +240,7 @@ public final class PipelineSession {
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
         if !shownDetail.isEmpty { errorLine("  debug: \(shownDetail)") }
-        if isError, source.contains("GstV4l2Sink"), text.contains("Cannot identify device") || text.contains("not a output device") {
-            errorLine("  hint: a virtual camera needs the v4l2loopback module: apt-get install v4l2loopback-dkms && "
-                + "modprobe v4l2loopback devices=1 video_nr=10 card_label=FilterCam exclusive_caps=1 (as root; OUTPUT= picks another device)")
-        }
+        if isError, let hint = SinkSetupHint.hint(source: source, text: text) { errorLine("  hint: \(hint)") }
         if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
             for (name, element) in filterStages {
                 if let hint = FormatProblem.inputHint(name, element) { errorLine("  hint: \(hint)") }
