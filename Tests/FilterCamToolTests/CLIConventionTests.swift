@@ -151,6 +151,15 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("shipped pipelines: demo"), r.stderr)
     }
 
+    /// Variables given after the command, as make takes them, are named with where they go.
+    func testVariablesAfterTheCommandSayToSetThemBefore() throws {
+        let r = try runCLI(["launch", "preview", "FILTER=mono"])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("FILTER=mono is a variable of the pipeline file: set it before the command, "
+            + "as for any program: FILTER=mono filtercam launch preview"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
+    }
+
     func testAnUnknownOptionIsNamed() throws {
         let r = try runCLI(["launch", "--bogus", "x"])
         XCTAssertEqual(r.status, 2, r.summary)
