@@ -190,6 +190,19 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertEqual(closed.status, 0, closed.summary)
     }
 
+    /// A bad value that a variable put into a file fails when the element starts: the error
+    /// names the file's line, where the value shows.
+    func testAnElementsErrorNamesTheFilesLine() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("plain.pipeline")
+        try "videotestsrc num-buffers=3\n  ! filtercam filter=${FILTER:-sepia}\n  ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try runCLI(["launch", file.path], environment: ["FILTER": "sepai"])
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("unknown filter 'sepai'"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("  in \(file.path):2: ! filtercam filter=sepai"), r.stderr)
+    }
+
     func testAVariableTheFileDoesNotReadIsNamed() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
