@@ -193,21 +193,25 @@ final class CLIConventionTests: XCTestCase {
     /// A bad value that a variable put into a file fails when the element starts: the error
     /// names the file's line, where the value shows.
     func testAnElementsErrorNamesTheFilesLine() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("plain.pipeline")
-        try "videotestsrc num-buffers=3\n  ! filtercam filter=${FILTER:-sepia}\n  ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
+        let file = try writePipelineFile("videotestsrc num-buffers=3\n  ! filtercam filter=${FILTER:-sepia}\n  ! fakesink\n")
         let r = try runCLI(["launch", file.path], environment: ["FILTER": "sepai"])
         XCTAssertNotEqual(r.status, 0, r.summary)
         XCTAssertTrue(r.stderr.contains("unknown filter 'sepai'"), r.stderr)
         XCTAssertTrue(r.stderr.contains("  in \(file.path):2: ! filtercam filter=sepai"), r.stderr)
     }
 
-    func testAVariableTheFileDoesNotReadIsNamed() throws {
+    /// `text` as plain.pipeline in a folder of its own, removed after the test.
+    private func writePipelineFile(_ text: String) throws -> URL {
         let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("plain.pipeline")
-        try "videotestsrc num-buffers=3 ! filtercam filter=${FILTER:-sepia} ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func testAVariableTheFileDoesNotReadIsNamed() throws {
+        let file = try writePipelineFile("videotestsrc num-buffers=3 ! filtercam filter=${FILTER:-sepia} ! fakesink\n")
+        let dir = file.deletingLastPathComponent()
         // LENS is read by shipped pipelines (preview, demo), not by this file.
         let r = try runCLI(["launch", file.path], environment: ["LENS": "0,0,0.5,0.5"])
         XCTAssertEqual(r.status, 0, r.summary)
