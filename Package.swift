@@ -71,8 +71,10 @@ let package = Package(
         .library(name: "gstpixelate", type: .dynamic, targets: ["PixelatePlugin"]),
     ],
     targets: [
-        // Pure Swift: frames, filters, geometry. No GStreamer import.
-        .target(name: "FilterCore", swiftSettings: cpuFlags),
+        // Swift (and one C header of vector gathers): frames, filters, geometry. No GStreamer import.
+        .target(name: "FilterCore", dependencies: ["CPixelGather"], swiftSettings: cpuFlags),
+        // AVX2 gathers for FilterCore's table lookups (a header: Swift cannot call the intrinsic's macro).
+        .systemLibrary(name: "CPixelGather"),
         .systemLibrary(
             name: "CGStreamer",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]

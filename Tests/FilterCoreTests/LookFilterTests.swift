@@ -150,6 +150,38 @@ final class LookFilterTests: XCTestCase {
         }
     }
 
+    /// The table read eight pixels per gather, on a frame large enough to be split between
+    /// threads and with pixels left after the last eight in each row, in place (whole and
+    /// mixed) and from one frame into another: the pixels of the per-pixel path.
+    func testTheTableGathersGiveThePixelsOfThePerPixelPathOnASplitFrame() throws {
+        let look = try LookLibrary.load(shippedLooks.first ?? handLook())
+        let slabs = [0, 140, 255]
+        var picture = Picture.noise(width: 203, height: 101, seed: 8)
+        for i in picture.pixels.indices {   // red and blue from the built slabs
+            picture.pixels[i].r = UInt8(slabs[i % slabs.count])
+            picture.pixels[i].b = UInt8(slabs[(i / 7) % slabs.count])
+        }
+        for format in [PixelFormat.bgrx, .rgba] {
+            let table = LookTable()
+            for slab in slabs { LookTables.fill(table, slabs: slab..<slab + 1, kernel: look.kernel, space: .rgb(redFirst: format.isRGBOrder)) }
+            let kernel = TableLookKernel(entries: table.entries)
+            let direct = applyFilters([LookFilter(look: look, intensity: 1)], on: picture, format: format)
+            XCTAssertNotEqual(direct, picture)
+            XCTAssertEqual(applyFilters([KernelFilter { kernel.lookUp($0) }], on: picture, format: format, padding: 8), direct, "\(format) in place")
+            let mixed = applyFilters([LookFilter(look: look, intensity: 0.7)], on: picture, format: format)
+            XCTAssertEqual(applyFilters([KernelFilter { kernel.lookUp($0, mix: LookMix(0.7)) }], on: picture, format: format), mixed, "\(format) mixed")
+            let source = PixelBuffer(width: picture.width, height: picture.height, format: format)
+            let destination = PixelBuffer(width: picture.width, height: picture.height, format: format, stride: picture.width * 4 + 16)
+            for y in 0..<picture.height { for x in 0..<picture.width { source.view.setPixel(x: x, y: y, picture[x, y]) } }
+            for (intensity, expected) in [(1.0, direct), (0.7, mixed)] {
+                kernel.lookUp(FramePass(from: source.view, to: destination.view), mix: LookMix(intensity))
+                var copied = picture
+                for y in 0..<picture.height { for x in 0..<picture.width { copied[x, y] = destination.view.pixel(x: x, y: y) } }
+                XCTAssertEqual(copied, expected, "\(format) intensity \(intensity) into another frame")
+            }
+        }
+    }
+
     /// A frame of noise; V samples from `vSamples` when given.
     static func fillNoise(_ buffer: YUVBuffer, vSamples: [UInt8]? = nil) {
         var state: UInt32 = 99

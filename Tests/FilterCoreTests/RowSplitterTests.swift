@@ -46,6 +46,18 @@ final class RowSplitterTests: XCTestCase {
         XCTAssertEqual(parts.first?.onCaller, true, "the caller does the first part")
     }
 
+    func testBandsCoverEveryRowOnceInBandsOfTheAskedHeight() throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["FILTERCAM_THREADS"] == "1", "splitting is turned off")
+        let splitter = RowSplitter(width: 2)
+        var bands: [Range<Int>] = []
+        for _ in 0..<100 where bands.count <= 1 {   // the helper may be busy with another frame
+            let seen = Locked<[Range<Int>]>([])
+            splitter.run(rows: rows, columns: columns, bandsOf: 16) { range in seen.withLock { $0.append(range) } }
+            bands = seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+        }
+        XCTAssertEqual(bands, (0..<30).map { $0 * 16..<$0 * 16 + 16 })
+    }
+
     func testWithOneThreadKeepsEveryRowOnTheCallingThread() {
         let parts = ranges(oneThread: true)
         XCTAssertEqual(parts.map(\.rows), [0..<480])

@@ -1,3 +1,5 @@
+import CPixelGather
+
 /// The per-pixel kernels of the `lut` filter on RGB frames.
 
 /// The look computed per pixel (`CubeKernel`, `CurvesKernel`), alpha kept.
@@ -19,6 +21,53 @@ struct TableLookKernel: PixelKernel {
     func map(_ p: UInt32) -> UInt32 {
         (p & alphaMask) | entries[Int(p & 0xFF_FFFF)]
     }
+
+    /// The whole pass through the table, mixed by `mix`: eight pixels per gather
+    /// (`fc_table_lookup8`), rows in bands shared out between the cores as they come free.
+    /// A photo's lookups mostly miss the core's caches, so what counts is how many are in
+    /// flight at once: a mixed look gathers a run of pixels first and mixes the run after
+    /// (mixing each eight right after their gather left the gathers waiting one at a time:
+    /// 24 ms a 1080p photo frame, against 7 ms taken whole).
+    func lookUp(_ pass: FramePass, mix: LookMix = LookMix(1)) {
+        let source = pass.source, destination = pass.destination, width = pass.width
+        let inPlace = pass.inPlace
+        RowSplitter.shared.run(rows: pass.height, columns: width, bandsOf: 16) { rows in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.run) { scratch in
+                let looked = scratch.baseAddress!
+                for y in rows {
+                    let input = source.row(y), output = destination.row(y)
+                    guard mix.take != 1024 else {
+                        lookUp(input, output, count: width)
+                        continue
+                    }
+                    for start in stride(from: 0, to: width, by: Self.run) {
+                        let count = min(Self.run, width - start), from = input + start, to = output + start
+                        lookUp(from, looked, count: count)
+                        if inPlace {   // one pointer into the frame, so that the loop vectorizes
+                            for x in 0..<count { to[x] = mix.blend(to[x], looked[x]) }
+                        } else {
+                            for x in 0..<count { to[x] = mix.blend(from[x], looked[x]) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pixels gathered and mixed at a time by a mixed look.
+    private static let run = 256
+
+    /// `count` pixels through the table, eight per gather.
+    @inline(__always)
+    private func lookUp(_ input: UnsafeMutablePointer<UInt32>, _ output: UnsafeMutablePointer<UInt32>, count: Int) {
+        let eights = count & ~7
+        for x in stride(from: 0, to: eights, by: 8) {
+            fc_table_lookup8(input + x, output + x, entries)
+        }
+        for x in eights..<count {
+            output[x] = map(input[x])
+        }
+    }
 }
 
 /// A kernel's result mixed with the original by `LookMix`.
@@ -28,12 +77,7 @@ struct MixedLookKernel<Inner: PixelKernel>: PixelKernel {
 
     @inline(__always)
     func map(_ p: UInt32) -> UInt32 {
-        let t = inner.map(p)
-        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
-            let c = Int32(bitPattern: (p &>> shift) & 0xFF), l = Int32(bitPattern: (t &>> shift) & 0xFF)
-            return UInt32(bitPattern: mix.mix(c, l)) &<< shift
-        }
-        return (p & alphaMask) | channel(0) | channel(8) | channel(16)
+        mix.blend(p, inner.map(p))
     }
 }
 
@@ -52,6 +96,16 @@ struct LookMix {
         (original &* keep &+ looked &* take &+ 512) &>> 10
     }
 
+    /// Pixel `p` mixed with its looked colour `t`, channel by channel; `p`'s alpha kept.
+    @inline(__always)
+    func blend(_ p: UInt32, _ t: UInt32) -> UInt32 {
+        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+            let c = Int32(bitPattern: (p &>> shift) & 0xFF), l = Int32(bitPattern: (t &>> shift) & 0xFF)
+            return UInt32(bitPattern: mix(c, l)) &<< shift
+        }
+        return (p & alphaMask) | channel(0) | channel(8) | channel(16)
+    }
+
     /// Runs `kernel` over the pass, mixed unless the look is taken whole.
     func run<K: PixelKernel>(_ kernel: K, _ pass: FramePass) {
         if take == 1024 {
@@ -59,5 +113,10 @@ struct LookMix {
         } else {
             MixedLookKernel(inner: kernel, mix: self).run(pass)
         }
+    }
+
+    /// The table's lookups, eight at a time.
+    func run(_ kernel: TableLookKernel, _ pass: FramePass) {
+        kernel.lookUp(pass, mix: self)
     }
 }
