@@ -95,6 +95,18 @@ public struct PipelineFile {
         sourceLines.firstIndex { $0.contains(token) }.map { $0 + 1 }
     }
 
+    /// The line an element's error comes from: the first 'quoted' value of the message
+    /// that a line holds (a value a variable put there, `filter="sepai"`), with its text.
+    public func line(forError message: String) -> (number: Int, text: String)? {
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+        for token in stride(from: 1, to: parts.count - 1, by: 2).map({ String(parts[$0]) }) where token.count > 1 {
+            if let number = line(mentioning: token) {
+                return (number, sourceLines[number - 1].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return nil
+    }
+
     /// Drops `#` to the end of the line, unless the `#` is inside quotes.
     static func stripComment(_ line: String) -> String {
         var inQuote: Character? = nil

@@ -215,6 +215,8 @@ public final class PipelineSession {
     /// raised the message (`file.c(123): function (): /pipeline/element`): for developers
     /// (`launch --verbose`, or GST_DEBUG set), noise for everyone else.
     public var showsSourceLocations = !(ProcessInfo.processInfo.environment["GST_DEBUG"] ?? "").isEmpty
+    /// The pipeline file run (its name as given), so an element's error names its line.
+    public var sourceFile: (name: String, file: PipelineFile)?
 
     /// The debug detail without its source-location lines unless asked for.
     static func detailForUser(_ detail: String, withSourceLocation: Bool) -> String {
@@ -240,10 +242,10 @@ public final class PipelineSession {
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
         if !shownDetail.isEmpty { errorLine("  debug: \(shownDetail)") }
-        if isError, source.contains("GstV4l2Sink"), text.contains("Cannot identify device") || text.contains("not a output device") {
-            errorLine("  hint: a virtual camera needs the v4l2loopback module: apt-get install v4l2loopback-dkms && "
-                + "modprobe v4l2loopback devices=1 video_nr=10 card_label=FilterCam exclusive_caps=1 (as root; OUTPUT= picks another device)")
+        if isError, let (name, file) = sourceFile, let line = file.line(forError: text) {
+            errorLine("  in \(name):\(line.number): \(line.text)")
         }
+        if isError, let hint = SinkSetupHint.hint(source: source, text: text) { errorLine("  hint: \(hint)") }
         if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
             for (name, element) in filterStages {
                 if let hint = FormatProblem.inputHint(name, element) { errorLine("  hint: \(hint)") }

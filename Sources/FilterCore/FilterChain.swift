@@ -87,7 +87,8 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
                 let name = String(word[..<eq])
                 let raw = String(word[word.index(after: eq)...])
                 guard let parameter = descriptor.parameter(named: name) else {
-                    throw FilterError("filter \(id.quotedForMessage) has no parameter \(name.quotedForMessage); its parameters: \(parameterList(descriptor))")
+                    let guess = NameSuggestion.hint(for: name, among: descriptor.parameters.map(\.name))
+                    throw FilterError("filter \(id.quotedForMessage) has no parameter \(name.quotedForMessage)\(guess); its parameters: \(parameterList(descriptor))")
                 }
                 do {
                     values[name] = try parameter.validate(try parseValue(raw, for: parameter))

@@ -78,6 +78,7 @@ enum LaunchCommand {
         let session = PipelineSession(pipeline: pipeline)
         session.messagesOutput = messages
         if verbose { session.showsSourceLocations = true }
+        if let file { session.sourceFile = (argument, file) }
         if audio { session.recordSound() }
         Self.session = session
         installSignalHandlers()

@@ -62,7 +62,13 @@ struct PipelineTarget {
     let file: PipelineFile?
 
     /// Throws the file's error (missing, unreadable, a `${…}` problem).
-    init(_ words: [String]) throws {
+    init(_ words: [String], command: String = "launch") throws {
+        // `launch preview FILTER=mono`, as make takes variables: only the shell sets them.
+        let assignments = words.filter { $0.range(of: #"^[A-Z_][A-Z0-9_]*="#, options: .regularExpression) != nil }
+        if !assignments.isEmpty, !words.contains(where: { $0.contains("!") }) {
+            throw VariablesAsArguments(assignments: assignments, command: command,
+                                       rest: words.filter { !assignments.contains($0) })
+        }
         var argument = words.joined(separator: " ")
         if words.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
         if words.count == 1, PipelineLookup.looksLikeName(argument), argument == words[0],
@@ -92,5 +98,19 @@ struct UnknownPipelineName: Error, CustomStringConvertible {
             + "and no element \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: shipped))"
         if !shipped.isEmpty { text += "; shipped pipelines: \(shipped.joined(separator: ", ")) (filtercam launch --help)" }
         return text
+    }
+}
+
+/// `NAME=VALUE` words after the command: a pipeline file reads its variables from the
+/// environment, so they go before the command.
+struct VariablesAsArguments: Error, CustomStringConvertible {
+    let assignments: [String]
+    let command: String
+    let rest: [String]
+    var description: String {
+        let set = assignments.joined(separator: " ")
+        return "\(set) \(assignments.count == 1 ? "is a variable" : "are variables") of the pipeline file: "
+            + "set \(assignments.count == 1 ? "it" : "them") before the command, as for any program: "
+            + "\(set) filtercam \(command) \(rest.joined(separator: " "))"
     }
 }

@@ -29,7 +29,7 @@ enum ServeCommand {
         // The user's pipeline, as `launch` reads it, into a channel the server reads.
         let target: PipelineTarget
         do {
-            target = try PipelineTarget(options.target)
+            target = try PipelineTarget(options.target, command: "serve")
         } catch {
             printError("filtercam serve: \(error)")
             return 1

@@ -151,6 +151,15 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("shipped pipelines: demo"), r.stderr)
     }
 
+    /// Variables given after the command, as make takes them, are named with where they go.
+    func testVariablesAfterTheCommandSayToSetThemBefore() throws {
+        let r = try runCLI(["launch", "preview", "FILTER=mono"])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("FILTER=mono is a variable of the pipeline file: set it before the command, "
+            + "as for any program: FILTER=mono filtercam launch preview"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
+    }
+
     func testAnUnknownOptionIsNamed() throws {
         let r = try runCLI(["launch", "--bogus", "x"])
         XCTAssertEqual(r.status, 2, r.summary)
@@ -181,11 +190,28 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertEqual(closed.status, 0, closed.summary)
     }
 
-    func testAVariableTheFileDoesNotReadIsNamed() throws {
+    /// A bad value that a variable put into a file fails when the element starts: the error
+    /// names the file's line, where the value shows.
+    func testAnElementsErrorNamesTheFilesLine() throws {
+        let file = try writePipelineFile("videotestsrc num-buffers=3\n  ! filtercam filter=${FILTER:-sepia}\n  ! fakesink\n")
+        let r = try runCLI(["launch", file.path], environment: ["FILTER": "sepai"])
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("unknown filter 'sepai'"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("  in \(file.path):2: ! filtercam filter=sepai"), r.stderr)
+    }
+
+    /// `text` as plain.pipeline in a folder of its own, removed after the test.
+    private func writePipelineFile(_ text: String) throws -> URL {
         let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("plain.pipeline")
-        try "videotestsrc num-buffers=3 ! filtercam filter=${FILTER:-sepia} ! fakesink\n".write(to: file, atomically: true, encoding: .utf8)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func testAVariableTheFileDoesNotReadIsNamed() throws {
+        let file = try writePipelineFile("videotestsrc num-buffers=3 ! filtercam filter=${FILTER:-sepia} ! fakesink\n")
+        let dir = file.deletingLastPathComponent()
         // LENS is read by shipped pipelines (preview, demo), not by this file.
         let r = try runCLI(["launch", file.path], environment: ["LENS": "0,0,0.5,0.5"])
         XCTAssertEqual(r.status, 0, r.summary)

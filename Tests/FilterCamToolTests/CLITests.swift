@@ -250,6 +250,21 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
     }
 
+    /// With no PipeWire to connect to (an empty runtime folder) the PipeWire camera stops
+    /// with what it needs, not only the sink's "Failed to connect".
+    func testPipeWireCameraWithoutPipeWireSaysWhatItNeeds() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", try pipelineFile("pipewire-camera.pipeline")],
+                           environment: ["SOURCE": "videotestsrc num-buffers=5 ! video/x-raw,width=64,height=48",
+                                         "PIPEWIRE_RUNTIME_DIR": dir.path, "XDG_RUNTIME_DIR": dir.path, "PIPEWIRE_REMOTE": nil],
+                           timeout: 30)
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("Failed to connect"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("hint: a PipeWire camera needs PipeWire running"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("wireplumber"), r.stderr)
+    }
+
     func testDemoPipeline() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -41,6 +41,10 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.nextFilter, ["filter": "sepia intensity=0.5, vignette"]).0, "filter: mono")
         XCTAssertEqual(try run(.previousFilter, ["filter": "sepia"]).0, "filter: none")
         XCTAssertEqual(try run(.previousFilter).0, "filter: lut", "wraps to the end of the catalog")
+        // exposure at 0 EV changes nothing: n brings it at the gallery's example, and walks on from it.
+        XCTAssertEqual(try run(.nextFilter, ["filter": "vignette"]).0, "filter: exposure ev=1")
+        XCTAssertEqual(try run(.nextFilter, ["filter": "exposure ev=1"]).0, "filter: color-controls saturation=2 contrast=1.3")
+        XCTAssertEqual(try run(.previousFilter, ["filter": "exposure ev=1"]).0, "filter: vignette")
         XCTAssertEqual(try run(.filter("mono")).0, "filter: mono")
         XCTAssertEqual(try run(.filter("mono"), ["filter": "mono"]).0, "filter: none", "again returns to none")
         XCTAssertThrowsError(try run(.filter("sepai")))

@@ -86,6 +86,8 @@ final class FilterChainTests: XCTestCase {
     func testUnknownParameterNamesFilterAndListsParameters() {
         assertMentions(parseError("vignette strength=1"), ["'strength'", "vignette", "radius", "intensity"])
         assertMentions(parseError("edges amount=1"), ["'amount'", "edges", "(none)"])
+        assertMentions(parseError("sepia intensty=0.5"), ["'intensty'", "(did you mean \"intensity\"?)"])
+        XCTAssertFalse(parseError("vignette strength=1").contains("did you mean"), "no guess when nothing is close")
     }
 
     func testBadValuesNameFilterParameterAndRange() {

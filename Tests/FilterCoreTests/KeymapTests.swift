@@ -10,7 +10,7 @@ final class KeymapTests: XCTestCase {
             "plus": .zoomIn, "equal": .zoomIn, "KP_Add": .zoomIn, "minus": .zoomOut, "KP_Subtract": .zoomOut,
             "l": .lens, "bracketleft": .lensSmaller, "bracketright": .lensLarger,
             "Left": .moveLens(.left), "Right": .moveLens(.right), "Up": .moveLens(.up), "Down": .moveLens(.down),
-            "s": .snapshot, "space": .snapshot, "t": .countdown, "v": .record, "f": .faces, "h": .help, "question": .help, "q": .quit,
+            "s": .snapshot, "space": .snapshot, "t": .countdown, "v": .record, "f": .faces, "h": .help, "question": .help, "slash": .help, "q": .quit,
             "g": .gallery, "Escape": .closeGallery, "Return": .closeGallery, "KP_Enter": .closeGallery,
             "Prior": .turnPage(-1), "Page_Up": .turnPage(-1), "Next": .turnPage(1), "Page_Down": .turnPage(1),
         ]

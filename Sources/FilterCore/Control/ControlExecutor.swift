@@ -44,7 +44,10 @@ extension ControlCommand {
             return try change(target, "filter", (target.value("filter") ?? "none") == id ? "none" : id)
         case .nextFilter, .previousFilter:
             let current = FilterChain.leadingID(of: target.value("filter") ?? "none", registry: registry)
-            return try change(target, "filter", registry.id(after: current, step: self == .nextFilter ? 1 : -1))
+            // As the gallery: a filter whose defaults change nothing comes with its example
+            // setting, so each n or p changes the picture.
+            let next = registry.id(after: current, step: self == .nextFilter ? 1 : -1)
+            return try change(target, "filter", FilterShowcase.chain(for: next))
         case .rotate:
             return try Self.orient(target, OrientationMethod.afterRotate(target.value("orientation") ?? "identity")).afterRotateWords
         case .mirror:

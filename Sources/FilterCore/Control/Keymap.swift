@@ -59,7 +59,9 @@ public enum Keymap {
         Row("countdown still", [Binding(.countdown, ["t"], "a still after a 3-2-1 countdown on the picture")]),
         Row("record on/off", [Binding(.record, ["v"], "start or stop recording the picture (without the on-screen display) to a numbered MP4")]),
         Row("faces on/off", [Binding(.faces, ["f"], "face detection on/off")]),
-        Row("help", [Binding(.help, ["h", "question"], "the keys on one line (in the window with osd=true: a card); as a command, this list")]),
+        // The window sinks name a key by its unshifted symbol: "?" comes as "slash" (and
+        // "+" as "equal"), so the window needs those aliases for the help's "?" and "+".
+        Row("help", [Binding(.help, ["h", "question", "slash"], "the keys on one line (in the window with osd=true: a card); as a command, this list")]),
         Row("quit", [Binding(.quit, ["q"], "stop (sends EOS first so recordings are finalised)")]),
     ]
 
@@ -100,7 +102,7 @@ public enum Keymap {
         case "Return": return "Enter"
         case "Prior": return "PgUp"
         case "Next": return "PgDn"
-        case "equal", "KP_Add", "KP_Subtract", "KP_Enter", "Page_Up", "Page_Down": return nil
+        case "equal", "slash", "KP_Add", "KP_Subtract", "KP_Enter", "Page_Up", "Page_Down": return nil
         default: return name
         }
     }
