@@ -119,7 +119,17 @@ enum OSDRenderer {
             f.pango_layout_set_text(layout, lines.joined(separator: "\n"), -1)
             let pad = size / 2
             if bottom != nil {
-                f.pango_layout_set_width(layout, Int32(max(1, area.width - 2 * pad) * Double(PANGO_SCALE)))
+                let room = max(1, area.width - 2 * pad)
+                // A title a little too wide for its thumbnail is drawn smaller (down to 70 %)
+                // before it is cut short: "Temperature and Tint" whole rather than "Temperature an…".
+                var natural = PangoRectangle()
+                f.pango_layout_get_pixel_extents(layout, nil, &natural)
+                if Double(natural.width) > room {
+                    let smaller = size * max(0.7, room / Double(natural.width))
+                    f.pango_font_description_set_absolute_size(description, smaller * Double(PANGO_SCALE))
+                    f.pango_layout_set_font_description(layout, description)
+                }
+                f.pango_layout_set_width(layout, Int32(room * Double(PANGO_SCALE)))
                 f.pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
             }
             var ink = PangoRectangle(), logical = PangoRectangle()

@@ -142,7 +142,7 @@ enum LaunchCommand {
                     }
                 }
             }
-            printError(TerminalKeys.hint)
+            printError(TerminalKeys.shortHelp)
             return { var o = original; tcsetattr(STDIN_FILENO, TCSANOW, &o) }
         }
         Thread.detachNewThread {

@@ -22,7 +22,8 @@ class Terminal(unittest.TestCase):
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
         subprocess.run(["tmux", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
                        check=True, env=env)
-        self.wait_for("':' for a command")   # the hint comes once the pipeline plays
+        # The hint comes once the pipeline plays, and says where the full list is.
+        self.wait_for("(e.g. :set zoom=2); :help lists every command")
 
     def tearDown(self):
         subprocess.run(["tmux", "kill-session", "-t", self.session], capture_output=True)
