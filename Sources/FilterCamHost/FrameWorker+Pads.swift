@@ -78,8 +78,14 @@ extension FrameWorker {
                 me.liveState.store(0, ordering: .relaxed)
                 me.mailbox.setFlushing(false)
             case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP, GST_EVENT_STREAM_START,
-                 GST_EVENT_STREAM_GROUP_DONE:
+                 GST_EVENT_STREAM_GROUP_DONE, GST_EVENT_TOC, GST_EVENT_CUSTOM_DOWNSTREAM_STICKY, GST_EVENT_SINK_MESSAGE,
+                 GST_EVENT_PROTECTION, GST_EVENT_STREAM_COLLECTION:
                 me.mailbox.put(.event(GstOwned(retaining: event)))
+            case GST_EVENT_INSTANT_RATE_CHANGE, GST_EVENT_CUSTOM_DOWNSTREAM_OOB, GST_EVENT_CUSTOM_BOTH_OOB:
+                // Out of band, as through identity: straight out of the element's src pad
+                // (an instant-rate seek reaches the sinks; the appsink would keep it).
+                me.pushOutOfBand(event)
+                return GST_PAD_PROBE_DROP
             default:
                 break
             }
@@ -113,7 +119,8 @@ extension FrameWorker {
             return GST_PAD_PROBE_OK
         }, unretained, nil)
 
-        // Seeks and navigation from downstream go upstream past the gap.
+        // Navigation, QoS and latency from downstream go upstream past the gap (seeks and
+        // the events the worker has no part in go straight up: `filter_element.c`).
         gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, { _, info, data in
             let me = FrameWorker.from(data)
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
@@ -122,9 +129,6 @@ extension FrameWorker {
             case GST_EVENT_LATENCY:
                 // Upstream elements get it too, as through any other element.
                 me.notePipelineLatency(event)
-                gst_pad_push_event(me.sinkPad, event)
-                return GST_PAD_PROBE_HANDLED
-            case GST_EVENT_SEEK:
                 gst_pad_push_event(me.sinkPad, event)
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_NAVIGATION:
@@ -149,6 +153,12 @@ extension FrameWorker {
             }
             return me.answerLatency(query) ? GST_PAD_PROBE_HANDLED : GST_PAD_PROBE_OK
         }, unretained, nil)
+    }
+
+    /// Sends an out-of-band event on downstream from the element's own src pad.
+    private func pushOutOfBand(_ event: UnsafeMutablePointer<GstEvent>) {
+        guard let pad = GstOwned(gst_element_get_static_pad(element, "src")) else { return }
+        gst_pad_push_event(pad.pointer, gst_event_ref(event))
     }
 
     /// A new navigation event with pointer coordinates mapped from output to input (nil:
