@@ -122,6 +122,20 @@ class OnTimeBursts(LiveCase):
                 self.assertGreater(reference, 100)
                 self.assertGreaterEqual(tested, 0.99 * reference - 1)
 
+    def test_source_pushing_six_frames_at_once(self):
+        # A jitter buffer releasing what a network stall held: six frames at once every
+        # 200 ms, its 200 ms announced, so all are on time (a bound of three waiting
+        # frames dropped a third of them).
+        from support import PairedLiveSource
+        bursts = PairedLiveSource(width=160, height=120, together=6)
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                reference, tested = bursts.run_side_by_side(element, seconds=3.0)
+                print(f"\n  six frames every 200 ms, {element}: identity {reference} frames, FilterCam {tested}",
+                      file=sys.stderr)
+                self.assertGreater(reference, 60)
+                self.assertGreaterEqual(tested, 0.99 * reference - 1)
+
     def test_webrtc_call_start_up(self):
         # A sender webrtcbin and a receiver in one process: while the call starts, frames
         # bunch up; what reaches the encoder and the receiver's syncing sink in the first
