@@ -5,9 +5,13 @@ the downstream events a demuxer or an application sends besides frames.
 Through the element's inner appsrc a player saw no duration, seekable=false and no URI,
 every seek "succeeded", a caps filter changed at run time after the element never got
 upstream to renegotiate, and TOC, sticky or out-of-band custom, sink-message,
-protection and instant-rate-change events stopped at the inner appsink. Each case runs
+protection and instant-rate-change events stopped at the inner appsink, and a segment
+in bytes (appsrc's default) gave a GStreamer-CRITICAL per frame. Each case runs
 a few 16x16 or 64x48 frames and compares with identity in the same pipeline.
 """
+import os
+import subprocess
+import sys
 import threading
 import unittest
 
@@ -83,6 +87,27 @@ def events_at_the_sink(element):
     return seen - {"caps:GstEventCaps", "segment:GstEventSegment"}
 
 
+# An application's appsrc left at its default format (bytes), its frames timestamped.
+BYTES_SEGMENT_SCRIPT = """
+import gi; gi.require_version('Gst', '1.0')
+from gi.repository import Gst
+Gst.init(None)
+pipeline = Gst.parse_launch('appsrc name=src caps=video/x-raw,format=I420,width=16,height=16,framerate=30/1 ! '
+                            + ELEMENT + ' ! fakesink name=sink')
+frames = []
+pipeline.get_by_name('sink').get_static_pad('sink').add_probe(Gst.PadProbeType.BUFFER, lambda p, i: frames.append(1) or Gst.PadProbeReturn.OK)
+pipeline.set_state(Gst.State.PLAYING)
+for k in range(5):
+    buffer = Gst.Buffer.new_allocate(None, 384, None)
+    buffer.pts = k * Gst.SECOND // 30
+    pipeline.get_by_name('src').emit('push-buffer', buffer)
+pipeline.get_by_name('src').emit('end-of-stream')
+message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+pipeline.set_state(Gst.State.NULL)
+print(message.type.first_value_nick if message else 'timeout', len(frames))
+"""
+
+
 class QueriesReachUpstream(unittest.TestCase):
     def test_duration_seeking_uri_and_convert_are_upstreams_answers(self):
         reference = upstream_answers("identity")
@@ -121,6 +146,15 @@ class UpstreamEventsCarryUpstreamsResult(unittest.TestCase):
             pipeline.set_state(Gst.State.NULL)
             self.assertIsNone(error and error.parse_error()[0].message, element)
             self.assertTrue(renegotiated, f"{element}: frames stayed {sizes[-1]}")
+
+
+class SegmentsInBytes(unittest.TestCase):
+    def test_an_appsrc_in_its_default_format_passes_every_frame_without_a_critical(self):
+        for element in ELEMENTS:
+            run = subprocess.run([sys.executable, "-c", BYTES_SEGMENT_SCRIPT.replace("ELEMENT", repr(element))],
+                                 capture_output=True, text=True, timeout=30, env=os.environ)
+            self.assertEqual(run.stdout.split(), ["eos", "5"], f"{element}: {run.stdout} {run.stderr}")
+            self.assertNotIn("CRITICAL", run.stderr, element)
 
 
 class DownstreamEventsArriveAsThroughIdentity(unittest.TestCase):
