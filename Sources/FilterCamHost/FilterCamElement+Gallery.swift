@@ -13,7 +13,7 @@ extension FilterCamElement {
     func galleryTask(_ recipe: FrameRecipe, settings s: FilterCamSettings, format: FrameFormat,
                      method: OrientationMethod, live: Bool, recording facts: RecordingBranch.FrameFacts) -> FrameTask {
         let plan = recipe.plan
-        let entries = FilterRegistry.shared.all
+        let entries = FilterRegistry.shared.pickable
         let chains = entries.map { FilterShowcase.chain(for: $0.id) }
         let page = GalleryPage(count: entries.count, selected: entries.firstIndex { $0.id == s.chain.leadingID } ?? 0,
                                width: plan.outputWidth, height: plan.outputHeight,
