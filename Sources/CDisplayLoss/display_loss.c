@@ -75,20 +75,16 @@ Display *XOpenDisplay(const char *name) {
   return display;
 }
 
-int fc_display_lost(char *name, size_t size) {
-  if (!atomic_load(&lost)) return 0;
+// What happened, for the session: 1 and the text once `flag` is raised.
+static int report(atomic_int *flag, const char *what, char *text, size_t size) {
+  if (!atomic_load(flag)) return 0;
   if (size > 0) {
-    strncpy(name, lost_name, size - 1);
-    name[size - 1] = '\0';
-  }
-  return 1;
-}
-
-int fc_display_refused(char *text, size_t size) {
-  if (!atomic_load(&refused)) return 0;
-  if (size > 0) {
-    strncpy(text, refusal, size - 1);
+    strncpy(text, what, size - 1);
     text[size - 1] = '\0';
   }
   return 1;
 }
+
+int fc_display_lost(char *name, size_t size) { return report(&lost, lost_name, name, size); }
+
+int fc_display_refused(char *text, size_t size) { return report(&refused, refusal, text, size); }
