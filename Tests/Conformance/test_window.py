@@ -631,7 +631,7 @@ class Window(unittest.TestCase):
             self.wait_until_shown(spots, gallery, "Esc did not bring the thumbnails back")
             self.xdotool("key", "h")
             self.assertTrue(eventually(lambda: close_to(self.shown(spots[:1]), [(32, 32, 32)], 3)), "h again")
-            self.xdotool("mousemove", "160", "120", "click", "1")
+            self.click(160, 120)
             self.wait_until_shown(spots, gallery, "a click did not close the card")
             self.assertEqual((fc.get_property("gallery"), fc.get_property("filter")), (True, "none"))
         finally:
