@@ -1,5 +1,7 @@
 #include "shim.h"
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -114,11 +116,20 @@ gboolean fc_buffer_memory_writable(GstBuffer *b) {
   return TRUE;
 }
 
-int fc_set_mmap_threshold(int bytes) {
+int fc_limit_arenas_to_cores(void) {
 #ifdef __GLIBC__
-  return mallopt(M_MMAP_THRESHOLD, bytes);
+  if (getenv("MALLOC_ARENA_MAX")) return 0;   // the host chose
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return mallopt(M_ARENA_MAX, cores > 2 ? (int)cores : 2);
 #else
-  (void)bytes;
+  return 0;
+#endif
+}
+
+int fc_return_free_memory(void) {
+#ifdef __GLIBC__
+  return malloc_trim(0);
+#else
   return 0;
 #endif
 }
