@@ -116,11 +116,10 @@ gboolean fc_buffer_memory_writable(GstBuffer *b) {
   return TRUE;
 }
 
-int fc_limit_arenas_to_cores(void) {
+int fc_use_one_arena(void) {
 #ifdef __GLIBC__
   if (getenv("MALLOC_ARENA_MAX")) return 0;   // the host chose
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return mallopt(M_ARENA_MAX, cores > 2 ? (int)cores : 2);
+  return mallopt(M_ARENA_MAX, 1);
 #else
   return 0;
 #endif

@@ -149,7 +149,7 @@ char *fc_own_file_path(void);
  * element calls it when it goes to NULL (why: FrameMemory.swift). */
 int fc_return_free_memory(void);
 
-/* glibc's mallopt(M_ARENA_MAX, cores) (at least 2) unless the environment sets
- * MALLOC_ARENA_MAX; 1 on success, 0 otherwise or where there is no glibc. */
-int fc_limit_arenas_to_cores(void);
+/* glibc's mallopt(M_ARENA_MAX, 1) unless the environment sets MALLOC_ARENA_MAX; 1 on
+ * success, 0 otherwise or where there is no glibc. */
+int fc_use_one_arena(void);
 G_END_DECLS
