@@ -38,6 +38,10 @@ static GstStateChangeReturn fc_filter_change_state(GstElement *e, GstStateChange
     break;
   case GST_STATE_CHANGE_READY_TO_NULL:
     fc_inner_set_state(&self->inner, GST_STATE_NULL);
+    // A bin takes all its elements to READY before any to NULL, so by now every pool
+    // in the pipeline has let go of its frames: the free memory they leave in the
+    // allocator's per-thread arenas goes back to the system (see FrameMemory.swift).
+    fc_return_free_memory();
     break;
   default:
     break;

@@ -1,5 +1,7 @@
 #include "shim.h"
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -125,11 +127,19 @@ gboolean fc_buffer_memory_writable(GstBuffer *b) {
   return TRUE;
 }
 
-int fc_set_mmap_threshold(int bytes) {
+int fc_use_one_arena(void) {
 #ifdef __GLIBC__
-  return mallopt(M_MMAP_THRESHOLD, bytes);
+  if (getenv("MALLOC_ARENA_MAX")) return 0;   // the host chose
+  return mallopt(M_ARENA_MAX, 1);
 #else
-  (void)bytes;
+  return 0;
+#endif
+}
+
+int fc_return_free_memory(void) {
+#ifdef __GLIBC__
+  return malloc_trim(0);
+#else
   return 0;
 #endif
 }

@@ -1,26 +1,31 @@
 import CFilterCamShim
-import FoundationEssentials
 
-/// Keeps resident memory flat over long runs and over many pipelines in one process.
+/// Keeps resident memory flat over many pipelines in one process, without making other
+/// elements' allocations dearer.
 ///
-/// glibc serves large blocks (frames, stills) with mmap, but after the first such block is
-/// freed it raises its threshold to that size, so later frame-sized blocks come from the
-/// heap: from the arena of whichever thread allocates them. A FilterCam element adds
-/// threads (its worker, its appsrc's task), so frames land in several arenas, whose top
-/// chunks glibc keeps when a pipeline stops. Measured without this: the soak grew by whole
-/// frames each time the machine was busy; 200 create/play/stop cycles of
-/// `filtercam filter=sepia` in one process grew by 12 MB and 500 by 2.7–8 MB, where
-/// `videobalance` stayed flat. A fixed threshold at glibc's own starting value (128 KiB)
-/// stops the raising: frames are mapped and unmapped whole, and the growth was under
-/// 0.2 MB. It is set once, when the first element starts, and only where the host program
-/// did not choose its own (the environment variable MALLOC_MMAP_THRESHOLD_).
+/// glibc serves a large block with mmap until the first one is freed, then raises its
+/// threshold to that size, so later frames come from the heap of whichever thread's arena
+/// allocates them, and a freed frame's space stays in that arena. A FilterCam element adds
+/// threads (its worker, its appsrc's task), new ones each time a pipeline starts, and
+/// glibc gives threads up to 8 arenas per core; the free space at the top of a thread's
+/// arena is not given back even by `malloc_trim`. So 200 create/play/stop cycles of
+/// `filtercam filter=sepia` in one process grew by 1–4 MB (12 MB in an older build), a
+/// frame or two left in each of several arenas, where `videobalance` stayed flat; with
+/// two arenas, once in a while by one 640×480 frame. With a single arena, and free memory
+/// given back when an element goes to NULL (`fc_return_free_memory`, in C), the growth is
+/// 24–80 kB. Small blocks still go through each thread's own cache (glibc's tcache), so a
+/// single arena cost no measurable CPU in a two-encoder pipeline. Where the host program
+/// chose its own limit (`MALLOC_ARENA_MAX`) it is kept.
+///
+/// An earlier fix pinned glibc's mmap threshold at 128 KiB for the whole process instead.
+/// That made every large block that any element allocates without a pool a fresh mapping:
+/// `filesrc ! rawvideoparse` frames at 720p cost ~2.8 ms of page faults each once
+/// FilterCam was in the pipeline, and none without it.
 enum FrameMemory {
-    private static let applied: Void = {
-        guard ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"] == nil else { return }
-        _ = fc_set_mmap_threshold(128 * 1024)
-    }()
+    private static let applied: Void = { _ = fc_use_one_arena() }()
 
-    static func keepFramesOutOfThreadArenas() {
+    /// Once, when the first element starts (before most threads have their arena).
+    static func useOneArena() {
         _ = applied
     }
 }

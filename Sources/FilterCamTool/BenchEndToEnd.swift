@@ -18,7 +18,9 @@ extension Bench {
     /// (below 1 is cheaper); `note` holds the RGB-converted pipeline's CPU, the floor (the
     /// same pipeline with `identity` in place of the job: source, encoder and sink alone)
     /// and the job's own share, FilterCam's CPU above the floor over the stock element's.
-    /// Each pipeline runs `runs` times, interleaved; the medians are shown.
+    /// Each pipeline runs `runs` times, interleaved; the medians are shown. Every row is
+    /// measured twice: from `videotestsrc` drawing the ball live, and (`…-recorded`) from the
+    /// same frames drawn beforehand, as a camera's come (`RecordedFrames`).
     func endToEndResults() -> [Result] {
         var results: [Result] = []
         // An unmeasured run makes the registry; it goes when the rows are done.
@@ -48,34 +50,41 @@ extension Bench {
                             stock: "videoflip video-direction=90r ! \(sink)", rgbConverted: "\(rgb) ! filtercam orientation=90r ! videoconvert ! video/x-raw,format=I420 ! \(sink)"),
             ]
             for (format, jobs) in [("YUY2", camera), ("I420", display)] {
-                let source = "videotestsrc is-live=true num-buffers=300 pattern=ball ! video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1"
-                for job in jobs where only.isEmpty || only.contains("e2e") || only.contains(job.name) {
-                    do {
-                        // The rest of the pipeline after the job, for the floor.
-                        let rest = job.filterCam.components(separatedBy: " ! ").dropFirst().joined(separator: " ! ")
-                        var samples: [[Double]] = [[], [], [], []]   // FilterCam, converted, stock, floor
-                        for _ in 0..<max(1, runs) {
-                            samples[0].append(try Self.processCPU("\(source) ! \(job.filterCam)"))
-                            samples[1].append(try Self.processCPU("\(source) ! \(job.rgbConverted)"))
-                            if let stock = job.stock { samples[2].append(try Self.processCPU("\(source) ! \(stock)")) }
-                            samples[3].append(try Self.processCPU("\(source) ! identity ! \(rest)"))
+                let caps = "video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1"
+                let recorded = RecordedFrames(format: format, width: w, height: h)
+                defer { recorded.remove() }
+                for (suffix, source) in [("", "videotestsrc is-live=true num-buffers=300 pattern=ball ! \(caps)"),
+                                         ("-recorded", recorded.source)] {
+                    for plain in jobs where only.isEmpty || only.contains("e2e") || only.contains(plain.name + suffix) {
+                        let job = EndToEndJob(name: plain.name + suffix, filterCam: plain.filterCam, stock: plain.stock, rgbConverted: plain.rgbConverted)
+                        do {
+                            if !suffix.isEmpty { try recorded.write(caps: caps) }
+                            // The rest of the pipeline after the job, for the floor.
+                            let rest = job.filterCam.components(separatedBy: " ! ").dropFirst().joined(separator: " ! ")
+                            var samples: [[Double]] = [[], [], [], []]   // FilterCam, converted, stock, floor
+                            for _ in 0..<max(1, runs) {
+                                samples[0].append(try Self.processCPU("\(source) ! \(job.filterCam)"))
+                                samples[1].append(try Self.processCPU("\(source) ! \(job.rgbConverted)"))
+                                if let stock = job.stock { samples[2].append(try Self.processCPU("\(source) ! \(stock)")) }
+                                samples[3].append(try Self.processCPU("\(source) ! identity ! \(rest)"))
+                            }
+                            func median(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.sorted()[v.count / 2] }
+                            let ours = median(samples[0])!, converted = median(samples[1])!, floor = median(samples[3])!
+                            let stock = median(samples[2])
+                            let share = stock.map { ($0 - floor) > 0.01 ? (ours - floor) / ($0 - floor) : 0 }
+                            let r = Result(name: job.name, size: size, fps_filtercam: ours, fps_native: stock ?? 0,
+                                           ratio: stock.map { ours / $0 } ?? 0, runs: max(1, runs),
+                                           note: String(format: "CPU seconds for 300 frames at 30 fps (not fps); FilterCam behind RGB conversions: %.2f s; "
+                                                        + "floor (identity in place of the job): %.2f s; the job alone, FilterCam over stock: %@", converted, floor,
+                                                        share.map { String(format: "%.2f", $0) } ?? "-"))
+                            results.append(r)
+                            log("\(job.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(size)  CPU: FilterCam \(String(format: "%.2f", ours)) s, "
+                                + (stock.map { String(format: "stock %.2f s (ratio %.2f)", $0, ours / $0) } ?? "no stock element")
+                                + String(format: ", FilterCam behind RGB conversions %.2f s, floor %.2f s", converted, floor)
+                                + (share.map { String(format: ", the job alone %.2f", $0) } ?? ""))
+                        } catch {
+                            log("\(job.name) \(size): skipped: \(error)")
                         }
-                        func median(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.sorted()[v.count / 2] }
-                        let ours = median(samples[0])!, converted = median(samples[1])!, floor = median(samples[3])!
-                        let stock = median(samples[2])
-                        let share = stock.map { ($0 - floor) > 0.01 ? (ours - floor) / ($0 - floor) : 0 }
-                        let r = Result(name: job.name, size: size, fps_filtercam: ours, fps_native: stock ?? 0,
-                                       ratio: stock.map { ours / $0 } ?? 0, runs: max(1, runs),
-                                       note: String(format: "CPU seconds for 300 live frames (not fps); FilterCam behind RGB conversions: %.2f s; "
-                                                    + "floor (identity in place of the job): %.2f s; the job alone, FilterCam over stock: %@", converted, floor,
-                                                    share.map { String(format: "%.2f", $0) } ?? "-"))
-                        results.append(r)
-                        log("\(job.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(size)  CPU: FilterCam \(String(format: "%.2f", ours)) s, "
-                            + (stock.map { String(format: "stock %.2f s (ratio %.2f)", $0, ours / $0) } ?? "no stock element")
-                            + String(format: ", FilterCam behind RGB conversions %.2f s, floor %.2f s", converted, floor)
-                            + (share.map { String(format: ", the job alone %.2f", $0) } ?? ""))
-                    } catch {
-                        log("\(job.name) \(size): skipped: \(error)")
                     }
                 }
             }

@@ -148,7 +148,12 @@ void fc_run_tasks_in_background(GstElement *pipeline, GstElement *owner, int nic
 /// resolved; malloc'd (free it), or NULL.
 char *fc_own_file_path(void);
 
-/* glibc's mallopt(M_MMAP_THRESHOLD, bytes) (malloc.h is not in Swift's Glibc module);
- * returns 1 on success, 0 where there is no glibc. */
-int fc_set_mmap_threshold(int bytes);
+/* glibc's malloc_trim(0): free memory at the top and inside every arena's heaps goes
+ * back to the system; 1 if any did, 0 otherwise or where there is no glibc. A filter
+ * element calls it when it goes to NULL (why: FrameMemory.swift). */
+int fc_return_free_memory(void);
+
+/* glibc's mallopt(M_ARENA_MAX, 1) unless the environment sets MALLOC_ARENA_MAX; 1 on
+ * success, 0 otherwise or where there is no glibc. */
+int fc_use_one_arena(void);
 G_END_DECLS
