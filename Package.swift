@@ -116,10 +116,13 @@ let package = Package(
         // libgstreamer-plugins-base1.0-dev), for the CLI only, not the loadable plugin.
         .target(name: "CWindowTitle", cSettings: [.unsafeFlags(includeFlags(windowTitle))],
                 linkerSettings: libraries(windowTitle)),
+        // A lost X server ends the app as a closed window does instead of Xlib's exit(1)
+        // (Xlib: Debian libx11-dev), for the CLI only: it replaces XOpenDisplay process-wide.
+        .target(name: "CDisplayLoss", linkerSettings: libraries(["x11"]) + [.linkedLibrary("dl")]),
         // The command-line tool's support: sessions, live commands, pipeline files, inspect,
         // messages, the benchmark, the RTSP and web servers. Not in the loadable plugin.
         .target(name: "FilterCamTool", dependencies: ["FilterCamHost", "FilterCore", "CGStreamer", "CFilterCamShim", "CRTSPServe", "CWebServe",
-                                                      "CWindowTitle"],
+                                                      "CWindowTitle", "CDisplayLoss"],
                 // The control page, built into the binary (no files to install beside it).
                 resources: [.embedInCode("Web/page.html"), .embedInCode("Web/page.js")],
                 swiftSettings: systemHeaders),

@@ -98,10 +98,55 @@ static gboolean fc_filter_query_caps(FcFilterElement *self, GstPad *pad, GstQuer
   return TRUE;
 }
 
+// Upstream queries that only upstream can answer (duration, position, seeking, convert,
+// uri, segment, buffering, context…) cross the element as through identity. The inner
+// appsrc answered them itself: no duration, seekable=false, so a player through the
+// element could neither show the length nor seek. What the pair itself knows stays with
+// it: latency (upstream's plus the filter's time), scheduling, accept-caps.
+static gboolean fc_filter_query_goes_upstream(GstQuery *query) {
+  switch (GST_QUERY_TYPE(query)) {
+  case GST_QUERY_LATENCY:
+  case GST_QUERY_SCHEDULING:
+  case GST_QUERY_ACCEPT_CAPS:
+  case GST_QUERY_ALLOCATION:
+  case GST_QUERY_DRAIN:
+    return FALSE;
+  default:
+    return TRUE;
+  }
+}
+
 static gboolean fc_filter_query(GstPad *pad, GstObject *parent, GstQuery *query) {
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS && parent)
-    return fc_filter_query_caps((FcFilterElement *)parent, pad, query);
+  FcFilterElement *self = (FcFilterElement *)parent;
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS && self)
+    return fc_filter_query_caps(self, pad, query);
+  if (self && pad == self->srcpad && fc_filter_query_goes_upstream(query))
+    return gst_pad_peer_query(self->sinkpad, query);
   return gst_pad_peer_query(gst_pad_get_element_private(pad), query);
+}
+
+// Upstream events the worker has no part in go straight to the element's sink pad, as
+// through identity, so their result is upstream's: a seek the source refuses returns
+// FALSE (through the appsrc every seek "succeeded"), a caps filter changed at run time
+// after the element gets upstream to renegotiate (RECONFIGURE stopped at the appsrc), and
+// an application's custom events reach the source. Latency, QoS and navigation still
+// pass the worker (FrameWorker+Pads.swift), which notes or handles them.
+static gboolean fc_filter_src_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  FcFilterElement *self = (FcFilterElement *)parent;
+  switch (GST_EVENT_TYPE(event)) {
+  case GST_EVENT_SEEK:
+  case GST_EVENT_RECONFIGURE:
+  case GST_EVENT_CUSTOM_UPSTREAM:
+  case GST_EVENT_CUSTOM_BOTH:
+  case GST_EVENT_CUSTOM_BOTH_OOB:
+  case GST_EVENT_SELECT_STREAMS:
+  case GST_EVENT_TOC_SELECT:
+    if (self) return gst_pad_push_event(self->sinkpad, event);
+    break;
+  default:
+    break;
+  }
+  return gst_pad_push_event(gst_pad_get_element_private(pad), event);
 }
 
 static void fc_filter_class_init(gpointer klass, gpointer data) {
@@ -118,6 +163,7 @@ static void fc_filter_instance_init(GTypeInstance *instance, gpointer klass) {
   fc_inner_init(&self->inner, self->sinkpad, self->srcpad);
   gst_pad_set_query_function(self->sinkpad, fc_filter_query);
   gst_pad_set_query_function(self->srcpad, fc_filter_query);
+  gst_pad_set_event_function(self->srcpad, fc_filter_src_event);
   gst_element_add_pad(GST_ELEMENT(self), self->sinkpad);
   gst_element_add_pad(GST_ELEMENT(self), self->srcpad);
   fc_common_instance_init(GST_ELEMENT(self));   // Swift adopts its appsink and appsrc here

@@ -106,6 +106,17 @@ gboolean fc_param_is_mutable_playing(GParamSpec *spec) {
   return (spec->flags & GST_PARAM_MUTABLE_PLAYING) != 0;
 }
 
+gboolean fc_param_is_controllable(GParamSpec *spec) {
+  return (spec->flags & GST_PARAM_CONTROLLABLE) != 0;
+}
+
+const char *fc_param_mutability(GParamSpec *spec) {
+  if (spec->flags & GST_PARAM_MUTABLE_PLAYING) return "changeable in NULL, READY, PAUSED or PLAYING state";
+  if (spec->flags & GST_PARAM_MUTABLE_PAUSED) return "changeable only in NULL, READY or PAUSED state";
+  if (spec->flags & GST_PARAM_MUTABLE_READY) return "changeable only in NULL or READY state";
+  return NULL;
+}
+
 gboolean fc_buffer_memory_writable(GstBuffer *b) {
   if (!gst_buffer_is_writable(b)) return FALSE;
   guint n = gst_buffer_n_memory(b);

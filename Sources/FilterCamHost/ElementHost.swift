@@ -54,7 +54,7 @@ final class ElementHost: Sendable {
             }
             try parts[slot].set(property.name, value)
         } catch {
-            refusal.refuse(property.name, value.text, error.description)
+            refusal.refuse(property.name, property.text(of: value), error.description)
         }
     }
 

@@ -81,6 +81,19 @@ public struct ElementProperty: Sendable {
         }
     }
 
+    /// A value as a user writes it: an enum by its nick (a refusal of orientation=custom
+    /// named the value '9').
+    func text(of value: PropertyValue) -> String {
+        guard case .int(let index) = value else { return value.text }
+        let nicks: [String]
+        switch kind {
+        case .enumeration(_, let names, _): nicks = names
+        case .gstEnum(let getType, _): nicks = Self.nicks(of: getType())
+        default: return value.text
+        }
+        return nicks.indices.contains(index) ? nicks[index] : value.text
+    }
+
     /// The nicks of a registered enum type, in value order.
     static func nicks(of type: GType) -> [String] {
         guard let klass = g_type_class_ref(type) else { return [] }

@@ -13,7 +13,7 @@ extension FilterCamElement {
     func galleryTask(_ recipe: FrameRecipe, settings s: FilterCamSettings, format: FrameFormat,
                      method: OrientationMethod, live: Bool, recording facts: RecordingBranch.FrameFacts) -> FrameTask {
         let plan = recipe.plan
-        let entries = FilterRegistry.shared.all
+        let entries = FilterRegistry.shared.pickable
         let chains = entries.map { FilterShowcase.chain(for: $0.id) }
         let page = GalleryPage(count: entries.count, selected: entries.firstIndex { $0.id == s.chain.leadingID } ?? 0,
                                width: plan.outputWidth, height: plan.outputHeight,
@@ -21,9 +21,11 @@ extension FilterCamElement {
         let painter = galleryPainter, snapshots = self.snapshots, faces = self.faces
         let recording = self.recording, recorded = recording.needsFrame
         let isYUV = format.isYUV
-        let items = page.items { i in
+        // The help card (h in the gallery) is shown in place of the thumbnails, not over them.
+        let card = s.osd && display.withLock { $0.helpShown }
+        let items = (card ? [] : page.items { i in
             entries[i].title + (isYUV && !painter.worksOnYUV(i, chains: chains) ? " (RGB only)" : "")
-        } + displayOverGallery(recipe, settings: s)
+        }) + displayOverGallery(recipe, settings: s)
         let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = faces.hasReportedFaces ? { buffer, timestamp in
             faces.decorate(buffer, faces: [], timestamp: timestamp)
         } : nil
@@ -40,7 +42,7 @@ extension FilterCamElement {
                     if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
                     if recorded { recording.capture(frame, facts: facts) }
                 },
-                gallery: { painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
+                gallery: { card ? painter.paintBackground(to: $1) : painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
                 over: { frame, still in
                     if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
                     canvas.draw(items, on: frame)
@@ -52,7 +54,7 @@ extension FilterCamElement {
                 if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
                 if recorded { recording.capture(frame, facts: facts) }
             },
-            gallery: { painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
+            gallery: { card ? painter.paintBackground(to: $1) : painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
             over: { frame, still in
                 if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
                 OSDRenderer.draw(items, on: frame)

@@ -9,6 +9,10 @@ extension FilterCamElement {
     func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         let s = settings.withLock { $0 }
         guard s.navigation, let input = previewInput(event, gallery: s.gallery) else { return false }
+        if s.osd && PreviewControl.closesCard(input) && display.withLock({ d in defer { d.hideHelp() }; return d.helpShown }) {
+            log.info(element, "window: help card closed")
+            return true
+        }
         let commands = preview.withLock { $0.handle(input, lensIsFull: s.lens.isFull, galleryOpen: s.gallery) }
         // A drag says where the lens ended when it is let go, not at every step.
         var dragging = false

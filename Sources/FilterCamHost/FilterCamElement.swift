@@ -186,7 +186,8 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         case (.lensOutline, .bool(let v)):
             settings.withLock { $0.lensOutline = v }
         case (.gallery, .bool(let v)):
-            settings.withLock { $0.gallery = v }
+            let changed = settings.withLock { s in defer { s.gallery = v }; return s.gallery != v }
+            if changed { display.withLock { $0.hideHelp() } }   // the gallery is not drawn under a card
         case (.countdown, .int(let v)):
             display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
         case (.maxZoom, .double(let v)):

@@ -89,13 +89,17 @@ extension FrameWorker {
         var timestamp: UInt64? = nil
         let pts = fc_buffer_pts(buffer.pointer)
         if pts != GstClockTime.max { timestamp = UInt64(pts) }
+        // A segment in bytes or buffers (an application's appsrc by default) has no running
+        // or stream time; asking for one was a GStreamer-CRITICAL per frame.
+        let timed = segment.format == GST_FORMAT_TIME
         if let timestamp, isLate(timestamp, duration: fc_buffer_duration(buffer.pointer), segment: &segment) { return }
         // Controlled properties (GstController) take their values at this frame's stream time.
-        if let timestamp {
+        if let timestamp, timed {
             let streamTime = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, guint64(timestamp))
             if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
         }
         run.stream.frameRunningTime = timestamp.flatMap { t in
+            guard timed else { return nil }
             let running = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, guint64(t))
             return running == GstClockTime.max ? nil : UInt64(running)
         }

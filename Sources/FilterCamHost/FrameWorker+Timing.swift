@@ -77,8 +77,9 @@ extension FrameWorker {
     /// GstBaseTransform posts them); `jitter` is how late it was, when known.
     private func postQoS(live: Bool, pts: GstClockTime, duration: GstClockTime, segment: UnsafePointer<GstSegment>,
                          jitter: Int64?, proportion: Double) {
-        let runningTime = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts)
-        let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
+        let timed = segment.pointee.format == GST_FORMAT_TIME
+        let runningTime = timed ? gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts) : GstClockTime.max
+        let streamTime = timed ? gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts) : GstClockTime.max
         let message = gst_message_new_qos(element.asObject, live ? 1 : 0, runningTime, streamTime, pts, duration)!
         if let jitter { gst_message_set_qos_values(message, gint64(jitter), proportion, 1_000_000) }
         gst_message_set_qos_stats(message, GST_FORMAT_BUFFERS, guint64(processedCount.load(ordering: .relaxed)), guint64(framesDropped))

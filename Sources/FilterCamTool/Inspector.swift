@@ -60,11 +60,11 @@ public enum Inspector {
         var flagWords: [String] = []
         if flags & G_PARAM_READABLE.rawValue != 0 { flagWords.append("readable") }
         if flags & G_PARAM_WRITABLE.rawValue != 0 { flagWords.append("writable") }
-        if fc_param_is_mutable_playing(spec) != 0 {
-            flagWords.append("changeable in NULL, READY, PAUSED or PLAYING state")
-        } else if flags & G_PARAM_WRITABLE.rawValue != 0 {
-            flagWords.append("changeable only in NULL or READY state")
-        }
+        // As gst-inspect-1.0: a property without GStreamer's mutability flags gets no words
+        // (this said "changeable only in NULL or READY state" of every such one, `name` too).
+        if flags & G_PARAM_DEPRECATED.rawValue != 0 { flagWords.append("deprecated") }
+        if fc_param_is_controllable(spec) != 0 { flagWords.append("controllable") }
+        if let words = fc_param_mutability(spec) { flagWords.append(String(cString: words)) }
         var out = "  \(name.padding(toLength: max(22, name.count + 1), withPad: " ", startingAt: 0)): \(blurb)\n"
         out += "                        flags: \(flagWords.joined(separator: ", "))\n"
         out += "                        \(typeDescription(spec))\n"

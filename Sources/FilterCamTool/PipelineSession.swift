@@ -84,6 +84,7 @@ public final class PipelineSession {
                 outcome = handle(m.pointer)
                 if outcome == .endOfStream && eosDeadline != nil { outcome = .stoppedByUser }
             }
+            if outcome == nil && displayWentAway() { outcome = .error }
             onTick?()
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
@@ -112,7 +113,7 @@ public final class PipelineSession {
             if interrupts >= 2 {
                 errorLine("Interrupted again: aborting without waiting for EOS.")
                 outcome = .aborted
-            } else if interrupts == 1 && eosDeadline == nil && stillsRequestedAreDone() {
+            } else if interrupts == 1 && eosDeadline == nil && outcome == nil && stillsRequestedAreDone() {
                 eosDeadline = beginEndOfStream("interrupt")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
@@ -130,41 +131,16 @@ public final class PipelineSession {
         return outcome!
     }
 
-    /// After an upstream error the sources no longer push, so an EOS sent to the
-    /// pipeline would not reach the muxers: EOS goes straight into every muxer's sink pads,
-    /// and the session waits (bounded) for the sinks to finish, so a recording keeps the
-    /// frames up to the error and stays playable.
-    private static func isMuxer(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
-        guard let factory = gst_element_get_factory(element),
-              let klass = gst_element_factory_get_metadata(factory, "klass") else { return false }
-        return String(cString: klass).contains("Muxer")
-    }
-
-    private func finaliseRecordings() {
-        let muxers = pipeline.elements.filter(Self.isMuxer)
-        guard !muxers.isEmpty else { return }
-        errorLine("Finishing \(muxers.count == 1 ? "the recording" : "\(muxers.count) recordings") after the error…")
-        for muxer in muxers {
-            for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
-                _ = gst_pad_send_event(pad, gst_event_new_eos())
-            }
-        }
-        let deadline = Date().addingTimeInterval(endOfStreamTimeout)
-        while Date() < deadline {
-            guard let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 100_000_000,
-                    GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))) else { continue }
-            if m.pointer.pointee.type == GST_MESSAGE_EOS { return }
-        }
-    }
-
     private var stoppingARecording = true
+    /// Recordings from the preview started and not yet saved or failed.
+    var recordingsRunning = 0
 
     /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
     /// sink, no filtercam recording from the preview) the wait is short (1.5 s): a live
     /// source that never ends must not hold a quit.
     private func beginEndOfStream(_ why: String) -> Date {
         let recording = pipeline.elements.contains { e in
-            Self.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
+            Pipeline.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
         } || filterStages.contains { Pipeline.property($0.element, "record") == "true" }
         stoppingARecording = recording
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
@@ -356,7 +332,7 @@ public final class PipelineSession {
     /// One line when a recording from the preview starts, and one when its file is
     /// complete: the file, its length and its size (`recording-started`, `recording-saved`;
     /// a failure is the element's WARNING, printed as such).
-    private func reportRecording(_ m: UnsafeMutablePointer<GstMessage>) {
+    func reportRecording(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(m) else { return }
         let name = String(cString: gst_structure_get_name(structure))
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
@@ -364,11 +340,15 @@ public final class PipelineSession {
         gst_structure_get_boolean(structure, "sound", &sound)
         switch name {
         case "recording-started":
+            recordingsRunning += 1
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
             errorLine("recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound")); v or 'record' again stops it")
+        case "recording-failed":
+            recordingsRunning -= 1
         case "recording-saved":
+            recordingsRunning -= 1
             var seconds = 0.0, frames: gint = 0, dropped: gint = 0
             var size: guint64 = 0
             gst_structure_get_double(structure, "duration", &seconds)

@@ -9,7 +9,7 @@ import Foundation
 /// "OpenGL renderer" or ximagesink's "gst-launch-1.0".
 final class WindowTitles {
     /// The sinks that show a window of their own.
-    private static let windowSinks: Set<String> = ["glimagesink", "ximagesink", "xvimagesink"]
+    static let windowSinks: Set<String> = ["glimagesink", "ximagesink", "xvimagesink"]
 
     private var shown: String?
     private var lastCheck = Date.distantPast

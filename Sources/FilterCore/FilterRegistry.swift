@@ -26,12 +26,20 @@ public final class FilterRegistry: Sendable {
 
     public var ids: [String] { all.map(\.id) }
 
-    /// The id `step` places after `id` in the catalog, wrapping (next/previous filter).
+    /// The entries a user picks from: the filter cycle (n/p), the gallery, the web page.
+    public var pickable: [FilterDescriptor] { all.filter(\.pickable) }
+
+    /// The pickable id `step` places after `id` in the catalog, wrapping (next/previous
+    /// filter). From an entry that is not offered (`lut file=…` set in a pipeline) the
+    /// step starts at its place in the catalog.
     public func id(after id: String, step: Int) -> String {
-        let list = ids
-        guard !list.isEmpty else { return id }
-        let i = list.firstIndex(of: id) ?? 0
-        return list[((i + step) % list.count + list.count) % list.count]
+        let list = all
+        guard list.contains(where: \.pickable) else { return id }
+        var i = list.firstIndex { $0.id == id } ?? 0
+        repeat {
+            i = ((i + step) % list.count + list.count) % list.count
+        } while !list[i].pickable
+        return list[i].id
     }
 
     public func descriptor(id: String) -> FilterDescriptor? {

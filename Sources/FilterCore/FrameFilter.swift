@@ -57,9 +57,14 @@ public struct FilterDescriptor: Sendable {
     /// parses), so that a bad value is refused where it is set, in a chain or a property,
     /// and not on a frame; the work (reading, parsing) is done there, off the video path.
     public let check: (@Sendable (FilterValues) throws(FilterError) -> Void)?
+    /// Whether the entry changes the picture by itself (at its defaults or at the example
+    /// `FilterShowcase` gives): what the preview's filter cycle (n/p), its gallery and the
+    /// web page's picker offer. False for `lut`, which needs a file (a folder's `look:NAME`
+    /// entries are the looks to pick); pipelines still name every entry.
+    public let pickable: Bool
 
     public init(id: String, title: String, summary: String, parameters: [FilterParameter] = [],
-                strengthParameter: String? = nil,
+                strengthParameter: String? = nil, pickable: Bool = true,
                 check: (@Sendable (FilterValues) throws(FilterError) -> Void)? = nil,
                 make: @escaping @Sendable (FilterValues) -> any FrameFilter) {
         self.id = id
@@ -67,6 +72,7 @@ public struct FilterDescriptor: Sendable {
         self.summary = summary
         self.parameters = parameters
         self.strengthParameter = strengthParameter
+        self.pickable = pickable
         self.check = check
         self.make = make
     }

@@ -54,12 +54,14 @@ public final class FrameMailbox<Frame: Sendable, Event: Sendable>: Sendable {
     public func setFlushing(_ on: Bool) { queue.setFlushing(on) }
 
     /// Adds a frame (takes ownership). Live: queues it; when more than `maxWaitingFrames`
-    /// would wait, the oldest waiting frame is dropped and handed back (owned) so the caller
-    /// can report it. Non-live: waits until no frame is waiting. `accepted` is false when
-    /// the frame was refused (flushing, stopped); it is released.
+    /// (or `burst`, when larger) would wait, the oldest waiting frame is dropped and handed
+    /// back (owned) so the caller can report it. Non-live: waits until no frame is waiting.
+    /// `accepted` is false when the frame was refused (flushing, stopped); it is released.
     @discardableResult
-    public func put(frame: Frame, live: Bool) -> (accepted: Bool, dropped: Frame?) {
-        let put = queue.put(.frame(frame), policy: live ? nil : Self.notLive)
+    public func put(frame: Frame, live: Bool, burst: Int = 0) -> (accepted: Bool, dropped: Frame?) {
+        let policy: WorkQueue<Item>.Policy? = !live ? Self.notLive
+            : burst > maxWaitingFrames ? .fifo(limit: burst, whenFull: .dropOldest) : nil
+        let put = queue.put(.frame(frame), policy: policy)
         guard case .frame(let old)? = put.dropped else { return (put.accepted, nil) }
         return (put.accepted, old)
     }

@@ -88,6 +88,12 @@ public struct OnScreenDisplay: Sendable, Equatable {
         helpShown.toggle()
     }
 
+    /// The card closed: by a click or Esc, or because the gallery opened or closed (the
+    /// card belongs to the screen it was opened on).
+    public mutating func hideHelp() {
+        helpShown = false
+    }
+
     /// What to draw at `time`: the lens outline when it moved lately or `alwaysOutline`
     /// (and the lens is not the whole picture), the current banner, the recording's dot
     /// and length, the help card.

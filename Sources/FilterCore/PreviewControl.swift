@@ -18,6 +18,18 @@ public struct PreviewControl: Sendable {
 
     private var dragging = false
 
+    /// With the help card shown (a sheet over the picture or the gallery, as in the app), a
+    /// click or Esc/Enter closes the card and does nothing else: the lens does not jump
+    /// under it, no thumbnail hidden by it is picked, the gallery stays open. Other keys
+    /// act as always (h and ? close it too, by their toggle).
+    public static func closesCard(_ input: Input) -> Bool {
+        switch input {
+        case .press(_, _, 1): return true
+        case .key(let name): return Keymap.command(forKey: name) == .closeGallery
+        default: return false
+        }
+    }
+
     public init() {}
 
     /// The commands for one input; `lensIsFull`: no lens is placed (a drag then moves nothing).

@@ -123,15 +123,16 @@ def image_pixel(path, x, y):
 class PairedLiveSource:
     """A live source that pushes its frames in pairs: every 66 ms two BGRx frames, the
     earlier one already a frame interval old (its capture time), the later one on time.
-    It announces the 66 ms it holds a frame back as its latency, as a batching source must."""
+    It announces the 66 ms it holds a frame back as its latency, as a batching source must.
+    TOGETHER frames instead of two: a jitter buffer releasing a stall's frames at once."""
 
-    def __init__(self, width=320, height=240):
-        self.width, self.height = width, height
+    def __init__(self, width=320, height=240, together=2):
+        self.width, self.height, self.together = width, height, together
 
     def run_side_by_side(self, element, seconds):
         frame = Gst.SECOND // 30
         pipeline = Gst.parse_launch(
-            f"appsrc name=src is-live=true format=time do-timestamp=false min-latency={2 * frame} "
+            f"appsrc name=src is-live=true format=time do-timestamp=false min-latency={self.together * frame} "
             f"caps=video/x-raw,format=BGRx,width={self.width},height={self.height},framerate=30/1 ! tee name=t "
             f"t. ! queue ! identity ! fakesink name=reference sync=true max-lateness=20000000 "
             f"t. ! queue ! {element} ! fakesink name=tested sync=true max-lateness=20000000")
@@ -144,10 +145,10 @@ class PairedLiveSource:
             base = src.get_base_time()
             k = 0
             while not stop.is_set():
-                first = 2 * k * frame
-                # Both frames of the pair are captured once the second one's time has come.
-                Gst.Clock.id_wait(clock.new_single_shot_id(base + first + 2 * frame))
-                for pts in (first, first + frame):
+                first = self.together * k * frame
+                # The frames of a batch are captured once the last one's time has come.
+                Gst.Clock.id_wait(clock.new_single_shot_id(base + first + self.together * frame))
+                for pts in range(first, first + self.together * frame, frame):
                     buffer = Gst.Buffer.new_wrapped(bytes([(pts // frame) % 256]) * size)
                     buffer.pts, buffer.duration = pts, frame
                     if src.emit("push-buffer", buffer) != Gst.FlowReturn.OK:

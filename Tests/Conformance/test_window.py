@@ -606,6 +606,37 @@ class Window(unittest.TestCase):
                 finally:
                     self.close(pipeline)
 
+    def test_help_card_and_gallery_take_turns(self):
+        # (20, 20): in the gallery's first thumbnail, outside the card; (160, 120): under
+        # the card's box. References: the picture, and the gallery without a card.
+        spots = [(20, 20), (160, 120)]
+        picture = [rendered_pixel("identity", x, y, source_format="I420") for x, y in spots]
+        gallery = [rendered_pixel("filtercam filter=none gallery=true", x, y, source_format="I420") for x, y in spots]
+        pipeline, fc = self.window_pipeline("osd=true filter=none", "I420")
+        try:
+            self.wait_until_shown(spots, picture, "the picture")
+            self.xdotool("mousemove", "100", "200", "key", "h")
+            self.wait_until_covered(spots[1:], picture[1:], "help card")
+            # g opens the gallery and closes the card: every thumbnail shows.
+            self.press_until(["key", "g"], lambda: fc.get_property("gallery"), True)
+            self.wait_until_shown(spots, gallery, "the card over the gallery")
+            # h in the gallery: the card in place of the thumbnails (the gallery's grey).
+            self.xdotool("key", "h")
+            self.assertTrue(eventually(lambda: close_to(self.shown(spots[:1]), [(32, 32, 32)], 3)
+                                       and self.region_differs(self.shown(spots[1:])[0], gallery[1])),
+                            f"no card in place of the thumbnails: {self.shown(spots)}")
+            # Esc closes the card alone, back to the thumbnails; so does a click, which
+            # chooses nothing.
+            self.xdotool("key", "Escape")
+            self.wait_until_shown(spots, gallery, "Esc did not bring the thumbnails back")
+            self.xdotool("key", "h")
+            self.assertTrue(eventually(lambda: close_to(self.shown(spots[:1]), [(32, 32, 32)], 3)), "h again")
+            self.click(160, 120)
+            self.wait_until_shown(spots, gallery, "a click did not close the card")
+            self.assertEqual((fc.get_property("gallery"), fc.get_property("filter")), (True, "none"))
+        finally:
+            self.close(pipeline)
+
     def test_osd_outlines_the_lens_while_it_moves_then_clears(self):
         # The lens (80,60 160x120 in 320x240): its outline's white line runs on the pixels
         # x 80 and 239, y 60 and 179, over bars of every colour (and the black strip).

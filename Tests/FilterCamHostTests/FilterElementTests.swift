@@ -105,7 +105,8 @@ final class FilterElementTests: XCTestCase {
         // GStreamer's orientation "custom" has no matrix here: refused with the valid choices.
         let custom = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam orientation=custom ! fakesink"])
         XCTAssertNotEqual(custom.status, 0)
-        XCTAssertTrue(custom.stderr.contains("custom") && custom.stderr.contains("ur-ll or auto"), custom.stderr)
+        XCTAssertTrue(custom.stderr.contains("invalid orientation 'custom'") && custom.stderr.contains("ur-ll or auto"),
+                      "the refused value is named by its nick, not its number: \(custom.stderr)")
     }
 
     // MARK: The worked example

@@ -211,6 +211,28 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(block("frames-dropped").contains("flags: readable\n"), block("frames-dropped"))
     }
 
+    /// Each property's flags line says what gst-inspect-1.0's says (controllable, the state
+    /// it can change in, deprecated), for FilterCam's elements and a stock one.
+    func testInspectFlagsAreGstInspects() throws {
+        func flagsByProperty(_ text: String) -> [String: String] {
+            let lines = text.split(separator: "\n").map(String.init)
+            var flags: [String: String] = [:]
+            for (i, line) in lines.enumerated().dropFirst() where line.trimmingCharacters(in: .whitespaces).hasPrefix("flags:") {
+                let name = lines[i - 1].split(separator: ":")[0].trimmingCharacters(in: .whitespaces)
+                flags[name] = line.trimmingCharacters(in: .whitespaces)
+            }
+            return flags
+        }
+        for element in ["filtercam", "fcsepia", "filtercamsrc", "videotestsrc"] {
+            let ours = try runCLI(["inspect", element], timeout: 20)
+            let stock = try runGstTool("gst-inspect-1.0", [element])
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            let expected = flagsByProperty(stock.stdoutText)
+            XCTAssertGreaterThan(expected.count, 3, stock.stdoutText)
+            XCTAssertEqual(flagsByProperty(ours.stdoutText), expected, element)
+        }
+    }
+
     func testInspectUnknownElementFails() throws {
         let r = try runCLI(["inspect", "nosuchelement"], timeout: 20)
         XCTAssertNotEqual(r.status, 0)

@@ -40,7 +40,7 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.nextFilter).0, "filter: sepia")
         XCTAssertEqual(try run(.nextFilter, ["filter": "sepia intensity=0.5, vignette"]).0, "filter: mono")
         XCTAssertEqual(try run(.previousFilter, ["filter": "sepia"]).0, "filter: none")
-        XCTAssertEqual(try run(.previousFilter).0, "filter: lut", "wraps to the end of the catalog")
+        XCTAssertEqual(try run(.previousFilter).0, "filter: focus-peaking", "wraps to the end of the catalog")
         // exposure at 0 EV changes nothing: n brings it at the gallery's example, and walks on from it.
         XCTAssertEqual(try run(.nextFilter, ["filter": "vignette"]).0, "filter: exposure ev=1")
         XCTAssertEqual(try run(.nextFilter, ["filter": "exposure ev=1"]).0, "filter: color-controls saturation=2 contrast=1.3")
@@ -48,6 +48,21 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.filter("mono")).0, "filter: mono")
         XCTAssertEqual(try run(.filter("mono"), ["filter": "mono"]).0, "filter: none", "again returns to none")
         XCTAssertThrowsError(try run(.filter("sepai")))
+    }
+
+    /// A bare `lut` (no file) shows the picture unchanged: n and p pass it, a folder's
+    /// looks are the ones offered, and a `lut` set with a file steps from its place.
+    func testNextAndPreviousPassABareLutAndOfferTheLooks() throws {
+        XCTAssertEqual(try run(.nextFilter, ["filter": "focus-peaking"]).0, "filter: none", "past the end: the start")
+        XCTAssertEqual(try run(.nextFilter, ["filter": "lut file=looks/teal-orange.cube"]).0, "filter: none")
+        XCTAssertEqual(try run(.previousFilter, ["filter": "lut file=looks/teal-orange.cube"]).0, "filter: focus-peaking")
+        let withLooks = FilterRegistry(registeringBuiltIns: true)
+        withLooks.register(LookFilter.descriptor(id: "look:warm", title: "Warm", summary: "", file: "warm.cube"))
+        let target = FakeTarget(["filter": "focus-peaking"])
+        XCTAssertEqual(try ControlCommand.nextFilter.run(on: target, registry: withLooks), "filter: look:warm")
+        XCTAssertEqual(try ControlCommand.previousFilter.run(on: FakeTarget(), registry: withLooks), "filter: look:warm")
+        XCTAssertEqual(withLooks.pickable.map(\.id).filter { $0.contains("lut") || $0.hasPrefix("look:") }, ["look:warm"])
+        XCTAssertNotNil(withLooks.descriptor(id: "lut"), "pipelines still name it")
     }
 
     func testCountdownWritesThreeSecondsToTheElement() throws {
@@ -190,6 +205,9 @@ final class GalleryCommandTests: XCTestCase {
                        "filter: invert", "from a chain's first filter")
         XCTAssertEqual(try run(.turnPage(1), open.merging(["filter": "invert"]) { $1 }).0, "filter: edges")
         XCTAssertEqual(try run(.turnPage(-1), open.merging(["filter": "edges"]) { $1 }).0, "filter: invert")
+        // The last thumbnail is the catalog's last pickable filter: no bare `lut` cell.
+        XCTAssertEqual(try run(.moveLens(.right), open.merging(["filter": "edges"]) { $1 }).0, "filter: focus-peaking")
+        XCTAssertNotEqual(try run(.moveLens(.right), open.merging(["filter": "focus-peaking"]) { $1 }).0, "filter: lut")
         // Closed: the arrows move the lens, a page key is refused.
         XCTAssertEqual(try run(.moveLens(.left), ["lens": "0.25,0.25,0.5,0.5"]).0, "lens: 0.2,0.25,0.5,0.5")
         XCTAssertThrowsError(try run(.turnPage(1), [:])) { XCTAssertTrue("\($0)".contains("'g' opens it"), "\($0)") }

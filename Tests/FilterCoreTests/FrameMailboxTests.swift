@@ -44,6 +44,17 @@ final class FrameMailboxTests: XCTestCase {
         box.stop()
     }
 
+    func testABurstTheSourceAnnouncedAllWaitsThenTheBoundHolds() {
+        // A source whose latency covers six frames may hand them over at once: all are kept.
+        let owner = Box(), box = owner.mailbox
+        box.start()
+        for f in 1...6 { XCTAssertNil(box.put(frame: UInt64(f), live: true, burst: 6).dropped) }
+        XCTAssertEqual(box.put(frame: 7, live: true, burst: 6).dropped, 1, "past the burst the oldest goes")
+        XCTAssertEqual(box.put(frame: 8, live: true, burst: 2).dropped, 2, "a burst under the bound leaves the bound")
+        XCTAssertEqual(box.droppedCount, 2)
+        box.stop()
+    }
+
     func testTheBoundIsTheMailboxs() {
         let released = Locked<Int>(0)
         let box = FrameMailbox<UInt64, String>(maxWaitingFrames: 1) { _ in released.withLock { $0 += 1 } }

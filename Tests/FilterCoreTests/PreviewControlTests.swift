@@ -49,4 +49,19 @@ final class PreviewControlTests: XCTestCase {
         // Closed again: a press places the lens.
         XCTAssertEqual(preview.handle(.press(x: 0.2, y: 0.3, button: 1), lensIsFull: true), [.lensAt(x: 0.2, y: 0.3)])
     }
+
+    /// With the help card shown, a click and Esc/Enter only close it; the rest acts as always.
+    func testAClickOrEscClosesTheHelpCard() {
+        for input in [PreviewControl.Input.press(x: 0.5, y: 0.5, button: 1), .key("Escape"), .key("Return"), .key("KP_Enter")] {
+            XCTAssertTrue(PreviewControl.closesCard(input), "\(input)")
+        }
+        for input in [PreviewControl.Input.press(x: 0.5, y: 0.5, button: 4), .key("n"), .key("g"), .key("h"), .move(x: 0.1, y: 0.1),
+                      .release(button: 1), .scroll(dy: 1)] {
+            XCTAssertFalse(PreviewControl.closesCard(input), "\(input)")
+        }
+        var display = OnScreenDisplay()
+        display.toggleHelp()
+        display.hideHelp()
+        XCTAssertEqual(display.items(at: 0, lens: nil, alwaysOutline: false), [])
+    }
 }

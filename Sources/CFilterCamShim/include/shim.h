@@ -129,6 +129,10 @@ int fc_transition_next(GstStateChange t);
 
 /// Whether a property is flagged GST_PARAM_MUTABLE_PLAYING (a macro flag value).
 gboolean fc_param_is_mutable_playing(GParamSpec *spec);
+/// The words gst-inspect-1.0 prints for GStreamer's own GParamSpec flags (macros Swift
+/// cannot read): "controllable" and the state a property can change in, or NULL.
+gboolean fc_param_is_controllable(GParamSpec *spec);
+const char *fc_param_mutability(GParamSpec *spec);
 
 /// Whether every memory block of the buffer may be written without a copy.
 gboolean fc_buffer_memory_writable(GstBuffer *b);

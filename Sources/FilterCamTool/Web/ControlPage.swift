@@ -81,9 +81,10 @@ public final class ControlPage: Sendable {
                                          filename: URL(fileURLWithPath: still.path).lastPathComponent))
     }
 
-    /// The page with one button per filter, its picture beside its title.
+    /// The page with one button per filter a user can pick (not a bare `lut`, which needs
+    /// a file), its picture beside its title.
     static let page: [UInt8] = {
-        let buttons = FilterRegistry.shared.all.map { d in
+        let buttons = FilterRegistry.shared.pickable.map { d in
             """
                 <button type="button" data-filter="\(d.id.escapedForHTML)" title="\(d.summary.escapedForHTML)" aria-pressed="false">\
             <img src="/preview/\(d.id.escapedForHTML).png" alt=""><span>\(d.title.escapedForHTML)</span></button>

@@ -22,7 +22,7 @@ extension ControlCommand {
         default:
             guard open else { throw ControlError("the effects gallery is closed: 'g' opens it") }
         }
-        let ids = registry.ids
+        let ids = registry.pickable.map(\.id)
         let layout = GalleryLayout(count: max(ids.count, 1))
         let current = ids.firstIndex(of: FilterChain.leadingID(of: target.value("filter") ?? "none", registry: registry)) ?? 0
         switch self {

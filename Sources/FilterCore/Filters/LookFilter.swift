@@ -32,6 +32,7 @@ final class LookFilter: PassFilter {
         }
         return FilterDescriptor(
             id: id, title: title, summary: summary, parameters: parameters, strengthParameter: "intensity",
+            pickable: file != nil,   // without a file the picture stays as it is
             check: { values throws(FilterError) in
                 let path = file ?? values.text("file")
                 guard !path.isEmpty else { return }

@@ -42,6 +42,9 @@ public final class GalleryPainter {
         }
     }
 
+    /// The gallery's grey alone: the help card is shown in place of the thumbnails.
+    public func paintBackground(to destination: FrameView) { fill(destination) }
+
     private func fill(_ frame: FrameView) {
         let grey = UInt32(Self.background) * 0x010101 | 0xFF00_0000
         for y in 0..<frame.height { frame.row(y).update(repeating: grey, count: frame.width) }
@@ -83,6 +86,8 @@ public final class GalleryPainter {
             filters[index].apply(to: cell)
         }
     }
+
+    public func paintBackground(to destination: YUVFrame) { fill(destination) }
 
     private func fill(_ frame: YUVFrame) {
         let grey = frame.matrix.samples(r: Double(Self.background), g: Double(Self.background), b: Double(Self.background))

@@ -1,0 +1,169 @@
+"""What crosses a FilterCam element as it crosses identity: the queries only upstream
+can answer, the upstream events the worker has no part in (with upstream's result), and
+the downstream events a demuxer or an application sends besides frames.
+
+Through the element's inner appsrc a player saw no duration, seekable=false and no URI,
+every seek "succeeded", a caps filter changed at run time after the element never got
+upstream to renegotiate, and TOC, sticky or out-of-band custom, sink-message,
+protection and instant-rate-change events stopped at the inner appsink, and a segment
+in bytes (appsrc's default) gave a GStreamer-CRITICAL per frame. Each case runs
+a few 16x16 or 64x48 frames and compares with identity in the same pipeline.
+"""
+import os
+import subprocess
+import sys
+import threading
+import unittest
+
+from support import Gst, clip, require_plugin, wait_for
+
+require_plugin()
+
+ELEMENTS = ["filtercam filter=sepia", "fcmono"]
+
+
+def upstream_answers(element):
+    """The pipeline's answers to a player's queries, prerolled through ELEMENT."""
+    pipeline = Gst.parse_launch(f"filesrc location={clip(2)} ! matroskademux ! {element} ! fakesink")
+    pipeline.set_state(Gst.State.PAUSED)
+    assert pipeline.get_state(10 * Gst.SECOND)[0] == Gst.StateChangeReturn.SUCCESS
+    seeking = Gst.Query.new_seeking(Gst.Format.TIME)
+    uri = Gst.Query.new_uri()
+    answers = {"duration": pipeline.query_duration(Gst.Format.TIME),
+               "seekable": pipeline.query(seeking) and seeking.parse_seeking()[1],
+               "uri": pipeline.query(uri) and uri.parse_uri(),
+               "converts": pipeline.query_convert(Gst.Format.TIME, Gst.SECOND, Gst.Format.BYTES)[0]}
+    pipeline.set_state(Gst.State.NULL)
+    return answers
+
+
+def seek_result(element):
+    """What a flushing seek returns when the source cannot seek (an application's stream)."""
+    pipeline = Gst.parse_launch(f"appsrc stream-type=stream caps=video/x-raw,format=I420,width=16,height=16,"
+                                f"framerate=30/1 ! {element} ! fakesink")
+    pipeline.set_state(Gst.State.PLAYING)
+    result = pipeline.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH, Gst.SECOND)
+    pipeline.set_state(Gst.State.NULL)
+    return result
+
+
+def events_at_the_sink(element):
+    """The kinds of downstream events that reach the sink when an application's source
+    sends one of each between two frames (caps and segment left out)."""
+    pipeline = Gst.parse_launch(f"appsrc name=src format=time caps=video/x-raw,format=I420,width=16,height=16,"
+                                f"framerate=30/1 ! {element} ! fakesink name=sink")
+    seen = set()
+
+    def on_event(pad, info):
+        event = info.get_event()
+        structure = event.get_structure()
+        seen.add(event.type.value_nick + (":" + structure.get_name() if structure else ""))
+        return Gst.PadProbeReturn.OK
+
+    pipeline.get_by_name("sink").get_static_pad("sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, on_event)
+    pipeline.set_state(Gst.State.PLAYING)
+    src = pipeline.get_by_name("src")
+
+    def frame(k):
+        buffer = Gst.Buffer.new_allocate(None, 16 * 16 * 3 // 2, None)
+        buffer.pts, buffer.duration = k * Gst.SECOND // 30, Gst.SECOND // 30
+        return buffer
+
+    src.emit("push-buffer", frame(0))
+    pad = src.get_static_pad("src")
+    for event in [Gst.Event.new_toc(Gst.Toc.new(Gst.TocScope.GLOBAL), False),
+                  Gst.Event.new_custom(Gst.EventType.CUSTOM_DOWNSTREAM_STICKY, Gst.Structure.new_empty("app-sticky")),
+                  Gst.Event.new_custom(Gst.EventType.CUSTOM_DOWNSTREAM_OOB, Gst.Structure.new_empty("app-oob")),
+                  Gst.Event.new_custom(Gst.EventType.CUSTOM_DOWNSTREAM, Gst.Structure.new_empty("app-serial")),
+                  Gst.Event.new_sink_message("note", Gst.Message.new_application(None, Gst.Structure.new_empty("n"))),
+                  Gst.Event.new_instant_rate_change(2.0, Gst.SegmentFlags.NONE),
+                  Gst.Event.new_protection("11223344-5566-7788-99aa-bbccddeeff00",
+                                           Gst.Buffer.new_allocate(None, 4, None), "test")]:
+        pad.push_event(event)
+    src.emit("push-buffer", frame(1))
+    src.emit("end-of-stream")
+    assert wait_for(pipeline, Gst.MessageType.EOS) is not None
+    pipeline.set_state(Gst.State.NULL)
+    return seen - {"caps:GstEventCaps", "segment:GstEventSegment"}
+
+
+# An application's appsrc left at its default format (bytes), its frames timestamped.
+BYTES_SEGMENT_SCRIPT = """
+import gi; gi.require_version('Gst', '1.0')
+from gi.repository import Gst
+Gst.init(None)
+pipeline = Gst.parse_launch('appsrc name=src caps=video/x-raw,format=I420,width=16,height=16,framerate=30/1 ! '
+                            + ELEMENT + ' ! fakesink name=sink')
+frames = []
+pipeline.get_by_name('sink').get_static_pad('sink').add_probe(Gst.PadProbeType.BUFFER, lambda p, i: frames.append(1) or Gst.PadProbeReturn.OK)
+pipeline.set_state(Gst.State.PLAYING)
+for k in range(5):
+    buffer = Gst.Buffer.new_allocate(None, 384, None)
+    buffer.pts = k * Gst.SECOND // 30
+    pipeline.get_by_name('src').emit('push-buffer', buffer)
+pipeline.get_by_name('src').emit('end-of-stream')
+message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+pipeline.set_state(Gst.State.NULL)
+print(message.type.first_value_nick if message else 'timeout', len(frames))
+"""
+
+
+class QueriesReachUpstream(unittest.TestCase):
+    def test_duration_seeking_uri_and_convert_are_upstreams_answers(self):
+        reference = upstream_answers("identity")
+        self.assertTrue(reference["seekable"] and reference["duration"][0], reference)
+        for element in ELEMENTS:
+            self.assertEqual(upstream_answers(element), reference, element)
+
+
+class UpstreamEventsCarryUpstreamsResult(unittest.TestCase):
+    def test_a_seek_the_source_refuses_returns_false(self):
+        self.assertFalse(seek_result("identity"))
+        for element in ELEMENTS:
+            self.assertFalse(seek_result(element), element)
+
+    def test_a_caps_filter_changed_while_playing_renegotiates_upstream(self):
+        for element in ELEMENTS + ["filtercam orientation=90r"]:
+            pipeline = Gst.parse_launch(
+                f"videotestsrc ! video/x-raw,format=I420 ! {element} ! "
+                f"capsfilter name=after caps=video/x-raw,width=64,height=48 ! fakesink name=sink")
+            sizes, first, changed = [], threading.Event(), threading.Event()
+
+            def on_buffer(pad, info):
+                structure = pad.get_current_caps().get_structure(0)
+                sizes.append((structure.get_value("width"), structure.get_value("height")))
+                first.set()
+                if sizes[-1] == (32, 24):
+                    changed.set()
+                return Gst.PadProbeReturn.OK
+
+            pipeline.get_by_name("sink").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, on_buffer)
+            pipeline.set_state(Gst.State.PLAYING)
+            self.assertTrue(first.wait(10), element)
+            pipeline.get_by_name("after").set_property("caps", Gst.Caps.from_string("video/x-raw,width=32,height=24"))
+            renegotiated = changed.wait(10)
+            error = pipeline.get_bus().pop_filtered(Gst.MessageType.ERROR)
+            pipeline.set_state(Gst.State.NULL)
+            self.assertIsNone(error and error.parse_error()[0].message, element)
+            self.assertTrue(renegotiated, f"{element}: frames stayed {sizes[-1]}")
+
+
+class SegmentsInBytes(unittest.TestCase):
+    def test_an_appsrc_in_its_default_format_passes_every_frame_without_a_critical(self):
+        for element in ELEMENTS:
+            run = subprocess.run([sys.executable, "-c", BYTES_SEGMENT_SCRIPT.replace("ELEMENT", repr(element))],
+                                 capture_output=True, text=True, timeout=30, env=os.environ)
+            self.assertEqual(run.stdout.split(), ["eos", "5"], f"{element}: {run.stdout} {run.stderr}")
+            self.assertNotIn("CRITICAL", run.stderr, element)
+
+
+class DownstreamEventsArriveAsThroughIdentity(unittest.TestCase):
+    def test_toc_custom_sink_message_protection_and_instant_rate_change(self):
+        reference = events_at_the_sink("identity")
+        self.assertIn("instant-rate-change:GstEventInstantRateChange", reference)
+        for element in ELEMENTS:
+            self.assertEqual(events_at_the_sink(element), reference, element)
+
+
+if __name__ == "__main__":
+    unittest.main()
