@@ -231,7 +231,7 @@ public struct Bench {
                 }
             }
         }
-        if only.isEmpty || only.contains(where: { $0.hasPrefix("lut") }) {
+        if Self.asksForLooks(only) {
             results += lookResults()
         }
         if only.isEmpty || only.contains("latency") {

@@ -41,37 +41,84 @@ extension YUVFrame {
     /// Calls `visitor` for every chroma site, rows split across both cores.
     @inline(__always)
     func forEachChromaSite<Visitor: ChromaSiteVisitor>(_ visitor: Visitor) {
-        if format.isPacked {
-            let o = format.packedOffsets, p = planes[0], lastOdd = width % 2 == 1
-            RowSplitter.shared.run(rows: p.height, columns: p.width) { rows in
-                for row in rows {
-                    let r = p.row(row).assumingMemoryBound(to: UInt8.self)
-                    for i in 0..<p.width {
-                        let m = r + 4 &* i
-                        let single = lastOdd && i == p.width &- 1
-                        visitor.visit(ChromaSite(y0: m + o.y0, y1: single ? nil : m + o.y1, y2: nil, y3: nil, u: m + o.u, v: m + o.v))
-                    }
-                }
+        let rows = ChromaSiteRows(self)
+        RowSplitter.shared.run(rows: rows.count, columns: rows.sitesPerRow) { range in
+            for row in range { rows.visit(row: row, from: 0, visitor) }
+        }
+    }
+}
+
+/// Where each row of a frame's chroma sites lies: a chroma row and its two luma rows
+/// (I420, NV12), or a row of macropixels (YUY2, UYVY).
+struct ChromaSiteRows {
+    /// The luma plane (the macropixels for the packed formats), and the U and V samples'.
+    let luma: Plane
+    let planeU: Plane
+    let planeV: Plane
+    let isPacked: Bool
+    /// Bytes from one site's chroma sample to the next (1 I420, 2 NV12, 4 packed), and from
+    /// a site's U to its V in the packed formats and NV12.
+    let chromaStep: Int
+    let packedOffsets: (y0: Int, y1: Int, u: Int, v: Int)
+    /// Rows of sites, and sites per row (the last one with a single pixel column when the
+    /// frame's width is odd).
+    let count: Int
+    let sitesPerRow: Int
+    let width: Int
+
+    init(_ frame: YUVFrame) {
+        luma = frame.planes[0]
+        isPacked = frame.format.isPacked
+        packedOffsets = frame.format.packedOffsets
+        switch frame.format {
+        case .i420: (planeU, planeV, chromaStep) = (frame.planes[1], frame.planes[2], 1)
+        case .nv12: (planeU, planeV, chromaStep) = (frame.planes[1], frame.planes[1], 2)
+        case .yuy2, .uyvy: (planeU, planeV, chromaStep) = (luma, luma, 4)
+        }
+        count = planeU.height
+        sitesPerRow = planeU.width
+        width = frame.width
+    }
+
+    /// The first luma row of site row `row`, and the second (nil for a packed frame, or the
+    /// last row of a 4:2:0 frame of odd height).
+    @inline(__always)
+    func lumaRows(_ row: Int) -> (top: UnsafeMutablePointer<UInt8>, bottom: UnsafeMutablePointer<UInt8>?) {
+        if isPacked { return (luma.row(row).assumingMemoryBound(to: UInt8.self), nil) }
+        let top = luma.row(2 &* row).assumingMemoryBound(to: UInt8.self)
+        return (top, 2 &* row &+ 1 < luma.height ? top + luma.stride : nil)
+    }
+
+    /// The U sample of site row `row`'s first site (and V's, for I420: NV12's is the next byte).
+    @inline(__always)
+    func chroma(_ row: Int) -> (u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>) {
+        if isPacked {
+            let m = luma.row(row).assumingMemoryBound(to: UInt8.self)
+            return (m + packedOffsets.u, m + packedOffsets.v)
+        }
+        let u = planeU.row(row).assumingMemoryBound(to: UInt8.self)
+        return (u, chromaStep == 2 ? u + 1 : planeV.row(row).assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Calls `visitor` for the sites of row `row` from site `first` on.
+    @inline(__always)
+    func visit<Visitor: ChromaSiteVisitor>(row: Int, from first: Int, _ visitor: Visitor) {
+        let (top, bottom) = lumaRows(row), (u, v) = chroma(row)
+        if isPacked {
+            let o = packedOffsets, lastOdd = width % 2 == 1
+            for i in first..<sitesPerRow {
+                let m = top + 4 &* i
+                let single = lastOdd && i == sitesPerRow &- 1
+                visitor.visit(ChromaSite(y0: m + o.y0, y1: single ? nil : m + o.y1, y2: nil, y3: nil,
+                                         u: m + o.u, v: m + o.v))
             }
             return
         }
-        let lp = planes[0], c = planes[1]
-        let step = format == .i420 ? 1 : 2
-        let planeV = format == .i420 ? planes[2] : c
-        RowSplitter.shared.run(rows: c.height, columns: c.width) { rows in
-            for cy in rows {
-                let top = lp.row(2 &* cy).assumingMemoryBound(to: UInt8.self)
-                let bottom: UnsafeMutablePointer<UInt8>? = 2 &* cy &+ 1 < lp.height
-                    ? lp.row(2 &* cy &+ 1).assumingMemoryBound(to: UInt8.self) : nil
-                let pu = c.row(cy).assumingMemoryBound(to: UInt8.self)
-                let pv = planeV.row(cy).assumingMemoryBound(to: UInt8.self) + (step == 2 ? 1 : 0)
-                for cx in 0..<c.width {
-                    let x0 = 2 &* cx, pair = x0 &+ 1 < lp.width
-                    visitor.visit(ChromaSite(y0: top + x0, y1: pair ? top + (x0 + 1) : nil,
-                                    y2: bottom.map { $0 + x0 }, y3: pair ? bottom.map { $0 + (x0 + 1) } : nil,
-                                    u: pu + cx &* step, v: pv + cx &* step))
-                }
-            }
+        for cx in first..<sitesPerRow {
+            let x0 = 2 &* cx, pair = x0 &+ 1 < width
+            visitor.visit(ChromaSite(y0: top + x0, y1: pair ? top + (x0 + 1) : nil,
+                                     y2: bottom.map { $0 + x0 }, y3: pair ? bottom.map { $0 + (x0 + 1) } : nil,
+                                     u: u + cx &* chromaStep, v: v + cx &* chromaStep))
         }
     }
 }

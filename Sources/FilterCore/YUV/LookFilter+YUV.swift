@@ -3,7 +3,8 @@
 /// and the site takes the mean of its pixels' new chroma (what videoconvert's chroma of the
 /// RGB result is). `intensity` mixes each sample with the
 /// original as on RGB. From 2²⁴ pixels on, a table of that mapping for every Y, U, V triple
-/// of the frame's matrix (`LookTables`) gives the same samples.
+/// of the frame's matrix (`LookTables`) gives the same samples, eight sites per gather
+/// (`TableLookSites`).
 ///
 /// Against the RGB result through videoconvert: ±2 per sample where chroma is flat over each
 /// site (a gradient, noise at 32×16), more where colours change inside a site, since the look
@@ -13,7 +14,7 @@ extension LookFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
         guard let look, mix.take > 0 else { return }
         if let table = LookTables.shared.table(for: look, space: .yuv(frame.matrix), pixels: frame.width * frame.height) {
-            withExtendedLifetime(table) { Self.apply(TableYUVLook(entries: table.entries), mix, to: frame) }
+            withExtendedLifetime(table) { TableLookSites(entries: table.entries, mix: mix).apply(to: frame) }
             return
         }
         switch look.kernel.form {
