@@ -34,7 +34,8 @@ enum CommandHelp {
           version, --version    filtercam's and GStreamer's versions
 
         environment:
-          FILTERCAM_LOOKS=DIR        the .cube looks in DIR join the catalog (look:NAME)
+          FILTERCAM_LOOKS=DIR        the .cube looks in DIR join the catalog as
+                                     look:NAME (unset: the shipped looks; empty: none)
           FILTERCAM_SERVE_AUTH=USER:PASSWORD   serve's password, kept out of `ps`
           GST_DEBUG=filtercam:5      GStreamer's debug log (also fc, filtercamsrc)
           GST_PLUGIN_PATH=DIR        where stock GStreamer tools find the plugin
@@ -80,7 +81,8 @@ enum CommandHelp {
                   --picture FILE  … or from FILE (any picture GStreamer decodes)
                   --looks DIR     every .cube file in DIR joins the catalog as look:NAME
                                   (FILTERCAM_LOOKS=DIR does the same for every command
-                                  and the elements)
+                                  and the elements; unset, the shipped looks are in,
+                                  FILTERCAM_LOOKS= leaves them out)
                 """
         case "devices":
             return """

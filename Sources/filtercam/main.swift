@@ -13,6 +13,7 @@ if CommandHelp.isAsked(in: arguments), let help = CommandHelp.text(for: command)
     print(help)
     exit(0)
 }
+ShippedLooks.useByDefault()
 switch command {
 case "launch": status = LaunchCommand.run(arguments)
 case "serve": status = ServeCommand.run(arguments)

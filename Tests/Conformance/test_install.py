@@ -2,7 +2,8 @@
 the plugin with no GST_PLUGIN_PATH and lists no blacklist entry (the face detector's library
 is in lib/filtercam, outside the plugin folder GStreamer scans), the plugin and the installed
 `filtercam` both find that library, `filtercam launch NAME` finds the shipped pipelines,
-`filtercam filters --preview` the shipped photo, and the shipped looks are installed."""
+`filtercam filters --preview` the shipped photo, and the installed looks are in its catalog
+with nothing set."""
 import os
 import subprocess
 import tempfile
@@ -14,7 +15,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 class Install(unittest.TestCase):
     def test_install_then_uninstall(self):
         home = tempfile.mkdtemp(prefix="fc-home-")
-        env = {k: v for k, v in os.environ.items() if k not in ("GST_PLUGIN_PATH", "XDG_DATA_HOME")}
+        env = {k: v for k, v in os.environ.items() if k not in ("GST_PLUGIN_PATH", "XDG_DATA_HOME", "FILTERCAM_LOOKS")}
         env.update(HOME=home, GST_REGISTRY=os.path.join(home, "registry.bin"))
         subprocess.run(["make", "-s", "install"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
         cli = os.path.join(home, ".local", "bin", "filtercam")
@@ -50,11 +51,12 @@ class Install(unittest.TestCase):
                                   timeout=60, env=env)
         self.assertEqual(previews.returncode, 0, previews.stderr)
         self.assertTrue(os.path.exists(os.path.join(home, "previews", "mono.png")), previews.stdout)
-        # The shipped looks, as a folder of looks.
-        looks = os.path.join(home, ".local", "share", "filtercam", "looks")
-        listed = subprocess.run([cli, "filters", "--looks", looks], capture_output=True, text=True, timeout=60, env=env)
+        # The installed looks are in the catalog with FILTERCAM_LOOKS unset (no package above
+        # this binary to find them in), and so in the previews.
+        self.assertTrue(os.path.exists(os.path.join(home, "previews", "look-teal-orange.png")), previews.stdout)
+        listed = subprocess.run([cli, "filters"], capture_output=True, text=True, timeout=60, env=env)
         self.assertEqual(listed.returncode, 0, listed.stderr)
-        self.assertIn("look:teal-orange", listed.stdout)
+        self.assertIn("\nlook:teal-orange Teal and orange — ", listed.stdout)
         subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
         self.assertFalse(os.path.exists(cli))
         for library in ("libgstfiltercam.so", "libfiltercamfaces.so"):

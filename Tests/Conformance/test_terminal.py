@@ -59,8 +59,13 @@ class Terminal(unittest.TestCase):
         self.wait_for("(cancelled)")
         self.keys("x")
         self.wait_for("unknown key")
-        self.keys("n")
-        self.wait_for("filter: sepia")   # next after none
+        # The shipped looks are in the catalog with nothing set, last: p from none wraps to them.
+        self.keys("p")
+        self.wait_for("filter: look:warm-film")
+        self.keys("p")
+        self.wait_for("filter: look:teal-orange")
+        self.keys("n", "n", "n")
+        self.wait_for("filter: sepia")   # warm-film, none, then sepia
         # The window's keys work here too, and say what they changed as the window's do.
         for keys, line in [(["l"], "lens: 0.25,0.25,0.5,0.5"), (["Right"], "lens: 0.3,0.25,0.5,0.5"),
                            (["]"], "lens: 0.2375,0.1875,0.625,0.625"), (["m"], "mirror: on (orientation horiz)"),

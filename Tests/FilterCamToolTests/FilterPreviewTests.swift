@@ -18,9 +18,14 @@ final class FilterPreviewTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let r = try runCLI(["filters", "--preview", folder.path], timeout: 60)
         XCTAssertEqual(r.status, 0, r.stderr)
-        // The catalog as the CLI has it (this process may have registered example filters too).
-        let ids = FilterRegistry(registeringBuiltIns: true).ids
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)), Set(ids.map { "\($0).png" }))
+        // The catalog as the CLI has it (this process may have registered example filters
+        // too): the built-in filters and, by default, the shipped looks.
+        let looks = try FileManager.default.contentsOfDirectory(atPath: Build.packageRoot + "/looks")
+            .filter { $0.hasSuffix(".cube") }.map { "look:" + $0.dropLast(".cube".count) }
+        XCTAssertTrue(looks.contains("look:teal-orange"), "\(looks)")
+        let ids = FilterRegistry(registeringBuiltIns: true).ids + looks
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)),
+                       Set(ids.map { "\($0.replacingOccurrences(of: ":", with: "-")).png" }))
         // none: the photo scaled to 160×120 by stock elements.
         let photo = Build.packageRoot + "/docs/filters/photo.jpg"
         let reference = try XCTUnwrap(try collectFrames(

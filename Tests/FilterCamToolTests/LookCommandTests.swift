@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 /// Folders of looks from the command line: `filtercam filters --looks DIR` and the
-/// FILTERCAM_LOOKS variable every command and element reads.
+/// FILTERCAM_LOOKS variable every command and element reads (in `filtercam`, unset means
+/// the shipped looks, empty means none).
 final class LookCommandTests: XCTestCase {
     private let looks = Build.packageRoot + "/looks"
 
@@ -43,8 +44,31 @@ final class LookCommandTests: XCTestCase {
         let description = "videotestsrc num-buffers=2 ! filtercam filter=look:cool-film ! fakesink"
         let r = try runCLI(["launch", description], environment: ["FILTERCAM_LOOKS": looks])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let without = try runCLI(["launch", description], environment: ["FILTERCAM_LOOKS": nil])
+        let without = try runCLI(["launch", description], environment: ["FILTERCAM_LOOKS": ""])
         XCTAssertNotEqual(without.status, 0)
         XCTAssertTrue(without.stderr.contains("look:cool-film"), without.stderr)
+    }
+
+    /// What a user gets with nothing set: the shipped looks, found beside the build.
+    func testTheShippedLooksAreInTheCatalogByDefault() throws {
+        let r = try runCLI(["filters"], environment: ["FILTERCAM_LOOKS": nil])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(listed(r.stdoutText, "look:teal-orange", "Teal and orange"), r.stdoutText)
+        XCTAssertTrue(listed(r.stdoutText, "look:cool-film", "Cool film"), r.stdoutText)
+        let off = try runCLI(["filters"], environment: ["FILTERCAM_LOOKS": ""])
+        XCTAssertEqual(off.status, 0, off.stderr)
+        XCTAssertFalse(listed(off.stdoutText, "look:cool-film", "Cool film"), off.stdoutText)
+    }
+
+    /// FILTERCAM_LOOKS=DIR replaces the shipped looks rather than adding to them.
+    func testAFolderOfLooksReplacesTheShippedOnes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-looks-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: looks + "/warm-film.cube", toPath: folder + "/mine.cube")
+        let r = try runCLI(["filters"], environment: ["FILTERCAM_LOOKS": folder])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(listed(r.stdoutText, "look:mine", "Warm film"), r.stdoutText)
+        XCTAssertFalse(listed(r.stdoutText, "look:teal-orange", "Teal and orange"), r.stdoutText)
     }
 }
