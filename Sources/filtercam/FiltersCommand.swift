@@ -53,8 +53,10 @@ enum FiltersCommand {
             }
             return 0
         }
+        // One column for the ids, as wide as the longest (look:NAME ids can be long).
+        let column = max(16, (FilterRegistry.shared.all.map(\.id.count).max() ?? 0) + 1)
         for d in FilterRegistry.shared.all {
-            print("\(d.id.padding(toLength: max(16, d.id.count), withPad: " ", startingAt: 0)) \(d.title) — \(d.summary)")
+            print("\(d.id.padding(toLength: column, withPad: " ", startingAt: 0)) \(d.title) — \(d.summary)")
             for p in d.parameters {
                 print("    \(p.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(p.rangeDescription): \(p.summary)")
             }

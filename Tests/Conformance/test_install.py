@@ -56,7 +56,7 @@ class Install(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(home, "previews", "look-teal-orange.png")), previews.stdout)
         listed = subprocess.run([cli, "filters"], capture_output=True, text=True, timeout=60, env=env)
         self.assertEqual(listed.returncode, 0, listed.stderr)
-        self.assertIn("\nlook:teal-orange Teal and orange — ", listed.stdout)
+        self.assertRegex(listed.stdout, r"\nlook:teal-orange +Teal and orange — ")
         subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
         self.assertFalse(os.path.exists(cli))
         for library in ("libgstfiltercam.so", "libfiltercamfaces.so"):
