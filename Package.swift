@@ -73,7 +73,8 @@ let package = Package(
     targets: [
         // Swift (and one C header of vector gathers): frames, filters, geometry. No GStreamer import.
         .target(name: "FilterCore", dependencies: ["CPixelGather"], swiftSettings: cpuFlags),
-        // AVX2 gathers for FilterCore's table lookups (a header: Swift cannot call the intrinsic's macro).
+        // AVX2 gathers for FilterCore's table lookups (a header: Swift cannot call the intrinsic's macro),
+        // SSE2 transposes for its plane turns.
         .systemLibrary(name: "CPixelGather"),
         .systemLibrary(
             name: "CGStreamer",

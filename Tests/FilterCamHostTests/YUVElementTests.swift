@@ -47,7 +47,7 @@ final class YUVElementTests: XCTestCase {
 
     func testEveryOrientationMatchesVideoflipInEachFormatAndOddSizes() throws {
         for format in Self.formats {
-            for (w, h) in [(16, 10), (13, 7), (37, 29)] {   // 37x29: 8x8 blocks and their remainders
+            for (w, h) in [(16, 10), (13, 7), (37, 29)] {   // 37x29: whole blocks and their remainders
                 for nick in Self.nicks {
                     let ours = try collectFrames("\(source(format, w, h)) ! filtercam orientation=\(nick)")
                     let theirs = try collectFrames("\(source(format, w, h)) ! videoflip video-direction=\(nick)")
@@ -58,9 +58,10 @@ final class YUVElementTests: XCTestCase {
     }
 
     /// Frames large enough for the rows to be split between two threads: the packed
-    /// turns write two output rows per pass, pairs that may straddle the split.
-    func testPackedTurnsMatchVideoflipWhenTheRowsAreSplit() throws {
-        for format in ["YUY2", "UYVY"] {
+    /// turns write two output rows per pass, pairs that may straddle the split, and the
+    /// plane turns end each thread's rows with a block overlapping the one before.
+    func testTurnsMatchVideoflipWhenTheRowsAreSplit() throws {
+        for format in ["YUY2", "UYVY", "I420", "NV12"] {
             for nick in ["90r", "90l", "ul-lr", "ur-ll"] {
                 let ours = try collectFrames("\(source(format, 203, 161)) ! filtercam orientation=\(nick)")
                 let theirs = try collectFrames("\(source(format, 203, 161)) ! videoflip video-direction=\(nick)")
