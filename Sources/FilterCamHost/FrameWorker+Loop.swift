@@ -81,6 +81,8 @@ extension FrameWorker {
     private func process(_ frame: ReceivedFrame, generation: Int, run: inout WorkerRun) {
         guard adopt(caps: frame.caps.pointer, stream: &run.stream), let shape = run.stream.inputShape, let stage else { return }
         let started = MonotonicClock.nanoseconds
+        if run.stream.lastWorkStart > 0 { run.stream.workPeriod = started - run.stream.lastWorkStart }
+        run.stream.lastWorkStart = started
         // The frame holds the only reference, so an in-place job writes without a copy.
         var buffer = frame.buffer
         var segment = frame.segment
@@ -175,13 +177,19 @@ extension FrameWorker {
     }
 
     /// Whether this frame's pixel work runs on the worker thread alone instead of being
-    /// split with the second core (`RowSplitter`). A live stream's frames come a frame's
-    /// duration apart; while one thread's work takes under a quarter of that, splitting
-    /// only shortens an already short wait and costs CPU: both threads spin while they
-    /// hand over, +50 % CPU for sepia at 720p30. Frames of streams that are not live (as
-    /// fast as possible) and slow work on live streams are still split.
+    /// split with the second core (`RowSplitter`). While one thread's work takes under a
+    /// quarter of the time between frames, splitting only shortens an already short wait
+    /// and costs CPU: both threads spin while they hand over (+50 % CPU for sepia at
+    /// 720p30; a 720p turn, 0.4–0.8 ms more a frame). A live stream's frames come a frame's
+    /// duration apart. A stream that is not live comes as fast as its slowest part takes
+    /// it: when that is this element (the next frame waits as soon as the last is done),
+    /// the work is split; when it is something else (a syncing sink playing a file, an
+    /// encoder) frames come further apart, measured from the last two frames' starts.
     private func shouldStayOnOneThread(frameDuration: GstClockTime, stream: StreamState) -> Bool {
-        guard stream.isLive, frameDuration != GstClockTime.max, frameDuration > 0 else { return false }
-        return stream.oneThreadEstimate < UInt64(frameDuration) / 4
+        if stream.isLive, frameDuration != GstClockTime.max, frameDuration > 0 {
+            return stream.oneThreadEstimate < UInt64(frameDuration) / 4
+        }
+        guard !stream.isLive, stream.workPeriod > 0, stream.oneThreadEstimate > 0 else { return false }
+        return stream.oneThreadEstimate < stream.workPeriod / 4
     }
 }

@@ -40,6 +40,12 @@ struct StreamState {
     /// it was split), for `FrameWorker.shouldStayOnOneThread`.
     var oneThreadEstimate: UInt64 = 0
 
+    /// When the last frame's work started (ns, `MonotonicClock`; 0 before the first), and
+    /// the time from the start before it: how often frames come through a stream that is
+    /// not live, where something else (a syncing sink, an encoder) may set the pace.
+    var lastWorkStart: UInt64 = 0
+    var workPeriod: UInt64 = 0
+
     /// Everything back to "nothing known" (READY→PAUSED, PAUSED→READY).
     mutating func reset() {
         forgetCaps()
@@ -48,6 +54,8 @@ struct StreamState {
         isLive = false
         recentProcessing.reset()
         oneThreadEstimate = 0
+        lastWorkStart = 0
+        workPeriod = 0
     }
 
     /// A new stream (STREAM_START): what its predecessor's tags said no longer holds (as
