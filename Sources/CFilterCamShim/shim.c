@@ -1,7 +1,6 @@
 #include "shim.h"
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
