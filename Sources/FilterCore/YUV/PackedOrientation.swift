@@ -1,3 +1,5 @@
+import CPixelGather
+
 /// An `OrientationMethod` applied to YUY2/UYVY (4:2:2, two pixels per macropixel), with
 /// videoflip's rules (`gst_video_flip_y422`), evaluated over a window of the turned picture:
 /// - each output pixel's luma is its source pixel's;
@@ -72,55 +74,79 @@ enum PackedOrientation {
         let columnStep = method.sourcePixel(x: 0, y: 1, inputWidth: sw, inputHeight: sh).x - o.x
         let ow = sh
         let stride = src.stride &* rowStep
-        let first = UnsafePointer((src.row(o.y &+ window.x &* rowStep)).assumingMemoryBound(to: UInt8.self))
+        let first = UnsafeRawPointer(src.row(o.y &+ window.x &* rowStep))
         // Whole pairs of source rows; an odd picture edge's last pixel is alone.
         let pairs = window.x &+ 2 &* dst.width <= ow ? dst.width : dst.width &- 1
-        // Output row by output row (one source column): the source lines a row reads
-        // (one per source row) serve the next 31 rows too, from cache, and each output
-        // row is written in order. Whole macropixels as 32-bit words: the two source
-        // words' bytes averaged at once (rounding down: (a & b) + ((a ^ b) >> 1) per
-        // byte), their chroma kept, the two luma samples put in place. (Bands of 16 rows
-        // with a byte per store: 0.8–1.2× videoflip at 1080p.)
+        // Bands of 8 output rows (8 source columns, 4 whole macropixels) go through
+        // `fc_turn_packed422` 4 output macropixels at a time; what is left of a band's
+        // rows, and rows outside whole bands, go through the word loops below.
+        let blocks = pairs / 4
+        let lumaShift = Int32(8 &* k.y0)
         let chroma: UInt32 = (0xFF << (8 &* UInt32(k.u))) | (0xFF << (8 &* UInt32(k.v)))
         let toY0 = UInt32(8 &* k.y0), toY1 = UInt32(8 &* k.y1)
-        // Two output rows whose source pixels share a macropixel (neighbouring source
-        // columns) are written together: one pair of loads and one mean for both.
         RowSplitter.shared.run(rows: window.height, columns: window.width) { rows in
             var j = rows.lowerBound
             while j < rows.upperBound {
-                let sx = o.x &+ (window.y &+ j) &* columnStep, base = (sx >> 1) &* 4
-                let from = UInt32(8 &* (sx & 1 == 0 ? k.y0 : k.y1))
-                let d = dst.row(j)
-                var a = UnsafeRawPointer(first) + base
-                if j &+ 1 < rows.upperBound && (sx &+ columnStep) >> 1 == sx >> 1 {
-                    let from2 = UInt32(8 &* ((sx &+ columnStep) & 1 == 0 ? k.y0 : k.y1))
-                    let d2 = dst.row(j &+ 1)
-                    for i in 0..<pairs {
-                        let wa = a.loadUnaligned(as: UInt32.self), wb = (a + stride).loadUnaligned(as: UInt32.self)
-                        let kept = ((wa & wb) &+ (((wa ^ wb) & 0xFEFE_FEFE) &>> 1)) & chroma
-                        d.storeBytes(of: kept | (((wa &>> from) & 0xFF) &<< toY0) | (((wb &>> from) & 0xFF) &<< toY1),
-                                     toByteOffset: 4 &* i, as: UInt32.self)
-                        d2.storeBytes(of: kept | (((wa &>> from2) & 0xFF) &<< toY0) | (((wb &>> from2) & 0xFF) &<< toY1),
-                                      toByteOffset: 4 &* i, as: UInt32.self)
-                        a += 2 &* stride
-                    }
-                    if pairs < dst.width {
-                        edge(a, from, d)
-                        edge(a, from2, d2)
-                    }
-                    j &+= 2
+                let sx = o.x &+ (window.y &+ j) &* columnStep
+                // The band's leftmost source column; rows reading columns right to left
+                // are written bottom up.
+                let c0 = columnStep > 0 ? sx : sx &- 7
+                if blocks > 0 && j &+ 8 <= rows.upperBound && c0 & 1 == 0 {
+                    let top = columnStep > 0 ? dst.row(j) : dst.row(j &+ 7)
+                    fc_turn_packed422(first.assumingMemoryBound(to: UInt8.self) + (c0 >> 1) &* 4, stride,
+                                      top.assumingMemoryBound(to: UInt8.self), dst.stride &* columnStep, blocks, lumaShift)
+                    for r in Swift.stride(from: 0, to: 8, by: 2) { rowPair(j &+ r, sx &+ r &* columnStep, from: 4 &* blocks) }
+                    j &+= 8
                     continue
                 }
-                for i in 0..<pairs {
-                    let wa = a.loadUnaligned(as: UInt32.self), wb = (a + stride).loadUnaligned(as: UInt32.self)
-                    let mean = (wa & wb) &+ (((wa ^ wb) & 0xFEFE_FEFE) &>> 1)
-                    let word = (mean & chroma) | (((wa &>> from) & 0xFF) &<< toY0) | (((wb &>> from) & 0xFF) &<< toY1)
-                    d.storeBytes(of: word, toByteOffset: 4 &* i, as: UInt32.self)
-                    a += 2 &* stride
+                // Two output rows whose source pixels share a macropixel (neighbouring
+                // source columns) are written together: one pair of loads and one mean.
+                if j &+ 1 < rows.upperBound && (sx &+ columnStep) >> 1 == sx >> 1 {
+                    rowPair(j, sx, from: 0)
+                    j &+= 2
+                } else {
+                    row(j, sx)
+                    j &+= 1
                 }
-                if pairs < dst.width { edge(a, from, d) }
-                j &+= 1
             }
+        }
+        // Whole macropixels as 32-bit words: the two source words' bytes averaged at once
+        // (rounding down: (a & b) + ((a ^ b) >> 1) per byte), their chroma kept, the two
+        // luma samples put in place.
+        /// Output rows `j` (source column `sx`) and `j + 1` (its neighbour in the same
+        /// macropixel), from output macropixel `i0` on.
+        func rowPair(_ j: Int, _ sx: Int, from i0: Int) {
+            let from = UInt32(8 &* (sx & 1 == 0 ? k.y0 : k.y1))
+            let from2 = UInt32(8 &* ((sx &+ columnStep) & 1 == 0 ? k.y0 : k.y1))
+            let d = dst.row(j), d2 = dst.row(j &+ 1)
+            var a = first + (sx >> 1) &* 4 + 2 &* i0 &* stride
+            for i in i0..<pairs {
+                let wa = a.loadUnaligned(as: UInt32.self), wb = (a + stride).loadUnaligned(as: UInt32.self)
+                let kept = ((wa & wb) &+ (((wa ^ wb) & 0xFEFE_FEFE) &>> 1)) & chroma
+                d.storeBytes(of: kept | (((wa &>> from) & 0xFF) &<< toY0) | (((wb &>> from) & 0xFF) &<< toY1),
+                             toByteOffset: 4 &* i, as: UInt32.self)
+                d2.storeBytes(of: kept | (((wa &>> from2) & 0xFF) &<< toY0) | (((wb &>> from2) & 0xFF) &<< toY1),
+                              toByteOffset: 4 &* i, as: UInt32.self)
+                a += 2 &* stride
+            }
+            if pairs < dst.width {
+                edge(a, from, d)
+                edge(a, from2, d2)
+            }
+        }
+        /// Output row `j` alone (source column `sx`).
+        func row(_ j: Int, _ sx: Int) {
+            let from = UInt32(8 &* (sx & 1 == 0 ? k.y0 : k.y1))
+            let d = dst.row(j)
+            var a = first + (sx >> 1) &* 4
+            for i in 0..<pairs {
+                let wa = a.loadUnaligned(as: UInt32.self), wb = (a + stride).loadUnaligned(as: UInt32.self)
+                let mean = (wa & wb) &+ (((wa ^ wb) & 0xFEFE_FEFE) &>> 1)
+                let word = (mean & chroma) | (((wa &>> from) & 0xFF) &<< toY0) | (((wb &>> from) & 0xFF) &<< toY1)
+                d.storeBytes(of: word, toByteOffset: 4 &* i, as: UInt32.self)
+                a += 2 &* stride
+            }
+            if pairs < dst.width { edge(a, from, d) }
         }
         /// An odd edge's last pixel alone: its luma twice, its chroma.
         func edge(_ a: UnsafeRawPointer, _ from: UInt32, _ d: UnsafeMutableRawPointer) {
