@@ -126,10 +126,19 @@ gboolean fc_buffer_memory_writable(GstBuffer *b) {
   return TRUE;
 }
 
-int fc_use_one_arena(void) {
+int fc_settle_allocator(void) {
 #ifdef __GLIBC__
-  if (getenv("MALLOC_ARENA_MAX")) return 0;   // the host chose
-  return mallopt(M_ARENA_MAX, 1);
+  int done = 0;
+  if (!getenv("MALLOC_ARENA_MAX")) done |= mallopt(M_ARENA_MAX, 1);   // else the host chose
+  // glibc's own ceilings for its sliding thresholds (32 MiB on 64-bit, trim at twice
+  // that), set now instead of after the first freed 32 MiB block. Left sliding, the trim
+  // threshold stays at two frames, and a pipeline that frees a few frames at once hands
+  // the heap's top back to the kernel and faults it in again for the next frames.
+  if (!getenv("MALLOC_MMAP_THRESHOLD_") && !getenv("MALLOC_TRIM_THRESHOLD_")) {
+    size_t ceiling = 4 * 1024 * 1024 * sizeof(long);
+    done |= mallopt(M_MMAP_THRESHOLD, (int)ceiling) & mallopt(M_TRIM_THRESHOLD, (int)(2 * ceiling));
+  }
+  return done;
 #else
   return 0;
 #endif

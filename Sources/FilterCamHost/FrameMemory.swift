@@ -17,15 +17,26 @@ import CFilterCamShim
 /// single arena cost no measurable CPU in a two-encoder pipeline. Where the host program
 /// chose its own limit (`MALLOC_ARENA_MAX`) it is kept.
 ///
+/// The heap's top: glibc gives free memory at the top of the heap back to the kernel once
+/// it exceeds its trim threshold, which slides to twice the largest block freed so far,
+/// two frames. FilterCam holds a frame or two longer than a plain element (its mailbox,
+/// its worker), so frames that a source allocates one by one (`filesrc ! rawvideoparse`)
+/// are freed a few at once, the top passes two frames, goes back, and the next frames
+/// fault it in again: 64–116 page faults a 720p YUY2 frame (~0.7 ms of system time) where
+/// `identity` and `videoflip` had none. The thresholds are set at once to the ceilings
+/// that glibc's own rule stops at (large blocks from the heap up to 32 MiB, trim beyond
+/// 64 MiB free); memory still goes back when an element stops. Where the host set
+/// `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TRIM_THRESHOLD_` both are left to it.
+///
 /// An earlier fix pinned glibc's mmap threshold at 128 KiB for the whole process instead.
 /// That made every large block that any element allocates without a pool a fresh mapping:
 /// `filesrc ! rawvideoparse` frames at 720p cost ~2.8 ms of page faults each once
 /// FilterCam was in the pipeline, and none without it.
 enum FrameMemory {
-    private static let applied: Void = { _ = fc_use_one_arena() }()
+    private static let applied: Void = { _ = fc_settle_allocator() }()
 
     /// Once, when the first element starts (before most threads have their arena).
-    static func useOneArena() {
+    static func settleAllocator() {
         _ = applied
     }
 }

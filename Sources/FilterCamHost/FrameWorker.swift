@@ -189,7 +189,7 @@ final class FrameWorker: Sendable {
         earliestTime.store(UInt64.max, ordering: .relaxed)
         addedLatency.store(0, ordering: .relaxed)
         liveState.store(0, ordering: .relaxed)
-        FrameMemory.useOneArena()
+        FrameMemory.settleAllocator()
         mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
             self.workerLoop()
         }

@@ -153,7 +153,9 @@ char *fc_own_file_path(void);
  * element calls it when it goes to NULL (why: FrameMemory.swift). */
 int fc_return_free_memory(void);
 
-/* glibc's mallopt(M_ARENA_MAX, 1) unless the environment sets MALLOC_ARENA_MAX; 1 on
- * success, 0 otherwise or where there is no glibc. */
-int fc_use_one_arena(void);
+/* glibc's mallopt(M_ARENA_MAX, 1) unless the environment sets MALLOC_ARENA_MAX, and its
+ * mmap and trim thresholds at the ceilings its sliding rule would reach (32 and 64 MiB)
+ * unless the environment sets either; 1 if any was set, 0 otherwise or where there is
+ * no glibc (why: FrameMemory.swift). */
+int fc_settle_allocator(void);
 G_END_DECLS
