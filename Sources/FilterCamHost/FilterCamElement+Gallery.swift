@@ -15,7 +15,8 @@ extension FilterCamElement {
         let plan = recipe.plan
         let entries = FilterRegistry.shared.pickable
         let chains = entries.map { FilterShowcase.chain(for: $0.id) }
-        let page = GalleryPage(count: entries.count, selected: entries.firstIndex { $0.id == s.chain.leadingID } ?? 0,
+        let chosen = FilterRegistry.shared.pickableID(of: s.chain)
+        let page = GalleryPage(count: entries.count, selected: chosen.flatMap { id in entries.firstIndex { $0.id == id } },
                                width: plan.outputWidth, height: plan.outputHeight,
                                pictureWidth: plan.orientedWidth, pictureHeight: plan.orientedHeight)
         let painter = galleryPainter, snapshots = self.snapshots, faces = self.faces

@@ -42,6 +42,24 @@ public final class FilterRegistry: Sendable {
         return list[i].id
     }
 
+    /// The offered entry a chain stands for (the gallery's selection, where n and p step
+    /// from): its first filter's, or for `lut file=…` the folder's look with that file;
+    /// nil when it is none of them (a `lut` of another file).
+    public func pickableID(of chain: FilterChain) -> String? {
+        let offered = pickable
+        guard let first = chain.steps.first else { return offered.first { $0.id == "none" }?.id }
+        if offered.contains(where: { $0.id == first.id }) { return first.id }
+        let file = first.id == "lut" ? first.values.text("file") : ""
+        guard !file.isEmpty else { return nil }
+        let path = LookFolder.absolutePath(file)
+        return offered.first { $0.lookFile == path }?.id
+    }
+
+    /// `pickableID(of:)` for a chain as written; nil when it does not parse.
+    public func pickableID(ofChain text: String) -> String? {
+        (try? FilterChain.parse(text, registry: self)).flatMap { pickableID(of: $0) }
+    }
+
     public func descriptor(id: String) -> FilterDescriptor? {
         entries.withLock { list in list.first { $0.id == id } }
     }

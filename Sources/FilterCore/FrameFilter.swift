@@ -62,6 +62,9 @@ public struct FilterDescriptor: Sendable {
     /// web page's picker offer. False for `lut`, which needs a file (a folder's `look:NAME`
     /// entries are the looks to pick); pipelines still name every entry.
     public let pickable: Bool
+    /// For a look from a folder (`look:NAME`), its file as an absolute path: a chain that
+    /// names the same file with `lut file=…` is that entry in the gallery and for n/p.
+    var lookFile: String?
 
     public init(id: String, title: String, summary: String, parameters: [FilterParameter] = [],
                 strengthParameter: String? = nil, pickable: Bool = true,

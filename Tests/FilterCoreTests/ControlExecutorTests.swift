@@ -213,6 +213,32 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertThrowsError(try run(.turnPage(1), [:])) { XCTAssertTrue("\($0)".contains("'g' opens it"), "\($0)") }
     }
 
+    /// `lut file=…` naming a folder look's file is that look's thumbnail (outlined, where
+    /// the arrows step from); a `lut` of another file has none: nothing outlined.
+    func testALutOfAFolderLooksFileIsThatLooksThumbnail() throws {
+        let files = LookFiles()
+        let warm = files.write("warm.cube", LookFiles.identityCube(size: 2))
+        let other = files.write("other.cube", LookFiles.identityCube(size: 2))
+        let looks = FilterRegistry(registeringBuiltIns: true)
+        looks.register(LookFilter.descriptor(id: "look:warm", title: "Warm", summary: "", file: warm))
+        XCTAssertEqual(looks.pickableID(ofChain: "lut file=\(warm) intensity=0.5"), "look:warm")
+        XCTAssertEqual(looks.pickableID(ofChain: "lut file=\(files.folder)/./warm.cube"), "look:warm", "the same file written otherwise")
+        XCTAssertNil(looks.pickableID(ofChain: "lut file=\(other)"))
+        XCTAssertEqual(looks.pickableID(ofChain: "sepia, vignette"), "sepia")
+        XCTAssertEqual(looks.pickableID(ofChain: "none"), "none")
+        func left(from filter: String) throws -> String? {
+            try ControlCommand.moveLens(.left).run(on: FakeTarget(["gallery": "true", "filter": filter]), registry: looks)
+        }
+        XCTAssertEqual(try left(from: "lut file=\(warm)"), try left(from: "look:warm"))
+        XCTAssertNotEqual(try left(from: "lut file=\(warm)"), try left(from: "none"))
+        func outlined(_ selected: Int?) -> Int {
+            GalleryPage(count: looks.pickable.count, selected: selected, width: 320, height: 240, pictureWidth: 320, pictureHeight: 240)
+                .items { _ in "" }.filter { if case .outline = $0 { true } else { false } }.count
+        }
+        XCTAssertEqual(outlined(0), 1)
+        XCTAssertEqual(outlined(nil), 0)
+    }
+
     /// A click (fractions of the frame; cells as in `GalleryLayoutTests`) chooses and closes.
     func testAClickChoosesTheThumbnailUnderItAndCloses() throws {
         let (text, target) = try run(.pickAt(x: 0.5, y: 0.5), ["gallery": "true", "filter": "sepia"])

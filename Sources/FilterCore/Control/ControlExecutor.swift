@@ -43,7 +43,8 @@ extension ControlCommand {
             _ = try registry.lookup(id: id)
             return try change(target, "filter", (target.value("filter") ?? "none") == id ? "none" : id)
         case .nextFilter, .previousFilter:
-            let current = FilterChain.leadingID(of: target.value("filter") ?? "none", registry: registry)
+            let text = target.value("filter") ?? "none"
+            let current = registry.pickableID(ofChain: text) ?? FilterChain.leadingID(of: text, registry: registry)
             // As the gallery: a filter whose defaults change nothing comes with its example
             // setting, so each n or p changes the picture.
             let next = registry.id(after: current, step: self == .nextFilter ? 1 : -1)

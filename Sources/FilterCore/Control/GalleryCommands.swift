@@ -24,7 +24,8 @@ extension ControlCommand {
         }
         let ids = registry.pickable.map(\.id)
         let layout = GalleryLayout(count: max(ids.count, 1))
-        let current = ids.firstIndex(of: FilterChain.leadingID(of: target.value("filter") ?? "none", registry: registry)) ?? 0
+        // A chain the gallery has no thumbnail for (a `lut` of another file) starts at the first.
+        let current = registry.pickableID(ofChain: target.value("filter") ?? "none").flatMap { ids.firstIndex(of: $0) } ?? 0
         switch self {
         case .moveLens(let direction):
             return try choose(ids[layout.moved(current, direction)], on: target)

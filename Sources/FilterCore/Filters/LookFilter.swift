@@ -30,7 +30,7 @@ final class LookFilter: PassFilter {
             parameters.insert(FilterParameter("file", .text(what: "a .cube file or a Hald CLUT .png", defaultValue: ""),
                                               "the look (none: the picture unchanged)"), at: 0)
         }
-        return FilterDescriptor(
+        var descriptor = FilterDescriptor(
             id: id, title: title, summary: summary, parameters: parameters, strengthParameter: "intensity",
             pickable: file != nil,   // without a file the picture stays as it is
             check: { values throws(FilterError) in
@@ -43,6 +43,8 @@ final class LookFilter: PassFilter {
                 let look = path.isEmpty ? nil : LookLibrary.loaded(path) ?? (try? LookLibrary.load(path))
                 return LookFilter(look: look, intensity: values.double("intensity"))
             })
+        descriptor.lookFile = file.map(LookFolder.absolutePath)
+        return descriptor
     }
 
     let look: ColorLookup?

@@ -3,7 +3,9 @@
 /// (each filter's title, the selection's outline, the strip with the page and the keys).
 public struct GalleryPage: Equatable, Sendable {
     public let layout: GalleryLayout
-    public let selected: Int
+    /// The current filter's thumbnail; nil when the filter has none (a `lut` of a file
+    /// outside the looks folder): the first page, nothing outlined.
+    public let selected: Int?
     public let page: Int
     public let width: Int
     public let height: Int
@@ -12,10 +14,10 @@ public struct GalleryPage: Equatable, Sendable {
 
     /// `pictureWidth`×`pictureHeight`: the picture the thumbnails show (turned and zoomed
     /// as the window shows it), fitted whole into each cell.
-    public init(count: Int, selected: Int, width: Int, height: Int, pictureWidth: Int, pictureHeight: Int) {
+    public init(count: Int, selected: Int?, width: Int, height: Int, pictureWidth: Int, pictureHeight: Int) {
         layout = GalleryLayout(count: count)
-        self.selected = min(max(selected, 0), count - 1)
-        page = layout.page(of: self.selected)
+        self.selected = selected.map { min(max($0, 0), count - 1) }
+        page = layout.page(of: self.selected ?? 0)
         self.width = width
         self.height = height
         thumbnailInCell = GalleryLayout.thumbnailRect(pictureWidth: pictureWidth, pictureHeight: pictureHeight,

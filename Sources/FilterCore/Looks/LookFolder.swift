@@ -44,6 +44,11 @@ public enum LookFolder {
         return added
     }
 
+    /// `path` from the working folder, as the entries keep their files.
+    static func absolutePath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
     /// A file's catalog name: `Teal Orange.cube` is `teal-orange`.
     static func id(forFile name: String) -> String {
         let base = name.dropLast(".cube".count).lowercased()
