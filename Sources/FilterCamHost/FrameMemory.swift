@@ -22,7 +22,7 @@ import CFilterCamShim
 /// two frames. FilterCam holds a frame or two longer than a plain element (its mailbox,
 /// its worker), so frames that a source allocates one by one (`filesrc ! rawvideoparse`)
 /// are freed a few at once, the top passes two frames, goes back, and the next frames
-/// fault it in again: 64–116 page faults a 720p YUY2 frame (~0.7 ms of system time) where
+/// fault it in again: 64–135 page faults a 720p YUY2 frame (0.3–0.7 ms of system time) where
 /// `identity` and `videoflip` had none. The thresholds are set at once to the ceilings
 /// that glibc's own rule stops at (large blocks from the heap up to 32 MiB, trim beyond
 /// 64 MiB free); memory still goes back when an element stops. Where the host set
