@@ -9,7 +9,7 @@ import sys
 import time
 
 from support import Counter, Gst, sink_pad
-from test_window import VirtualDisplay
+from window_support import VirtualDisplay
 
 CASES = [("identity", "identity"),
          ("filtercam filter=sepia osd=true", "filtercam name=fc filter=sepia osd=true"),

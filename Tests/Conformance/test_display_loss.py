@@ -12,7 +12,7 @@ import tempfile
 import threading
 import unittest
 
-from test_window import CLI, probe_frames_and_duration
+from window_support import CLI, probe_frames_and_duration
 
 # A small live picture (the default camera or test picture costs more to encode).
 SOURCE = "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1"
