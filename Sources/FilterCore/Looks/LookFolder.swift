@@ -26,7 +26,7 @@ public enum LookFolder {
         }
         var added = Added()
         // Absolute, so the entries still find their files if the working folder changes.
-        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+        let absolute = absolutePath(folder)
         for name in names.sorted() where name.lowercased().hasSuffix(".cube") {
             let path = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
             do {
