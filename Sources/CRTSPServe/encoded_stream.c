@@ -190,7 +190,13 @@ static void ensure_running(FcEncodedStream *s) {
 
 void fc_encoded_stream_subscribe(FcEncodedStream *s, void *appsrc) {
   GstElement *src = appsrc;
-  g_object_set(src, "is-live", TRUE, "format", GST_FORMAT_TIME, "do-timestamp", FALSE, NULL);
+  // Its queue holds up to FC_BACKLOG_FRAMES frames before the viewer skips ahead, at least
+  // 80 ms at up to 60 fps: said as the maximum latency, so the viewer's sink can keep its
+  // 20 ms processing deadline instead of warning "Pipeline construction is invalid, please
+  // add queues" at every PLAY (an appsrc's own answer is 0; it answers with its
+  // max-latency only when min-latency is set too).
+  g_object_set(src, "is-live", TRUE, "format", GST_FORMAT_TIME, "do-timestamp", FALSE, "min-latency", (gint64)0,
+               "max-latency", (gint64)(FC_BACKLOG_FRAMES * GST_SECOND / 60), NULL);
   Subscriber *sub = g_new0(Subscriber, 1);
   g_weak_ref_init(&sub->appsrc, src);
   sub->waiting_for_key = TRUE;
