@@ -20,6 +20,7 @@ REFERENCE = (f"{SOURCE},format=YUY2 ! pipewiresink mode=provide client-name=Refe
 # A camera program's stream: wireplumber links only streams that say they are video.
 CAMERA_STREAM = "stream-properties=props,media.type=Video,media.category=Capture,media.role=Camera"
 FRAMES = 150
+STILL_FRAMES = 30   # the picture is read from the last one
 
 
 class PipeWireCamera(unittest.TestCase):
@@ -56,25 +57,39 @@ class PipeWireCamera(unittest.TestCase):
                 process.wait()
         process.stderr.close()
 
-    def receive(self, name, tail):
-        """Runs a camera program's `pipewiresrc` on node `name` for FRAMES frames, into `tail`."""
-        return subprocess.run(["gst-launch-1.0", "-v", "pipewiresrc", f"target-object={name}", CAMERA_STREAM,
-                               f"num-buffers={FRAMES}", "!", *tail.split()],
-                              env=self.session.env, capture_output=True, text=True, timeout=30)
+    def start_receiving(self, name, tail, frames=FRAMES):
+        """Starts a camera program's `pipewiresrc` on node `name` for `frames` frames, into `tail`."""
+        return subprocess.Popen(["gst-launch-1.0", "-v", "pipewiresrc", f"target-object={name}", CAMERA_STREAM,
+                                 f"num-buffers={frames}", "!", *tail.split()],
+                                env=self.session.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-    def frame_rate(self, name):
-        """The receiver's average frame rate over FRAMES frames (fpsdisplaysink, not syncing)."""
-        run = self.receive(name, "fpsdisplaysink video-sink=fakesink text-overlay=false sync=false")
-        self.assertEqual(run.returncode, 0, run.stderr[-800:] + run.stdout[-800:])
-        rendered = re.findall(r"rendered: (\d+), dropped: \d+, current: [\d.]+, average: ([\d.]+)", run.stdout)
-        self.assertTrue(rendered, f"{name}: no frame rate reported:\n{run.stdout[-800:]}")
-        return int(rendered[-1][0]), float(rendered[-1][1])
+    def finished(self, receiver):
+        """The receiver's (return code, stdout, stderr) once it ends by itself."""
+        try:
+            out, err = receiver.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            receiver.kill()
+            out, err = receiver.communicate()
+        return receiver.returncode, out, err
+
+    def frame_rates(self, *names):
+        """Each receiver's average frame rate over FRAMES frames (fpsdisplaysink, not
+        syncing), the receivers running at once so that they share the same conditions."""
+        receivers = [(name, self.start_receiving(name, "fpsdisplaysink video-sink=fakesink text-overlay=false sync=false"))
+                     for name in names]
+        rates = []
+        for name, receiver in receivers:
+            status, out, err = self.finished(receiver)
+            self.assertEqual(status, 0, err[-800:] + out[-800:])
+            rendered = re.findall(r"rendered: (\d+), dropped: \d+, current: [\d.]+, average: ([\d.]+)", out)
+            self.assertTrue(rendered, f"{name}: no frame rate reported:\n{out[-800:]}")
+            rates.append((int(rendered[-1][0]), float(rendered[-1][1])))
+        return rates
 
     def test_the_filtered_camera_reaches_a_camera_program_at_full_rate(self):
         ours = self.publish([CLI, "launch", os.path.join(ROOT, "pipelines", "pipewire-camera.pipeline")], "FilterCam", SOURCE=SOURCE)
         self.publish(["gst-launch-1.0", *REFERENCE.split()], "Reference")
-        reference_frames, reference_fps = self.frame_rate("Reference")
-        frames, fps = self.frame_rate("FilterCam")
+        (reference_frames, reference_fps), (frames, fps) = self.frame_rates("Reference", "FilterCam")
         print(f"\n  pipewiresrc: FilterCam {frames} frames at {fps:.1f} fps, stock reference {reference_frames} at {reference_fps:.1f} fps",
               file=__import__("sys").stderr)
         # 30 fps; 29 allows timing noise. If the machine holds even the stock camera below
@@ -83,9 +98,10 @@ class PipeWireCamera(unittest.TestCase):
         # The picture is the filtered one: grey 128 through sepia (0.8), by hand:
         # 0.8 x (173, 154, 120) + 0.2 x 128 = (164, 149, 122).
         still = os.path.join(self.folder, "received-%03d.png")
-        run = self.receive("FilterCam", f"videoconvert ! pngenc ! multifilesink location={still}")
-        self.assertEqual(run.returncode, 0, run.stderr[-800:])
-        pixel = image_pixel(still % (FRAMES - 1), 160, 120)
+        status, _, err = self.finished(self.start_receiving("FilterCam", f"videoconvert ! pngenc ! multifilesink location={still}",
+                                                            frames=STILL_FRAMES))
+        self.assertEqual(status, 0, err[-800:])
+        pixel = image_pixel(still % (STILL_FRAMES - 1), 160, 120)
         for got, want in zip(pixel, (164, 149, 122)):
             self.assertAlmostEqual(got, want, delta=8, msg=f"the camera program got {pixel}, sepia of grey is (164, 149, 122)")
         self.assertIsNone(ours.poll(), "the camera process ended: " + (ours.stderr.read() if ours.poll() is not None else ""))
