@@ -16,6 +16,7 @@ let hostHasAVX2: Bool = {
 let cpuFlags: [SwiftSetting] = hostHasAVX2
     ? [.unsafeFlags(["-Xcc", "-march=haswell"])]
     : []
+let cpuCFlags: [CSetting] = hostHasAVX2 ? [.unsafeFlags(["-march=haswell"])] : []
 
 // The system libraries' header paths and libraries, from pkg-config, without the
 // `-pthread` that glib-2.0.pc and orc-0.4.pc put in their Cflags: SwiftPM's own
@@ -73,9 +74,10 @@ let package = Package(
     targets: [
         // Swift (and one C header of vector gathers): frames, filters, geometry. No GStreamer import.
         .target(name: "FilterCore", dependencies: ["CPixelGather"], swiftSettings: cpuFlags),
-        // AVX2 gathers for FilterCore's table lookups (a header: Swift cannot call the intrinsic's macro),
-        // SSE2 transposes for its plane turns.
-        .systemLibrary(name: "CPixelGather"),
+        // AVX2 gathers for FilterCore's table lookups (headers: Swift cannot call the intrinsic's macro),
+        // SSE2 transposes for its plane turns. A C target, not a system library, so that an edit
+        // of a header rebuilds FilterCore.
+        .target(name: "CPixelGather", cSettings: cpuCFlags),
         .systemLibrary(
             name: "CGStreamer",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
