@@ -59,12 +59,13 @@ run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
 	@echo "open demo.mp4 with any player, e.g. ffplay demo.mp4 (package ffmpeg)"
 
-# Debug build of everything and the tests in one build (the tests run the filtercam binary
-# and load the plugin), then the suite; then the short sanitizer runs: libFuzzer on every
-# fuzz target (10 s each; `make fuzz` runs longer), the thread tests under ThreadSanitizer,
-# and LeakSanitizer on two run lengths (in the fuzz build's scratch: its modules are reused).
+# Every build first, at once (scripts/build-for-tests.sh: debug with the tests, which run
+# the filtercam binary and load the plugin; release; the sanitizer builds), then the suite,
+# the conformance suite, and the short sanitizer runs: libFuzzer on every fuzz target (10 s
+# each; `make fuzz` runs longer), the thread tests under ThreadSanitizer, and LeakSanitizer
+# on two run lengths (in the fuzz build's scratch: its modules are reused).
 test: test-deps
-	scripts/timed.sh "debug build" swift build --build-tests
+	scripts/timed.sh "builds" scripts/build-for-tests.sh
 	scripts/timed.sh "swift test" swift test --skip-build --disable-swift-testing
 	scripts/timed.sh "conformance" $(MAKE) conformance
 	FUZZ_SECONDS=10 scripts/timed.sh "fuzz" scripts/fuzz.sh
