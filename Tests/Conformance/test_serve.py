@@ -459,14 +459,20 @@ class NetworkPipelineFiles(unittest.TestCase):
         port = free_port()
         folder = tempfile.mkdtemp(prefix="fc-rtp-")
         out = os.path.join(folder, "r.ts")
+        # The receiver runs from before the sender starts (its port bound) until after it
+        # ended (then SIGINT: EOS, which empties the jitter buffer into the file); 30 s only
+        # bounds a stuck one.
         receiver = subprocess.Popen(
-            ["timeout", "--foreground", "-s", "INT", "8", "gst-launch-1.0", "-e", "udpsrc", f"port={port}",
+            ["timeout", "--foreground", "-s", "INT", "30", "gst-launch-1.0", "-e", "udpsrc", f"port={port}",
              "caps=application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96", "!",
              "rtpjitterbuffer", "!", "rtph264depay", "!", "h264parse", "!", "mpegtsmux", "!", "filesink", f"location={out}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)
+        deadline = time.time() + 15
+        while time.time() < deadline and not udp_port_bound(port):
+            time.sleep(0.05)
         sender = subprocess.run([CLI, "launch", os.path.join(ROOT, "pipelines", "rtp.pipeline")],
                                 env=dict(os.environ, SOURCE=self.SOURCE, PORT=str(port)), capture_output=True, text=True, timeout=60)
+        receiver.send_signal(signal.SIGINT)   # `timeout` passes it on to gst-launch
         receiver.wait(30)
         self.assertEqual(sender.returncode, 0, sender.stderr[-1000:])
         frames, _ = frames_and_duration(out)
