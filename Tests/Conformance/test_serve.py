@@ -134,6 +134,13 @@ def udp_port_bound(port):
         with open(table) as f:
             if any(line.split()[1].endswith(":%04X" % port) for line in list(f)[1:]):
                 return True
+
+
+def wait_until_udp_port_bound(port, timeout=15):
+    """Waits until some process has bound UDP PORT (a receiver or listener is up)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and not udp_port_bound(port):
+        time.sleep(0.05)
     return False
 
 
@@ -467,9 +474,7 @@ class NetworkPipelineFiles(unittest.TestCase):
              "caps=application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96", "!",
              "rtpjitterbuffer", "!", "rtph264depay", "!", "h264parse", "!", "mpegtsmux", "!", "filesink", f"location={out}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 15
-        while time.time() < deadline and not udp_port_bound(port):
-            time.sleep(0.05)
+        wait_until_udp_port_bound(port)
         sender = subprocess.run([CLI, "launch", os.path.join(ROOT, "pipelines", "rtp.pipeline")],
                                 env=dict(os.environ, SOURCE=self.SOURCE, PORT=str(port)), capture_output=True, text=True, timeout=60)
         receiver.send_signal(signal.SIGINT)   # `timeout` passes it on to gst-launch
@@ -486,9 +491,7 @@ class NetworkPipelineFiles(unittest.TestCase):
                                   env=dict(os.environ, SOURCE=self.SOURCE.replace("num-buffers=150", "num-buffers=300"), PORT=str(port)),
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         # The listener is up when its UDP port is bound (a caller before that is refused).
-        deadline = time.time() + 15
-        while time.time() < deadline and not udp_port_bound(port):
-            time.sleep(0.1)
+        wait_until_udp_port_bound(port)
         subprocess.run(["timeout", "--foreground", "-s", "INT", "5", "gst-launch-1.0", "-e", "srtsrc", f"uri=srt://127.0.0.1:{port}", "!",
                         "filesink", f"location={out}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
         sender.send_signal(signal.SIGINT)
