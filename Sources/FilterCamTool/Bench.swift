@@ -204,7 +204,7 @@ public struct Bench {
             for c in Self.cases(width: w, height: h) where (only.isEmpty || only.contains(c.name)) && (c.onlySizes?.contains(size) ?? true) {
                 var a: [Double] = [], b: [Double] = []
                 // Detection and encoding are far slower per frame than pixel passes.
-                let caseFrames = c.name.hasPrefix("faces") || c.name.hasSuffix("snapshot") ? max(10, frames / 10) : frames
+                let caseFrames = c.name.hasPrefix("faces") ? max(10, frames / 10) : c.name.hasSuffix("snapshot") ? max(60, frames / 2) : frames
                 do {
                     if c.name.hasSuffix("snapshot") {
                         try? FileManager.default.removeItem(atPath: Self.stillsFolder)

@@ -145,12 +145,14 @@ def wait_until_udp_port_bound(port, timeout=15):
 
 
 def command_while_watched(folder, command):
-    """Serves GREY (working folder FOLDER) to a viewer recording FOLDER/v.ts for 6 s, sends
-    COMMAND on stdin after 3 s; returns the server's stderr."""
+    """Serves GREY (working folder FOLDER) to a viewer recording 150 frames (5 s) into
+    FOLDER/v.ts, sends COMMAND on stdin once the camera runs for it; returns the server's
+    stderr."""
     server = Server(cwd=folder)
     try:
-        v = viewer(server.url, 6, os.path.join(folder, "v.ts"))
-        time.sleep(3)
+        v = viewer(server.url, 30, os.path.join(folder, "v.ts"), frames=150)
+        if not server.wait_for_err("camera running for a viewer"):
+            raise AssertionError("the camera never started for the viewer")
         server.process.stdin.write(command + "\n")
         server.process.stdin.flush()
         v.wait(30)
