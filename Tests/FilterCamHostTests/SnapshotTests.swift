@@ -241,11 +241,16 @@ final class SnapshotTests: XCTestCase {
     func testEndOfStreamWaitsForPendingStills() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let r = try runCLI(["launch", "videotestsrc num-buffers=10 ! video/x-raw,format=BGRA,width=320,height=240 ! filtercam snapshot-every=1 flash=false snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"])
+        let r = try runCLI(["launch", "--messages", "videotestsrc num-buffers=10 ! video/x-raw,format=BGRA,width=320,height=240 ! filtercam snapshot-every=1 flash=false snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"])
         XCTAssertEqual(r.status, 0, r.summary)
         // When the program has ended, all ten are there, complete.
         XCTAssertEqual(files(dir).count, 10)
         XCTAssertTrue(r.stderr.contains("snapshots=10"), r.stderr)
+        // Saved in the order taken (the files are written on a thread of their own, behind
+        // two encoders): one message per still, by counter.
+        let saved = r.stdoutText.split(separator: "\n").filter { $0.contains("\"snapshot-saved\"") }
+        let names = saved.compactMap { line in line.range(of: #"s-\d{5}\.jpg"#, options: .regularExpression).map { String(line[$0]) } }
+        XCTAssertEqual(names, (0..<10).map { String(format: "s-%05d.jpg", $0) }, r.stdoutText)
         for name in files(dir) {
             let data = try Data(contentsOf: dir.appendingPathComponent(name))
             XCTAssertEqual(Array(data.suffix(2)), [0xFF, 0xD9], "\(name) ends with the JPEG end marker")

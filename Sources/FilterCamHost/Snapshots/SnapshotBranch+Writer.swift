@@ -3,8 +3,8 @@ import CFilterCamShim
 import FilterCore
 import FoundationEssentials
 
-/// The writer thread: stills are turned, exposed, encoded and written off the live path,
-/// each ending in a file or a reported failure.
+/// The writer thread: stills are turned, exposed and encoded off the live path; a second
+/// thread writes their files. Each still ends in a file or a reported failure.
 extension SnapshotBranch {
     /// A still copied off the live path, waiting for the writer.
     struct Job {
@@ -23,10 +23,26 @@ extension SnapshotBranch {
     }
     private static var notLive: WorkQueue<Job>.Policy { .fifo(limit: StillMemory.kept, whenFull: .wait) }
 
+    /// An encoded still on its way to its file.
+    struct StillFile: Sendable {
+        let data: Data
+        let path: String
+        let width: Int, height: Int
+        let bias: Double?
+        let timestamp: UInt64?
+    }
+    /// The files' queue: the writer waits for room beyond a few JPEGs (they are small, but
+    /// a disk that stalls must not collect them without bound).
+    static func makeFileQueue() -> WorkQueue<StillFile> {
+        WorkQueue(policy: .fifo(limit: 4, whenFull: .wait))
+    }
+
     /// A new run: the writer thread starts with its first still and holds the JPEG encoder
-    /// pipeline, whose streaming thread GStreamer waits for at exit, until `stop`.
+    /// pipeline, whose streaming thread GStreamer waits for at exit, until `stop`; the
+    /// files' thread starts with the first JPEG.
     func startWriter() {
         stills.start(thread: "fc-stills") { [self] in writerLoop() }
+        files.start(thread: "fc-still-files") { [self] in fileLoop() }
     }
 
     /// Hands a still to the writer. A live stream never waits for it (beyond
@@ -138,19 +154,39 @@ extension SnapshotBranch {
                 encoders.removeAll { $0 === still.encoder }   // start afresh for the next still
                 throw error
             }
-            try JPEGWriter.writeAtomically(data, to: job.path, in: folders)
-            lastWrittenName.withLock { $0 = FilePathText.lastComponent(of: job.path) }
-            writtenCount.add(1, ordering: .relaxed)
-            let saved = StructureBuilder("snapshot-saved")
-            saved.set("path", job.path)
-            saved.set("size", data.count)
-            saved.set("width", still.width)
-            saved.set("height", still.height)
-            if let bias = job.bias { saved.set("exposure-bias", bias) }
-            if let t = job.timestamp { saved.set("timestamp", uint64: t) }
-            saved.post(from: element)
+            let file = StillFile(data: data, path: job.path, width: still.width, height: still.height,
+                                 bias: job.bias, timestamp: job.timestamp)
+            guard files.put(file).accepted else {
+                throw JPEGWriter.Failure(description: "cannot write snapshot \(job.path): the element stopped first")
+            }
         } catch {
             report(failure: "\(error)", path: job.path)
+        }
+    }
+
+    /// The files' thread: each JPEG written atomically (`JPEGWriter`), in the order taken.
+    /// Writing waits for the disk (`fsync`: ~1 ms a file here, 2.5 ms and more at times),
+    /// so it runs beside the writer, which meanwhile feeds the encoders the next stills:
+    /// on the writer itself it held both encoders idle for that long.
+    private func fileLoop() {
+        while let (file, _) = files.next() {
+            defer { files.done() }
+            do {
+                try JPEGWriter.writeAtomically(file.data, to: file.path, in: folders)
+            } catch {
+                report(failure: "\(error)", path: file.path)
+                continue
+            }
+            lastWrittenName.withLock { $0 = FilePathText.lastComponent(of: file.path) }
+            writtenCount.add(1, ordering: .relaxed)
+            let saved = StructureBuilder("snapshot-saved")
+            saved.set("path", file.path)
+            saved.set("size", file.data.count)
+            saved.set("width", file.width)
+            saved.set("height", file.height)
+            if let bias = file.bias { saved.set("exposure-bias", bias) }
+            if let t = file.timestamp { saved.set("timestamp", uint64: t) }
+            saved.post(from: element)
         }
     }
 
@@ -162,16 +198,22 @@ extension SnapshotBranch {
         failed.post(from: element)
     }
 
-    /// Waits until every queued still is written or reported (EOS, stop), at most `timeout`.
+    /// Waits until every queued still is written or reported (EOS, stop), at most `timeout`:
+    /// encoded first (the writer hands each JPEG on before it is done with the still), then
+    /// its file.
     func drain(timeout: TimeInterval = 30) {
+        let start = ContinuousClock.now
         _ = stills.waitUntilIdle(timeout: timeout)
+        let spent = (ContinuousClock.now - start).components
+        _ = files.waitUntilIdle(timeout: max(timeout - Double(spent.seconds) - Double(spent.attoseconds) / 1e18, 0))
     }
 
     /// The run is over: stills already taken are written (or reported) first, then the
-    /// writer thread ends and is joined.
+    /// writer's and the files' threads end and are joined.
     func stop() {
         drain()
         stills.stop()
+        files.stop()
         folders.closeAll()
     }
 }

@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// The worker copies the processed frame (or its lens region) when a still is due and
 /// goes on at once; a writer thread applies the bracket's exposure, turns the pixels for
-/// `snapshot-orientation=exif`, encodes with GStreamer's `jpegenc`/`jifmux`, and writes
-/// the file atomically. Every request ends in a file (`snapshot-saved` message) or a
+/// `snapshot-orientation=exif` and encodes with GStreamer's `jpegenc`/`jifmux`, and a
+/// files' thread writes each JPEG atomically. Every request ends in a file (`snapshot-saved` message) or a
 /// reported failure (a WARNING naming the path and a `snapshot-failed` message); the
 /// stream keeps running either way. EOS waits for pending stills.
 ///
@@ -92,8 +92,9 @@ final class SnapshotBranch: ElementPart, Sendable {
     }
     private let capture = Locked(Capture())
 
-    /// The writer thread's stills (SnapshotBranch+Writer).
+    /// The writer thread's stills and the files' thread's JPEGs (SnapshotBranch+Writer).
     let stills = SnapshotBranch.makeQueue()
+    let files = SnapshotBranch.makeFileQueue()
     let memory = StillMemory()
     let folders = SnapshotFolders()
 
