@@ -202,10 +202,9 @@ extension SnapshotBranch {
     /// encoded first (the writer hands each JPEG on before it is done with the still), then
     /// its file.
     func drain(timeout: TimeInterval = 30) {
-        let start = ContinuousClock.now
+        let deadline = MonotonicClock.seconds + timeout
         _ = stills.waitUntilIdle(timeout: timeout)
-        let spent = (ContinuousClock.now - start).components
-        _ = files.waitUntilIdle(timeout: max(timeout - Double(spent.seconds) - Double(spent.attoseconds) / 1e18, 0))
+        _ = files.waitUntilIdle(timeout: max(deadline - MonotonicClock.seconds, 0))
     }
 
     /// The run is over: stills already taken are written (or reported) first, then the

@@ -9,9 +9,10 @@ import Synchronization
 /// The worker copies the processed frame (or its lens region) when a still is due and
 /// goes on at once; a writer thread applies the bracket's exposure, turns the pixels for
 /// `snapshot-orientation=exif` and encodes with GStreamer's `jpegenc`/`jifmux`, and a
-/// files' thread writes each JPEG atomically. Every request ends in a file (`snapshot-saved` message) or a
-/// reported failure (a WARNING naming the path and a `snapshot-failed` message); the
-/// stream keeps running either way. EOS waits for pending stills.
+/// files' thread writes each JPEG atomically. Every request ends in a file
+/// (`snapshot-saved` message) or a reported failure (a WARNING naming the path and a
+/// `snapshot-failed` message); the stream keeps running either way. EOS waits for pending
+/// stills.
 ///
 /// This file: properties, requests and the worker thread's part (what is due, copies,
 /// the flash); SnapshotBranch+Writer: the writer thread.
