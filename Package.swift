@@ -72,7 +72,7 @@ let package = Package(
         .library(name: "gstpixelate", type: .dynamic, targets: ["PixelatePlugin"]),
     ],
     targets: [
-        // Swift (and one C header of vector gathers): frames, filters, geometry. No GStreamer import.
+        // Swift (and the C headers of CPixelGather): frames, filters, geometry. No GStreamer import.
         .target(name: "FilterCore", dependencies: ["CPixelGather"], swiftSettings: cpuFlags),
         // AVX2 gathers for FilterCore's table lookups (headers: Swift cannot call the intrinsic's macro),
         // SSE2 transposes for its plane turns. A C target, not a system library, so that an edit

@@ -6,7 +6,6 @@
 // blocks: 16 bytes (4 macropixels, 8 source columns) from each of 8 source rows become
 // 16 bytes (4 macropixels) in each of 8 output rows, the two 4×4 word transposes done in
 // SSE2 registers; the Swift loop wrote one 32-bit word per load pair.
-// SwiftPM does not track this header: after editing it, touch a FilterCore file.
 #include <stddef.h>
 #include <stdint.h>
 #if defined(__SSE2__)

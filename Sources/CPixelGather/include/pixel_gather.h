@@ -5,9 +5,6 @@
 // loop waits on them more: on a 1080p photo through a look's 64 MB table, whose loads
 // mostly miss the core's caches, ~1.3x less CPU per frame. Without AVX2 (the portable
 // build) the same in plain C.
-//
-// SwiftPM does not track this header: after editing it, touch a FilterCore file so that
-// the module is compiled again.
 #include <stdint.h>
 #if defined(__AVX2__)
 #include <immintrin.h>

@@ -8,8 +8,7 @@
 // Load i of a block reads `src + i·srcStep` (one output column, 16 or 8 output rows);
 // stored row j goes to `dst + j·dstStride`. A negative `dstStride` starting at the
 // band's last row writes the rows bottom up: the turns that read source rows backwards
-// need no byte reversal. SwiftPM does not track this header: after editing it, touch a
-// FilterCore file.
+// need no byte reversal.
 #include <stddef.h>
 #include <stdint.h>
 #if defined(__SSE2__)
