@@ -114,7 +114,20 @@ struct ChromaSiteRows {
             }
             return
         }
-        for cx in first..<sitesPerRow {
+        // The sites with all four luma samples first, in a loop of their own: the site's
+        // optionals are then known to be there, and the visitor's checks fold away (I420
+        // sepia at 720p on one core: 2.0 ms a frame with every site checked).
+        var rest = first
+        if let bottom {
+            let whole = width / 2
+            while rest < whole {
+                let x0 = 2 &* rest
+                visitor.visit(ChromaSite(y0: top + x0, y1: top + (x0 &+ 1), y2: bottom + x0, y3: bottom + (x0 &+ 1),
+                                         u: u + rest &* chromaStep, v: v + rest &* chromaStep))
+                rest &+= 1
+            }
+        }
+        for cx in rest..<sitesPerRow {
             let x0 = 2 &* cx, pair = x0 &+ 1 < width
             visitor.visit(ChromaSite(y0: top + x0, y1: pair ? top + (x0 + 1) : nil,
                                      y2: bottom.map { $0 + x0 }, y3: pair ? bottom.map { $0 + (x0 + 1) } : nil,

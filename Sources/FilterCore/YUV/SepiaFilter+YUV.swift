@@ -23,8 +23,7 @@ extension SepiaFilter: YUVFilter {
         if frame.format.isPacked {
             SepiaChroma.applyPacked(frame, y: y, u: u, v: v, k: k)
         } else {
-            SepiaChroma.apply(frame, u: u, v: v, k: k)
-            frame.mapLuma(y)
+            SepiaChroma.apply(frame, y: y, u: u, v: v, k: k)
         }
     }
     var yuvTolerance: String { "±16 per sample (a luma curve plus chroma fixed per luma; greys ±2)" }
@@ -71,16 +70,22 @@ enum SepiaChroma {
         }
     }
 
-    static func apply(_ frame: YUVFrame, u: [Int32], v: [Int32], k: Int32) {
+    /// I420/NV12 site by site, luma curve and chroma in one pass (as the packed formats):
+    /// a chroma pass and a luma pass read the luma plane twice.
+    static func apply(_ frame: YUVFrame, y: [UInt8], u: [Int32], v: [Int32], k: Int32) {
+        y.withUnsafeBufferPointer { y in
         u.withUnsafeBufferPointer { u in
-            v.withUnsafeBufferPointer { v in
-                frame.forEachChromaSite(ChromaTowardsTone(u: u.baseAddress!, v: v.baseAddress!, k: k))
-            }
+        v.withUnsafeBufferPointer { v in
+            frame.forEachChromaSite(SiteTowardsTone(y: y.baseAddress!, u: u.baseAddress!, v: v.baseAddress!, k: k))
+        }
+        }
         }
     }
 
-    /// One site's chroma mixed towards the tone's chroma at its mean luma.
-    private struct ChromaTowardsTone: ChromaSiteVisitor {
+    /// One site: its chroma mixed towards the tone's chroma at its mean luma (the luma as
+    /// it was), then each luma sample through the curve.
+    private struct SiteTowardsTone: ChromaSiteVisitor {
+        let y: UnsafePointer<UInt8>
         let u, v: UnsafePointer<Int32>
         let k: Int32
         @inline(__always)
@@ -88,6 +93,7 @@ enum SepiaChroma {
             let l = Int(site.meanLuma)
             site.u.pointee = SepiaChroma.mix(site.u.pointee, u[l], k)
             site.v.pointee = SepiaChroma.mix(site.v.pointee, v[l], k)
+            site.mapLuma { y[Int($0)] }
         }
     }
 }
