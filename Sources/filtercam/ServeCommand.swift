@@ -38,7 +38,11 @@ enum ServeCommand {
         let channel = "filtercam-serve-\(getpid())"
         let pipeline: Pipeline
         do {
-            pipeline = try Pipeline(description: "\(description) ! intervideosink name=filtercam-serve-out channel=\(channel) sync=false")
+            // I420 preferred, as the encoder takes it: where the user's pipeline could give any
+            // format (a test source, a `videoconvert`, FilterCam's elements) it gives that one
+            // and the encoder converts nothing; a format fixed upstream still passes.
+            pipeline = try Pipeline(description: "\(description) ! capsfilter name=filtercam-serve-out caps=\"video/x-raw,format=I420;video/x-raw\" "
+                                    + "! intervideosink channel=\(channel) sync=false")
         } catch {
             printError("filtercam serve: \(error)")
             if "\(error)".contains("filtercam-serve-out") || "\(error)".contains("intervideosink") {
