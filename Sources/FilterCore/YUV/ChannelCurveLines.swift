@@ -114,15 +114,15 @@ struct LineBuffers {
 
     @inline(__always)
     private func luma(_ r: Int32, _ g: Int32, _ b: Int32, _ k: Coefficients) -> UInt8 {
-        UInt8(clamping: (k.fyr &* r &+ k.fyg &* g &+ k.fyb &* b &+ k.fyo) &>> 16)
+        clampedByte((k.fyr &* r &+ k.fyg &* g &+ k.fyb &* b &+ k.fyo) &>> 16)
     }
 
     /// The chroma of R′G′B′ sums over 2^`shift` / 2^16 pixels, rounded.
     @inline(__always)
     private func chroma(_ r: Int32, _ g: Int32, _ b: Int32, shift: Int32, _ k: Coefficients) -> (u: UInt8, v: UInt8) {
         let half = Int32(1) &<< (shift &- 1)
-        return (UInt8(clamping: 128 &+ ((k.fur &* r &+ k.fug &* g &+ k.fub &* b &+ half) &>> shift)),
-                UInt8(clamping: 128 &+ ((k.fvr &* r &+ k.fvg &* g &+ k.fvb &* b &+ half) &>> shift)))
+        return (clampedByte(128 &+ ((k.fur &* r &+ k.fug &* g &+ k.fub &* b &+ half) &>> shift)),
+                clampedByte(128 &+ ((k.fvr &* r &+ k.fvg &* g &+ k.fvb &* b &+ half) &>> shift)))
     }
 
     /// Each site's chroma terms; its sums start at zero.

@@ -80,14 +80,14 @@ struct YUVAffine {
     }
 
     /// One site: its chroma from the mean luma, each luma sample from itself and the chroma.
-    private struct Site: ChromaSiteVisitor {
+    private struct Site: WholeSiteVisitor {
         let y0, yu, yv, yo, u0, uu, uv, uo, v0, vu, vv, vo: Int32
         init(_ k: [Int32]) {
             (y0, yu, yv, yo) = (k[0], k[1], k[2], k[3])
             (u0, uu, uv, uo) = (k[4], k[5], k[6], k[7])
             (v0, vu, vv, vo) = (k[8], k[9], k[10], k[11])
         }
-        @inline(__always) private static func clamp(_ x: Int32) -> UInt8 { UInt8(clamping: x >> 10) }
+        @inline(__always) private static func clamp(_ x: Int32) -> UInt8 { clampedByte(x &>> 10) }
 
         @inline(__always)
         func visit(_ site: ChromaSite) {
@@ -97,6 +97,21 @@ struct YUVAffine {
             site.v.pointee = Self.clamp(v0 &* mean &+ vu &* cu &+ vv &* cv &+ vo)
             let offset = yu &* cu &+ yv &* cv &+ yo, gain = y0
             site.mapLuma { Self.clamp(gain &* Int32($0) &+ offset) }
+        }
+
+        /// The same for a whole 4:2:0 site, by value.
+        @inline(__always)
+        func visit(_ l0: inout UInt8, _ l1: inout UInt8, _ l2: inout UInt8, _ l3: inout UInt8,
+                   _ u: inout UInt8, _ v: inout UInt8) {
+            let cu = Int32(u) &- 128, cv = Int32(v) &- 128
+            let mean = (Int32(l0) &+ Int32(l1) &+ Int32(l2) &+ Int32(l3) &+ 2) &>> 2
+            u = Self.clamp(u0 &* mean &+ uu &* cu &+ uv &* cv &+ uo)
+            v = Self.clamp(v0 &* mean &+ vu &* cu &+ vv &* cv &+ vo)
+            let offset = yu &* cu &+ yv &* cv &+ yo
+            l0 = Self.clamp(y0 &* Int32(l0) &+ offset)
+            l1 = Self.clamp(y0 &* Int32(l1) &+ offset)
+            l2 = Self.clamp(y0 &* Int32(l2) &+ offset)
+            l3 = Self.clamp(y0 &* Int32(l3) &+ offset)
         }
     }
 }
