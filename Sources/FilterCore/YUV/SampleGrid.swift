@@ -9,10 +9,53 @@ struct SampleGrid {
     let height: Int
     let stride: Int
     let step: Int
+    /// Which byte of its `step`-byte group a sample is (0 but for NV12's V, UYVY's luma and
+    /// packed chroma), for `store(row:from:)`.
+    let lane: Int
 
     /// The first sample of row `y`; sample x is at `row(y)[x · step]`.
     @inline(__always)
     func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y &* stride }
+
+    /// `body(step)` with the step as a constant in each branch, so that a loop reading
+    /// `row[x · step]` inside it is compiled for that step (and vectorizes).
+    @inline(__always)
+    func withConstantStep<Result>(_ body: (Int) -> Result) -> Result {
+        switch step {
+        case 1: body(1)
+        case 2: body(2)
+        default: body(4)
+        }
+    }
+
+    /// Runs `body` with a row of `width` samples to fill, then puts them into row `y`: the
+    /// row itself when its samples are contiguous, else a buffer whose samples are merged
+    /// into the row's words (16-bit for a step of 2, 32-bit for 4) with the other bytes
+    /// kept. A loop that writes `row[x · step]` with a step known only at run time does
+    /// not vectorize (edges on YUY2 at 720p: 2.9 ms a frame against 0.5 on I420).
+    @inline(__always)
+    func fill(row y: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        let r = row(y)
+        if step == 1 { return body(r) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { buffer in
+            let values = buffer.baseAddress!
+            body(values)
+            let words = UnsafeMutableRawPointer(r - lane)
+            if step == 2 {
+                let shift = UInt16(8 &* lane), keep = ~(UInt16(0xFF) &<< shift)
+                for x in 0..<width {
+                    let w = words.loadUnaligned(fromByteOffset: 2 &* x, as: UInt16.self)
+                    words.storeBytes(of: (w & keep) | UInt16(values[x]) &<< shift, toByteOffset: 2 &* x, as: UInt16.self)
+                }
+            } else {
+                let shift = UInt32(8 &* lane), keep = ~(UInt32(0xFF) &<< shift)
+                for x in 0..<width {
+                    let w = words.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self)
+                    words.storeBytes(of: (w & keep) | UInt32(values[x]) &<< shift, toByteOffset: 4 &* x, as: UInt32.self)
+                }
+            }
+        }
+    }
 
     /// A copy with a one-sample border repeating the edges (see `PaddedPlane`), in `scratch`.
     func padded(in scratch: Scratch<UInt8>) -> PaddedPlane<UInt8> {
@@ -24,7 +67,7 @@ struct SampleGrid {
                 if s == 1 {
                     target.update(from: source, count: w)
                 } else {
-                    for x in 0..<w { target[x] = source[x &* s] }
+                    withConstantStep { s in for x in 0..<w { target[x] = source[x &* s] } }
                 }
                 target[-1] = target[0]
                 target[w] = target[w - 1]
@@ -42,7 +85,7 @@ extension YUVFrame {
         let p = planes[0]
         let start = format.isPacked ? format.packedOffsets.y0 : 0
         return SampleGrid(base: (p.base + start).assumingMemoryBound(to: UInt8.self), width: width, height: height,
-                          stride: p.stride, step: format.isPacked ? 2 : 1)
+                          stride: p.stride, step: format.isPacked ? 2 : 1, lane: start)
     }
 
     /// Every U sample (`v: false`) or every V sample (`v: true`), one per chroma site.
@@ -54,7 +97,7 @@ extension YUVFrame {
         case .yuy2, .uyvy: (planes[0], v ? k.v : k.u, 4)
         }
         return SampleGrid(base: (p.base + start).assumingMemoryBound(to: UInt8.self), width: p.width, height: p.height,
-                          stride: p.stride, step: step)
+                          stride: p.stride, step: step, lane: start)
     }
 
     /// The luma grid, then the U and V grids.

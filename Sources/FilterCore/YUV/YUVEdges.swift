@@ -16,13 +16,14 @@ extension EdgesFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
         let grid = frame.lumaGrid, plane = grid.padded(in: grey)
         let (black, white) = frame.lumaRange
-        let span = white &- black, w = grid.width, s = grid.step
+        let span = white &- black, w = grid.width
         RowSplitter.shared.run(rows: grid.height, columns: w) { rows in
             for y in rows {
                 let above = plane.row(y &- 1), at = plane.row(y), below = plane.row(y &+ 1)
-                let out = grid.row(y)
-                for x in 0..<w {
-                    out[x &* s] = UInt8(truncatingIfNeeded: black &+ min(sobelMagnitude(above, at, below, x), span))
+                grid.fill(row: y) { out in
+                    for x in 0..<w {
+                        out[x] = UInt8(truncatingIfNeeded: black &+ min(sobelMagnitude(above, at, below, x), span))
+                    }
                 }
             }
         }
@@ -46,21 +47,28 @@ extension FocusPeakingFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
         if threshold >= 255 { return }
         let grid = frame.lumaGrid, plane = grid.padded(in: grey)
-        let w = grid.width, h = grid.height, s = grid.step
+        let w = grid.width, h = grid.height
         let full = frame.matrix.fullRange
-        // magnitude · 255/219 > threshold, without a division.
-        let scale: Int32 = full ? 1 : 255, limit = Int32(threshold) * (full ? 1 : 219)
+        // magnitude · 255/219 > threshold, i.e. magnitude · 255 > threshold · 219: for a whole
+        // magnitude that is magnitude > ⌊threshold · 219 / 255⌋.
+        let limit = full ? Int32(threshold) : Int32(threshold) * 219 / 255
         let c = frame.matrix.samples(r: Double((color >> 16) & 0xFF), g: Double((color >> 8) & 0xFF),
                                      b: Double(color & 0xFF))
         let marks = painted.reserve(w * h)
         RowSplitter.shared.run(rows: h, columns: w) { rows in
             for y in rows {
                 let above = plane.row(y &- 1), at = plane.row(y), below = plane.row(y &+ 1)
-                let out = grid.row(y), mark = marks + y &* w
-                for x in 0..<w {
-                    let paint = sobelMagnitude(above, at, below, x) &* scale > limit
-                    mark[x] = paint ? 1 : 0
-                    if paint { out[x &* s] = c.y }
+                let mark = marks + y &* w, paintY = c.y
+                // Without a branch, so that the row vectorizes (a store only where painted
+                // left it scalar: 2.9 ms a 720p I420 frame on one thread, edges 0.5).
+                grid.fill(row: y) { out in
+                    for x in 0..<w {
+                        // All ones where painted (the sign of limit − magnitude), else 0: with
+                        // `paint ? colour : luma` LLVM judged the loop not worth vectorizing.
+                        let paint = UInt8(truncatingIfNeeded: (limit &- sobelMagnitude(above, at, below, x)) &>> 31)
+                        mark[x] = paint & 1
+                        out[x] = (paintY & paint) | (at[x] & ~paint)
+                    }
                 }
             }
         }
@@ -68,24 +76,53 @@ extension FocusPeakingFilter: YUVFilter {
         let rowsPerSite = frame.format.isPacked ? 1 : 2
         let cu = Int32(c.u), cv = Int32(c.v)
         RowSplitter.shared.run(rows: u.height, columns: u.width) { rows in
-            for cy in rows {
-                let top = marks + rowsPerSite &* cy &* w
-                let bottom: UnsafeMutablePointer<UInt8>? = rowsPerSite == 2 && 2 &* cy &+ 1 < h ? top + w : nil
-                let ur = u.row(cy), vr = v.row(cy)
-                for cx in 0..<u.width {
-                    let x0 = 2 &* cx, pair = x0 &+ 1 < w
-                    var n: Int32 = 1, p = Int32(top[x0])
-                    if pair { n &+= 1; p &+= Int32(top[x0 &+ 1]) }
-                    if let bottom {
-                        n &+= 1; p &+= Int32(bottom[x0])
-                        if pair { n &+= 1; p &+= Int32(bottom[x0 &+ 1]) }
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * u.width) { buffer in
+                let painted = buffer.baseAddress!, shifts = painted + u.width
+                for cy in rows {
+                    Self.countPainted(marks, row: cy, rowsPerSite: rowsPerSite, width: w, height: h,
+                                      sites: u.width, painted: painted, shifts: shifts)
+                    // Each site moves towards the colour by the share of it painted, rounded.
+                    @inline(__always) func towardsColour(_ grid: SampleGrid, _ target: Int32) {
+                        let r = grid.row(cy)
+                        grid.fill(row: cy) { out in
+                            grid.withConstantStep { s in
+                                for cx in 0..<grid.width {
+                                    let shift = shifts[cx], n = Int32(1) &<< shift, p = painted[cx]
+                                    out[cx] = UInt8(truncatingIfNeeded: (Int32(r[cx &* s]) &* (n &- p) &+ target &* p &+ n &>> 1) &>> shift)
+                                }
+                            }
+                        }
                     }
-                    if p == 0 { continue }
-                    let i = cx &* u.step
-                    ur[i] = UInt8(truncatingIfNeeded: (Int32(ur[i]) &* (n &- p) &+ cu &* p &+ n / 2) / n)
-                    vr[i] = UInt8(truncatingIfNeeded: (Int32(vr[i]) &* (n &- p) &+ cv &* p &+ n / 2) / n)
+                    towardsColour(u, cu)
+                    towardsColour(v, cv)
                 }
             }
+        }
+    }
+
+    /// For each chroma site of site row `row`: how many of its pixels are painted, and the
+    /// log2 of how many pixels it has (4 in 4:2:0, 2 in 4:2:2, fewer at odd edges), so that
+    /// the mean is a shift (a division does not vectorize).
+    @inline(__always)
+    private static func countPainted(_ marks: UnsafeMutablePointer<UInt8>, row: Int, rowsPerSite: Int, width w: Int, height h: Int,
+                                     sites: Int, painted: UnsafeMutablePointer<Int32>, shifts: UnsafeMutablePointer<Int32>) {
+        let top = marks + rowsPerSite &* row &* w
+        let bottom = rowsPerSite == 2 && 2 &* row &+ 1 < h ? top + w : nil
+        let whole = w / 2
+        if let bottom {
+            for cx in 0..<whole {
+                painted[cx] = Int32(top[2 &* cx]) &+ Int32(top[2 &* cx &+ 1]) &+ Int32(bottom[2 &* cx]) &+ Int32(bottom[2 &* cx &+ 1])
+                shifts[cx] = 2
+            }
+        } else {
+            for cx in 0..<whole {
+                painted[cx] = Int32(top[2 &* cx]) &+ Int32(top[2 &* cx &+ 1])
+                shifts[cx] = 1
+            }
+        }
+        if whole < sites {   // an odd width's last column
+            painted[whole] = Int32(top[2 &* whole]) &+ (bottom.map { Int32($0[2 &* whole]) } ?? 0)
+            shifts[whole] = bottom == nil ? 0 : 1
         }
     }
     var yuvTolerance: String {

@@ -99,19 +99,20 @@ enum YUVNeighbourhood {
         let k = Int32((amount * 65536 / 9).rounded())
         if k == 0 { return }
         let plane = grid.padded(in: copy)
-        let w = grid.width, s = grid.step
+        let w = grid.width
         RowSplitter.shared.run(rows: grid.height, columns: w) { rows in
             for y in rows {
                 let above = plane.row(y &- 1), at = plane.row(y), below = plane.row(y &+ 1)
-                let out = grid.row(y)
                 @inline(__always) func across(_ r: UnsafeMutablePointer<UInt8>, _ x: Int) -> Int32 {
                     Int32(r[x &- 1]) &+ Int32(r[x]) &+ Int32(r[x &+ 1])
                 }
-                for x in 0..<w {
-                    let c = Int32(at[x])
-                    let sum = across(above, x) &+ across(at, x) &+ across(below, x)
-                    let v = c &+ ((9 &* c &- sum) &* k &+ 32768) &>> 16
-                    out[x &* s] = UInt8(truncatingIfNeeded: min(max(v, low), high))
+                grid.fill(row: y) { out in
+                    for x in 0..<w {
+                        let c = Int32(at[x])
+                        let sum = across(above, x) &+ across(at, x) &+ across(below, x)
+                        let v = c &+ ((9 &* c &- sum) &* k &+ 32768) &>> 16
+                        out[x] = UInt8(truncatingIfNeeded: min(max(v, low), high))
+                    }
                 }
             }
         }

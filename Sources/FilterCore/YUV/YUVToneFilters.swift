@@ -58,13 +58,17 @@ extension VignetteFilter: YUVFilter {
 
     /// Each sample `c` of `grid` becomes `centre + ((c − centre)·gain256 + 128) >> 8`.
     private static func scale(_ grid: SampleGrid, by gains: UnsafeMutablePointer<UInt16>, around centre: Int32) {
-        let w = grid.width, s = grid.step
+        let w = grid.width
         RowSplitter.shared.run(rows: grid.height, columns: w) { rows in
             for y in rows {
                 let row = grid.row(y), gain = gains + y &* w
-                for x in 0..<w {
-                    let c = Int32(row[x &* s]) &- centre
-                    row[x &* s] = UInt8(truncatingIfNeeded: centre &+ ((c &* Int32(gain[x]) &+ 128) &>> 8))
+                grid.fill(row: y) { out in
+                    grid.withConstantStep { s in
+                        for x in 0..<w {
+                            let c = Int32(row[x &* s]) &- centre
+                            out[x] = UInt8(truncatingIfNeeded: centre &+ ((c &* Int32(gain[x]) &+ 128) &>> 8))
+                        }
+                    }
                 }
             }
         }
