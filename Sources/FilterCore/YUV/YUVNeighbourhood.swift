@@ -55,19 +55,36 @@ enum YUVNeighbourhood {
     /// (running column sums of each band).
     static func blur(_ grid: SampleGrid, across: RunningKernel, down: RunningKernel,
                      rows: Scratch<UInt8>, sums: Scratch<Int32>) {
-        let w = grid.width, h = grid.height, s = grid.step
+        let w = grid.width, h = grid.height
         let tmp = rows.reserve(w * h)
         let r = across.radius, e = across.edge
+        // Each row copied with its edge samples repeated `pad` times on both sides, and its
+        // running sums (`prefix[x]`: the samples before x), so that a window's sum is one
+        // difference and the loop that makes the means vectorizes; a sum carried from one
+        // sample to the next did not (blur on I420 at 720p: 6 ms a frame on one thread).
+        let pad = max(r &+ 1, e)
         RowSplitter.shared.run(rows: h, columns: w) { band in
-            for y in band {
-                let input = grid.row(y), out = tmp + y &* w
-                @inline(__always) func at(_ x: Int) -> Int32 { Int32(input[min(max(x, 0), w &- 1) &* s]) }
-                var sum: Int32 = 0
-                for i in -r...r { sum &+= at(i) }
-                for x in 0..<w {
-                    out[x] = across.mean(sum, at(x &- e) &+ at(x &+ e))
-                    sum = sum &+ at(x &+ r &+ 1) &- at(x &- r)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: w &+ 2 &* pad) { samples in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: w &+ 2 &* pad &+ 1) { sums in
+                let line = samples.baseAddress! + pad, prefix = sums.baseAddress! + pad
+                for y in band {
+                    let input = grid.row(y), out = tmp + y &* w
+                    grid.withConstantStep { s in for x in 0..<w { line[x] = input[x &* s] } }
+                    for i in 1...pad {
+                        line[-i] = line[0]
+                        line[w &- 1 &+ i] = line[w &- 1]
+                    }
+                    var total: Int32 = 0
+                    for x in -pad..<(w &+ pad) {
+                        prefix[x] = total
+                        total &+= Int32(line[x])
+                    }
+                    prefix[w &+ pad] = total
+                    for x in 0..<w {
+                        out[x] = across.mean(prefix[x &+ r &+ 1] &- prefix[x &- r], Int32(line[x &- e]) &+ Int32(line[x &+ e]))
+                    }
                 }
+            }
             }
         }
         let columns = sums.reserve(2 * w)
@@ -81,12 +98,13 @@ enum YUVNeighbourhood {
                 for x in 0..<w { column[x] &+= Int32(above[x]) }
             }
             for y in rows {
-                let out = grid.row(y)
                 let top = tmpRow(y &- ed), bottom = tmpRow(y &+ ed)
                 let entering = tmpRow(y &+ rd &+ 1), leaving = tmpRow(y &- rd)
-                for x in 0..<w {
-                    out[x &* s] = down.mean(column[x], Int32(top[x]) &+ Int32(bottom[x]))
-                    column[x] = column[x] &+ Int32(entering[x]) &- Int32(leaving[x])
+                grid.fill(row: y) { out in
+                    for x in 0..<w {
+                        out[x] = down.mean(column[x], Int32(top[x]) &+ Int32(bottom[x]))
+                        column[x] = column[x] &+ Int32(entering[x]) &- Int32(leaving[x])
+                    }
                 }
             }
         }
