@@ -35,23 +35,30 @@ final class BlurFilter: PassFilter {
         let reciprocal = (65536 + n / 2) / n
         let tmp = horizontal.reserve(width * height)
 
+        // Along each row: running sums of the lanes from r + 1 pixels before the row to r
+        // after it (edge pixels repeated), so that each window's sum is one difference and
+        // the loop making the means vectorizes (a sum carried from pixel to pixel did not).
+        // The sums wrap, but a difference of two is the window's own sum, which fits its
+        // lanes (at most 65 × 255 per lane).
         RowSplitter.shared.run(rows: height, columns: width) { rows in
-            for y in rows {
-                let input = source.row(y)
-                let target = tmp + y * width
-                var outer: UInt32 = 0, middle: UInt32 = 0
-                for i in -r...r {
-                    let p = input[min(max(i, 0), width - 1)]
-                    outer &+= p & outerLanesMask
-                    middle &+= (p &>> 8) & 0xFF
-                }
-                for x in 0..<width {
-                    target[x] = (input[x] & alphaMask) | mean(outer, middle, reciprocal)
-                    // Add before subtracting: each lane stays a true (non-negative) sum.
-                    let entering = input[min(x &+ r &+ 1, width &- 1)]
-                    let leaving = input[max(x &- r, 0)]
-                    outer = outer &+ (entering & outerLanesMask) &- (leaving & outerLanesMask)
-                    middle = middle &+ ((entering &>> 8) & 0xFF) &- ((leaving &>> 8) & 0xFF)
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (width + 2 * r + 2)) { sums in
+                let count = width &+ 2 &* r &+ 2
+                let outerSums = sums.baseAddress! + (r &+ 1), middleSums = outerSums + count
+                for y in rows {
+                    let input = source.row(y)
+                    let target = tmp + y * width
+                    var outer: UInt32 = 0, middle: UInt32 = 0
+                    for i in -(r &+ 1)...(width &+ r) {   // outerSums[i]: the pixels before i
+                        outerSums[i] = outer
+                        middleSums[i] = middle
+                        let p = input[min(max(i, 0), width &- 1)]
+                        outer &+= p & outerLanesMask
+                        middle &+= (p &>> 8) & 0xFF
+                    }
+                    for x in 0..<width {
+                        let o = outerSums[x &+ r &+ 1] &- outerSums[x &- r], m = middleSums[x &+ r &+ 1] &- middleSums[x &- r]
+                        target[x] = (input[x] & alphaMask) | mean(o, m, reciprocal)
+                    }
                 }
             }
         }
