@@ -66,6 +66,9 @@ extension YUVFrame {
     /// Maps `perElement` bytes of each element, `step` bytes apart from `start`, through `table`.
     private func mapBytes(of plane: Plane, start: Int, step: Int, perElement: Int, _ table: UnsafeBufferPointer<UInt8>) {
         let count = plane.width * perElement
+        if let line = UnitSlope(table) {
+            return mapBytes(of: plane, start: start, step: step, count: count, line)
+        }
         let t = table.baseAddress!
         RowSplitter.shared.run(rows: plane.height, columns: count) { rows in
             for y in rows {
@@ -74,4 +77,56 @@ extension YUVFrame {
             }
         }
     }
+
+    /// The same for a table that is a line of slope ±1 (`UnitSlope`): arithmetic, which
+    /// vectorizes, on each row's bytes, or on its 16- or 32-bit words with the other bytes
+    /// kept (invert on YUY2 at 720p, one thread: 1.1–1.3 ms a frame through the table).
+    private func mapBytes(of plane: Plane, start: Int, step: Int, count: Int, _ line: UnitSlope) {
+        RowSplitter.shared.run(rows: plane.height, columns: count) { rows in
+            for y in rows {
+                let row = plane.row(y)
+                switch step {
+                case 1:
+                    let p = (row + start).assumingMemoryBound(to: UInt8.self)
+                    for i in 0..<count { p[i] = line.map(p[i]) }
+                case 2:
+                    let shift = UInt16(8 &* start), keep = ~(UInt16(0xFF) &<< shift)
+                    for i in 0..<count {
+                        let w = row.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)
+                        let mapped = UInt16(line.map(UInt8(truncatingIfNeeded: w &>> shift))) &<< shift
+                        row.storeBytes(of: w & keep | mapped, toByteOffset: 2 &* i, as: UInt16.self)
+                    }
+                default:
+                    let shift = UInt32(8 &* start), keep = ~(UInt32(0xFF) &<< shift)
+                    for i in 0..<count {
+                        let w = row.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)
+                        let mapped = UInt32(line.map(UInt8(truncatingIfNeeded: w &>> shift))) &<< shift
+                        row.storeBytes(of: w & keep | mapped, toByteOffset: 4 &* i, as: UInt32.self)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A table of one sample to one sample that is `clamp(base + slope · c)` with a slope of
+/// ±1 (invert's tables at full intensity, a shift of every sample): checked entry by entry,
+/// so the arithmetic gives exactly the table's bytes.
+struct UnitSlope {
+    let base: Int32
+    let slope: Int32
+
+    init?(_ table: UnsafeBufferPointer<UInt8>) {
+        for slope: Int32 in [1, -1] {
+            let base = Int32(table[128]) &- slope &* 128
+            if (0..<256).allSatisfy({ Int32(table[$0]) == min(max(base &+ slope &* Int32($0), 0), 255) }) {
+                (self.base, self.slope) = (base, slope)
+                return
+            }
+        }
+        return nil
+    }
+
+    @inline(__always)
+    func map(_ c: UInt8) -> UInt8 { clampedByte(base &+ slope &* Int32(c)) }
 }
