@@ -126,7 +126,7 @@ public struct Bench {
             add("sepia", "filtercam filter=sepia intensity=1", "videoconvert ! coloreffects preset=sepia ! videoconvert ! video/x-raw,format=\(format)")
             // No stock element does these: the other side is the same filter on RGB between
             // two videoconverts, what a user ran before the YUV path.
-            for tone in ["exposure ev=1", "posterize"] {
+            for tone in ["exposure ev=1", "posterize", "color-controls saturation=1.5", "focus-peaking", "blur"] {
                 add(tone.split(separator: " ")[0].description, "filtercam filter=\"\(tone)\"",
                     "videoconvert ! video/x-raw,format=BGRx ! filtercam filter=\"\(tone)\" ! videoconvert ! video/x-raw,format=\(format)")
             }
