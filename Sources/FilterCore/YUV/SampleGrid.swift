@@ -10,7 +10,7 @@ struct SampleGrid {
     let stride: Int
     let step: Int
     /// Which byte of its `step`-byte group a sample is (0 but for NV12's V, UYVY's luma and
-    /// packed chroma), for `store(row:from:)`.
+    /// packed chroma), for `fill(row:_:)`.
     let lane: Int
 
     /// The first sample of row `y`; sample x is at `row(y)[x · step]`.
