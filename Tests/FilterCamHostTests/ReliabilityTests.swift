@@ -376,8 +376,8 @@ final class ReliabilityTests: XCTestCase {
     }
 
     /// The short version of scripts/soak.sh: the whole chain (filters, orientation, lens,
-    /// faces, a still every 20 frames) for 1500 frames; resident memory after warm-up
-    /// grows less than 1 MB. (The long run is the script; its result is in docs/testing.md.)
+    /// faces, a still every 20 frames) for 1500 frames; resident memory between warm-up and
+    /// teardown grows less than 1 MB. (The long run is the script; its result is in docs/testing.md.)
     func testShortSoakKeepsResidentMemoryFlat() throws {
         try Build.requireCLI()
         let dir = try makeTempDir()
@@ -398,9 +398,11 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("processed=1500"), r.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).count, 75, "a still every 20 frames")
         guard samples.count >= 20 else { return XCTFail("the run was too short to sample (\(samples.count) samples)") }
-        // Warm-up: the first 40 % of the run (pools, encoder, detector, caches).
-        let warm = samples[samples.count * 4 / 10]
-        let growth = samples[(samples.count * 4 / 10)...].max()! - warm
+        // Warm-up: the first 40 % of the run (pools, encoder, detector, caches). The last
+        // 10 % is left out too: after EOS the process tears down (a fresh clone once saw
+        // 1.2 MB appear in the very last sample, after 5 s flat); a leak grows all along.
+        let steady = samples[(samples.count * 4 / 10)..<(samples.count * 9 / 10)]
+        let growth = steady.max()! - steady.first!
         XCTAssertLessThan(growth, 1024, "resident memory grew \(growth) kB after warm-up: \(samples)")
     }
 
