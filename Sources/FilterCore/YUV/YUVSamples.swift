@@ -81,10 +81,10 @@ extension YUVFrame {
         }
     }
 
-    /// Every sample of `grid` through a table that is a line of slope ±1 (`UnitSlope`):
-    /// arithmetic, which vectorizes where a lookup per byte does not (invert on YUY2 at
-    /// 720p, one thread: 1.1–1.3 ms a frame through the table).
-    private func map(_ grid: SampleGrid, _ line: UnitSlope) {
+    /// Every sample of `grid` through arithmetic (`SampleArithmetic`), which vectorizes
+    /// where a lookup per byte does not (invert on YUY2 at 720p, one thread: 1.1–1.3 ms a
+    /// frame through the table).
+    func map<Arithmetic: SampleArithmetic>(_ grid: SampleGrid, _ line: Arithmetic) {
         RowSplitter.shared.run(rows: grid.height, columns: grid.width) { rows in
             for y in rows {
                 let row = grid.row(y)
@@ -98,10 +98,15 @@ extension YUVFrame {
     }
 }
 
+/// One sample to one sample by arithmetic, for `YUVFrame.map(_:_:)`.
+protocol SampleArithmetic {
+    func map(_ c: UInt8) -> UInt8
+}
+
 /// A table of one sample to one sample that is `clamp(base + slope · c)` with a slope of
 /// ±1 (invert's tables at full intensity, a shift of every sample): checked entry by entry,
 /// so the arithmetic gives exactly the table's bytes.
-struct UnitSlope {
+struct UnitSlope: SampleArithmetic {
     let base: Int32
     let slope: Int32
 
