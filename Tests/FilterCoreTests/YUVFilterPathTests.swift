@@ -62,6 +62,38 @@ final class YUVFilterPathTests: XCTestCase {
         XCTAssertEqual(chroma(same.frame), [90, 170])
     }
 
+    /// YUY2 and UYVY go through in one pass over macropixels: each luma sample scaled around
+    /// black by its own pixel's gain, each macropixel's chroma around 128 by the gain at its
+    /// centre, and the padding luma of an odd width's last macropixel left alone.
+    func testVignetteOnPackedFramesScalesEachSampleByItsOwnGain() {
+        let vignette = VignetteFilter(radius: 0.6, intensity: 1)
+        let (w, h) = (5, 2)
+        func scaled(_ c: UInt8, around centre: Int, _ gain: UInt16) -> UInt8 {
+            UInt8(truncatingIfNeeded: centre + (((Int(c) - centre) * Int(gain) + 128) >> 8))
+        }
+        for (format, offsets) in [(YUVFormat.yuy2, (y0: 0, u: 1, y1: 2, v: 3)), (.uyvy, (y0: 1, u: 0, y1: 3, v: 2))] {
+            let buffer = YUVBuffer(format: format, width: w, height: h)
+            let input = (0..<buffer.packedBytes.count).map { UInt8(truncatingIfNeeded: 37 + $0 * 23) }
+            buffer.load(packed: input)
+            vignette.apply(to: buffer.frame)
+            let out = buffer.packedBytes
+            for y in 0..<h {
+                for m in 0..<3 {
+                    let at = (y * 3 + m) * 4
+                    let x0 = 2 * m, centreX = Double(x0 + min(x0 + 2, w)) / 2
+                    let site = vignette.gain256(x: centreX, y: Double(y) + 0.5, width: w, height: h)
+                    func gain(_ x: Int) -> UInt16 { vignette.gain256(x: Double(x) + 0.5, y: Double(y) + 0.5, width: w, height: h) }
+                    XCTAssertEqual(out[at + offsets.y0], scaled(input[at + offsets.y0], around: 16, gain(x0)), "\(format) (\(x0), \(y))")
+                    XCTAssertEqual(out[at + offsets.y1], x0 + 1 < w ? scaled(input[at + offsets.y1], around: 16, gain(x0 + 1)) : input[at + offsets.y1],
+                                   "\(format) (\(x0 + 1), \(y))")
+                    XCTAssertEqual(out[at + offsets.u], scaled(input[at + offsets.u], around: 128, site), "\(format) U \(m), \(y)")
+                    XCTAssertEqual(out[at + offsets.v], scaled(input[at + offsets.v], around: 128, site), "\(format) V \(m), \(y)")
+                }
+            }
+            XCTAssertNotEqual(out, input)
+        }
+    }
+
     /// Flat greys (Y `input`) through `chain` at 5×3 in every format, whose last column and
     /// row are chroma sites of fewer pixels: every luma `expected`, chroma still 128.
     private func assertGreys(_ chain: String, _ cases: [(input: UInt8, expected: UInt8)]) throws {
