@@ -135,10 +135,10 @@ struct ChromaSiteRows {
         if isPacked {
             let o = packedOffsets
             if first < whole {
-                if o.y0 == 0 {   // YUY2: Y0 U Y1 V
-                    Self.wholePackedSites(top, first, whole, y0: 0, y1: 2, u: 1, v: 3, visitor)
-                } else {         // UYVY: U Y0 V Y1
-                    Self.wholePackedSites(top, first, whole, y0: 1, y1: 3, u: 0, v: 2, visitor)
+                if o == YUVFormat.yuy2.packedOffsets {
+                    Self.wholePackedSites(top, first, whole, YUVFormat.yuy2.packedOffsets, visitor)
+                } else {
+                    Self.wholePackedSites(top, first, whole, YUVFormat.uyvy.packedOffsets, visitor)
                 }
             }
             if width % 2 == 1, first <= whole {   // the last macropixel's second luma is padding
@@ -235,11 +235,11 @@ struct ChromaSiteRows {
     @inline(__always)
     private static func wholePackedSites<Visitor: ChromaSiteVisitor>(
         _ row: UnsafeMutablePointer<UInt8>, _ first: Int, _ end: Int,
-        y0: Int, y1: Int, u: Int, v: Int, _ visitor: Visitor
+        _ o: (y0: Int, y1: Int, u: Int, v: Int), _ visitor: Visitor
     ) {
         for i in first..<end {
             let m = row + 4 &* i
-            visitor.visit(ChromaSite(y0: m + y0, y1: m + y1, y2: nil, y3: nil, u: m + u, v: m + v))
+            visitor.visit(ChromaSite(y0: m + o.y0, y1: m + o.y1, y2: nil, y3: nil, u: m + o.u, v: m + o.v))
         }
     }
 }

@@ -13,8 +13,7 @@ extension SepiaFilter: YUVFilter {
         guard intensity > 0 else { return }
         let tone = SepiaTone(frame.matrix, intensity: intensity)
         switch frame.format {
-        case .yuy2: tone.applyPacked(frame, y0: 0, u: 8, y1: 16, v: 24)
-        case .uyvy: tone.applyPacked(frame, y0: 8, u: 0, y1: 24, v: 16)
+        case .yuy2, .uyvy: frame.forEachMacropixel(SepiaMacropixel(tone: tone))
         case .i420, .nv12:
             // Chroma first: it is the tone of the luma as it was.
             frame.forEachChromaSite(SepiaChroma(tone: tone))
@@ -101,33 +100,19 @@ struct SepiaTone: SampleArithmetic {
     }
 }
 
-extension SepiaTone {
-    /// YUY2/UYVY in one pass, each macropixel a 32-bit word with its samples at the bit
-    /// offsets given (constants once inlined): its chroma towards the tone of its mean luma,
-    /// each luma through the curve. A frame of odd width ends in a macropixel whose second
-    /// luma is padding: its chroma takes the first luma's tone.
+/// Sepia on a YUY2/UYVY macropixel, in one pass: its chroma towards the tone of its mean
+/// luma, each luma through the curve. The padding macropixel of an odd width takes its
+/// chroma from its one luma.
+struct SepiaMacropixel: MacropixelVisitor {
+    let tone: SepiaTone
+
     @inline(__always)
-    func applyPacked(_ frame: YUVFrame, y0: UInt32, u: UInt32, y1: UInt32, v: UInt32) {
-        let p = frame.planes[0], lastOdd = frame.width % 2 == 1
-        let whole = lastOdd ? p.width &- 1 : p.width
-        RowSplitter.shared.run(rows: p.height, columns: p.width) { rows in
-            for row in rows {
-                let m = p.row(row).assumingMemoryBound(to: UInt32.self)
-                @inline(__always) func sample(_ w: UInt32, _ at: UInt32) -> Int32 { Int32(bitPattern: (w &>> at) & 0xFF) }
-                for i in 0..<whole {
-                    let w = m[i]
-                    let a = sample(w, y0), b = sample(w, y1)
-                    let t = tone((a &+ b &+ 1) &>> 1)
-                    m[i] = UInt32(map(UInt8(truncatingIfNeeded: a))) &<< y0 | UInt32(map(UInt8(truncatingIfNeeded: b))) &<< y1
-                        | UInt32(mix(sample(w, u), t.u)) &<< u | UInt32(mix(sample(w, v), t.v)) &<< v
-                }
-                if lastOdd {
-                    let w = m[whole], a = sample(w, y0), t = tone(a)
-                    m[whole] = UInt32(map(UInt8(truncatingIfNeeded: a))) &<< y0 | (w & (0xFF &<< y1))
-                        | UInt32(mix(sample(w, u), t.u)) &<< u | UInt32(mix(sample(w, v), t.v)) &<< v
-                }
-            }
-        }
+    func visit(_ y0: inout UInt8, _ y1: inout UInt8, _ u: inout UInt8, _ v: inout UInt8, column: Int, row: Void) {
+        let t = tone.tone((Int32(y0) &+ Int32(y1) &+ 1) &>> 1)
+        u = tone.mix(Int32(u), t.u)
+        v = tone.mix(Int32(v), t.v)
+        y0 = tone.map(y0)
+        y1 = tone.map(y1)
     }
 }
 

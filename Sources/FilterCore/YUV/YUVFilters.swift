@@ -12,8 +12,8 @@ extension NoneFilter: YUVFilter {
 /// follows BT.709's weights instead of Rec.601's.
 extension MonoFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
-        let table = YUVTables.towardsNeutral(keep: 1 - intensity)
-        frame.mapChroma(u: table, v: table)
+        guard intensity > 0 else { return }
+        frame.map(luma: nil, chroma: .towardsNeutral(keep: 1 - intensity))
     }
     var yuvTolerance: String { "±2 per sample on BT.601 frames (the grey is the frame's own luma)" }
 }
@@ -23,22 +23,16 @@ extension MonoFilter: YUVFilter {
 /// exactly the negative of the R′G′B′ picture, so within ±2 of the RGB result.
 extension InvertFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
-        let top = frame.matrix.fullRange ? 255 : 251
-        let luma = YUVTables.mix((0..<256).map { top - $0 }, intensity)
-        let chroma = YUVTables.mix((0..<256).map { 256 - $0 }, intensity)
-        frame.mapLuma(luma)
-        frame.mapChroma(u: chroma, v: chroma)
+        guard intensity > 0 else { return }
+        // c + k·(top − c − c): a line of slope 1 − 2k.
+        let top = frame.matrix.fullRange ? 255.0 : 251, k = intensity
+        frame.map(luma: SampleLine(offset: k * top, slope: 1 - 2 * k), chroma: SampleLine(offset: k * 256, slope: 1 - 2 * k))
     }
     var yuvTolerance: String { "±2 per sample" }
 }
 
 /// Tables of one sample to one sample.
 enum YUVTables {
-    /// Chroma `128 + (c − 128)·keep`, rounded.
-    static func towardsNeutral(keep: Double) -> [UInt8] {
-        (0..<256).map { UInt8(min(max((128 + Double($0 - 128) * keep).rounded(), 0), 255)) }
-    }
-
     /// `c + k (target[c] − c)`, rounded and clamped.
     static func mix(_ target: [Int], _ k: Double) -> [UInt8] {
         (0..<256).map { c in UInt8(min(max((Double(c) + k * Double(target[c] - c)).rounded(), 0), 255)) }

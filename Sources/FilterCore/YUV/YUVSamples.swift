@@ -1,10 +1,24 @@
 /// Walking a YUV frame's luma or chroma samples wherever the format keeps them, for
-/// filters that map each sample through a table (one byte load, lookup and store).
+/// filters that map each sample on its own: through a line (`SampleLine`, arithmetic that
+/// vectorizes) or a table (one byte load, lookup and store).
 extension YUVFrame {
+    /// Every luma sample through `luma` (nil: left as it is) and every chroma sample through
+    /// `chroma`. A packed frame takes one pass over its macropixels, a planar frame a pass
+    /// per plane; a chroma line of slope 0 is a fill.
+    func map(luma: SampleLine?, chroma: SampleLine) {
+        if chroma.slope == 0, luma == nil { return fillChroma(u: chroma.map(0), v: chroma.map(0)) }
+        if format.isPacked {
+            if let luma { return forEachMacropixel(MappedMacropixel(luma: luma, chroma: chroma)) }
+            return forEachMacropixel(MappedMacropixel(luma: KeptSample(), chroma: chroma))
+        }
+        if let luma { map(lumaGrid, luma) }
+        map(chromaGrid(v: false), chroma)
+        map(chromaGrid(v: true), chroma)
+    }
+
     /// Every luma sample `y` becomes `table[y]`.
     public func mapLuma(_ table: [UInt8]) {
         precondition(table.count == 256)
-        if let line = table.withUnsafeBufferPointer(UnitSlope.init) { return map(lumaGrid, line) }
         let k = format.packedOffsets
         table.withUnsafeBufferPointer { t in
             if let luma {
@@ -20,11 +34,6 @@ extension YUVFrame {
         precondition(u.count == 256 && v.count == 256)
         if let cu = u.first, let cv = v.first, u.allSatisfy({ $0 == cu }), v.allSatisfy({ $0 == cv }) {
             return fillChroma(u: cu, v: cv)
-        }
-        if let lineU = u.withUnsafeBufferPointer(UnitSlope.init), let lineV = v.withUnsafeBufferPointer(UnitSlope.init) {
-            map(chromaGrid(v: false), lineU)
-            map(chromaGrid(v: true), lineV)
-            return
         }
         let k = format.packedOffsets
         u.withUnsafeBufferPointer { tu in
@@ -83,7 +92,7 @@ extension YUVFrame {
 
     /// Every sample of `grid` through arithmetic (`SampleArithmetic`), which vectorizes
     /// where a lookup per byte does not (invert on YUY2 at 720p, one thread: 1.1–1.3 ms a
-    /// frame through the table).
+    /// frame through tables, a pass each for luma, U and V).
     func map<Arithmetic: SampleArithmetic>(_ grid: SampleGrid, _ arithmetic: Arithmetic) {
         RowSplitter.shared.run(rows: grid.height, columns: grid.width) { rows in
             for y in rows {
@@ -103,24 +112,48 @@ protocol SampleArithmetic {
     func map(_ c: UInt8) -> UInt8
 }
 
-/// A table of one sample to one sample that is `clamp(base + slope · c)` with a slope of
-/// ±1 (invert's tables at full intensity, a shift of every sample): checked entry by entry,
-/// so the arithmetic gives exactly the table's bytes.
-struct UnitSlope: SampleArithmetic {
+/// A map of one sample to one sample that is a line, `clamp(round(offset + slope · c))`
+/// (invert and mono at any intensity), in fixed point with 20 fractional bits, halves
+/// rounded up. Offset and slope are rounded to 2⁻²¹, so the sum can miss by 256 · 2⁻²¹; a
+/// bias of that much keeps exact halves (an intensity of 0.3 gives many) rounding up. Against
+/// the same line in exact arithmetic: the same byte but where the value lies less than
+/// 2⁻¹² below a half (`YUVSampleMapTests`).
+struct SampleLine: SampleArithmetic, Equatable {
+    static let fractionBits: Int32 = 20
+    /// The offset in fixed point with a half and the bias added, and the slope.
     let base: Int32
     let slope: Int32
 
-    init?(_ table: UnsafeBufferPointer<UInt8>) {
-        for slope: Int32 in [1, -1] {
-            let base = Int32(table[128]) &- slope &* 128
-            if (0..<256).allSatisfy({ Int32(table[$0]) == min(max(base &+ slope &* Int32($0), 0), 255) }) {
-                (self.base, self.slope) = (base, slope)
-                return
-            }
-        }
-        return nil
+    init(offset: Double, slope: Double) {
+        precondition(abs(slope) <= 2 && abs(offset) <= 512, "a sample line stays within 32-bit fixed point")
+        let one = Double(1 << Self.fractionBits)
+        base = Int32((offset * one).rounded()) &+ 1 &<< (Self.fractionBits &- 1) &+ 256 / 2
+        self.slope = Int32((slope * one).rounded())
     }
 
     @inline(__always)
-    func map(_ c: UInt8) -> UInt8 { clampedByte(base &+ slope &* Int32(c)) }
+    func map(_ c: UInt8) -> UInt8 { clampedByte((base &+ slope &* Int32(c)) &>> Self.fractionBits) }
+
+    /// Chroma `128 + (c − 128)·keep` (mono, noir).
+    static func towardsNeutral(keep: Double) -> SampleLine { SampleLine(offset: 128 * (1 - keep), slope: keep) }
+}
+
+/// The sample as it is, for a `MappedMacropixel` whose luma stays.
+struct KeptSample: SampleArithmetic {
+    @inline(__always)
+    func map(_ c: UInt8) -> UInt8 { c }
+}
+
+/// Each sample of a YUY2/UYVY macropixel on its own: luma through `luma`, chroma through `chroma`.
+struct MappedMacropixel<Luma: SampleArithmetic, Chroma: SampleArithmetic>: MacropixelVisitor {
+    let luma: Luma
+    let chroma: Chroma
+
+    @inline(__always)
+    func visit(_ y0: inout UInt8, _ y1: inout UInt8, _ u: inout UInt8, _ v: inout UInt8, column: Int, row: Void) {
+        y0 = luma.map(y0)
+        y1 = luma.map(y1)
+        u = chroma.map(u)
+        v = chroma.map(v)
+    }
 }

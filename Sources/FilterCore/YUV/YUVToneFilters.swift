@@ -16,8 +16,7 @@ extension NoirFilter: YUVFilter {
             return Int(m.samples(r: grey, g: grey, b: grey).y)
         }
         frame.mapLuma(YUVTables.mix(curve, intensity))
-        let chroma = YUVTables.towardsNeutral(keep: 1 - intensity)
-        frame.mapChroma(u: chroma, v: chroma)
+        frame.map(luma: nil, chroma: .towardsNeutral(keep: 1 - intensity))
     }
     var yuvTolerance: String { "±2 per sample on BT.601 frames (the grey is the frame's own luma)" }
 }
@@ -53,44 +52,11 @@ extension VignetteFilter: YUVFilter {
         }
         let black = frame.lumaRange.black
         switch frame.format {
-        case .yuy2: Self.scalePacked(frame, by: map, black: black, y0: 0, u: 8, y1: 16, v: 24)
-        case .uyvy: Self.scalePacked(frame, by: map, black: black, y0: 8, u: 0, y1: 24, v: 16)
+        case .yuy2, .uyvy: frame.forEachMacropixel(VignetteMacropixel(gains: map, width: w, height: h, black: black))
         case .i420, .nv12:
             Self.scale(luma, by: map, around: black)
             Self.scale(u, by: map + w * h, around: 128)
             Self.scale(v, by: map + w * h, around: 128)
-        }
-    }
-
-    /// YUY2/UYVY in one pass over 32-bit macropixels, the samples at the bit offsets given
-    /// (constants once inlined), each scaled as `scale` does: one pass over the frame
-    /// instead of three (luma, U, V), the same bytes (720p, one thread: YUY2 0.85–0.89 →
-    /// 0.47–0.48 ms a frame). `gains` holds every pixel's gain, then every macropixel's. A
-    /// frame of odd width ends in a macropixel whose second luma is padding, left as it is.
-    @inline(__always)
-    private static func scalePacked(_ frame: YUVFrame, by gains: UnsafeMutablePointer<UInt16>, black: Int32,
-                                    y0: UInt32, u: UInt32, y1: UInt32, v: UInt32) {
-        let p = frame.planes[0], w = frame.width, sites = p.width, whole = w / 2
-        let siteGains = gains + w * frame.height
-        @inline(__always) func scaled(_ word: UInt32, _ at: UInt32, around centre: Int32, _ gain: UInt16) -> UInt32 {
-            let c = Int32(bitPattern: (word &>> at) & 0xFF) &- centre
-            return UInt32(bitPattern: (centre &+ ((c &* Int32(gain) &+ 128) &>> 8)) & 0xFF) &<< at
-        }
-        RowSplitter.shared.run(rows: p.height, columns: sites) { rows in
-            for y in rows {
-                let m = p.row(y).assumingMemoryBound(to: UInt32.self)
-                let luma = gains + y &* w, site = siteGains + y &* sites
-                for i in 0..<whole {
-                    let word = m[i], g = site[i]
-                    m[i] = scaled(word, y0, around: black, luma[2 &* i]) | scaled(word, y1, around: black, luma[2 &* i &+ 1])
-                        | scaled(word, u, around: 128, g) | scaled(word, v, around: 128, g)
-                }
-                if whole < sites {
-                    let word = m[whole], g = site[whole]
-                    m[whole] = scaled(word, y0, around: black, luma[2 &* whole]) | (word & (0xFF &<< y1))
-                        | scaled(word, u, around: 128, g) | scaled(word, v, around: 128, g)
-                }
-            }
         }
     }
 
@@ -102,18 +68,52 @@ extension VignetteFilter: YUVFilter {
                 let row = grid.row(y), gain = gains + y &* w
                 grid.fill(row: y) { out in
                     grid.withConstantStep { s in
-                        for x in 0..<w {
-                            let c = Int32(row[x &* s]) &- centre
-                            out[x] = UInt8(truncatingIfNeeded: centre &+ ((c &* Int32(gain[x]) &+ 128) &>> 8))
-                        }
+                        for x in 0..<w { out[x] = scaled(row[x &* s], around: centre, by: gain[x]) }
                     }
                 }
             }
         }
     }
 
+    /// A sample `c` scaled about `centre`: `centre + ((c − centre)·gain256 + 128) >> 8`.
+    @inline(__always)
+    static func scaled(_ c: UInt8, around centre: Int32, by gain: UInt16) -> UInt8 {
+        UInt8(truncatingIfNeeded: centre &+ (((Int32(c) &- centre) &* Int32(gain) &+ 128) &>> 8))
+    }
+
     var yuvTolerance: String {
         "±2 per sample where chroma is flat over each chroma site (a gradient, noise, a photo); up to 4 at colour edges inside a site (colour bars)"
+    }
+}
+
+/// Vignette on a YUY2/UYVY macropixel, in one pass: each luma scaled by its pixel's gain,
+/// the chroma by the macropixel's. `gains` holds every pixel's gain, then every macropixel's.
+struct VignetteMacropixel: MacropixelVisitor {
+    let gains: UnsafeMutablePointer<UInt16>
+    let width: Int
+    let height: Int
+    let black: Int32
+
+    @inline(__always)
+    func rowState(_ row: Int) -> (luma: UnsafeMutablePointer<UInt16>, site: UnsafeMutablePointer<UInt16>) {
+        (gains + row &* width, gains + width &* height + row &* ((width &+ 1) / 2))
+    }
+
+    @inline(__always)
+    func visit(_ y0: inout UInt8, _ y1: inout UInt8, _ u: inout UInt8, _ v: inout UInt8,
+               column i: Int, row: (luma: UnsafeMutablePointer<UInt16>, site: UnsafeMutablePointer<UInt16>)) {
+        y0 = VignetteFilter.scaled(y0, around: black, by: row.luma[2 &* i])
+        y1 = VignetteFilter.scaled(y1, around: black, by: row.luma[2 &* i &+ 1])
+        u = VignetteFilter.scaled(u, around: 128, by: row.site[i])
+        v = VignetteFilter.scaled(v, around: 128, by: row.site[i])
+    }
+
+    @inline(__always)
+    func visitPadded(_ y0: inout UInt8, _ u: inout UInt8, _ v: inout UInt8,
+                     column i: Int, row: (luma: UnsafeMutablePointer<UInt16>, site: UnsafeMutablePointer<UInt16>)) {
+        y0 = VignetteFilter.scaled(y0, around: black, by: row.luma[2 &* i])
+        u = VignetteFilter.scaled(u, around: 128, by: row.site[i])
+        v = VignetteFilter.scaled(v, around: 128, by: row.site[i])
     }
 }
 
