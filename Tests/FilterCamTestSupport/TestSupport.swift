@@ -57,12 +57,15 @@ package enum Build {
     }
 
     /// A private registry for the stock gst tools run with GST_PLUGIN_PATH, so the user's
-    /// registry cache is not touched.
+    /// registry cache is not touched; its folder goes when the test process exits.
     package static let registryFile: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-tests-registry-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("registry.bin").path
+        try? FileManager.default.createDirectory(atPath: registryFolder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: Build.registryFolder) }
+        return registryFolder + "/registry.bin"
     }()
+
+    private static let registryFolder =
+        FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-tests-registry-\(getpid())").path
 
     package static func which(_ tool: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
