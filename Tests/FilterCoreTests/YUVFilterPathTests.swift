@@ -196,4 +196,23 @@ final class YUVFilterPathTests: XCTestCase {
             XCTAssertEqual([u.row(0)[0], u.row(0)[1], v.row(0)[0], v.row(0)[1]], painted ? [109, 109, 184, 184] : [128, 128, 128, 128])
         }
     }
+
+    func testFocusPeakingOnPackedFramesPaintsPixelsAndMovesEachMacropixelsChromaByItsShare() throws {
+        // Luma 16 16 16 16 36 on each row (the edge repeated beyond it): Sobel gives 4 · 20 =
+        // 80 samples (93.2 grey levels) at columns 3 and 4, 0 elsewhere. Red is Y 81, U 90, V 240.
+        for format in [YUVFormat.yuy2, .uyvy] {
+            let b = flat(format, 5, 2, y: 16)
+            let g = b.frame.lumaGrid
+            for y in 0..<2 { g.row(y)[4 * g.step] = 36 }
+            try run("focus-peaking threshold=93 color=0xFFFF0000", on: b.frame)
+            XCTAssertEqual(luma(b.frame), [16, 16, 16, 81, 81, 16, 16, 16, 81, 81], "\(format)")
+            // Macropixel (0, 1): none painted. (2, 3): one of two, halfway: (128 + 90 + 1) >> 1
+            // = 109, (128 + 240 + 1) >> 1 = 184. The last one, pixel 4 and padding: all of it.
+            let u = b.frame.chromaGrid(v: false), v = b.frame.chromaGrid(v: true)
+            for y in 0..<2 {
+                XCTAssertEqual((0..<3).map { u.row(y)[$0 * u.step] }, [128, 109, 90], "\(format) U row \(y)")
+                XCTAssertEqual((0..<3).map { v.row(y)[$0 * v.step] }, [128, 184, 240], "\(format) V row \(y)")
+            }
+        }
+    }
 }
