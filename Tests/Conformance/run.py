@@ -1,5 +1,6 @@
 """Runs the conformance suite (unittest discovery in this folder, verbose) and then
 prints its thirty slowest tests, so a test that grows slow is seen before it times out."""
+import os
 import shutil
 import sys
 import tempfile
@@ -21,10 +22,11 @@ class TimedResult(unittest.TextTestResult):
         super().stopTest(test)
 
 
-# The tests' temporary folders (tempfile.mkdtemp: screenshots, stills, recordings) go into
-# one folder of this run, removed at its end, so runs leave nothing in /tmp (they left
-# 20-50 MB and a few hundred folders each).
-tempfile.tempdir = tempfile.mkdtemp(prefix="fc-conformance-run-")
+# The tests' temporary folders (tempfile.mkdtemp: screenshots, stills, recordings) and
+# those of the programs they start (TMPDIR: child scripts, Chromium) go into one folder of
+# this run, removed at its end, so runs leave nothing in /tmp (they left 20-50 MB and a few
+# hundred folders each).
+tempfile.tempdir = os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="fc-conformance-run-")
 try:
     suite = unittest.defaultTestLoader.discover(".", pattern=sys.argv[1] if len(sys.argv) > 1 else "test*.py")
     result = unittest.TextTestRunner(verbosity=2, resultclass=TimedResult).run(suite)
