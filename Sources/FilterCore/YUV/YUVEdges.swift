@@ -76,7 +76,6 @@ extension FocusPeakingFilter: YUVFilter {
             }
         }
         let u = frame.chromaGrid(v: false), v = frame.chromaGrid(v: true)
-        let cu = Int32(c.u), cv = Int32(c.v)
         RowSplitter.shared.run(rows: u.height, columns: u.width) { rows in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * u.width) { buffer in
                 let painted = buffer.baseAddress!, shifts = painted + u.width
@@ -84,22 +83,29 @@ extension FocusPeakingFilter: YUVFilter {
                     Self.countPainted(marks, row: cy, width: w, height: h,
                                       sites: u.width, painted: painted, shifts: shifts)
                     // Each site moves towards the colour by the share of it painted, rounded.
-                    @inline(__always) func towardsColour(_ grid: SampleGrid, _ target: Int32) {
+                    @inline(__always) func towardsColour(_ grid: SampleGrid, _ target: UInt8) {
                         let r = grid.row(cy)
                         grid.fill(row: cy) { out in
                             grid.withConstantStep { s in
                                 for cx in 0..<grid.width {
-                                    let shift = shifts[cx], n = Int32(1) &<< shift, p = painted[cx]
-                                    out[cx] = UInt8(truncatingIfNeeded: (Int32(r[cx &* s]) &* (n &- p) &+ target &* p &+ n &>> 1) &>> shift)
+                                    out[cx] = Self.moved(r[cx &* s], towards: target, share: painted[cx], shift: shifts[cx])
                                 }
                             }
                         }
                     }
-                    towardsColour(u, cu)
-                    towardsColour(v, cv)
+                    towardsColour(u, c.u)
+                    towardsColour(v, c.v)
                 }
             }
         }
+    }
+
+    /// A chroma sample `c` moved towards `target` by `share` of the site's `1 << shift`
+    /// pixels, rounded: the mean of the pixels' chroma, painted ones taking the colour's.
+    @inline(__always)
+    static func moved(_ c: UInt8, towards target: UInt8, share: Int32, shift: Int32) -> UInt8 {
+        let n = Int32(1) &<< shift
+        return UInt8(truncatingIfNeeded: (Int32(c) &* (n &- share) &+ Int32(target) &* share &+ n &>> 1) &>> shift)
     }
 
     /// For each chroma site of site row `row`: how many of its pixels are painted, and the
@@ -159,27 +165,20 @@ struct FocusPeakingMacropixel: MacropixelVisitor {
         return (paint.y & mask) | (y & ~mask)
     }
 
-    /// `c` moved towards `target` by `share` of `1 << shift` pixels, rounded.
-    @inline(__always)
-    private func towards(_ c: UInt8, _ target: UInt8, share: Int32, shift: Int32) -> UInt8 {
-        let n = Int32(1) &<< shift
-        return UInt8(truncatingIfNeeded: (Int32(c) &* (n &- share) &+ Int32(target) &* share &+ n &>> 1) &>> shift)
-    }
-
     @inline(__always)
     func visit(_ y0: inout UInt8, _ y1: inout UInt8, _ u: inout UInt8, _ v: inout UInt8, column i: Int, row: Rows) {
         let p0 = painted(row, 2 &* i), p1 = painted(row, 2 &* i &+ 1), share = (p0 & 1) &+ (p1 & 1)
         y0 = luma(y0, p0)
         y1 = luma(y1, p1)
-        u = towards(u, paint.u, share: share, shift: 1)
-        v = towards(v, paint.v, share: share, shift: 1)
+        u = FocusPeakingFilter.moved(u, towards: paint.u, share: share, shift: 1)
+        v = FocusPeakingFilter.moved(v, towards: paint.v, share: share, shift: 1)
     }
 
     @inline(__always)
     func visitPadded(_ y0: inout UInt8, _ u: inout UInt8, _ v: inout UInt8, column i: Int, row: Rows) {
         let p0 = painted(row, 2 &* i)
         y0 = luma(y0, p0)
-        u = towards(u, paint.u, share: p0 & 1, shift: 0)
-        v = towards(v, paint.v, share: p0 & 1, shift: 0)
+        u = FocusPeakingFilter.moved(u, towards: paint.u, share: p0 & 1, shift: 0)
+        v = FocusPeakingFilter.moved(v, towards: paint.v, share: p0 & 1, shift: 0)
     }
 }

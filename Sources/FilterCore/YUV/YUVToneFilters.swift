@@ -94,14 +94,17 @@ struct VignetteMacropixel: MacropixelVisitor {
     let height: Int
     let black: Int32
 
+    /// A row's pixel gains and macropixel gains.
+    typealias Gains = (luma: UnsafeMutablePointer<UInt16>, site: UnsafeMutablePointer<UInt16>)
+
     @inline(__always)
-    func rowState(_ row: Int) -> (luma: UnsafeMutablePointer<UInt16>, site: UnsafeMutablePointer<UInt16>) {
+    func rowState(_ row: Int) -> Gains {
         (gains + row &* width, gains + width &* height + row &* ((width &+ 1) / 2))
     }
 
     @inline(__always)
     func visit(_ y0: inout UInt8, _ y1: inout UInt8, _ u: inout UInt8, _ v: inout UInt8,
-               column i: Int, row: (luma: UnsafeMutablePointer<UInt16>, site: UnsafeMutablePointer<UInt16>)) {
+               column i: Int, row: Gains) {
         y0 = VignetteFilter.scaled(y0, around: black, by: row.luma[2 &* i])
         y1 = VignetteFilter.scaled(y1, around: black, by: row.luma[2 &* i &+ 1])
         u = VignetteFilter.scaled(u, around: 128, by: row.site[i])
@@ -110,7 +113,7 @@ struct VignetteMacropixel: MacropixelVisitor {
 
     @inline(__always)
     func visitPadded(_ y0: inout UInt8, _ u: inout UInt8, _ v: inout UInt8,
-                     column i: Int, row: (luma: UnsafeMutablePointer<UInt16>, site: UnsafeMutablePointer<UInt16>)) {
+                     column i: Int, row: Gains) {
         y0 = VignetteFilter.scaled(y0, around: black, by: row.luma[2 &* i])
         u = VignetteFilter.scaled(u, around: 128, by: row.site[i])
         v = VignetteFilter.scaled(v, around: 128, by: row.site[i])
