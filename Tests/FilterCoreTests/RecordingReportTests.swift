@@ -46,11 +46,13 @@ final class RecordingReportTests: XCTestCase {
         XCTAssertEqual(timeline.place(runningTime: 40_000_000, duration: 40_000_000), 160_000_000, "the same time again")
     }
 
-    /// With sound, the origin is where the recording pipeline's time began: frames captured
-    /// before it are left out, the rest keep their place beside the sound.
-    func testAGivenOriginLeavesOutEarlierFrames() {
+    /// With sound, the origin is where the recording pipeline's time began: of the frames
+    /// captured before it the first opens the file at 0 and the others are left out; the
+    /// rest keep their place beside the sound.
+    func testAGivenOriginOpensWithTheFirstEarlierFrameAndLeavesOutTheOthers() {
         var timeline = RecordingTimeline(origin: 1_000_000_000)
-        XCTAssertNil(timeline.place(runningTime: 990_000_000, duration: 33_000_000))
+        XCTAssertEqual(timeline.place(runningTime: 960_000_000, duration: 33_000_000), 0, "the picture showing when asked")
+        XCTAssertNil(timeline.place(runningTime: 990_000_000, duration: 33_000_000), "later, still before the origin")
         XCTAssertEqual(timeline.place(runningTime: 1_020_000_000, duration: 33_000_000), 20_000_000)
         XCTAssertNil(timeline.place(runningTime: 1_010_000_000, duration: 33_000_000), "not before the last")
         XCTAssertEqual(timeline.end, 53_000_000)

@@ -67,6 +67,10 @@ final class MP4Recorder: Sendable {
         var closed = false
     }
     private let feed: Locked<Feed>
+    /// Set when the sound's first buffer reaches the muxer. Ended before it, mp4mux writes
+    /// a sound track without a format (time scale 0, no sample description), and no player
+    /// opens the file: a recording stopped right after it started.
+    private let soundArrived = Locked(false)
 
     /// The AAC encoder this machine has (avenc_aac is in gstreamer1.0-libav).
     static let soundEncoder: String? = ["avenc_aac", "voaacenc", "fdkaacenc"].first(where: GStreamer.hasElement)
@@ -122,6 +126,11 @@ final class MP4Recorder: Sendable {
         feed = Locked(Feed(timeline: RecordingTimeline()))
         if gst_element_set_state(parsed, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
             throw Failure(description: takeError() ?? "the recording pipeline did not start")
+        }
+        if sound {
+            let soundPad = GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self)
+                .first { String(takingGLib: gst_object_get_name(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GstObject.self)))?.hasPrefix("audio") == true }
+            if let soundPad { Self.flag(soundArrived, atFirstBufferOn: soundPad) } else { soundArrived.withLock { $0 = true } }
         }
         if sound, let clock {
             // The element's running time at which this pipeline's began: the file's 0.
@@ -192,8 +201,23 @@ final class MP4Recorder: Sendable {
     func finish(timeout: Double = 10) -> String? {
         feed.withLock { $0.closed = true }
         gst_app_src_end_of_stream(source.asAppSrc)
-        if sound { sendEndOfStreamToSoundSources() }
+        if sound {
+            // The sound was checked to come within `SoundCheck.timeout` at the start.
+            _ = soundArrived.wait(until: { $0 }, timeout: SoundCheck.timeout) { _ in }
+            sendEndOfStreamToSoundSources()
+        }
         return waitForEndOfStream(timeout: timeout)
+    }
+
+    /// Sets `flag` (and wakes its waiters) when the first buffer passes `pad`. The probe
+    /// holds its own reference to the flag, released when the probe goes.
+    private static func flag(_ flag: Locked<Bool>, atFirstBufferOn pad: UnsafeMutablePointer<GstPad>) {
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
+            Unmanaged<Locked<Bool>>.fromOpaque(data!).takeUnretainedValue().withLockAndWake { $0 = true }
+            return GST_PAD_PROBE_REMOVE
+        }, Unmanaged.passRetained(flag).toOpaque(), { data in
+            Unmanaged<Locked<Bool>>.fromOpaque(data!).release()
+        })
     }
 
     /// After an error inside the pipeline the sources may push no more: EOS goes straight

@@ -8,8 +8,11 @@ import FoundationEssentials
 /// only once it streams), and a recording that waited for that sound would never write a
 /// frame; asked first, the recording goes on without sound and says why.
 enum SoundCheck {
+    /// How long a sound source may take to give its first sound.
+    static let timeout = 3.0
+
     /// Nil when `description` gave sound within `timeout` seconds, else why not.
-    static func problem(with description: String, timeout: Double = 3) -> String? {
+    static func problem(with description: String, timeout: Double = timeout) -> String? {
         let owned: GstOwned<GstElement>
         do {
             owned = try GStreamer.launch("\(description) ! appsink name=fc-ear sync=false max-buffers=1 drop=true")

@@ -5,8 +5,10 @@
 /// started: with sound, the recording runs as a pipeline of its own on the same clock,
 /// and its microphone stamps sound with that pipeline's running time, so the origin is
 /// the element's running time at which the recording pipeline's began (the difference of
-/// their base times). Frames from before that origin (captured before the recording
-/// started, still on their way) have no place in the file. Without sound, a frame whose
+/// their base times). Of the frames from before that origin (captured while the recording
+/// started) the first opens the file at 0: it is the picture that was showing when the
+/// recording was asked for, and a recording stopped at once still has a frame. The others
+/// have no place in the file. Without sound, a frame whose
 /// running time goes back (a seek in a file, a new segment) follows the last one instead:
 /// the file goes on.
 public struct RecordingTimeline: Sendable, Equatable {
@@ -33,6 +35,7 @@ public struct RecordingTimeline: Sendable, Equatable {
         self.shift = shift
         var time = running - shift
         if fixed {
+            if time < 0 && last < 0 { time = 0 }
             guard time >= 0, time > last else { return nil }
         } else if time <= last {
             time = Int64(end)   // went back in time: right after the last frame
