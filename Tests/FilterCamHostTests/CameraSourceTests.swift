@@ -195,8 +195,9 @@ final class CameraSourceTests: XCTestCase {
         let pipeline = try Pipeline(description: "filtercamsrc name=cam camera=test:smpte num-buffers=60 ! videoconvert "
             + "! x264enc tune=zerolatency speed-preset=ultrafast ! video/x-h264,profile=constrained-baseline ! mp4mux ! filesink location=\(out)")
         XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
-        Thread.sleep(forTimeInterval: 0.7)
-        try Pipeline.setProperty(try pipeline.requireElement("cam"), "camera", "test:ball")
+        let camera = try pipeline.requireElement("cam")
+        XCTAssertTrue(waitForBuffers(leaving: camera, count: 20), "the camera's first 20 frames")
+        try Pipeline.setProperty(camera, "camera", "test:ball")
         let m = gst_bus_timed_pop_filtered(pipeline.bus, GstClockTime(20 * second), GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
         XCTAssertEqual(m?.pointee.type, GST_MESSAGE_EOS, pipeline.popError() ?? "timeout")
         if let m { gst_message_unref(m) }
@@ -221,7 +222,7 @@ final class CameraSourceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("live.mp4").path
         let p = try RunningProcess(Build.cli, ["launch", "filtercamsrc camera=test:smpte num-buffers=60 ! videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
-        Thread.sleep(forTimeInterval: 0.5)
+        // Piped commands wait for the first frame.
         p.write("camera sideways\n")
         p.write("camera test:ball\n")
         XCTAssertTrue(p.waitForStderr(containing: "camera: test:ball", timeout: 10), p.stderrSoFar)

@@ -461,6 +461,20 @@ package func waitForState(_ pipeline: Pipeline, timeout: TimeInterval = 10) -> G
     return r == GST_STATE_CHANGE_FAILURE || r == GST_STATE_CHANGE_ASYNC ? nil : state
 }
 
+/// Waits (at most `timeout` s) until `count` buffers have left `element` by its src pad:
+/// an event to wait for where a fixed sleep would guess how fast a busy machine starts.
+package func waitForBuffers(leaving element: UnsafeMutablePointer<GstElement>, count: Int, timeout: TimeInterval = 20) -> Bool {
+    guard let pad = gst_element_get_static_pad(element, "src") else { return false }
+    defer { gst_object_unref(pad) }
+    let seen = Locked(0)
+    let id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
+        Unmanaged<Locked<Int>>.fromOpaque(data!).takeUnretainedValue().withLockAndWake { $0 += 1 }
+        return GST_PAD_PROBE_OK
+    }, Unmanaged.passRetained(seen).toOpaque(), { data in Unmanaged<Locked<Int>>.fromOpaque(data!).release() })
+    defer { gst_pad_remove_probe(pad, id) }
+    return seen.wait(until: { $0 >= count }, timeout: timeout) { _ in true } ?? false
+}
+
 /// Reads a filtercam counter property as a number.
 package func counter(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> UInt64? {
     Pipeline.property(element, name).flatMap { UInt64($0) }

@@ -91,8 +91,11 @@ final class CLIRunTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("rec.mp4").path
         let p = try RunningProcess(Build.cli, ["launch",
-            "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"],
-            stdinNull: true)
+            "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
+        // Piped commands wait for the first frame: its answer says the recording runs
+        // (a start slowed by a busy machine is not counted in the length below).
+        p.write("set filter=sepia\n")
+        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
         Thread.sleep(forTimeInterval: 3)
         p.interrupt()
         let r = p.wait(timeout: 10)
