@@ -100,6 +100,15 @@ extension YUVFrame {
                           stride: p.stride, step: step, lane: start)
     }
 
+    /// NV12's U and V together, each chroma row one run of bytes: for a map that treats
+    /// both alike (one contiguous pass instead of two with a step of 2).
+    var interleavedChromaGrid: SampleGrid {
+        precondition(format == .nv12, "only NV12 interleaves its chroma in a plane of its own")
+        let p = planes[1]
+        return SampleGrid(base: p.base.assumingMemoryBound(to: UInt8.self), width: p.width * 2, height: p.height,
+                          stride: p.stride, step: 1, lane: 0)
+    }
+
     /// The luma grid, then the U and V grids.
     var sampleGrids: [SampleGrid] { [lumaGrid, chromaGrid(v: false), chromaGrid(v: true)] }
 

@@ -4,7 +4,7 @@
 extension YUVFrame {
     /// Every luma sample through `luma` (nil: left as it is) and every chroma sample through
     /// `chroma`. A packed frame takes one pass over its macropixels, a planar frame a pass
-    /// per plane; a chroma line of slope 0 is a fill.
+    /// per plane (NV12's U and V in one); a chroma line of slope 0 is a fill.
     func map(luma: SampleLine?, chroma: SampleLine) {
         if chroma.slope == 0, luma == nil { return fillChroma(u: chroma.map(0), v: chroma.map(0)) }
         if format.isPacked {
@@ -12,6 +12,7 @@ extension YUVFrame {
             return forEachMacropixel(MappedMacropixel(luma: KeptSample(), chroma: chroma))
         }
         if let luma { map(lumaGrid, luma) }
+        if format == .nv12 { return map(interleavedChromaGrid, chroma) }
         map(chromaGrid(v: false), chroma)
         map(chromaGrid(v: true), chroma)
     }
