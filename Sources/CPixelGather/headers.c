@@ -5,3 +5,4 @@
 #include "pixel_gather.h"
 #include "plane_transpose.h"
 #include "packed_turn.h"
+#include "row_reverse.h"

@@ -121,6 +121,31 @@ final class YUVGeometryTests: XCTestCase {
         XCTAssertEqual(checked, 2 * 6 * 5 * 8 * 3)
     }
 
+    /// horiz and 180 reverse rows 32 and 16 bytes at a time in registers and the rest one
+    /// element at a time: every width up to 80 takes each path, for 1-byte samples (I420,
+    /// NV12's luma) and 2-byte pairs (NV12's chroma), against the model.
+    func testReversedRowsMatchTheModelAtEveryWidthUpTo80() {
+        var checked = 0
+        for format in [YUVFormat.i420, .nv12] {
+            for w in 1...80 { for method in [OrientationMethod.horizontal, .rotate180] {
+                let h = 3, cw = (w + 1) / 2, ch = (h + 1) / 2
+                var n: UInt8 = 0
+                func plane(_ pw: Int, _ ph: Int, _ e: Int) -> [[[UInt8]]] {
+                    (0..<ph).map { _ in (0..<pw).map { _ in (0..<e).map { _ in n &+= 37; return n } } }
+                }
+                let planes = format == .i420 ? [plane(w, h, 1), plane(cw, ch, 1), plane(cw, ch, 1)]
+                                             : [plane(w, h, 1), plane(cw, ch, 2)]
+                let bytes = planes.flatMap { $0.flatMap { $0.flatMap { $0 } } }
+                let plan = GeometryPlan(inputWidth: w, inputHeight: h, method: method, zoom: 1, lens: .full, lensCrop: false, lensGrid: 2)
+                let expected = Self.model(planes, method: method.rawValue, window: plan.lensRect,
+                                          subsampled: [false] + Array(repeating: true, count: planes.count - 1))
+                XCTAssertEqual(render(format, w, h, bytes, method), expected, "\(format.rawValue) \(w)x\(h) \(method.nick)")
+                checked += 1
+            }}
+        }
+        XCTAssertEqual(checked, 2 * 80 * 2)
+    }
+
     func testZoomScalesEachPlaneBilinearlyByHand() {
         // 4x4 I420, Y = 10x + 40y; zoom 2 shows Y(1…2, 1…2) = 50 60 / 90 100, sampled at
         // −0.25 (edge), 0.25, 0.75, 1.25 (edge): weights 0, 64, 192, 0 of 256, each pass

@@ -22,8 +22,7 @@ enum PlaneOrientation {
             if dx == e {
                 for y in rows { dst.row(y).copyMemory(from: origin + y &* dy, byteCount: w &* e) }
             } else if dx == -e {
-                if e == 1 { reverse(UInt8.self, origin: origin, dy: dy, dst: dst, rows: rows) }
-                else { reverse(UInt16.self, origin: origin, dy: dy, dst: dst, rows: rows) }
+                reverse(origin: origin, dy: dy, dst: dst, rows: rows)
             } else if e == 1 && abs(dy) == 1 {
                 transposeBytes(origin: origin, dx: dx, dy: dy, dst: dst, rows: rows)
             } else if e == 2 && abs(dy) == 2 {
@@ -37,13 +36,13 @@ enum PlaneOrientation {
     }
 
     /// Rows read backwards (horiz, 180): `origin + y·dy` is the source row's last element.
+    /// Shuffled in registers (`fc_reverse_row`): Swift's element loop went a byte at a time.
     @inline(__always)
-    private static func reverse<T: FixedWidthInteger>(_: T.Type, origin: UnsafeRawPointer, dy: Int, dst: Plane, rows: Range<Int>) {
-        let w = dst.width
+    private static func reverse(origin: UnsafeRawPointer, dy: Int, dst: Plane, rows: Range<Int>) {
+        let w = dst.width, e = dst.elementBytes
         for y in rows {
-            let s = (origin + y &* dy - (w &- 1) &* MemoryLayout<T>.size).assumingMemoryBound(to: T.self)
-            let d = dst.row(y).assumingMemoryBound(to: T.self)
-            for x in 0..<w { d[x] = s[w &- 1 &- x] }
+            let first = (origin + y &* dy - (w &- 1) &* e).assumingMemoryBound(to: UInt8.self)
+            fc_reverse_row(first, dst.row(y).assumingMemoryBound(to: UInt8.self), w, Int32(e))
         }
     }
 
