@@ -97,24 +97,31 @@ final class YUVGeometryTests: XCTestCase {
         return out
     }
 
+    /// A `w`×`h` frame of distinct samples through `method` (and the lens, cut out when
+    /// `crop`), against the model.
+    private func assertMatchesModel(_ format: YUVFormat, _ w: Int, _ h: Int, _ method: OrientationMethod,
+                                    lens: LensRect = .full, crop: Bool = false, line: UInt = #line) {
+        let cw = (w + 1) / 2, ch = (h + 1) / 2
+        var n: UInt8 = 0
+        func plane(_ pw: Int, _ ph: Int, _ e: Int) -> [[[UInt8]]] {
+            (0..<ph).map { _ in (0..<pw).map { _ in (0..<e).map { _ in n &+= 37; return n } } }
+        }
+        let planes = format == .i420 ? [plane(w, h, 1), plane(cw, ch, 1), plane(cw, ch, 1)]
+                                     : [plane(w, h, 1), plane(cw, ch, 2)]
+        let bytes = planes.flatMap { $0.flatMap { $0.flatMap { $0 } } }
+        let plan = GeometryPlan(inputWidth: w, inputHeight: h, method: method, zoom: 1, lens: lens, lensCrop: crop, lensGrid: 2)
+        let expected = Self.model(planes, method: method.rawValue, window: plan.lensRect,
+                                  subsampled: [false] + Array(repeating: true, count: planes.count - 1))
+        XCTAssertEqual(render(format, w, h, bytes, method, lens: lens, crop: crop), expected,
+                       "\(format.rawValue) \(w)x\(h) \(method.nick) lens \(lens)", line: line)
+    }
+
     func testPlanarFormatsMatchFlipThenCropForEveryMethodAndSize() throws {
         let lenses = [LensRect.full, try LensRect(x: 0.2, y: 0.3, w: 0.6, h: 0.5), try LensRect(x: 0.5, y: 0, w: 0.5, h: 0.7)]
         var checked = 0
         for format in [YUVFormat.i420, .nv12] {
             for w in 1...6 { for h in 1...5 { for method in OrientationMethod.allCases { for lens in lenses {
-                let cw = (w + 1) / 2, ch = (h + 1) / 2
-                var n: UInt8 = 0
-                func plane(_ pw: Int, _ ph: Int, _ e: Int) -> [[[UInt8]]] {
-                    (0..<ph).map { _ in (0..<pw).map { _ in (0..<e).map { _ in n &+= 37; return n } } }
-                }
-                let planes = format == .i420 ? [plane(w, h, 1), plane(cw, ch, 1), plane(cw, ch, 1)]
-                                             : [plane(w, h, 1), plane(cw, ch, 2)]
-                let bytes = planes.flatMap { $0.flatMap { $0.flatMap { $0 } } }
-                let plan = GeometryPlan(inputWidth: w, inputHeight: h, method: method, zoom: 1, lens: lens, lensCrop: true, lensGrid: 2)
-                let expected = Self.model(planes, method: method.rawValue, window: plan.lensRect,
-                                          subsampled: [false] + Array(repeating: true, count: planes.count - 1))
-                XCTAssertEqual(render(format, w, h, bytes, method, lens: lens, crop: true), expected,
-                               "\(format.rawValue) \(w)x\(h) \(method.nick) lens \(lens)")
+                assertMatchesModel(format, w, h, method, lens: lens, crop: true)
                 checked += 1
             }}}}
         }
@@ -128,18 +135,7 @@ final class YUVGeometryTests: XCTestCase {
         var checked = 0
         for format in [YUVFormat.i420, .nv12] {
             for w in 1...80 { for method in [OrientationMethod.horizontal, .rotate180] {
-                let h = 3, cw = (w + 1) / 2, ch = (h + 1) / 2
-                var n: UInt8 = 0
-                func plane(_ pw: Int, _ ph: Int, _ e: Int) -> [[[UInt8]]] {
-                    (0..<ph).map { _ in (0..<pw).map { _ in (0..<e).map { _ in n &+= 37; return n } } }
-                }
-                let planes = format == .i420 ? [plane(w, h, 1), plane(cw, ch, 1), plane(cw, ch, 1)]
-                                             : [plane(w, h, 1), plane(cw, ch, 2)]
-                let bytes = planes.flatMap { $0.flatMap { $0.flatMap { $0 } } }
-                let plan = GeometryPlan(inputWidth: w, inputHeight: h, method: method, zoom: 1, lens: .full, lensCrop: false, lensGrid: 2)
-                let expected = Self.model(planes, method: method.rawValue, window: plan.lensRect,
-                                          subsampled: [false] + Array(repeating: true, count: planes.count - 1))
-                XCTAssertEqual(render(format, w, h, bytes, method), expected, "\(format.rawValue) \(w)x\(h) \(method.nick)")
+                assertMatchesModel(format, w, 3, method)
                 checked += 1
             }}
         }
