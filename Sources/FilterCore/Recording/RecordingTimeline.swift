@@ -8,9 +8,8 @@
 /// their base times). Of the frames from before that origin (captured while the recording
 /// started) the first opens the file at 0: it is the picture that was showing when the
 /// recording was asked for, and a recording stopped at once still has a frame. The others
-/// have no place in the file. Without sound, a frame whose
-/// running time goes back (a seek in a file, a new segment) follows the last one instead:
-/// the file goes on.
+/// have no place in the file. Without sound, a frame whose running time goes back (a seek
+/// in a file, a new segment) follows the last one instead: the file goes on.
 public struct RecordingTimeline: Sendable, Equatable {
     /// The running time at file time 0 (negative after a jump back), once known.
     private var shift: Int64?
