@@ -241,7 +241,10 @@ final class RecordingTests: XCTestCase {
         let picture = try XCTUnwrap(try streams(dir.appendingPathComponent("t-00000.mp4").path).first { $0.codec == "h264" })
         XCTAssertEqual(seconds, picture.duration, accuracy: 0.1, "the length said is the picture's in the file")
         XCTAssertTrue(r.stderr.contains("recordings=2"), r.stderr)
+        // Stopped as soon as it started, it still plays, with picture and sound.
         try assertPlayableEverywhere(dir.appendingPathComponent("t-00001.mp4").path)
+        let codecs = try streams(dir.appendingPathComponent("t-00001.mp4").path).map(\.codec)
+        XCTAssertTrue(codecs.contains("h264") && codecs.contains("aac"), "\(codecs)")
     }
 
     /// A recorder with sound ended the moment it started, before its microphone (a tone)
@@ -260,32 +263,6 @@ final class RecordingTests: XCTestCase {
                                            sound: "audiotestsrc is-live=true", clock: (clock: clock.pointer, base: UInt64(gst_clock_get_time(clock.pointer))))
             recorder.push(frame, framesPerSecond: 30, runningTime: nil, duration: nil)
             XCTAssertNil(recorder.finish())
-            try assertPlayableEverywhere(path)
-            let codecs = try streams(path).map(\.codec)
-            XCTAssertTrue(codecs.contains("h264") && codecs.contains("aac"), "round \(round): \(codecs)")
-        }
-    }
-
-    /// A recording with sound stopped as soon as the terminal says it started (Ctrl-C
-    /// there) is a file every player opens, with picture and sound. It opens with the
-    /// frame showing when it was asked for, and its end waits for the sound's first
-    /// buffer: ended before it, mp4mux wrote a sound track without a format (time scale 0,
-    /// no sample description) and ffprobe could not read the file.
-    func testARecordingWithSoundStoppedAtOnceIsAFileThatPlays() throws {
-        try Build.requireCLI()
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for round in 0..<3 {
-            let path = "\(dir.path)/r\(round)-00000.mp4"
-            let p = try RunningProcess(Build.cli, ["launch", "--audio", "videotestsrc is-live=true ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
-                                                   + "! filtercam record-location=\(dir.path)/r\(round)-%05d.mp4 record-audio-source=\"audiotestsrc is-live=true\" "
-                                                   + "! fakesink sync=true"])
-            p.write("record\n")
-            XCTAssertTrue(p.waitForStderr(containing: "recording \(path) (96x64, with sound)", timeout: 15), p.stderrSoFar)
-            p.interrupt()
-            let r = p.wait(timeout: 30)
-            XCTAssertEqual(r.status, 0, r.summary)
-            XCTAssertTrue(r.stderr.contains("recorded \(path): "), r.stderr)
             try assertPlayableEverywhere(path)
             let codecs = try streams(path).map(\.codec)
             XCTAssertTrue(codecs.contains("h264") && codecs.contains("aac"), "round \(round): \(codecs)")
