@@ -29,11 +29,20 @@ func pkgConfig(_ option: String, _ packages: [String]) -> [String] {
     process.arguments = ["pkg-config", option] + packages
     let output = Pipe()
     process.standardOutput = output
-    guard (try? process.run()) != nil else { return [] }
+    guard (try? process.run()) != nil else { missingSystemPackages(packages, "pkg-config is not installed") }
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return [] }
+    guard process.terminationStatus == 0 else { missingSystemPackages(packages, "pkg-config cannot find them") }
     return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}
+/// Stops the manifest with what to do. An empty answer would be worse: SwiftPM caches an
+/// evaluated manifest outside `.build` (keyed on this file, not on the system), so a build
+/// after the packages are installed would keep failing on `gst/gst.h` until this file changed.
+func missingSystemPackages(_ packages: [String], _ reason: String) -> Never {
+    let message = "FilterCam needs the system libraries \(packages.joined(separator: ", ")) (\(reason)).\n"
+        + "Run `make deps` (it installs them with apt-get; the Makefile lists each package), then build again.\n"
+    FileHandle.standardError.write(Data(message.utf8))
+    exit(1)
 }
 func includeFlags(_ packages: [String]) -> [String] { pkgConfig("--cflags-only-I", packages) }
 /// The libraries to link for C targets that include the headers (Swift imports link what
