@@ -105,7 +105,7 @@ extension FilterCamElement {
     /// running recording is finished, before EOS goes on.
     func endOfStream() {
         snapshots.finish()
-        recording.finish()
+        recording.finish(atEndOfStream: true)
     }
 
     /// What places this frame in a recording.

@@ -44,10 +44,24 @@ extension PipelineSession {
             // Esc and Enter close the gallery; with no gallery to close they say nothing.
             return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
         default:
-            let said = try run(command, on: try target(nil))
-            if command == .snapshot {
+            let element = try target(nil)
+            let said = try run(command, on: element)
+            switch command {
+            case .snapshot:
                 stillsRequested += 1
                 lastStillRequest = Date()
+            case .countdown:
+                // A still asked for now and taken when the count ends: quit waits for it.
+                let seconds = Pipeline.property(element, "countdown").flatMap(Double.init) ?? 0
+                if seconds > 0 {
+                    stillsRequested += 1
+                    lastStillRequest = Date().addingTimeInterval(seconds)
+                }
+            case .record:
+                // A recording starts with the next frame: quit waits until it has.
+                recordingAsked = Pipeline.property(element, "record") == "true" && recordingsRunning == 0 ? Date() : nil
+            default:
+                break
             }
             return said
         }

@@ -101,7 +101,7 @@ public final class PipelineSession {
             }
             for (i, c) in commands.enumerated() where outcome == nil {
                 if c.command == .quit {
-                    if !stillsRequestedAreDone() {
+                    if !stillsRequestedAreDone() || recordingIsStarting() {
                         requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
                         break
                     }
@@ -113,7 +113,7 @@ public final class PipelineSession {
             if interrupts >= 2 {
                 errorLine("Interrupted again: aborting without waiting for EOS.")
                 outcome = .aborted
-            } else if interrupts == 1 && eosDeadline == nil && outcome == nil && stillsRequestedAreDone() {
+            } else if interrupts == 1 && eosDeadline == nil && outcome == nil && stillsRequestedAreDone() && !recordingIsStarting() {
                 eosDeadline = beginEndOfStream("interrupt")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
@@ -134,6 +134,16 @@ public final class PipelineSession {
     private var stoppingARecording = true
     /// Recordings from the preview started and not yet saved or failed.
     var recordingsRunning = 0
+    /// When `record` asked for a recording that has not started yet (it starts with the
+    /// next frame); cleared when it starts or fails.
+    var recordingAsked: Date?
+
+    /// Whether a recording asked for has yet to start (quit and Ctrl-C wait at most 5 s
+    /// for it, so that `record` then `quit` leaves a file).
+    private func recordingIsStarting() -> Bool {
+        guard let asked = recordingAsked else { return false }
+        return Date().timeIntervalSince(asked) <= 5
+    }
 
     /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
     /// sink, no filtercam recording from the preview) the wait is short (1.5 s): a live
@@ -341,12 +351,16 @@ public final class PipelineSession {
         switch name {
         case "recording-started":
             recordingsRunning += 1
+            recordingAsked = nil
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
             errorLine("recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound")); v or 'record' again stops it")
         case "recording-failed":
-            recordingsRunning -= 1
+            var started: gboolean = 1
+            gst_structure_get_boolean(structure, "started", &started)
+            if started != 0 { recordingsRunning -= 1 }
+            recordingAsked = nil
         case "recording-saved":
             recordingsRunning -= 1
             var seconds = 0.0, frames: gint = 0, dropped: gint = 0

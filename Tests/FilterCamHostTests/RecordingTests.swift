@@ -130,6 +130,19 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try probeDuration(path)), 1.6, accuracy: 0.05)
     }
 
+    /// `record=true` on a stream that ends before any frame: a WARNING says nothing was
+    /// recorded, instead of silence, and no file is left.
+    func testARecordingAskedForOnAStreamWithNoFramesSaysSo() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        let frames = try collectFrames("videotestsrc num-buffers=0 ! video/x-raw,format=I420,width=96,height=64 "
+                                       + "! filtercam record=true record-location=\(dir.path)/e-%05d.mp4", prepare: { messages = BusLog($0) })
+        XCTAssertEqual(frames.count, 0)
+        XCTAssertTrue(messages.warnings.contains { $0.contains("record=true") && $0.contains("no file") }, "\(messages.warnings)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+    }
+
     /// Sound from a source given as a property (a tone: the test needs no microphone),
     /// beside the picture and as long.
     func testSoundFromTheAudioSourceBesideThePicture() throws {

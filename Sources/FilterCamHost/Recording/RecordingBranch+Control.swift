@@ -183,15 +183,17 @@ extension RecordingBranch {
             s.failures += 1
         }
         wantedFlag.store(false, ordering: .relaxed)
-        report(failure: "cannot record to \(path): \(reason)", path: path)
+        report(failure: "cannot record to \(path): \(reason)", path: path, started: false)
     }
 
-    /// A WARNING naming the path and why (the stream goes on), and `recording-failed`.
-    private func report(failure: String, path: String) {
+    /// A WARNING naming the path and why (the stream goes on), and `recording-failed`
+    /// (`started`: whether `recording-started` came for it).
+    private func report(failure: String, path: String, started: Bool = true) {
         fc_post_warning(element, failure, nil)
         StructureBuilder("recording-failed").with { m in
             m.set("path", path)
             m.set("reason", failure)
+            m.set("started", started)
         }.post(from: element)
     }
 }

@@ -208,12 +208,16 @@ final class RecordingBranch: ElementPart, Sendable {
     // MARK: Runs
 
     /// End of stream (worker thread): the running recording is finished before EOS goes
-    /// downstream, so the file is complete when the application sees EOS.
-    func finish() {
-        let running = state.withLockAndWake { s -> Bool in
-            guard s.thread != nil else { return false }
+    /// downstream, so the file is complete when the application sees EOS. A recording asked
+    /// for that never got a frame is said to have recorded nothing, rather than left unsaid.
+    func finish(atEndOfStream: Bool = false) {
+        let (running, unstarted) = state.withLockAndWake { s -> (Bool, Bool) in
+            guard s.thread != nil else { return (false, s.wanted) }
             s.endRequested = true
-            return true
+            return (true, false)
+        }
+        if atEndOfStream && unstarted {
+            fc_post_warning(element, "record=true, but the stream ended before a frame came to record: no file was made", nil)
         }
         guard running else { return }
         _ = state.wait(until: { !$0.endRequested }, timeout: 30) { _ in }
