@@ -54,7 +54,17 @@ final class ElementHost: Sendable {
             }
             try parts[slot].set(property.name, value)
         } catch {
-            refusal.refuse(property.name, property.text(of: value), error.description)
+            refusal.refuse(index, value, property.name, property.text(of: value), error.description)
+            return
+        }
+        refusal.taken(index) { i, v in
+            let (slot, property) = elementClass.owner(of: i)
+            do throws(PropertyProblem) {
+                try parts[slot].set(property.name, v)
+                return nil
+            } catch {
+                return error.description
+            }
         }
     }
 

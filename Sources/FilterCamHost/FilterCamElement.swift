@@ -221,18 +221,37 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         }
     }
 
-    /// Adds a folder's looks to the catalog (read and checked here, on the setter's thread);
-    /// files left out are refused by name, the others stay added.
+    /// Adds a folder's looks to the catalog (read and checked here, on the setter's thread).
+    /// A folder that cannot be read is refused; a bad file in it is left out, named in a
+    /// WARNING, and the others are added (the stream starts with them).
     private func addLooks(_ folder: String?) throws(PropertyProblem) {
         settings.withLock { $0.looksFolder = folder }
         guard let folder, !folder.isEmpty else { return }
+        let added: LookFolder.Added
         do throws(FilterError) {
-            let added = try LookFolder.add(folder)
-            if !added.problems.isEmpty {
-                throw FilterError("\(added.problems.count) of the looks were left out: \(added.problems.joined(separator: "; "))")
-            }
+            added = try LookFolder.add(folder)
         } catch {
             throw PropertyProblem(error.message)
+        }
+        guard !added.problems.isEmpty else { return }
+        let count = added.problems.count
+        let warning = "\(GStreamer.name(of: element)): looks \(folder.quotedForMessage): \(count == 1 ? "1 file was" : "\(count) files were") left out "
+            + "(\(added.problems.joined(separator: "; "))); added: \(added.ids.isEmpty ? "none" : added.ids.joined(separator: ", "))"
+        var state = GST_STATE_NULL, next = GST_STATE_NULL
+        gst_element_get_state(element, &state, &next, 0)
+        if state.rawValue >= GST_STATE_PAUSED.rawValue {
+            fc_post_warning(element, warning, nil)
+        } else {
+            looksLeftOut.withLock { $0 = warning }   // no bus yet: said when the element starts
+        }
+    }
+
+    /// The WARNING about looks left out while the element was not running yet.
+    private let looksLeftOut = Locked<String?>(nil)
+
+    func start() {
+        if let warning = looksLeftOut.withLock({ w -> String? in defer { w = nil }; return w }) {
+            fc_post_warning(element, warning, nil)
         }
     }
 

@@ -7,33 +7,77 @@ import Synchronization
 /// What happens to a property value an element cannot take (a GObject setter cannot
 /// fail): the previous value stays. While the element runs, the refusal is a WARNING on
 /// the bus; before it runs (a pipeline description) it is kept and becomes an ERROR when
-/// the element starts, so `filtercam launch` fails with the message.
+/// the element starts, so `filtercam launch` fails with the message. A kept value is tried
+/// again whenever another property is taken before the start, since it may depend on it
+/// (`filter=look:NAME` before the `looks=DIR` that adds NAME: a description's order
+/// should not matter), and forgotten when its own property takes a later value.
 package final class PropertyRefusal: Sendable {
     private let elementPointer: GstPointer<GstElement>
     private var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
-    private let pending = Locked<String?>(nil)
+
+    /// A value refused before the start: the property's index, the value, the message.
+    private struct Kept: Sendable {
+        let index: Int
+        let value: PropertyValue
+        let property: String
+        let valueText: String
+        var text: String
+    }
+    private let kept = Locked<[Kept]>([])
 
     init(element: UnsafeMutablePointer<GstElement>) {
         elementPointer = GstPointer(element)
     }
 
-    func refuse(_ property: String, _ value: String, _ why: String) {
-        let text = "\(GStreamer.name(of: element)): invalid \(property) \(value.quotedForMessage): \(why)"
+    func refuse(_ index: Int, _ value: PropertyValue, _ property: String, _ valueText: String, _ why: String) {
+        let text = message(property, valueText, why)
         var state = GST_STATE_NULL, next = GST_STATE_NULL
         gst_element_get_state(element, &state, &next, 0)
         if state.rawValue >= GST_STATE_PAUSED.rawValue {
             if Self.collector.collect(text) { return }   // the setter reports it itself
             fc_post_warning(element, text, nil)
         } else {
-            pending.withLock { $0 = text }
+            kept.withLock { k in
+                k.removeAll { $0.index == index }
+                k.append(Kept(index: index, value: value, property: property, valueText: valueText, text: text))
+            }
         }
     }
 
-    /// Call before the element leaves NULL: fails the state change with the kept error.
+    private func message(_ property: String, _ valueText: String, _ why: String) -> String {
+        "\(GStreamer.name(of: element)): invalid \(property) \(valueText.quotedForMessage): \(why)"
+    }
+
+    /// Property `index` took a value: a value kept for it is forgotten, and the others are
+    /// offered again to `retry`, which sets one and returns nil, or why it is still refused
+    /// (the message then says so in today's terms: the valid choices may have grown).
+    func taken(_ index: Int, retry: (Int, PropertyValue) -> String?) {
+        let others = kept.withLock { k -> [Kept] in
+            k.removeAll { $0.index == index }
+            return k
+        }
+        guard !others.isEmpty else { return }
+        var outcome: [Int: String?] = [:]
+        for k in others { outcome[k.index] = .some(retry(k.index, k.value)) }
+        kept.withLock { k in
+            k = k.compactMap { entry in
+                guard let result = outcome[entry.index] else { return entry }   // refused meanwhile
+                guard let why = result else { return nil }
+                var updated = entry
+                updated.text = message(entry.property, entry.valueText, why)
+                return updated
+            }
+        }
+    }
+
+    /// Call before the element leaves NULL: fails the state change with the kept errors
+    /// (the first as the ERROR, any others as WARNINGs before it).
     func check(_ transition: GstStateChange) -> Bool {
-        guard fc_transition_current(transition) == Int32(GST_STATE_NULL.rawValue),
-              let error = pending.withLock({ e -> String? in defer { e = nil }; return e }) else { return true }
-        fc_post_error(element, error, nil)
+        guard fc_transition_current(transition) == Int32(GST_STATE_NULL.rawValue) else { return true }
+        let errors = kept.withLock { k -> [Kept] in defer { k = [] }; return k }
+        guard let first = errors.first else { return true }
+        for other in errors.dropFirst() { fc_post_warning(element, other.text, nil) }
+        fc_post_error(element, first.text, nil)
         return false
     }
 }

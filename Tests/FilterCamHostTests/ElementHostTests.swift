@@ -47,6 +47,26 @@ final class ElementHostTests: XCTestCase {
         }
     }
 
+    /// Before the start, a later value of the same property replaces a refused one (the
+    /// element starts), and a refused value that is still refused after later properties
+    /// stops the start; every refusal kept is said.
+    func testARefusedValueIsReplacedByALaterOneAndTheOthersAreAllSaid() throws {
+        let replaced = try Pipeline(description: "filtercam name=e filter=sepiaa filter=mono ! fakesink")
+        XCTAssertNotEqual(replaced.setState(GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE, replaced.popError() ?? "")
+        XCTAssertEqual(Pipeline.property(try replaced.requireElement("e"), "filter"), "mono")
+        replaced.setState(GST_STATE_NULL)
+
+        let twice = try Pipeline(description: "filtercam name=e filter=sepiaa lens=2,2,2,2 zoom=2 ! fakesink")
+        var warnings: BusLog? = BusLog(twice)
+        XCTAssertEqual(twice.setState(GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE)
+        let error = try XCTUnwrap(twice.popError())
+        XCTAssertTrue(error.hasPrefix("e: invalid filter 'sepiaa'"), error)
+        XCTAssertTrue(warnings?.warnings.contains { $0.hasPrefix("e: invalid lens '2,2,2,2'") } ?? false, "\(warnings?.warnings ?? [])")
+        XCTAssertEqual(Pipeline.property(try twice.requireElement("e"), "zoom"), "2")
+        twice.setState(GST_STATE_NULL)
+        warnings = nil
+    }
+
     func testAValueOfAnotherKindWhilePlayingIsAWarningAndTheStreamRunsOn() throws {
         let running = [("videotestsrc is-live=true ! video/x-raw,width=32,height=24 ! filtercam name=e", "zoom"),
                        ("videotestsrc is-live=true ! video/x-raw,width=32,height=24 ! fcsepia name=e", "intensity"),

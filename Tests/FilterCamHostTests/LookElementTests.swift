@@ -78,11 +78,46 @@ final class LookElementTests: XCTestCase {
         XCTAssertEqual(FilterRegistry.shared.descriptor(id: "look:teal-orange")?.title, "Teal and orange")
         // The filter cycle (the n and p keys) walks through them.
         XCTAssertEqual(FilterRegistry.shared.id(after: "look:day-for-night", step: 1), "look:teal-orange")
-        // A bad file in a folder is left out by name; the pipeline does not start.
-        _ = write("good.cube", "LUT_3D_SIZE 2\n" + (0..<8).map { i in "\(i & 1) \((i >> 1) & 1) \(i >> 2)\n" }.joined())
+    }
+
+    /// A bad file in a folder is left out, named with its line in a WARNING; the folder's
+    /// other looks are added and the stream runs with them.
+    func testABadFileInAFolderIsLeftOutAndTheOthersWork() throws {
+        // An inverting look: every channel 1 − x.
+        _ = write("good.cube", "LUT_3D_SIZE 2\n" + (0..<8).map { i in "\(1 - i & 1) \(1 - (i >> 1) & 1) \(1 - (i >> 2))\n" }.joined())
         let bad = write("bad.cube", "LUT_3D_SIZE 2\n0 0 0\n")
-        let message = "\(try XCTUnwrap(error(of: "\(source) ! filtercam looks=\(folder!) filter=look:good")))"
-        XCTAssertTrue(message.contains(bad) && message.contains("line 2") && message.contains("left out"), message)
+        var messages: BusLog?
+        let looked = try XCTUnwrap(collectFrames("\(source) ! filtercam looks=\(folder!) filter=look:good",
+                                                 prepare: { messages = BusLog($0) }).first)
+        let plain = try XCTUnwrap(collectFrames(source).first)
+        XCTAssertEqual(looked.bytes.count, plain.bytes.count)
+        for i in stride(from: 0, to: plain.bytes.count, by: 4) {
+            for c in 0..<3 where looked.bytes[i + c] != 255 - plain.bytes[i + c] {
+                return XCTFail("byte \(i + c): \(looked.bytes[i + c]), expected 255 − \(plain.bytes[i + c])")
+            }
+        }
+        let warning = try XCTUnwrap(messages?.warnings.first { $0.contains("left out") }, "\(messages?.warnings ?? [])")
+        XCTAssertTrue(warning.contains(bad) && warning.contains("line 2") && warning.contains("added: look:good"), warning)
+    }
+
+    /// `filter=look:NAME` before the `looks=DIR` that adds NAME: a description's order does
+    /// not matter, as for any element. A name no folder has still stops the start, in terms
+    /// of the catalog as it is by then (the folder's looks offered).
+    func testALookNamedBeforeItsFolderIsFound() throws {
+        // A name no earlier test added to the (process-wide) catalog.
+        let name = "order-" + UUID().uuidString.prefix(8).lowercased()
+        _ = write(name + ".cube", try String(contentsOfFile: Self.cool, encoding: .utf8))
+        XCTAssertNil(FilterRegistry.shared.descriptor(id: "look:" + name))
+        let before = try XCTUnwrap(collectFrames("\(source) ! filtercam filter=look:\(name) looks=\(folder!)").first)
+        let viaFile = try XCTUnwrap(collectFrames("\(source) ! fclut file=\(Self.cool)").first)
+        XCTAssertEqual(before.bytes, viaFile.bytes)
+        // Another new name, misspelt before its folder: the error offers it.
+        let other = "order-" + UUID().uuidString.prefix(8).lowercased()
+        let otherFolder = folder + "/more"
+        try FileManager.default.createDirectory(atPath: otherFolder, withIntermediateDirectories: true)
+        _ = write("more/" + other + ".cube", try String(contentsOfFile: Self.cool, encoding: .utf8))
+        let message = "\(try XCTUnwrap(error(of: "\(source) ! filtercam filter=look:\(other.dropLast()) looks=\(otherFolder)")))"
+        XCTAssertTrue(message.contains("did you mean \"look:\(other)\""), message)
     }
 
     /// The error a pipeline ends with (nil when it runs through).
