@@ -20,12 +20,15 @@ enum LaunchCommand {
                 messages = .standardOutput
             } else if a.hasPrefix("--messages=") {
                 let path = String(a.dropFirst("--messages=".count))
-                guard FileManager.default.createFile(atPath: path, contents: nil),
-                      let h = FileHandle(forWritingAtPath: path) else {
-                    printError("filtercam launch: cannot write messages to '\(path)'")
+                // Opened as a shell's `>` opens it: a FIFO another program reads, /dev/stderr
+                // or /dev/null are written to, not replaced by a new file (FileManager's
+                // createFile writes a temporary file and renames it over the path).
+                let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard fd >= 0 else {
+                    printError("filtercam launch: cannot write messages to '\(path)': \(String(cString: strerror(errno)))")
                     return 2
                 }
-                messages = h
+                messages = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             } else if a == "--verbose" {
                 verbose = true
             } else if a == "--audio" {

@@ -125,6 +125,32 @@ final class CLIRunTests: XCTestCase {
         }
     }
 
+    // 11b. --messages=FILE opens FILE as a shell's `>` would: a FIFO another program reads
+    // stays a FIFO and gets the lines (a temporary file renamed over the path replaced it,
+    // and so replaced /dev/null when run as root).
+    func testMessagesIntoAFIFOReachItsReader() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("messages").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // The reader: opens the FIFO (waiting for the writer), reads until the writer closes it.
+        final class Received: @unchecked Sendable { var data = Data() }
+        let received = Received(), done = DispatchSemaphore(value: 0)
+        Thread {
+            if let h = FileHandle(forReadingAtPath: fifo) { received.data = h.readDataToEndOfFile() }
+            done.signal()
+        }.start()
+        let r = try runCLI(["launch", "--messages=\(fifo)", "audiotestsrc num-buffers=5 ! level post-messages=true ! fakesink"], timeout: 20)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "the reader got to the end of the FIFO")
+        let lines = String(decoding: received.data, as: UTF8.self).split(separator: "\n")
+        XCTAssertGreaterThanOrEqual(lines.count, 1, "no message lines through the FIFO")
+        XCTAssertTrue(lines.allSatisfy { $0.contains("\"name\":\"level\"") }, "\(lines)")
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still a FIFO")
+    }
+
     // 12. Live commands on stdin.
     func testLiveCommandsOnStdin() throws {
         try Build.requireCLI()
