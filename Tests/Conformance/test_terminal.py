@@ -16,24 +16,27 @@ class Terminal(unittest.TestCase):
         if shutil.which("tmux") is None or not os.path.exists(CLI):
             self.skipTest("needs tmux and a release build of filtercam (make test installs and builds both)")
         self.session = f"fc-test-{os.getpid()}"
+        # A tmux server of the test's own (its own socket): a user's tmux, or another
+        # program starting or killing the default server meanwhile, cannot touch it.
+        self.tmux = ["tmux", "-L", self.session]
         self.folder = tempfile.mkdtemp(prefix="fc-terminal-")
         command = (f"{CLI} launch 'videotestsrc is-live=true ! video/x-raw,width=160,height=120 ! videoconvert ! "
                    f"filtercam record-location={self.folder}/t-%05d.mp4 ! fakesink'; echo EXIT=$?; sleep 30")
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
+        subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
                        check=True, env=env)
         # The hint comes once the pipeline plays, and says where the full list is.
         self.wait_for("(e.g. :set zoom=2); :help lists every command")
 
     def tearDown(self):
-        subprocess.run(["tmux", "kill-session", "-t", self.session], capture_output=True)
+        subprocess.run(self.tmux + ["kill-server"], capture_output=True)
 
     def keys(self, *keys):
-        subprocess.run(["tmux", "send-keys", "-t", self.session] + list(keys), check=True)
+        subprocess.run(self.tmux + ["send-keys", "-t", self.session] + list(keys), check=True)
 
     def screen(self):
         # -J: a line the terminal wrapped (the key hint is longer than 200 columns) reads as one.
-        return subprocess.run(["tmux", "capture-pane", "-p", "-J", "-t", self.session], capture_output=True,
+        return subprocess.run(self.tmux + ["capture-pane", "-p", "-J", "-t", self.session], capture_output=True,
                               text=True, check=True).stdout
 
     def wait_for(self, text, timeout=15):
