@@ -52,6 +52,10 @@ final class ElementHost: Sendable {
             guard property.kind.accepts(value) else {
                 throw PropertyProblem("expected \(property.kind.typeDescription), not \(value.typeDescription)")
             }
+            if case .int(let i) = value, let choices = property.choices, case let nick = property.text(of: value),
+               !choices.contains(nick) {
+                throw PropertyProblem("\(property.name) '\(nick)' is not supported (value \(i)): choose \(property.kind.typeDescription)")
+            }
             try parts[slot].set(property.name, value)
         } catch {
             refusal.refuse(index, value, property.name, property.text(of: value), error.description)
@@ -119,8 +123,9 @@ extension ElementProperty.Kind {
     }
 
     /// The kind in words, with its range or choices.
-    var typeDescription: String {
+    package var typeDescription: String {
         switch self {
+        case .double(let lo, let hi, _) where lo == -.greatestFiniteMagnitude && hi == .greatestFiniteMagnitude: return "any finite number"
         case .double(let lo, let hi, _) where hi == .greatestFiniteMagnitude: return "a number from \(NumberText.text(lo)) up"
         case .double(let lo, let hi, _): return "a number from \(NumberText.text(lo)) to \(NumberText.text(hi))"
         case .int(let lo, let hi, _): return "an integer from \(lo) to \(hi)"
@@ -128,7 +133,8 @@ extension ElementProperty.Kind {
         case .bool: return "true or false"
         case .string: return "text"
         case .enumeration(_, let nicks, _): return "one of \(nicks.joined(separator: ", "))"
-        case .gstEnum(let getType, _): return "one of \(ElementProperty.nicks(of: getType()).joined(separator: ", "))"
+        case .gstEnum(let getType, _, let refused):
+            return "one of \(ElementProperty.nicks(of: getType()).filter { !refused.contains($0) }.joined(separator: ", "))"
         case .counter: return "a read-only counter"
         }
     }
@@ -144,5 +150,13 @@ extension PropertyValue {
         case .string(let v): return "the text \((v ?? "").quotedForMessage)"
         case .uint64(let v): return "the counter value \(v)"
         }
+    }
+}
+
+extension ElementProperty {
+    /// The declaration of a FilterCam element's property, for messages that name its
+    /// valid values as the element takes them; nil for other elements and properties.
+    package static func declared(_ property: String, in element: UnsafeMutablePointer<GstElement>) -> ElementProperty? {
+        ElementHost.of(element)?.elementClass.properties.first { $0.name == property }
     }
 }

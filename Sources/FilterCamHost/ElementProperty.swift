@@ -12,8 +12,9 @@ public struct ElementProperty: Sendable {
         case string(defaultValue: String?)
         /// An enum registered by FilterCam, values 0..<nicks.count.
         case enumeration(typeName: String, nicks: [String], defaultIndex: Int)
-        /// An enum type GStreamer already has (e.g. GstVideoOrientationMethod).
-        case gstEnum(getType: @Sendable () -> GType, defaultValue: Int32)
+        /// An enum type GStreamer already has (e.g. GstVideoOrientationMethod); `refused`:
+        /// its nicks this element does not take (refused by name, left out of its choices).
+        case gstEnum(getType: @Sendable () -> GType, defaultValue: Int32, refused: [String] = [])
         /// Read-only 64-bit counter.
         case counter
     }
@@ -39,7 +40,7 @@ public struct ElementProperty: Sendable {
         case .bool(let d): return .bool(d)
         case .string(let d): return .string(d)
         case .enumeration(_, _, let d): return .int(d)
-        case .gstEnum(_, let d): return .int(Int(d))
+        case .gstEnum(_, let d, _): return .int(Int(d))
         case .counter: return .uint64(0)
         }
     }
@@ -74,7 +75,7 @@ public struct ElementProperty: Sendable {
             return g_param_spec_string(name, nick, blurb, d, flags)
         case .enumeration(let typeName, let nicks, let d):
             return g_param_spec_enum(name, nick, blurb, Self.enumType(typeName, nicks), Int32(d), flags)
-        case .gstEnum(let getType, let d):
+        case .gstEnum(let getType, let d, _):
             return g_param_spec_enum(name, nick, blurb, getType(), d, flags)
         case .counter:
             return g_param_spec_uint64(name, nick, blurb, 0, guint64.max, 0, flags)
@@ -88,10 +89,19 @@ public struct ElementProperty: Sendable {
         let nicks: [String]
         switch kind {
         case .enumeration(_, let names, _): nicks = names
-        case .gstEnum(let getType, _): nicks = Self.nicks(of: getType())
+        case .gstEnum(let getType, _, _): nicks = Self.nicks(of: getType())
         default: return value.text
         }
         return nicks.indices.contains(index) ? nicks[index] : value.text
+    }
+
+    /// The values an enum property takes, by nick (nil for other kinds).
+    package var choices: [String]? {
+        switch kind {
+        case .enumeration(_, let nicks, _): return nicks
+        case .gstEnum(let getType, _, let refused): return Self.nicks(of: getType()).filter { !refused.contains($0) }
+        default: return nil
+        }
     }
 
     /// The nicks of a registered enum type, in value order.

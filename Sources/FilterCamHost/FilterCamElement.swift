@@ -41,7 +41,8 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         case .orientation:
             return ElementProperty(p.rawValue, nick: "Orientation",
                 blurb: "Transform applied first, as videoflip's video-direction; auto follows image-orientation tags, else device-orientation",
-                .gstEnum(getType: { gst_video_orientation_method_get_type() }, defaultValue: 0))
+                // GStreamer's "custom" names a matrix this element has no property for.
+                .gstEnum(getType: { gst_video_orientation_method_get_type() }, defaultValue: 0, refused: ["custom"]))
         case .deviceOrientation:
             return ElementProperty(p.rawValue, nick: "Device orientation",
                 blurb: "How the device is held (used by orientation=auto without a tag); face-up, face-down and unknown keep the last known one",
@@ -53,7 +54,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         case .zoom:
             return ElementProperty(p.rawValue, nick: "Zoom",
                 blurb: "Digital zoom: centred scale-and-crop; any value is clamped to [1, max-zoom] like a pinch",
-                .double(min: 0, max: Double.greatestFiniteMagnitude, defaultValue: 1))
+                .double(min: -Double.greatestFiniteMagnitude, max: Double.greatestFiniteMagnitude, defaultValue: 1))
         case .maxZoom:
             return ElementProperty(p.rawValue, nick: "Maximum zoom",
                 blurb: "Largest zoom factor (the camera's maximum scale-and-crop factor)",
@@ -163,10 +164,6 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         case (.lensCrop, .bool(let v)):
             settings.withLock { $0.lensCrop = v }
         case (.orientation, .int(let v)):
-            // GStreamer's "custom" (9) names a matrix this element has no property for.
-            guard v != 9 else {
-                throw PropertyProblem("orientation 'custom' is not supported: choose identity, 90r, 180, 90l, horiz, vert, ul-lr, ur-ll or auto")
-            }
             settings.withLock { $0.orientation = v }
         case (.deviceOrientation, .int(let v)):
             settings.withLock { $0.device.update(DeviceOrientation.allCases[v]) }

@@ -39,7 +39,8 @@ public final class Pipeline {
                 for e in candidates {
                     let klass = UnsafeMutableRawPointer(e.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
                     if let spec = g_object_class_find_property(klass, property) {
-                        text = "invalid value \(warning.value ?? "?") for \(GStreamer.name(of: e)).\(property): \(Inspector.typeDescription(spec))"
+                        let choices = PropertyChoices.describe(property, of: e, given: nil) ?? Inspector.typeDescription(spec)
+                        text = "invalid value \(warning.value ?? "?") for \(GStreamer.name(of: e)).\(property): '\(property)' takes \(choices)"
                         break
                     }
                 }
@@ -132,7 +133,8 @@ public final class Pipeline {
         if spec.pointee.value_type == fc_type_string() {
             g_value_set_string(&v, value)
         } else if gst_value_deserialize(&v, value) == 0 || g_param_value_validate(spec, &v) != 0 {
-            throw ParseError(description: "invalid value \(value.quotedForMessage) for \(elementName).\(name): \(Inspector.typeDescription(spec))")
+            let choices = PropertyChoices.describe(name, of: element, given: value) ?? Inspector.typeDescription(spec)
+            throw ParseError(description: "invalid value \(value.quotedForMessage) for \(elementName).\(name): \(name) takes \(choices)")
         }
         // A value the element refuses (it keeps the old one) is an error here, said once.
         if let refusal = PropertyRefusal.collecting({ g_object_set_property(element.asGObject, name, &v) }).first {

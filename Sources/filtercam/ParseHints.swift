@@ -22,7 +22,7 @@ enum ParseHints {
             out.append("did you mean \"\(guess)\"? (filtercam inspect \(quoted[1]) lists its properties)")
         }
         if message.hasPrefix("could not set property"), quoted.count >= 3,
-           let choices = valueDescription(property: quoted[0], factory: quoted[1]) {
+           let choices = valueDescription(property: quoted[0], factory: quoted[1], given: quoted[2]) {
             out.append("\(quoted[0]) takes \(choices)")
         }
         if message.contains("syntax error"), let file, let line = syntaxErrorLine(in: file) {
@@ -46,19 +46,12 @@ enum ParseHints {
         } ?? []
     }
 
-    /// "one of identity, 90r, …" for an enum, the type and range otherwise.
-    static func valueDescription(property: String, factory: String) -> String? {
-        withClass(of: factory) { klass in
-            guard let spec = g_object_class_find_property(klass, property) else { return nil }
-            let type = spec.pointee.value_type
-            if g_type_is_a(type, fc_type_enum()) != 0, let enumClass = g_type_class_ref(type) {
-                defer { g_type_class_unref(enumClass) }
-                let values = enumClass.assumingMemoryBound(to: GEnumClass.self).pointee
-                let nicks = (0..<Int(values.n_values)).map { String(cString: values.values[$0].value_nick) }
-                return "one of: " + nicks.joined(separator: ", ")
-            }
-            return Inspector.typeDescription(spec).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
-        } ?? nil
+    /// "one of identity, 90r, …" for an enum (with a "did you mean" for `value`), the type
+    /// and range otherwise (`PropertyChoices`).
+    static func valueDescription(property: String, factory: String, given value: String?) -> String? {
+        GStreamer.initialize()
+        guard let owned = gst_element_factory_make(factory, nil).map(GstOwned.init(sinking:)) else { return nil }
+        return PropertyChoices.describe(property, of: owned.pointer, given: value)
     }
 
     private static func withClass<T>(of factory: String, _ body: (UnsafeMutablePointer<GObjectClass>) -> T) -> T? {

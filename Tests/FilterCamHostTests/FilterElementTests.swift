@@ -99,13 +99,13 @@ final class FilterElementTests: XCTestCase {
     func testInvalidValuesAreRefusedWithTheRange() throws {
         let r = try runCLI(["launch", "videotestsrc num-buffers=1 ! fcvignette radius=5 ! fakesink"])
         XCTAssertNotEqual(r.status, 0)
-        XCTAssertTrue(r.stderr.contains("radius") && r.stderr.contains("Range: 0.0 - 2.0"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("'radius' takes a number from 0 to 2"), r.stderr)
         let list = try runCLI(["launch", "videotestsrc num-buffers=1 ! fcchannel-mix matrix=\"<1,2>\" ! fakesink"])
         XCTAssertTrue(list.stderr.contains("matrix") && list.stderr.contains("12"), "a list of the wrong length is refused naming its length: \(list.stderr)")
         // GStreamer's orientation "custom" has no matrix here: refused with the valid choices.
         let custom = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam orientation=custom ! fakesink"])
         XCTAssertNotEqual(custom.status, 0)
-        XCTAssertTrue(custom.stderr.contains("invalid orientation 'custom'") && custom.stderr.contains("ur-ll or auto"),
+        XCTAssertTrue(custom.stderr.contains("invalid orientation 'custom'") && custom.stderr.contains("one of identity, 90r, 180, 90l, horiz, vert, ul-lr, ur-ll, auto\n"),
                       "the refused value is named by its nick, not its number: \(custom.stderr)")
     }
 

@@ -105,6 +105,12 @@ final class GeometryElementTests: XCTestCase {
         XCTAssertEqual(Pipeline.property(fc, "zoom").flatMap(Double.init), 2.5)
         try Pipeline.setProperty(fc, "max-zoom", "2")
         XCTAssertEqual(Pipeline.property(fc, "zoom").flatMap(Double.init), 2, "lowering max-zoom clamps the zoom")
+        // Below zero too, as a pinch past the end (GLib refused it before the element saw it).
+        try Pipeline.setProperty(fc, "zoom", "-3")
+        XCTAssertEqual(Pipeline.property(fc, "zoom").flatMap(Double.init), 1)
+        XCTAssertThrowsError(try Pipeline.setProperty(fc, "zoom", "inf")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("zoom takes any finite number"), "\(error)")
+        }
     }
 
     func testZoomTwoShowsTheCentreScaledUp() throws {

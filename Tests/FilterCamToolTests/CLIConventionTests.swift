@@ -31,10 +31,32 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(property.stderr.contains("did you mean \"filter\""), property.stderr)
     }
 
+    /// An enum's nicks as the element takes them (filtercam's orientation without
+    /// GStreamer's `custom`, which it refuses), with a "did you mean" for a slip, the case
+    /// included; the same words for another element's enum.
     func testBadEnumValueListsTheNicks() throws {
         let r = try runCLI(["launch", "videotestsrc ! filtercam orientation=sideways ! fakesink"])
         XCTAssertNotEqual(r.status, 0)
-        XCTAssertTrue(r.stderr.contains("one of: identity, 90r, 180, 90l"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("orientation takes one of identity, 90r, 180, 90l, horiz, vert, ul-lr, ur-ll, auto\n"), r.stderr)
+        let slip = try runCLI(["launch", "videotestsrc ! filtercam orientation=90R ! fakesink"])
+        XCTAssertNotEqual(slip.status, 0)
+        XCTAssertTrue(slip.stderr.contains("(did you mean \"90r\"?)"), slip.stderr)
+        let stock = try runCLI(["launch", "videotestsrc pattern=bal ! fakesink"])
+        XCTAssertTrue(stock.stderr.contains("pattern takes one of smpte, snow,") && stock.stderr.contains("(did you mean \"ball\"?)"), stock.stderr)
+    }
+
+    /// A live `set` with a bad value answers on one line (it printed GStreamer's whole enum
+    /// table, 12 to 28 lines); a number out of a property's range names the range.
+    func testALiveSetWithABadValueAnswersOnOneLine() throws {
+        let r = try runCLI(["launch", "videotestsrc is-live=true ! filtercam ! fakesink"],
+                           stdin: "set orientation=90R\nset videotestsrc0.pattern=bal\nset intensity=3\nquit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("command error:") }
+        XCTAssertEqual(errors.count, 3, r.stderr)
+        XCTAssertTrue(errors[0].hasSuffix("orientation takes one of identity, 90r, 180, 90l, horiz, vert, ul-lr, ur-ll, auto (did you mean \"90r\"?)"), r.stderr)
+        XCTAssertTrue(errors[1].hasSuffix("(did you mean \"ball\"?)"), r.stderr)
+        XCTAssertTrue(errors[2].hasSuffix("intensity takes a number from 0 to 1"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("GST_VIDEO_ORIENTATION") || r.stderr.contains("(0):"), r.stderr)
     }
 
     /// `filtercam launch` on a pipeline file holding `text`, in a folder of its own.
