@@ -1,5 +1,6 @@
 import CGStreamer
 import CFilterCamShim
+import FilterCore
 
 /// Small, safe wrappers over the GStreamer calls the host makes everywhere.
 public enum GStreamer {
@@ -56,6 +57,9 @@ public enum GStreamer {
         if spec.pointee.value_type == fc_type_string() {
             return String(optionalCString: g_value_get_string(&value)) ?? ""
         }
+        // As a person writes it: GStreamer serializes doubles with 17 digits (0.3 reads
+        // 0.29999999999999999).
+        if spec.pointee.value_type == fc_type_double() { return NumberText.text(g_value_get_double(&value)) }
         return String(takingGLib: gst_value_serialize(&value))
     }
 
