@@ -225,6 +225,23 @@ final class SnapshotTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("snapshots=0"), r.stderr)
     }
 
+    /// A file where the folder should be, and a folder that takes no new files (/proc),
+    /// are each said as what they are (the first was "does not exist", the second "removed
+    /// while running").
+    func testAFileForAFolderAndAFolderThatTakesNoFilesAreNamedAsSuch() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("a-file").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let notAFolder = try runCLI(["launch", "\(source) ! filtercam snapshot-every=2 snapshot-location=\(file)/s-%05d.jpg ! fakesink"])
+        XCTAssertEqual(notAFolder.status, 0, notAFolder.summary)
+        XCTAssertTrue(notAFolder.stderr.contains("'\(file)' is not a folder"), notAFolder.stderr)
+        let proc = try runCLI(["launch", "\(source) ! filtercam snapshot-every=2 snapshot-location=/proc/s-%05d.jpg ! fakesink"])
+        XCTAssertEqual(proc.status, 0, proc.summary)
+        XCTAssertTrue(proc.stderr.contains("the folder '/proc' takes no new files"), proc.stderr)
+        XCTAssertFalse(proc.stderr.contains("removed while running"), proc.stderr)
+    }
+
     func testFullDiskLeavesNoHalfWrittenFile() throws {
         guard let bash = Build.which("bash") else { throw XCTSkip("no bash") }
         try Build.requireCLI()

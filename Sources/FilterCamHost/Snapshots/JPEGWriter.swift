@@ -25,10 +25,14 @@ enum JPEGWriter {
         let temporary = ".\(name).\(getpid()).partial"
         let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            // ENOENT on an open folder: it was removed (or moved away) while running.
-            let reason = errno == ENOENT
-                ? "the folder '\(FilePathText.folder(of: path))' does not exist any more (removed while running)"
-                : String(cString: strerror(errno))
+            // ENOENT on an open folder: it was removed while running (no links left), or it
+            // is one that takes no new files (/proc, /sys).
+            let error = errno
+            var info = stat()
+            let folder = FilePathText.folder(of: path)
+            let reason = error != ENOENT ? String(cString: strerror(error))
+                : fstat(dir, &info) == 0 && info.st_nlink == 0 ? "the folder '\(folder)' does not exist any more (removed while running)"
+                : "the folder '\(folder)' takes no new files (\(String(cString: strerror(error))))"
             throw Failure(description: "cannot write snapshot \(path): \(reason)")
         }
         var failure: String? = nil

@@ -22,8 +22,12 @@ final class SnapshotFolders: Sendable {
             if let fd = open[folder] { return fd }
             let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
-                let reason = errno == ENOENT || errno == ENOTDIR ? "does not exist" : String(cString: strerror(errno))
-                throw Failure(description: "folder '\(folder)' \(reason)")
+                let error = errno
+                var info = stat()
+                let problem = error == ENOTDIR && stat(folder, &info) == 0 ? "'\(folder)' is not a folder"
+                    : error == ENOENT || error == ENOTDIR ? "the folder '\(folder)' does not exist"
+                    : "the folder '\(folder)' cannot be opened: \(String(cString: strerror(error)))"
+                throw Failure(description: problem)
             }
             open[folder] = fd
             return fd
