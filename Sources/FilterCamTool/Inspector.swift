@@ -1,6 +1,7 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCamHost
+import FilterCore
 import Foundation
 
 /// `filtercam inspect`: an element's description in the manner of `gst-inspect-1.0`.
@@ -18,7 +19,7 @@ public enum Inspector {
     public static func describe(factory name: String) throws -> String {
         GStreamer.initialize()
         guard let ownedFactory = GstOwned(opaque: gst_element_factory_find(name)) else {
-            throw NotFound(description: "no element \(name.quotedForMessage); FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
+            throw NotFound(description: "no element \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: filterCamElementNames)); FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
         }
         let factory = OpaquePointer(ownedFactory.pointer)
         guard let ownedElement = gst_element_factory_create(factory, nil).map(GstOwned.init(sinking:)) else {

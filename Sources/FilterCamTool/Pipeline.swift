@@ -122,7 +122,9 @@ public final class Pipeline {
         let elementName = GStreamer.name(of: element)
         let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
         guard let spec = g_object_class_find_property(klass, name) else {
-            throw ParseError(description: "element \(elementName) has no property \(name.quotedForMessage)")
+            var count: guint = 0
+            let names = Array(takingGLib: g_object_class_list_properties(klass, &count), count: Int(count)).compactMap { $0.map { String(cString: $0.pointee.name) } }
+            throw ParseError(description: "element \(elementName) has no property \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: names))")
         }
         guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else {
             throw ParseError(description: "property \(elementName).\(name) is read-only")

@@ -30,8 +30,15 @@ public final class PipelineSession {
 
     /// Requests from other threads (signals, stdin, the web page), handled on the bus loop.
     fileprivate struct Requests {
-        var commands: [(command: LiveCommand, reply: Reply?)] = []
+        var commands: [Request] = []
         var interrupts = 0
+    }
+
+    /// A line of commands as it came: a command to run, or why a line is none (said in
+    /// its turn, after what the lines before it said).
+    fileprivate enum Request {
+        case run(LiveCommand, Reply?)
+        case refused(String)
     }
     private let requests = Locked(Requests())
 
@@ -46,7 +53,13 @@ public final class PipelineSession {
         /// Runs `command` on the session's loop; `reply`, if given, is called there with
         /// what the command said or its error.
         public func enqueue(_ command: LiveCommand, reply: Reply? = nil) {
-            requests.withLock { $0.commands.append((command, reply)) }
+            requests.withLock { $0.commands.append(.run(command, reply)) }
+        }
+
+        /// A line that is no command (`why` names it and the commands there are): said as
+        /// `command error: …` in its turn, after the commands before it.
+        public func refuse(_ why: String) {
+            requests.withLock { $0.commands.append(.refused(why)) }
         }
 
         /// Ctrl-C or SIGTERM: the first sends EOS, the second aborts.
@@ -91,23 +104,27 @@ public final class PipelineSession {
             let ready = outcome == nil && firstFrameHasPassed()
             if ready { windowTitles.refresh(pipeline) }
             let takeCommands = ready || outcome != nil
-            let (commands, interrupts) = requests.withLock { r -> ([(command: LiveCommand, reply: Reply?)], Int) in
+            let (commands, interrupts) = requests.withLock { r -> ([Request], Int) in
                 defer { if takeCommands { r.commands.removeAll() } }
                 return (takeCommands ? r.commands : [], r.interrupts)
             }
-            if outcome != nil && !commands.isEmpty {
-                errorLine("not run (the pipeline ended first): \(commands.map { "\($0.command)" }.joined(separator: ", "))")
-                for c in commands { c.reply?(.failure(ControlError("the pipeline has ended"))) }
+            let unrun = commands.compactMap { r -> (LiveCommand, Reply?)? in if case .run(let c, let reply) = r { (c, reply) } else { nil } }
+            if outcome != nil && !unrun.isEmpty {
+                errorLine("not run (the pipeline ended first): \(unrun.map { "\($0.0)" }.joined(separator: ", "))")
+                for (_, reply) in unrun { reply?(.failure(ControlError("the pipeline has ended"))) }
             }
-            for (i, c) in commands.enumerated() where outcome == nil {
-                if c.command == .quit {
+            inOrder: for (i, request) in commands.enumerated() where outcome == nil {
+                switch request {
+                case .refused(let why):
+                    errorLine("command error: \(why)")
+                case .run(.quit, _):
                     if !stillsRequestedAreDone() || recordingIsStarting() {
                         requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
-                        break
+                        break inOrder   // the rest wait with it
                     }
                     if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }
-                } else {
-                    execute(c.command, reply: c.reply)
+                case .run(let command, let reply):
+                    execute(command, reply: reply)
                 }
             }
             if interrupts >= 2 {

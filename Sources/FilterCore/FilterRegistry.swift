@@ -66,7 +66,9 @@ public final class FilterRegistry: Sendable {
 
     public func lookup(id: String) throws(FilterError) -> FilterDescriptor {
         guard let d = descriptor(id: id) else {
-            throw FilterError("unknown filter \(id.quotedForMessage)\(NameSuggestion.hint(for: id, among: ids)); valid filters: \(ids.joined(separator: ", "))")
+            // A look named without its `look:` prefix is the likely intent too.
+            let hint = ids.contains("look:" + id) ? " (did you mean \"look:\(id)\"?)" : NameSuggestion.hint(for: id, among: ids)
+            throw FilterError("unknown filter \(id.quotedForMessage)\(hint); valid filters: \(ids.joined(separator: ", "))")
         }
         return d
     }

@@ -34,7 +34,9 @@ enum LaunchCommand {
             } else if a == "--audio" {
                 audio = true
             } else if a.hasPrefix("-") && rest.isEmpty {
-                printError("filtercam launch: unknown option \(a.quotedForMessage) (options: --messages[=FILE], --audio, --verbose, --help)")
+                let option = String(a.split(separator: "=", maxSplits: 1).first ?? "")
+                let hint = NameSuggestion.hint(for: option, among: ["--messages", "--audio", "--verbose", "--help"])
+                printError("filtercam launch: unknown option \(a.quotedForMessage)\(hint) (options: --messages[=FILE], --audio, --verbose, --help)")
                 return 2
             } else {
                 rest.append(a)
@@ -154,7 +156,7 @@ enum LaunchCommand {
                 do {
                     inbox.enqueue(try LiveCommand(line: line))
                 } catch {
-                    printError("command error: \(error)")
+                    inbox.refuse("\(error)")   // said in its turn, after the lines before it
                 }
             }
         }

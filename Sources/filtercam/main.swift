@@ -1,5 +1,6 @@
 import FilterCamHost
 import FilterCamTool
+import FilterCore
 import Foundation
 
 /// `filtercam`: launches pipelines with FilterCam's elements, describes them, and
@@ -28,7 +29,8 @@ case "help", "--help", "-h":
     print(usage)
     status = 0
 default:
-    FileHandle.standardError.write("filtercam: unknown command \(command.quotedForMessage)\n\(usage)\n")
+    let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
+    FileHandle.standardError.write("filtercam: unknown command \(command.quotedForMessage)\(NameSuggestion.hint(for: command, among: commands))\n\(usage)\n")
     status = 2
 }
 exit(status)

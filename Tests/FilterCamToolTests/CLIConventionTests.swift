@@ -45,6 +45,33 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(stock.stderr.contains("pattern takes one of smpte, snow,") && stock.stderr.contains("(did you mean \"ball\"?)"), stock.stderr)
     }
 
+    /// A slip anywhere gets a "did you mean": the program's commands and options, an
+    /// element for inspect, a live command, a property in a live `set`, a look without its
+    /// `look:`.
+    func testSlipsGetADidYouMeanEverywhere() throws {
+        XCTAssertTrue(try runCLI(["lanch", "demo"]).stderr.contains("unknown command 'lanch' (did you mean \"launch\"?)"))
+        XCTAssertTrue(try runCLI(["launch", "--mesages", "demo"]).stderr.contains("(did you mean \"--messages\"?)"))
+        XCTAssertTrue(try runCLI(["inspect", "fcsepa"]).stderr.contains("no element 'fcsepa' (did you mean \"fcsepia\"?)"))
+        let look = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam filter=teal-orange ! fakesink"])
+        XCTAssertTrue(look.stderr.contains("unknown filter 'teal-orange' (did you mean \"look:teal-orange\"?)"), look.stderr)
+        let live = try runCLI(["launch", "videotestsrc is-live=true ! filtercam ! fakesink"],
+                              stdin: "set filtr=mono\nrotat\nquit\n", timeout: 30)
+        XCTAssertTrue(live.stderr.contains("has no property 'filtr' (did you mean \"filter\"?)"), live.stderr)
+        XCTAssertTrue(live.stderr.contains("unknown command 'rotat' (did you mean \"rotate\"?)"), live.stderr)
+    }
+
+    /// Piped commands answer in the order of their lines, a line that is no command
+    /// included (its error came at once, before the answers of the lines above it).
+    func testPipedCommandsAnswerInTheOrderOfTheirLines() throws {
+        let r = try runCLI(["launch", "videotestsrc is-live=true ! filtercam ! fakesink"],
+                           stdin: "filter mono\nfrobnicate\nfilter sepia\nlens-at abc\nquit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let answers = r.stderr.split(separator: "\n").filter { $0.hasPrefix("filter:") || $0.hasPrefix("command error:") }
+        let expected = ["filter: mono", "command error: unknown command 'frobnicate'", "filter: sepia", "command error: 'lens-at' needs X,Y"]
+        XCTAssertEqual(answers.count, expected.count, r.stderr)
+        for (answer, start) in zip(answers, expected) { XCTAssertTrue(answer.hasPrefix(start), "\(answer) should start \(start): \(r.stderr)") }
+    }
+
     /// A live `set` with a bad value answers on one line (it printed GStreamer's whole enum
     /// table, 12 to 28 lines); a number out of a property's range names the range.
     func testALiveSetWithABadValueAnswersOnOneLine() throws {

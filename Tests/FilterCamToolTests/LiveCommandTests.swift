@@ -38,6 +38,8 @@ final class LiveCommandTests: XCTestCase {
         XCTAssertTrue(error("filter")?.contains("filter id") ?? false)
         XCTAssertTrue(error("bogus")?.contains("unknown command 'bogus'") ?? false)
         XCTAssertTrue(error("bogus")?.contains("quit") ?? false, "the error lists the commands")
+        XCTAssertTrue(error("rotat")?.hasPrefix("unknown command 'rotat' (did you mean \"rotate\"?); commands:") ?? false, error("rotat") ?? "")
+        XCTAssertFalse(error("rotate 90")?.contains("did you mean") ?? true, "a known verb with a stray argument is not misspelt")
         for verb in ["quit", "rotate", "next-filter", "previous-filter", "snapshot", "faces", "help"] {
             XCTAssertNotNil(error("\(verb) extra"), "'\(verb) extra' should be refused")
         }

@@ -96,7 +96,9 @@ public enum ControlCommand: Equatable, Sendable {
         default:
             guard argument.isEmpty, let plain = Self.plainVerbs.first(where: { $0.verb == verb }) else {
                 let verbs = (Self.argumentVerbs + Self.plainVerbs.map(\.verb).filter { $0 != "?" && $0 != "exit" })
-                throw ParseError("unknown command \(trimmed.quotedForMessage); commands: \(verbs.joined(separator: ", "))")
+                let known = Self.argumentVerbs.contains(verb) || Self.plainVerbs.contains { $0.verb == verb }
+                let hint = known ? "" : NameSuggestion.hint(for: verb, among: verbs)
+                throw ParseError("unknown command \(trimmed.quotedForMessage)\(hint); commands: \(verbs.joined(separator: ", "))")
             }
             self = plain.command
         }
