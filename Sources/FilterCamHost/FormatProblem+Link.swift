@@ -6,9 +6,16 @@ import CFilterCamShim
 extension FormatProblem {
     /// The remedy for `error` (GStreamer's "could not link A to B[, B can't handle caps
     /// CAPS]") in `parsed`, the bin a description gave with its elements unlinked; every
-    /// cause is named when none can be told.
-    package static func linkHint(in parsed: UnsafeMutablePointer<GstElement>, error: String) -> String {
-        linkProblem(in: parsed, error: error) ?? linkHint
+    /// cause is named when none can be told. Nil for a link between two other elements:
+    /// FilterCam's formats have nothing to do with it.
+    package static func linkHint(in parsed: UnsafeMutablePointer<GstElement>, error: String) -> String? {
+        if let failedLink = LinkError(error),
+           let upstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.upstream)),
+           let downstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.downstream)),
+           fc_element_get_ctx(upstream.pointer) == nil && fc_element_get_ctx(downstream.pointer) == nil {
+            return nil
+        }
+        return linkProblem(in: parsed, error: error) ?? linkHint
     }
 
     private static func linkProblem(in parsed: UnsafeMutablePointer<GstElement>, error: String) -> String? {

@@ -51,7 +51,7 @@ public final class Pipeline {
             let problem = GStreamerError(taking: error)
             let isLink = problem.domain == gst_parse_error_quark() && problem.code == Int32(GST_PARSE_ERROR_LINK.rawValue)
             throw ParseError(description: problem.message,
-                             linkHint: isLink ? parsed.map { FormatProblem.linkHint(in: $0.pointer, error: problem.message) } : nil)
+                             linkHint: isLink ? parsed.flatMap { FormatProblem.linkHint(in: $0.pointer, error: problem.message) } : nil)
         }
         guard let parsed else { throw ParseError(description: "the description gave no pipeline") }
         // A single element is wrapped into a pipeline so it has a bus and a clock.

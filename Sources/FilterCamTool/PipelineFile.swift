@@ -49,8 +49,14 @@ public struct PipelineFile {
 
     /// Loads a file; the error names the file and says what is wrong with it.
     public init(contentsOf path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw Error(description: "pipeline file '\(path)' does not exist")
+        }
+        guard !isFolder.boolValue else {
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".pipeline") }.sorted()
+            throw Error(description: "'\(path)' is a folder, not a pipeline file"
+                        + (files.isEmpty ? "" : "; its pipeline files: \(files.joined(separator: ", "))"))
         }
         guard let data = FileManager.default.contents(atPath: path),
               let text = String(data: data, encoding: .utf8) else {

@@ -60,6 +60,21 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(live.stderr.contains("unknown command 'rotat' (did you mean \"rotate\"?)"), live.stderr)
     }
 
+    /// A folder given for a pipeline file is named as one, with the files in it; a link that
+    /// fails between two other elements gets no FilterCam format hint (it has nothing to do
+    /// with them), one into a FilterCam element does.
+    func testAFolderAndAnotherElementsLinkAreNamedForWhatTheyAre() throws {
+        let folder = try runCLI(["launch", Build.packageRoot + "/pipelines"])
+        XCTAssertNotEqual(folder.status, 0)
+        XCTAssertTrue(folder.stderr.contains("is a folder, not a pipeline file; its pipeline files: demo.pipeline,"), folder.stderr)
+        let other = try runCLI(["launch", "videotestsrc num-buffers=1 ! videoconvert ! video/x-raw,format=XYZ ! fakesink"])
+        XCTAssertNotEqual(other.status, 0)
+        XCTAssertTrue(other.stderr.contains("could not link"), other.stderr)
+        XCTAssertFalse(other.stderr.contains("hint:"), other.stderr)
+        let ours = try runCLI(["launch", "videotestsrc num-buffers=1 ! video/x-h264 ! filtercam ! fakesink"])
+        XCTAssertTrue(ours.stderr.contains("hint: FilterCam elements take raw video"), ours.stderr)
+    }
+
     /// Piped commands answer in the order of their lines, a line that is no command
     /// included (its error came at once, before the answers of the lines above it).
     func testPipedCommandsAnswerInTheOrderOfTheirLines() throws {
