@@ -362,7 +362,10 @@ public final class PipelineSession {
     func reportRecording(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(m) else { return }
         let name = String(cString: gst_structure_get_name(structure))
-        let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
+        // As the user would name it: `./recording-00000.mp4` (a folder variable's default
+        // in a pipeline file) is the file in this folder.
+        let given = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
+        let path = given.hasPrefix("./") ? String(given.dropFirst(2)) : given
         var sound: gboolean = 0
         gst_structure_get_boolean(structure, "sound", &sound)
         switch name {
