@@ -47,29 +47,36 @@ final class ElementHost: Sendable {
 
     /// GObject's set_property: the declaring part takes the value or it is refused by name.
     func set(_ index: Int, _ value: PropertyValue) {
-        let (slot, property) = elementClass.owner(of: index)
+        let property = elementClass.owner(of: index).property
         do throws(PropertyProblem) {
-            guard property.kind.accepts(value) else {
-                throw PropertyProblem("expected \(property.kind.typeDescription), not \(value.typeDescription)")
-            }
-            if case .int(let i) = value, let choices = property.choices, case let nick = property.text(of: value),
-               !choices.contains(nick) {
-                throw PropertyProblem("\(property.name) '\(nick)' is not supported (value \(i)): choose \(property.kind.typeDescription)")
-            }
-            try parts[slot].set(property.name, value)
+            try take(index, value)
         } catch {
             refusal.refuse(index, value, property.name, property.text(of: value), error.description)
             return
         }
         refusal.taken(index) { i, v in
-            let (slot, property) = elementClass.owner(of: i)
             do throws(PropertyProblem) {
-                try parts[slot].set(property.name, v)
+                try take(i, v)
                 return nil
             } catch {
                 return error.description
             }
         }
+    }
+
+    /// Hands a value to the part that declares the property, or throws why it is refused:
+    /// not of the declared kind (a part never gets a value it has no case for), or an enum
+    /// nick the element does not take.
+    private func take(_ index: Int, _ value: PropertyValue) throws(PropertyProblem) {
+        let (slot, property) = elementClass.owner(of: index)
+        guard property.kind.accepts(value) else {
+            throw PropertyProblem("expected \(property.kind.typeDescription), not \(value.typeDescription)")
+        }
+        if case .int(let i) = value, let choices = property.choices, case let nick = property.text(of: value),
+           !choices.contains(nick) {
+            throw PropertyProblem("\(property.name) '\(nick)' is not supported (value \(i)): choose \(property.kind.typeDescription)")
+        }
+        try parts[slot].set(property.name, value)
     }
 
     /// GObject's get_property: the declaring part's value, of the declared kind (a part

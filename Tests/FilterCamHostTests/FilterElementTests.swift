@@ -103,7 +103,8 @@ final class FilterElementTests: XCTestCase {
         let list = try runCLI(["launch", "videotestsrc num-buffers=1 ! fcchannel-mix matrix=\"<1,2>\" ! fakesink"])
         XCTAssertTrue(list.stderr.contains("matrix") && list.stderr.contains("12"), "a list of the wrong length is refused naming its length: \(list.stderr)")
         // GStreamer's orientation "custom" has no matrix here: refused with the valid choices.
-        let custom = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam orientation=custom ! fakesink"])
+        // (A property after it makes the element try the kept value again: still refused.)
+        let custom = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam orientation=custom zoom=2 ! fakesink"])
         XCTAssertNotEqual(custom.status, 0)
         XCTAssertTrue(custom.stderr.contains("invalid orientation 'custom'") && custom.stderr.contains("one of identity, 90r, 180, 90l, horiz, vert, ul-lr, ur-ll, auto\n"),
                       "the refused value is named by its nick, not its number: \(custom.stderr)")
