@@ -38,8 +38,11 @@ extension PipelineSession {
             }
             _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
             return try run(command, on: sources[0])
-        case .set(let elementName, _, _):
-            return try run(command, on: try target(elementName))
+        case .set(let elementName, let property, _):
+            let element = try target(elementName)
+            let said = try run(command, on: element)
+            if property == "countdown" { noteCountdown(on: element) }
+            return said
         case .closeGallery:
             // Esc and Enter close the gallery; with no gallery to close they say nothing.
             return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
@@ -51,12 +54,7 @@ extension PipelineSession {
                 stillsRequested += 1
                 lastStillRequest = Date()
             case .countdown:
-                // A still asked for now and taken when the count ends: quit waits for it.
-                let seconds = Pipeline.property(element, "countdown").flatMap(Double.init) ?? 0
-                if seconds > 0 {
-                    stillsRequested += 1
-                    lastStillRequest = Date().addingTimeInterval(seconds)
-                }
+                noteCountdown(on: element)
             case .record:
                 // A recording starts with the next frame: quit waits until it has.
                 recordingAsked = Pipeline.property(element, "record") == "true" && recordingsRunning == 0 ? Date() : nil
@@ -65,6 +63,13 @@ extension PipelineSession {
             }
             return said
         }
+    }
+
+    /// A countdown started (its still is taken when it ends: quit waits for it), restarted
+    /// or cancelled (`countdown` 0).
+    private func noteCountdown(on element: UnsafeMutablePointer<GstElement>) {
+        let seconds = Pipeline.property(element, "countdown").flatMap(Double.init) ?? 0
+        countdown = seconds > 0 ? (due: Date().addingTimeInterval(seconds), setsBefore: setsStarted) : nil
     }
 
     private func run(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) throws -> String? {

@@ -308,14 +308,25 @@ public final class PipelineSession {
     /// Sets of stills begun (`snapshot-started`, from any cause: a command, a key in the
     /// window, `snapshot-every`), the stills they hold (a bracket is one per bias), and
     /// the stills written or failed.
-    private var setsStarted = 0
+    var setsStarted = 0
     private var stillsStarted = 0
     private var stillsFinished = 0
+
+    /// A countdown running from a command: when its still is due, and the sets begun
+    /// before it (the next one is its still).
+    var countdown: (due: Date, setsBefore: Int)?
+
+    /// Whether a countdown's still has yet to begin (quit waits at most 5 s past its end).
+    private func countdownIsPending() -> Bool {
+        guard let c = countdown, setsStarted == c.setsBefore else { return false }
+        return Date() < c.due.addingTimeInterval(5)
+    }
 
     /// Whether every still asked for has begun and every still begun is written (a
     /// bracket's set takes consecutive frames: EOS before its last frame would cut it).
     private func stillsRequestedAreDone() -> Bool {
-        (setsStarted >= stillsRequested && stillsFinished >= stillsStarted) || Date().timeIntervalSince(lastStillRequest) > 5
+        ((setsStarted >= stillsRequested && stillsFinished >= stillsStarted) || Date().timeIntervalSince(lastStillRequest) > 5)
+            && !countdownIsPending()
     }
 
     /// One line per still written or failed (`snapshot-saved` / `snapshot-failed`).
