@@ -5,6 +5,8 @@
 # filtercam element's text properties, and .cube look files.
 #   scripts/fuzz.sh                          # every target, 60 s each
 #   FUZZ_SECONDS=3600 scripts/fuzz.sh frame  # one target, an hour
+#   FUZZ_SEED=1 scripts/fuzz.sh              # the same inputs every run (what `make test`
+#                                            # does, so the suite never fails by chance)
 # The corpus grows in $SCRATCH/corpus/TARGET between runs; Fuzz/seeds/TARGET holds the
 # seeds and every input that once found a bug (the test suite replays them). An input
 # that breaks a check is saved to fuzz-crashes/ and the script exits non-zero; replay it
@@ -30,7 +32,7 @@ fuzz_target() {
   # GLib has no frame pointers: the property target (GStreamer) needs the slow unwinder
   # for the suppressions to see whose allocation a leak at exit is.
   if [ "$target" = property ]; then export ASAN_OPTIONS=fast_unwind_on_malloc=0; else unset ASAN_OPTIONS; fi
-  if "$BIN" --target="$target" -max_total_time="$SECONDS_EACH" -max_len=512 -timeout=10 \
+  if "$BIN" --target="$target" -max_total_time="$SECONDS_EACH" -seed="${FUZZ_SEED:-0}" -max_len=512 -timeout=10 \
        -artifact_prefix=fuzz-crashes/"$target"- -print_final_stats=1 \
        "$corpus" "Fuzz/seeds/$target" >"$log" 2>&1; then
     runs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")

@@ -11,18 +11,30 @@ public enum NumberText {
         return Double(text)
     }
 
-    /// A number as the user would write it: integers without ".0", others to 12
-    /// significant digits with the shortest decimals that read back to that. Arithmetic
-    /// leaves noise in the last bits (a lens 0.4 wide made 0.8 times smaller is
-    /// 0.32000000000000006 wide): it is not shown, and reading the text back changes the
-    /// value by less than a millionth of a millionth of itself.
+    /// A number as the user would write it: integers without ".0", others in the
+    /// shortest decimals that read back to them. Arithmetic leaves noise in the last bits
+    /// (a lens 0.4 wide made 0.8 times smaller is 0.32000000000000006 wide): a value
+    /// within `noiseUlps` units in the last place of a 12-significant-digit number is
+    /// shown as that number. Anything further away is a value someone wrote (1/3 to 16
+    /// digits) and is shown in full, so copying the text back gives the same value.
     public static func text(_ v: Double) -> String {
         guard v.isFinite else { return String(v) }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
         let scale = pow(10, 11 - (log10(abs(v))).rounded(.down))
         guard scale.isFinite, scale > 0 else { return String(v) }
         let tidy = (v * scale).rounded() / scale
+        guard abs(tidy - v) <= Double(noiseUlps) * v.ulp else { return String(v) }
         if tidy == tidy.rounded(), abs(tidy) < 1e15 { return String(Int(tidy)) }
         return String(tidy)
+    }
+
+    /// How far (in units in the last place) a shown number may be from the value: the
+    /// noise a handful of multiplications and divisions leave.
+    public static let noiseUlps = 8
+
+    /// Whether `a` and `b` are the same number but for arithmetic noise (what `text`
+    /// hides).
+    public static func sameButForNoise(_ a: Double, _ b: Double) -> Bool {
+        a == b || abs(a - b) <= Double(noiseUlps) * Swift.max(a.ulp, b.ulp)
     }
 }
