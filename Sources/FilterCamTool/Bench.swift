@@ -55,9 +55,33 @@ public struct Bench {
     public var runs = 5
     /// Pixels pushed per run (frames = this / frame area), so each run takes similar time.
     public var pixelsPerRun = 250_000_000
+    /// At most this many frames a run: a tiny frame would otherwise take millions.
+    static let maxFramesPerRun = 20_000
     public var log: (String) -> Void = { print($0) }
 
     public init() {}
+
+    /// Frames a run pushes at `w`×`h`: `pixelsPerRun` worth, at least 20.
+    func framesPerRun(width w: Int, height h: Int) -> Int {
+        min(Self.maxFramesPerRun, max(20, pixelsPerRun / (w * h)))
+    }
+
+    /// Every name `--only` takes: a row's name, or a group of rows (`lut`, `i420-lut`,
+    /// `e2e`).
+    public static var selectableNames: [String] {
+        var names = ["copy"] + cases(width: 640, height: 480).map(\.name)
+        names.append("lut")
+        for (format, _) in lookFormats {
+            if format != "BGRx" { names.append("\(format.lowercased())-lut") }
+            for picture in ["bars", "photo"] {
+                let row = lookRowName(format: format, picture: picture)
+                names += [row, row + "-sepia"]
+            }
+        }
+        names += ["latency", "faces-live", "e2e"] + endToEndRowNames
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
 
     public static func cases(width w: Int, height h: Int) -> [Case] {
         // A centred lens of a quarter of the area (the same text on both sides).
@@ -193,7 +217,7 @@ public struct Bench {
         var results: [Result] = []
         for (w, h) in sizes {
             let size = "\(w)x\(h)"
-            let frames = max(20, pixelsPerRun / (w * h))
+            let frames = framesPerRun(width: w, height: h)
             if only.isEmpty || only.contains("copy") {
                 let copies = (0..<runs).map { _ in Self.copyRate(width: w, height: h, seconds: 0.3) }
                 let fps = median(copies)

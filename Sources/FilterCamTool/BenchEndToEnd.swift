@@ -28,28 +28,7 @@ extension Bench {
         defer { try? FileManager.default.removeItem(atPath: Self.registry) }
         for (w, h) in sizes {
             let size = "\(w)x\(h)"
-            let encode = "videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast tune=zerolatency ! fakesink sync=true"
-            let rgb = "videoconvert ! video/x-raw,format=BGRx"
-            let quarter = "0.25,0.25,0.5,0.5"
-            let camera: [EndToEndJob] = [
-                EndToEndJob(name: "e2e-yuy2-mono-x264", filterCam: "filtercam filter=mono ! \(encode)",
-                            stock: "videobalance saturation=0 ! \(encode)", rgbConverted: "\(rgb) ! filtercam filter=mono ! \(encode)"),
-                EndToEndJob(name: "e2e-yuy2-sepia-x264", filterCam: "filtercam filter=sepia intensity=1 ! \(encode)",
-                            stock: "videoconvert ! coloreffects preset=sepia ! \(encode)",
-                            rgbConverted: "\(rgb) ! filtercam filter=sepia intensity=1 ! \(encode)"),
-                EndToEndJob(name: "e2e-yuy2-90r-x264", filterCam: "filtercam orientation=90r ! \(encode)",
-                            stock: "videoflip video-direction=90r ! \(encode)", rgbConverted: "\(rgb) ! filtercam orientation=90r ! \(encode)"),
-                EndToEndJob(name: "e2e-yuy2-lens-sepia-x264", filterCam: "filtercam filter=sepia intensity=1 lens=\(quarter) ! \(encode)",
-                            stock: nil, rgbConverted: "\(rgb) ! filtercam filter=sepia intensity=1 lens=\(quarter) ! \(encode)"),
-            ]
-            let sink = "fakesink sync=true"
-            let display: [EndToEndJob] = [
-                EndToEndJob(name: "e2e-i420-mono", filterCam: "filtercam filter=mono ! \(sink)",
-                            stock: "videobalance saturation=0 ! \(sink)", rgbConverted: "\(rgb) ! filtercam filter=mono ! videoconvert ! video/x-raw,format=I420 ! \(sink)"),
-                EndToEndJob(name: "e2e-i420-90r", filterCam: "filtercam orientation=90r ! \(sink)",
-                            stock: "videoflip video-direction=90r ! \(sink)", rgbConverted: "\(rgb) ! filtercam orientation=90r ! videoconvert ! video/x-raw,format=I420 ! \(sink)"),
-            ]
-            for (format, jobs) in [("YUY2", camera), ("I420", display)] {
+            for (format, jobs) in Self.endToEndJobs {
                 let caps = "video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1"
                 let recorded = RecordedFrames(format: format, width: w, height: h)
                 defer { recorded.remove() }
@@ -90,6 +69,38 @@ extension Bench {
             }
         }
         return results
+    }
+
+    /// The jobs, by the format their source gives: a camera's YUY2 into an encoder, and
+    /// I420 into a display sink.
+    static var endToEndJobs: [(format: String, jobs: [EndToEndJob])] {
+        let encode = "videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast tune=zerolatency ! fakesink sync=true"
+        let rgb = "videoconvert ! video/x-raw,format=BGRx"
+        let quarter = "0.25,0.25,0.5,0.5"
+        let camera: [EndToEndJob] = [
+            EndToEndJob(name: "e2e-yuy2-mono-x264", filterCam: "filtercam filter=mono ! \(encode)",
+                        stock: "videobalance saturation=0 ! \(encode)", rgbConverted: "\(rgb) ! filtercam filter=mono ! \(encode)"),
+            EndToEndJob(name: "e2e-yuy2-sepia-x264", filterCam: "filtercam filter=sepia intensity=1 ! \(encode)",
+                        stock: "videoconvert ! coloreffects preset=sepia ! \(encode)",
+                        rgbConverted: "\(rgb) ! filtercam filter=sepia intensity=1 ! \(encode)"),
+            EndToEndJob(name: "e2e-yuy2-90r-x264", filterCam: "filtercam orientation=90r ! \(encode)",
+                        stock: "videoflip video-direction=90r ! \(encode)", rgbConverted: "\(rgb) ! filtercam orientation=90r ! \(encode)"),
+            EndToEndJob(name: "e2e-yuy2-lens-sepia-x264", filterCam: "filtercam filter=sepia intensity=1 lens=\(quarter) ! \(encode)",
+                        stock: nil, rgbConverted: "\(rgb) ! filtercam filter=sepia intensity=1 lens=\(quarter) ! \(encode)"),
+        ]
+        let sink = "fakesink sync=true"
+        let display: [EndToEndJob] = [
+            EndToEndJob(name: "e2e-i420-mono", filterCam: "filtercam filter=mono ! \(sink)",
+                        stock: "videobalance saturation=0 ! \(sink)", rgbConverted: "\(rgb) ! filtercam filter=mono ! videoconvert ! video/x-raw,format=I420 ! \(sink)"),
+            EndToEndJob(name: "e2e-i420-90r", filterCam: "filtercam orientation=90r ! \(sink)",
+                        stock: "videoflip video-direction=90r ! \(sink)", rgbConverted: "\(rgb) ! filtercam orientation=90r ! videoconvert ! video/x-raw,format=I420 ! \(sink)"),
+        ]
+        return [("YUY2", camera), ("I420", display)]
+    }
+
+    /// Every row `endToEndResults` can make (`--only` takes these names).
+    static var endToEndRowNames: [String] {
+        endToEndJobs.flatMap(\.jobs).flatMap { [$0.name, $0.name + "-recorded"] }
     }
 
     /// A registry of the bench's own (unless GST_REGISTRY is set): the shared one is

@@ -60,7 +60,7 @@ extension Bench {
                         let raw = try Self.rawFrame(frame, format: format, width: w, height: h)
                         defer { try? FileManager.default.removeItem(atPath: raw) }
                         let source = "\(frame) ! imagefreeze num-buffers=FRAMES"
-                        let frames = max(20, pixelsPerRun / (w * h)), ffmpegFrames = max(10, pixelsPerRun / 8 / (w * h))
+                        let frames = framesPerRun(width: w, height: h), ffmpegFrames = max(10, framesPerRun(width: w, height: h) / 8)
                         let element = "fclut file=\"\(look)\""
                         _ = try run(element: element, source: source, width: w, height: h, frames: frames)
                         // On a loaded machine the table takes seconds: the rows measure the look

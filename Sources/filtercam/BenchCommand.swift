@@ -1,3 +1,4 @@
+import FilterCore
 import FilterCamHost
 import FilterCamTool
 import Foundation
@@ -14,26 +15,43 @@ enum BenchCommand {
         }
         while i < arguments.count {
             switch arguments[i] {
-            case "--json": jsonPath = value()
-            case "--runs": bench.runs = Int(value() ?? "") ?? bench.runs
+            case "--json":
+                guard let path = value() else { return refuse("--json takes the FILE to write the rows into") }
+                // Found out now, not after minutes of measuring.
+                if let problem = unwritable(path) { return refuse("cannot write '\(path)': \(problem)") }
+                jsonPath = path
+            case "--runs":
+                let text = value()
+                guard let runs = text.flatMap({ Int($0) }), runs >= 1 else {
+                    return refuse("--runs takes a whole number of runs from 1 up\(text.map { ", not \($0.quotedForMessage)" } ?? "")")
+                }
+                bench.runs = runs
             case "--sizes":
-                let parsed = (value() ?? "").split(separator: ",").compactMap { s -> (Int, Int)? in
-                    let p = s.split(separator: "x").compactMap { Int($0) }
-                    return p.count == 2 && p[0] > 0 && p[1] > 0 ? (p[0], p[1]) : nil
+                guard let text = value() else { return refuse("--sizes takes WxH[,WxH…], e.g. 640x480,1920x1080") }
+                var sizes: [(Int, Int)] = []
+                for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
+                    let p = entry.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+                    guard p.count == 2, let w = p[0], let h = p[1], (1...16384).contains(w), (1...16384).contains(h) else {
+                        return refuse("--sizes: \(String(entry).quotedForMessage) is not a size; sizes are WxH, each from 1 to 16384, e.g. 640x480,1920x1080")
+                    }
+                    sizes.append((w, h))
                 }
-                guard !parsed.isEmpty else {
-                    printError("filtercam bench: --sizes takes WxH[,WxH…], e.g. 640x480,1920x1080")
-                    return 2
-                }
-                bench.sizes = parsed
+                bench.sizes = sizes
             case "--only":
+                let names = Bench.selectableNames
+                var given: [String] = []
                 while i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") {
                     i += 1
-                    bench.only.formUnion(arguments[i].split(separator: ",").map(String.init))
+                    given += arguments[i].split(separator: ",").map(String.init)
                 }
+                guard !given.isEmpty else { return refuse("--only takes one or more of: \(names.joined(separator: ", "))") }
+                for name in given where !names.contains(name) {
+                    let guess = NameSuggestion.closest(to: name, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+                    return refuse("--only: no case is called \(name.quotedForMessage)\(guess); the cases: \(names.joined(separator: ", "))")
+                }
+                bench.only.formUnion(given)
             default:
-                printError("filtercam bench: unknown option \(arguments[i].quotedForMessage); options: --json FILE, --sizes WxH,…, --only NAME…, --runs N")
-                return 2
+                return refuse("unknown option \(arguments[i].quotedForMessage); options: --json FILE, --sizes WxH,…, --only NAME…, --runs N")
             }
             i += 1
         }
@@ -46,10 +64,32 @@ enum BenchCommand {
             do {
                 try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
             } catch {
-                printError("filtercam bench: cannot write '\(jsonPath)': \(error)")
+                printError("filtercam bench: cannot write '\(jsonPath)': \(unwritable(jsonPath) ?? error.localizedDescription)")
                 return 1
             }
         }
         return results.isEmpty ? 1 : 0
+    }
+
+    private static func refuse(_ message: String) -> Int32 {
+        printError("filtercam bench: " + message)
+        return 2
+    }
+
+    /// Why `path` cannot be written, or nil: tried by opening it for writing (a file made
+    /// by the try is removed again), so it holds for root and odd file systems as well.
+    private static func unwritable(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        let existed = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if existed, isFolder.boolValue { return "it is a folder" }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) {
+            return "there is no folder '\(folder)'"
+        }
+        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        close(fd)
+        if !existed { unlink(path) }
+        return nil
     }
 }

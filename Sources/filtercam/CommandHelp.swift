@@ -96,7 +96,7 @@ enum CommandHelp {
                   ratios (run it from a release build)
                   --json FILE      the rows as JSON into FILE
                   --sizes WxH,…    the frame sizes to measure
-                  --only NAME…     only the named cases
+                  --only NAME…     only the named cases (a wrong name lists them all)
                   --runs N         runs per case (the median is shown)
                 """
         default:

@@ -116,6 +116,30 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("line 4"), r.stderr)
     }
 
+    /// `filtercam bench` checks its options before measuring for minutes: each wrong one
+    /// is named with what it takes (the rest, `--sizes 16x16 --only copy`, would be a short
+    /// run if it were not refused).
+    func testBenchRefusesAWrongOptionAtOnceNamingWhatItTakes() throws {
+        let quick = ["--sizes", "16x16", "--only", "copy"]
+        let cases: [([String], String)] = [
+            (["--only", "mono-i42"], "no case is called 'mono-i42'"),
+            (["--only", "i420-mnoo"], "(did you mean \"i420-mono\"?)"),
+            (["--runs", "0"], "--runs takes a whole number of runs from 1 up, not '0'"),
+            (["--runs", "abc"], "not 'abc'"),
+            (["--sizes", "640x480,foo"], "'foo' is not a size"),
+            (["--json", "/no/such/folder/rows.json"], "cannot write '/no/such/folder/rows.json': there is no folder '/no/such/folder'"),
+        ]
+        for (wrong, expected) in cases {
+            let r = try runCLI(["bench"] + wrong + quick)
+            XCTAssertEqual(r.status, 2, "\(wrong): \(r.summary)")
+            XCTAssertTrue(r.stderr.contains(expected), "\(wrong): \(r.stderr)")
+            XCTAssertTrue(r.stdoutText.isEmpty, "\(wrong) measured before refusing: \(r.stdoutText)")
+        }
+        let bare = try runCLI(["bench", "--only"])
+        XCTAssertEqual(bare.status, 2, bare.summary)
+        XCTAssertTrue(bare.stderr.contains("--only takes one or more of: copy, ") && bare.stderr.contains("e2e"), bare.stderr)
+    }
+
     func testHelpOnEveryCommandGoesToStdoutAndSucceeds() throws {
         for command in ["launch", "serve", "inspect", "filters", "devices", "bench"] {
             for flag in ["--help", "-h"] {
