@@ -80,7 +80,9 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
     soup_server_message_set_status(msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, NULL);
     soup_server_message_set_response(msg, "text/plain", SOUP_MEMORY_STATIC, "the body is over 64 kB\n", 23);
   } else if (encoding != SOUP_ENCODING_CONTENT_LENGTH && encoding != SOUP_ENCODING_NONE) {
+    static const char why[] = "the body needs a Content-Length (a chunked body is not taken)\n";
     soup_server_message_set_status(msg, SOUP_STATUS_LENGTH_REQUIRED, NULL);
+    soup_server_message_set_response(msg, "text/plain", SOUP_MEMORY_STATIC, why, sizeof why - 1);
   }
 }
 

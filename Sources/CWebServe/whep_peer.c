@@ -249,6 +249,11 @@ static int h264_payload_type(const GstSDPMessage *sdp, char **error) {
 }
 
 static GstWebRTCSessionDescription *parse_offer(const char *offer, int *pt, char **error) {
+  // GStreamer's parser asserts (a CRITICAL on stderr) on an empty buffer.
+  if (!offer || !*offer) {
+    *error = g_strdup("the body is empty: a WHEP request carries the viewer's SDP offer");
+    return NULL;
+  }
   GstSDPMessage *sdp = NULL;
   gst_sdp_message_new(&sdp);
   if (gst_sdp_message_parse_buffer((const guint8 *)offer, strlen(offer), sdp) != GST_SDP_OK

@@ -38,9 +38,24 @@ public final class PipelineSession {
     /// its turn, after what the lines before it said).
     fileprivate enum Request {
         case run(LiveCommand, Reply?)
+        /// A command that needs no picture (a property change from the web page): it runs
+        /// before the first frame too, unless something waits ahead of it.
+        case runWithoutPicture(LiveCommand, Reply?)
         case refused(String)
+
+        var command: (LiveCommand, Reply?)? {
+            switch self {
+            case .run(let c, let reply), .runWithoutPicture(let c, let reply): (c, reply)
+            case .refused: nil
+            }
+        }
     }
     private let requests = Locked(Requests())
+
+    /// Called once the pipeline has taken the order to play (a value an element refused at
+    /// its start makes it refuse, and then this is not called): where a server says where
+    /// to watch, so no URL is printed for a pipeline that never runs.
+    public var onStarted: (() -> Void)?
 
     /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
@@ -54,6 +69,13 @@ public final class PipelineSession {
         /// what the command said or its error.
         public func enqueue(_ command: LiveCommand, reply: Reply? = nil) {
             requests.withLock { $0.commands.append(.run(command, reply)) }
+        }
+
+        /// Runs `command`, which needs no picture, at once, even before the first frame
+        /// (or with the camera paused): commands that wait for a frame hold it only when
+        /// they came before it.
+        public func enqueueNeedingNoPicture(_ command: LiveCommand, reply: Reply? = nil) {
+            requests.withLock { $0.commands.append(.runWithoutPicture(command, reply)) }
         }
 
         /// A line that is no command (`why` names it and the commands there are): said as
@@ -80,6 +102,14 @@ public final class PipelineSession {
     }
     public var onStill: ((Still) -> Void)?
 
+    /// A recording started, saved or failed, in the words the terminal shows (`ok` false:
+    /// it failed, `line` says why), on the session's loop.
+    public struct RecordingNews {
+        public let ok: Bool
+        public let line: String
+    }
+    public var onRecording: ((RecordingNews) -> Void)?
+
     /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
     public func run() -> Outcome {
         let bus = pipeline.bus
@@ -89,6 +119,7 @@ public final class PipelineSession {
             errorLine("ERROR: pipeline refused to start")
             return .error
         }
+        onStarted?()
         var eosDeadline: Date? = nil
         var outcome: Outcome? = nil
         while outcome == nil {
@@ -105,10 +136,13 @@ public final class PipelineSession {
             if ready { windowTitles.refresh(pipeline) }
             let takeCommands = ready || outcome != nil
             let (commands, interrupts) = requests.withLock { r -> ([Request], Int) in
-                defer { if takeCommands { r.commands.removeAll() } }
-                return (takeCommands ? r.commands : [], r.interrupts)
+                // Before the first frame, only the commands needing none at the head.
+                let taken = takeCommands ? r.commands.count
+                    : r.commands.prefix { if case .runWithoutPicture = $0 { true } else { false } }.count
+                defer { r.commands.removeFirst(taken) }
+                return (Array(r.commands.prefix(taken)), r.interrupts)
             }
-            let unrun = commands.compactMap { r -> (LiveCommand, Reply?)? in if case .run(let c, let reply) = r { (c, reply) } else { nil } }
+            let unrun = commands.compactMap(\.command)
             if outcome != nil && !unrun.isEmpty {
                 errorLine("not run (the pipeline ended first): \(unrun.map { "\($0.0)" }.joined(separator: ", "))")
                 for (_, reply) in unrun { reply?(.failure(ControlError("the pipeline has ended"))) }
@@ -117,13 +151,13 @@ public final class PipelineSession {
                 switch request {
                 case .refused(let why):
                     errorLine("command error: \(why)")
-                case .run(.quit, _):
+                case .run(.quit, _), .runWithoutPicture(.quit, _):
                     if !stillsRequestedAreDone() || recordingIsStarting() {
                         requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
                         break inOrder   // the rest wait with it
                     }
                     if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }
-                case .run(let command, let reply):
+                case .run(let command, let reply), .runWithoutPicture(let command, let reply):
                     execute(command, reply: reply)
                 }
             }
@@ -386,12 +420,17 @@ public final class PipelineSession {
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
-            errorLine("recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound")); v or 'record' again stops it")
+            let line = "recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound")); v or 'record' again stops it"
+            errorLine(line)
+            onRecording?(RecordingNews(ok: true, line: line))
         case "recording-failed":
             var started: gboolean = 1
             gst_structure_get_boolean(structure, "started", &started)
             if started != 0 { recordingsRunning -= 1 }
             recordingAsked = nil
+            // The element's WARNING says it on the terminal.
+            let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) } ?? "the recording failed"
+            onRecording?(RecordingNews(ok: false, line: reason))
         case "recording-saved":
             recordingsRunning -= 1
             var seconds = 0.0, frames: gint = 0, dropped: gint = 0
@@ -400,8 +439,10 @@ public final class PipelineSession {
             gst_structure_get_uint64(structure, "size", &size)
             gst_structure_get_int(structure, "frames", &frames)
             gst_structure_get_int(structure, "dropped", &dropped)
-            errorLine(RecordingReport.saved(path: path, seconds: seconds, bytes: UInt64(size), frames: Int(frames),
-                                            dropped: Int(dropped), sound: sound != 0))
+            let line = RecordingReport.saved(path: path, seconds: seconds, bytes: UInt64(size), frames: Int(frames),
+                                             dropped: Int(dropped), sound: sound != 0)
+            errorLine(line)
+            onRecording?(RecordingNews(ok: true, line: line))
         default:
             break
         }

@@ -46,7 +46,12 @@ enum ServeCommand {
         } catch {
             printError("filtercam serve: \(error)")
             if "\(error)".contains("filtercam-serve-out") || "\(error)".contains("intervideosink") {
-                printError("  the description must produce raw video (video/x-raw): end it with '! videoconvert', not an encoder or a sink")
+                // A shipped file that ends in a window (preview.pipeline) chooses it with SINK.
+                if file?.variablesRead.contains("SINK") == true {
+                    printError("  this file ends in a sink of its own: serve it with SINK=identity, e.g. SINK=identity filtercam serve \(options.target.joined(separator: " "))")
+                } else {
+                    printError("  the description must produce raw video (video/x-raw): end it with '! videoconvert', not an encoder or a sink")
+                }
             }
             for hint in ParseHints.hints(for: "\(error)", file: file) { printError("  " + hint) }
             return 1
@@ -74,10 +79,13 @@ enum ServeCommand {
             return 1
         }
         let session = PipelineSession(pipeline: pipeline)
+        // Set on the session's loop, read by the web page's thread.
+        let cameraRunning = Locked(true)
         var web: WebServer?
         if let webConfiguration = options.web {
             let page = ControlPage(session: session, previewPicture: PipelineLookup.shippedFile(package: "docs/filters/photo.jpg",
-                                                                                               installed: "preview-photo.jpg"))
+                                                                                               installed: "preview-photo.jpg"),
+                                   pictureFlows: { cameraRunning.withLock { $0 } })
             do {
                 web = try WebServer(webConfiguration, stream: stream) { page.handle($0) }
             } catch {
@@ -88,10 +96,14 @@ enum ServeCommand {
                 return 1
             }
         }
-        ServeInstructions.lines(scheme: configuration.tlsCertificate == nil ? "rtsp" : "rtsps", address: configuration.address,
-                                port: server.port, path: configuration.path, user: configuration.users.first?.0).forEach { print($0) }
-        if let web { print("  in a browser: \(web.url) (WebRTC; WHEP players: \(web.url)whep)") }
-        fflush(nil)   // every output stream: Swift 6 refuses the C global `stdout`
+        session.onStarted = { [web] in
+            var lines = ServeInstructions.lines(scheme: configuration.tlsCertificate == nil ? "rtsp" : "rtsps", address: configuration.address,
+                                                port: server.port, path: configuration.path, user: configuration.users.first?.0)
+            if let web { lines.append("  in a browser: \(web.url) (WebRTC; WHEP players: \(web.url)whep)") }
+            // Straight to the file, unbuffered: a reader waits for these lines. (fflush(nil)
+            // would block on stdin, whose lock the command reader holds while it waits.)
+            FileHandle.standardOutput.write(lines.map { $0 + "\n" }.joined())
+        }
 
         LaunchCommand.session = session
         LaunchCommand.installSignalHandlers()
@@ -107,11 +119,13 @@ enum ServeCommand {
                 if !cameraOn {
                     pipeline.setPlaying(true)
                     cameraOn = true
+                    cameraRunning.withLock { $0 = true }
                     printError("filtercam serve: camera running for a viewer")
                 }
             } else if cameraOn && Date().timeIntervalSince(lastViewer) > 3 {
                 pipeline.setPlaying(false)
                 cameraOn = false
+                cameraRunning.withLock { $0 = false }
                 printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"
                                                       : "filtercam serve: camera paused: nobody has watched for 3 s")
             }

@@ -83,6 +83,12 @@ extension ServeCommand {
             case "--address": o.configuration.address = try value(a)
             case "--path":
                 let path = try value(a)
+                // Players escape other characters differently (a space as %20 or +): the
+                // URL printed must be the one that plays.
+                let plain = path.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~/".unicodeScalars.contains($0)) }
+                guard plain, !path.isEmpty else {
+                    throw UsageError(description: "--path \(path.quotedForMessage): a path is letters, digits and - . _ ~ /, e.g. /camera")
+                }
                 o.configuration.path = path.hasPrefix("/") ? path : "/" + path
             case "--auth": o.configuration.users.append(try userAndPassword(try value(a), from: "--auth"))
             case "--auth-file": authFile = try value(a)
@@ -115,6 +121,12 @@ extension ServeCommand {
         for file in [o.configuration.tlsCertificate, o.configuration.tlsKey].compactMap({ $0 })
             where !FileManager.default.isReadableFile(atPath: file) {
             throw UsageError(description: "cannot read \(file.quotedForMessage) (TLS certificate or key)")
+        }
+        if let problem = resolutionProblem(o.configuration.address) {
+            throw UsageError(description: "--address \(o.configuration.address.quotedForMessage): \(problem) (give this machine's name or one of its addresses; 0.0.0.0: every network)")
+        }
+        if o.noAuth && !o.configuration.users.isEmpty {
+            throw UsageError(description: "--no-auth and a password (--auth, --auth-file or \(authVariable)) contradict each other: give one of them")
         }
         let loopback = isLoopback(o.configuration.address)
         if o.configuration.users.isEmpty && !o.noAuth && !loopback {
@@ -155,13 +167,24 @@ extension ServeCommand {
             throw UsageError(description: "--auth-file \(path.quotedForMessage) cannot be read")
         }
         var users: [(String, String)] = []
-        for (n, line) in text.split(whereSeparator: \.isNewline).enumerated() {
+        // Blank lines kept, so `:N` is the line an editor shows.
+        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             users.append(try userAndPassword(String(trimmed), from: "--auth-file \(path):\(n + 1)"))
         }
         guard !users.isEmpty else { throw UsageError(description: "--auth-file \(path.quotedForMessage) holds no user:password line") }
         return users
+    }
+
+    /// Why `address` names no address (it does not resolve), or nil.
+    static func resolutionProblem(_ address: String) -> String? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(address, nil, &hints, &list)
+        if status == 0 { freeaddrinfo(list); return nil }
+        return "it does not resolve (\(String(cString: gai_strerror(status))))"
     }
 
     /// Whether every address `address` resolves to is a loopback one (a name such as

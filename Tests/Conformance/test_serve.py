@@ -469,6 +469,30 @@ class Serve(unittest.TestCase):
         r = serve("--tls-cert", os.path.join(folder, "missing.pem"), "--tls-key", os.path.join(folder, "missing.key"), GREY)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("missing.pem", r.stderr)
+        # A mistake in the password file is named at the line an editor shows (blank
+        # lines count).
+        with open(auth, "w") as f:
+            f.write("alice:secret\n\n# bob comes later\n\nbob\n")
+        os.chmod(auth, 0o600)
+        r = serve("--auth-file", auth, GREY)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{auth}:5 takes USER:PASSWORD", r.stderr)
+        for arguments, said in ((["--address", "no-such-host.invalid"], "'no-such-host.invalid': it does not resolve"),
+                                (["--auth", "a:b", "--no-auth"], "contradict each other"),
+                                (["--path", "/my camera"], "a path is letters, digits and")):
+            r = serve(*arguments, GREY)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(said, r.stderr)
+            self.assertNotIn("serving", r.stdout)
+        # A value an element refuses at its start: its error, and no URL to a dead stream.
+        r = serve("videotestsrc ! filtercam filter=sepai")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("'sepai'", r.stderr)
+        self.assertNotIn("serving", r.stdout)
+        # preview.pipeline ends in its window: how to serve it instead.
+        r = serve("preview")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("SINK=identity filtercam serve preview", r.stderr)
 
 
 if __name__ == "__main__":

@@ -219,10 +219,11 @@ class AccessRules(unittest.TestCase):
                               timeout=30, env=env)
 
     def test_loopback_is_decided_on_every_resolved_address(self):
-        # A name that merely begins with 127. (here it resolves to nothing) is not loopback.
+        # A name that merely begins with 127. (here it resolves to nothing) is not loopback:
+        # refused, as a name that does not resolve, before any password question.
         r = self.serve("--address", "127.cam.lan", "--port", "0")
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("without a password", r.stderr)
+        self.assertIn("'127.cam.lan': it does not resolve", r.stderr)
         # A name whose every address is loopback serves without one.
         Server("--address", "localhost").stop()
 

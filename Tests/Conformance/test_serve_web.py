@@ -274,6 +274,9 @@ class WebPage(ServerAndBrowser):
             ("POST", "/whep", b"v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n", sdp, 400),
             ("POST", "/whep", b"v=0\r\n", {"Content-Type": "text/plain"}, 415),
             ("POST", "/whep", b"a" * 100_000, sdp, 413),
+            ("POST", "/whep", b"", sdp, 400),
+            # A chunked body (an iterable without a length): its length is asked for.
+            ("POST", "/control", iter([b"rotate"]), {}, 411),
             ("GET", "/whep", b"", {}, 405),
             ("DELETE", "/whep/no-such-viewer", b"", {}, 404),
             ("GET", "/no/such/page", b"", {}, 404),
@@ -285,9 +288,14 @@ class WebPage(ServerAndBrowser):
             ("GET", "/", b"", {"Host": "example.com"}, 403),
         ]
         for method, path, body, headers, want in cases:
-            with self.subTest(method=method, path=path, body=body[:30]):
+            with self.subTest(method=method, path=path, body=body[:30] if isinstance(body, bytes) else "chunked"):
                 status, text = self.server.request(method, path, body, headers)
                 self.assertEqual(status, want, text)
+                self.assertTrue(text.strip(), "a refusal without a word of why")
+        # Each says what was wrong, and GStreamer's SDP parser is not fed an empty offer.
+        self.assertIn("the body is empty", self.server.request("POST", "/whep", b"", sdp)[1])
+        self.assertIn("Content-Length", self.server.request("POST", "/control", iter([b"rotate"]), {})[1])
+        self.assertFalse(any("CRITICAL" in line for line in self.server.said), "\n".join(self.server.said[-10:]))
         self.assertFalse(any("orientation" in line for line in self.server.said), "a refused rotate turned the picture")
         frames = self.browser.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames")
         more = self.browser.wait_for("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames - arguments[0] >= 30", 30, frames)

@@ -161,14 +161,43 @@ class WebRecordingCount(unittest.TestCase):
     def test_a_recording_from_the_web_counts_as_written(self):
         server = WebServe("--always-on", description=BARS)
         try:
-            self.assertEqual(server.request("POST", "/control", b"record")[0], 200)
-            server.wait_for_line("recording ")
-            self.assertEqual(server.request("POST", "/control", b"record")[0], 200)
-            server.wait_for_line("recorded ")
+            # Each answer says what became of the recording: its file, then its length.
+            status, text = server.request("POST", "/control", b"record")
+            self.assertEqual(status, 200, text)
+            self.assertRegex(text, r"^recording \S+\.mp4 \(\d+x\d+")
+            status, text = server.request("POST", "/control", b"record")
+            self.assertEqual(status, 200, text)
+            self.assertRegex(text, r"^recorded \S+\.mp4")
         finally:
             server.stop()
         self.assertTrue(any(re.search(r"\brecordings=1\b", line) for line in server.said),
                         "the summary does not count the recording: " + "\n".join(server.said[-5:]))
+
+
+
+class WebWithNobodyWatching(unittest.TestCase):
+    """Before anyone watches the camera is paused: a property change from the page is
+    made at once, and what needs a frame is refused at once rather than left hanging
+    (and run later, unasked, when a viewer comes)."""
+
+    @classmethod
+    def setUpClass(cls):
+        skip_without_filtercam_or_browser()
+
+    def test_changes_are_made_and_stills_refused_at_once(self):
+        server = WebServe(description=BARS)
+        try:
+            server.wait_for_line("camera paused until a viewer comes")
+            status, text = server.request("POST", "/control", b"filter mono")
+            self.assertEqual((status, text.strip()), (200, "filter: mono"))
+            for command in (b"snapshot", b"record", b"countdown"):
+                status, text = server.request("POST", "/control", command)
+                self.assertEqual(status, 503, text)
+                self.assertIn("the camera is paused until someone watches", text)
+        finally:
+            server.stop()
+        self.assertFalse(any("recording " in line or "snapshot-" in line for line in server.said), "\n".join(server.said))
+        self.assertEqual([f for f in os.listdir(server.folder) if f.endswith((".jpg", ".mp4"))], [])
 
 
 if __name__ == "__main__":

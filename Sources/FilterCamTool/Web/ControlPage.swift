@@ -12,12 +12,20 @@ public final class ControlPage: Sendable {
     private let thumbnails: FilterThumbnails
     /// Requests for a still, each answered by the next still written.
     private let stillsWanted = Locked<[WebServer.Request]>([])
+    /// `record` requests, each answered when its recording starts, is saved or fails.
+    private let recordingsWanted = Locked<[WebServer.Request]>([])
+    /// Whether frames flow now (the server pauses the camera while nobody watches).
+    private let pictureFlows: @Sendable () -> Bool
 
     /// `previewPicture`: the photo the filter buttons show through each filter.
-    public init(session: PipelineSession, previewPicture: String?) {
+    /// `pictureFlows`: whether the camera runs now; commands that need a frame (a still,
+    /// a countdown, a recording) are refused while it does not, rather than left waiting.
+    public init(session: PipelineSession, previewPicture: String?, pictureFlows: @escaping @Sendable () -> Bool = { true }) {
         self.session = session.inbox
+        self.pictureFlows = pictureFlows
         thumbnails = FilterThumbnails(picture: previewPicture)
         session.onStill = { [weak self] still in self?.stillDone(still) }
+        session.onRecording = { [weak self] news in self?.recordingNews(news) }
     }
 
     public func handle(_ request: WebServer.Request) {
@@ -60,16 +68,30 @@ public final class ControlPage: Sendable {
             return request.reply(.text(400, "\(error)"))
         }
         if let refusal = Self.refusal(of: command) { return request.reply(.text(403, refusal)) }
-        session.enqueue(command) { [weak self] result in
+        let needsPicture = command == .snapshot || command == .countdown || command == .record
+        if needsPicture && !pictureFlows() {
+            return request.reply(.text(503, "\(command.line.quotedForMessage) needs the live picture, and the camera is paused until "
+                                       + "someone watches (this page, a WHEP or an RTSP player): nothing was done"))
+        }
+        let reply: PipelineSession.Reply = { [weak self] result in
             switch result {
             case .success where command == .snapshot:
                 self?.stillsWanted.withLock { $0.append(request) }
+            case .success where command == .record:
+                self?.recordingsWanted.withLock { $0.append(request) }
             case .success(let said):
                 request.reply(.text(200, said ?? command.line))
             case .failure(let error):
                 request.reply(.text(409, "\(error)"))
             }
         }
+        // The rest are property changes: they take effect at once, frames or none.
+        if needsPicture { session.enqueue(command, reply: reply) } else { session.enqueueNeedingNoPicture(command, reply: reply) }
+    }
+
+    private func recordingNews(_ news: PipelineSession.RecordingNews) {
+        guard let request = recordingsWanted.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+        request.reply(.text(news.ok ? 200 : 500, news.line))
     }
 
     private func stillDone(_ still: PipelineSession.Still) {
