@@ -112,6 +112,16 @@ def play_for(pipeline, seconds):
         time.sleep(0.05)
 
 
+def wait_for_frames(element, count=1, timeout=10):
+    """Waits until a FilterCam element has processed `count` frames (its own counter), so a
+    test acts on a running stream, however slow the machine; fails after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while element.get_property("frames-processed") < count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{element.get_name()} processed no {count} frames within {timeout} s")
+        time.sleep(0.01)
+
+
 def image_pixel(path, x, y):
     """The (r, g, b) of one pixel of an image file, read by ImageMagick."""
     out = subprocess.run(["convert", path, "-format",

@@ -15,7 +15,7 @@ import time
 import unittest
 
 from support import (FILTERCAM_ELEMENTS, Counter, Gst, GstController, GstVideo, clip, drain_bus, latency_of,
-                     play_for, rendered, require_plugin, run_to_eos, sink_pad, wait_for)
+                     play_for, rendered, require_plugin, run_to_eos, sink_pad, wait_for, wait_for_frames)
 
 require_plugin()
 
@@ -288,7 +288,7 @@ class Caps(unittest.TestCase):
         pipeline = Gst.parse_launch("videotestsrc is-live=true ! capsfilter name=cf caps=video/x-raw,format=BGRx,width=64,height=48 "
                                     "! filtercam name=fc ! fakesink")
         pipeline.set_state(Gst.State.PLAYING)
-        time.sleep(0.5)
+        wait_for_frames(pipeline.get_by_name("fc"))   # mid-stream: BGRx flowed first
         pipeline.get_by_name("cf").set_property("caps", Gst.Caps.from_string("video/x-raw,format=Y444,width=64,height=48"))
         message = pipeline.get_bus().timed_pop_filtered(5 * Gst.SECOND, Gst.MessageType.ERROR)
         pipeline.set_state(Gst.State.NULL)
@@ -459,7 +459,7 @@ class PropertiesAndStills(unittest.TestCase):
             f"filtercam name=fc snapshot-location={folder}/still-%05d.jpg ! fakesink")
         fc = pipeline.get_by_name("fc")
         pipeline.set_state(Gst.State.PLAYING)
-        time.sleep(0.3)
+        wait_for_frames(fc)
         stop = threading.Event()
 
         def bad_values():
