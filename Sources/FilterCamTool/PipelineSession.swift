@@ -275,6 +275,11 @@ public final class PipelineSession {
             let key = source + "\n" + text
             repeatedWarnings[key, default: 0] += 1
             if repeatedWarnings[key]! > 1 { return }
+        } else {
+            // GStreamer's own follow-up to an element's error at start ("state change failed
+            // and some element failed to post a proper error message") says nothing more.
+            if text.hasPrefix(Self.genericStateChangeError) && erroredSources.contains(source) { return }
+            erroredSources.insert(source)
         }
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
@@ -293,6 +298,9 @@ public final class PipelineSession {
 
     /// Each warning shown (element path and text) and how often it came.
     private var repeatedWarnings: [String: Int] = [:]
+    /// The elements that have posted an error.
+    private var erroredSources: Set<String> = []
+    static let genericStateChangeError = "GStreamer error: state change failed and some element failed to post a proper error message"
 
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
     public func printSummary() {

@@ -288,6 +288,16 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("  in \(file.path):2: ! filtercam filter=sepai"), r.stderr)
     }
 
+    /// A sink that cannot open its file: its error once, without GStreamer's follow-up
+    /// ("state change failed and some element failed to post a proper error message").
+    func testAnElementsErrorAtStartIsSaidOnce() throws {
+        let r = try runCLI(["launch", "videotestsrc num-buffers=3 ! filesink location=/no/such/folder/x.raw"])
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("ERROR from element") }
+        XCTAssertEqual(errors.count, 1, r.stderr)
+        XCTAssertTrue(errors.first?.contains("/no/such/folder/x.raw") ?? false, r.stderr)
+    }
+
     /// `text` as plain.pipeline in a folder of its own, removed after the test.
     private func writePipelineFile(_ text: String) throws -> URL {
         let dir = try makeTempDir()
