@@ -11,6 +11,9 @@
 // WHEP without trickle answers with every candidate; on a LAN they are in within
 // milliseconds, so a gathering that takes longer answers with what it has.
 #define FC_GATHERING_MS 3000
+// A browser's viewer connects within a second or two of its answer; with every place
+// taken, one that has not after this long (an offer that will never connect) makes room.
+#define FC_UNCONNECTED_EVICT_US (5 * G_USEC_PER_SEC)
 
 typedef struct {
   FcWhepPeer *peer;
@@ -122,12 +125,32 @@ static gboolean has_type(SoupServerMessage *msg, const char *type) {
   return given && g_ascii_strcasecmp(given, type) == 0;
 }
 
+// Offers answered long ago whose viewer never connected must not keep real viewers out:
+// the one waiting longest (past FC_UNCONNECTED_EVICT_US) goes.
+static void evict_the_longest_unconnected(FcWebServer *s) {
+  GHashTableIter it;
+  gpointer key, value;
+  const char *oldest = NULL;
+  gint64 longest = FC_UNCONNECTED_EVICT_US;
+  g_hash_table_iter_init(&it, s->peers);
+  while (g_hash_table_iter_next(&it, &key, &value)) {
+    Peer *peer = value;
+    gint64 waited = peer->offer ? -1 : fc_whep_peer_unconnected_for(peer->peer);
+    if (waited >= longest) longest = waited, oldest = key;
+  }
+  if (oldest) {
+    g_hash_table_remove(s->peers, oldest);
+    count_watching(s);
+  }
+}
+
 // POST /whep: an offer in, a viewer out (201, the answer, Location of the viewer's resource).
 static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
   if (!has_type(msg, "application/sdp")) {
     fc_web_respond_text(msg, SOUP_STATUS_UNSUPPORTED_MEDIA_TYPE, "a WHEP offer is Content-Type: application/sdp\n");
     return;
   }
+  if (g_hash_table_size(s->peers) >= FC_MAX_PEERS) evict_the_longest_unconnected(s);
   if (g_hash_table_size(s->peers) >= FC_MAX_PEERS) {
     fc_web_respond_text(msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "too many WebRTC viewers (16); try again later\n");
     return;

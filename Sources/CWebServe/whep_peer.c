@@ -355,6 +355,11 @@ gboolean fc_whep_peer_alive(FcWhepPeer *p) {
   return last ? now - last < FC_SILENCE_US : now - p->created < FC_FIRST_REPORT_US;
 }
 
+gint64 fc_whep_peer_unconnected_for(FcWhepPeer *p) {
+  if (__atomic_load_n(&p->last_report, __ATOMIC_RELAXED)) return -1;
+  return g_get_monotonic_time() - p->created;
+}
+
 void fc_whep_peer_close(FcWhepPeer *p) {
   g_atomic_int_set(&p->closed, 1);
   fc_encoded_stream_unsubscribe(p->stream, p->appsrc);

@@ -30,5 +30,9 @@ void fc_whep_peer_add_candidates(FcWhepPeer *peer, const char *fragment);
 /// the offer for the first), and neither said goodbye nor failed.
 gboolean fc_whep_peer_alive(FcWhepPeer *peer);
 
+/// Microseconds since the offer of a viewer that has sent no RTCP yet (not connected, or
+/// never going to), or -1 for one that has.
+gint64 fc_whep_peer_unconnected_for(FcWhepPeer *peer);
+
 /// Stops the peer's pipeline and drops the caller's reference.
 void fc_whep_peer_close(FcWhepPeer *peer);

@@ -302,6 +302,40 @@ class WebPage(ServerAndBrowser):
         self.assertTrue(more, "the page stopped playing after the bad requests")
 
 
+class WhepPlaces(unittest.TestCase):
+    """Offers whose player never connects (sent, then gone) fill the 16 WebRTC places; they
+    must not keep a real viewer out for long."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CLI):
+            raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+
+    def test_offers_that_never_connect_make_room_for_a_real_viewer(self):
+        server = WebServe(description=COLOUR)
+        try:
+            offer = whep_client.dead_offer().encode()
+            for _ in range(16):
+                status, text = server.request("POST", "/whep", offer, {"Content-Type": "application/sdp"})
+                self.assertEqual(status, 201, text)
+            # A real viewer asks until it gets a place: an unconnected one makes room 5 s
+            # after its answer; without that, the places free only when the silent viewers
+            # are dropped, 20 s after their offers, past this deadline.
+            deadline = time.monotonic() + 15
+            refusals = []
+            while True:
+                watched = whep_client.watch(server.url.rstrip("/"), frames=30, timeout=60)
+                if watched.status != 503 or time.monotonic() > deadline:
+                    break
+                refusals.append(watched.answer)
+                time.sleep(0.2)   # polling the server's answer, not waiting for time to pass
+            self.assertEqual(watched.status, 201, watched.answer)
+            self.assertGreaterEqual(watched.frames, 30, "the viewer that got a place decoded too few frames")
+            self.assertTrue(all("too many WebRTC viewers" in r for r in refusals), refusals[:3])
+        finally:
+            server.stop()
+
+
 class WebPassword(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

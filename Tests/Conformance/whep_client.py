@@ -45,6 +45,22 @@ def _offer(webrtc):
     return webrtc.get_property("local-description").sdp.as_text()
 
 
+def dead_offer():
+    """A real offer (webrtcbin's) without its candidates, whose player is gone at once: a
+    viewer that will never connect, and whose checks never fail either (a closed port on
+    loopback would fail them within seconds)."""
+    pipeline = Gst.Pipeline.new()
+    webrtc = Gst.ElementFactory.make("webrtcbin")
+    webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
+    pipeline.add(webrtc)
+    webrtc.emit("add-transceiver", GstWebRTC.WebRTCRTPTransceiverDirection.RECVONLY, Gst.Caps.from_string(H264))
+    pipeline.set_state(Gst.State.PLAYING)
+    try:
+        return "".join(line for line in _offer(webrtc).splitlines(keepends=True) if not line.startswith("a=candidate:"))
+    finally:
+        pipeline.set_state(Gst.State.NULL)
+
+
 def watch(base_url, frames=30, timeout=10.0, headers=None):
     """Watches `base_url`/whep until `frames` frames are decoded (at most `timeout` s after
     the answer); returns a WhepResult."""
@@ -75,7 +91,7 @@ def watch(base_url, frames=30, timeout=10.0, headers=None):
                 result.status, result.location = response.status, response.headers.get("Location")
                 result.answer = response.read().decode()
         except urllib.error.HTTPError as error:
-            result.status = error.code
+            result.status, result.answer = error.code, error.read().decode(errors="replace")
             return result
         _, sdp = GstSdp.SDPMessage.new_from_text(result.answer)
         answer = GstWebRTC.WebRTCSessionDescription.new(GstWebRTC.WebRTCSDPType.ANSWER, sdp)
