@@ -4,10 +4,12 @@ the first face search; Pango and Cairo (~30 libraries with HarfBuzz, fontconfig,
 loaded by the first on-screen display drawn. A pipeline without either loads neither."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -103,3 +105,43 @@ class LazyLibraries(unittest.TestCase):
         self.assertIn("--product filtercamfaces", out)
         self.assertEqual(out.count("face detector library"), 1, out)   # once, not once per cascade
         self.assertIn("Got EOS", out)   # every frame went through: the stream ended normally
+
+    def test_a_program_replaced_while_running_still_finds_the_face_library_beside_it(self):
+        # A rebuild or an upgrade replaces the binary under a running filtercam: the kernel
+        # then names it "PATH (deleted)", and the library beside it must still be found.
+        program_source = os.path.join(PLUGIN_DIR, "filtercam")
+        if not os.path.exists(program_source):
+            self.skipTest("no filtercam program in the build folder")
+        folder = tempfile.mkdtemp(prefix="fc-replaced-")
+        try:
+            for name in ("filtercam", "libfiltercamfaces.so"):
+                shutil.copy(os.path.join(PLUGIN_DIR, name), folder)
+            program, messages = os.path.join(folder, "filtercam"), os.path.join(folder, "messages.jsonl")
+            said = open(os.path.join(folder, "stderr.txt"), "w+")
+            env = {k: v for k, v in os.environ.items() if k != "GST_PLUGIN_PATH"}   # its own elements only
+            face = (f"filesrc location={FACE_PICTURE} ! pngdec ! videoconvert ! imagefreeze is-live=true "
+                    "! video/x-raw,framerate=30/1 ! filtercam ! fakesink")
+            process = subprocess.Popen([program, "launch", f"--messages={messages}", face], stdin=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL, stderr=said, text=True, env=env)
+            os.unlink(program)   # running, replaced: nothing at its path now
+            process.stdin.write("faces\n")   # the first face search, so the library's loading, comes after
+            process.stdin.flush()
+            # Until the face is found (OpenCV's first load takes seconds on a busy machine),
+            # or the library's failure is said (the element's WARNING, on stderr).
+            deadline, found, failed = time.monotonic() + 60, False, False
+            while not (found or failed) and time.monotonic() < deadline and process.poll() is None:
+                text = open(messages).read() if os.path.exists(messages) else ""
+                found = '"faces":[{' in text
+                failed = "face detector library" in open(said.name).read()
+                time.sleep(0.05)
+            process.communicate("quit\n", timeout=30)
+            said.seek(0)
+            err = said.read()
+            said.close()
+        finally:
+            shutil.rmtree(folder)
+        self.assertNotIn("face detector library", err)
+        self.assertTrue(found, err[-1000:])
+        self.assertEqual(process.returncode, 0, err[-1000:])
+
+
