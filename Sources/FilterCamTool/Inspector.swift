@@ -19,6 +19,13 @@ public enum Inspector {
     public static func describe(factory name: String) throws -> String {
         GStreamer.initialize()
         guard let ownedFactory = GstOwned(opaque: gst_element_factory_find(name)) else {
+            // ELEMENT.PROPERTY, as in a live `set`: the element's page lists the property.
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts.count == 2, let element = gst_element_factory_make(parts[0], nil).map(GstOwned.init(sinking:)) {
+                let has = Pipeline.property(element.pointer, parts[1]) != nil
+                throw NotFound(description: "\(name.quotedForMessage) names a property, and inspect takes an element: filtercam inspect \(parts[0]) "
+                               + (has ? "lists it among its properties" : "lists its properties (it has none called \(parts[1].quotedForMessage))"))
+            }
             throw NotFound(description: "no element \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: filterCamElementNames)); FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
         }
         let factory = OpaquePointer(ownedFactory.pointer)

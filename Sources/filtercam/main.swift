@@ -30,7 +30,11 @@ case "help", "--help", "-h":
     status = 0
 default:
     let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
-    FileHandle.standardError.write("filtercam: unknown command \(command.quotedForMessage)\(NameSuggestion.hint(for: command, among: commands))\n\(usage)\n")
+    // `filtercam record` for `filtercam launch record`: a shipped pipeline's name.
+    let hint = PipelineLookup.file(named: command) != nil
+        ? " (to run the shipped \(command).pipeline: filtercam launch \(command))"
+        : NameSuggestion.hint(for: command, among: commands)
+    FileHandle.standardError.write("filtercam: unknown command \(command.quotedForMessage)\(hint)\n\(usage)\n")
     status = 2
 }
 exit(status)

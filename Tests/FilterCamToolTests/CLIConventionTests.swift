@@ -288,6 +288,19 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("  in \(file.path):2: ! filtercam filter=sepai"), r.stderr)
     }
 
+    /// What a newcomer types first: a shipped pipeline's name as a command, an element's
+    /// property given to inspect.
+    func testAPipelineNameAsACommandAndAPropertyToInspectSayWhatToType() throws {
+        let record = try runCLI(["record"])
+        XCTAssertEqual(record.status, 2, record.summary)
+        XCTAssertTrue(record.stderr.contains("(to run the shipped record.pipeline: filtercam launch record)"), record.stderr)
+        let lens = try runCLI(["inspect", "filtercam.lens"])
+        XCTAssertNotEqual(lens.status, 0, lens.summary)
+        XCTAssertTrue(lens.stderr.contains("filtercam inspect filtercam lists it among its properties"), lens.stderr)
+        let typo = try runCLI(["inspect", "filtercam.lenz"])
+        XCTAssertTrue(typo.stderr.contains("it has none called 'lenz'"), typo.stderr)
+    }
+
     /// A sink that cannot open its file: its error once, without GStreamer's follow-up
     /// ("state change failed and some element failed to post a proper error message").
     func testAnElementsErrorAtStartIsSaidOnce() throws {
