@@ -113,7 +113,11 @@ public final class PipelineSession {
     /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
     public func run() -> Outcome {
         let bus = pipeline.bus
-        if pipeline.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+        // FilterCam's elements start first: one holding a value it refused fails its start,
+        // and the pipeline stops before a sink downstream has opened its file (filesink
+        // truncates it: a typo in FILTER would empty the last good recording).
+        let refusing = pipeline.filterCamElements.contains { gst_element_set_state($0.element, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE }
+        if refusing || pipeline.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
             // The reason is on the bus; print it.
             while let m = GstOwned(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) { report(m.pointer) }
             errorLine("ERROR: pipeline refused to start")

@@ -301,6 +301,21 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(typo.stderr.contains("it has none called 'lenz'"), typo.stderr)
     }
 
+    /// A value FilterCam refuses stops the pipeline before the sink downstream opens its
+    /// file: the last good recording is not emptied by a typo.
+    func testARefusedValueLeavesTheOutputFileAsItWas() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kept = dir.appendingPathComponent("record.mp4")
+        try Data("the last good recording".utf8).write(to: kept)
+        for wrong in ["filter=bogus", "lens=0,0,2,2"] {
+            let r = try runCLI(["launch", "videotestsrc num-buffers=3 ! filtercam \(wrong) ! filesink location=\(kept.path)"])
+            XCTAssertNotEqual(r.status, 0, r.summary)
+            XCTAssertTrue(r.stderr.contains("pipeline refused to start"), r.stderr)
+            XCTAssertEqual(try String(contentsOf: kept, encoding: .utf8), "the last good recording", wrong)
+        }
+    }
+
     /// A sink that cannot open its file: its error once, without GStreamer's follow-up
     /// ("state change failed and some element failed to post a proper error message").
     func testAnElementsErrorAtStartIsSaidOnce() throws {
