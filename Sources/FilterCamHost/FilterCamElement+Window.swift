@@ -39,9 +39,13 @@ extension FilterCamElement {
             tellApplication("quit")
         default:
             do {
-                if let text = try command.run(on: ElementControl(element)), !quietly { tellApplication("feedback", text) }
+                let text = try command.run(on: ElementControl(element))
+                // The line too, so the program knows a still, countdown or recording was asked
+                // for here (quit waits for those as for the terminal's).
+                tellApplication("feedback", quietly ? nil : text, line: command.line)
             } catch {
-                tellApplication("feedback", "command error: \(error)")   // as the terminal says a refusal
+                // Esc with no gallery open says nothing, as in the terminal.
+                if command != .closeGallery { tellApplication("feedback", "command error: \(error)") }   // as the terminal says a refusal
             }
         }
         log.info(element, "window: \(command.line)")
@@ -93,10 +97,10 @@ extension FilterCamElement {
         return (min(max(x / Double(plan.outputWidth), 0), 1), min(max(y / Double(plan.outputHeight), 0), 1))
     }
 
-    /// An application message `filtercam-command, command=…[, text=…]` for the program
+    /// An application message `filtercam-command, command=…[, text=…][, line=…]` for the program
     /// that runs the pipeline: `filtercam launch` prints the help, quits cleanly, and
     /// echoes what a key in the window changed, as for the same key in the terminal.
-    private func tellApplication(_ command: String, _ text: String? = nil) {
+    private func tellApplication(_ command: String, _ text: String? = nil, line: String? = nil) {
         let structure = gst_structure_new_empty("filtercam-command")!
         var value = GValue()
         g_value_init(&value, fc_type_string())
@@ -105,6 +109,10 @@ extension FilterCamElement {
         if let text {
             g_value_set_string(&value, text)
             gst_structure_set_value(structure, "text", &value)
+        }
+        if let line {
+            g_value_set_string(&value, line)
+            gst_structure_set_value(structure, "line", &value)
         }
         g_value_unset(&value)
         gst_element_post_message(element, gst_message_new_application(element.asObject, structure))

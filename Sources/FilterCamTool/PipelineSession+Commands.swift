@@ -49,19 +49,25 @@ extension PipelineSession {
         default:
             let element = try target(nil)
             let said = try run(command, on: element)
-            switch command {
-            case .snapshot:
-                stillsRequested += 1
-                lastStillRequest = Date()
-            case .countdown:
-                noteCountdown(on: element)
-            case .record:
-                // A recording starts with the next frame: quit waits until it has.
-                recordingAsked = Pipeline.property(element, "record") == "true" && recordingsRunning == 0 ? Date() : nil
-            default:
-                break
-            }
+            noteRan(command, on: element)
             return said
+        }
+    }
+
+    /// What a command that ran (here, or as a key in the window) asked for that quit waits
+    /// for: a still, a countdown's still, a recording's start.
+    func noteRan(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) {
+        switch command {
+        case .snapshot:
+            stillsRequested += 1
+            lastStillRequest = Date()
+        case .countdown:
+            noteCountdown(on: element)
+        case .record:
+            // A recording starts with the next frame: quit waits until it has.
+            recordingAsked = Pipeline.property(element, "record") == "true" && recordingsRunning == 0 ? Date() : nil
+        default:
+            break
         }
     }
 

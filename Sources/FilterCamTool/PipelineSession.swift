@@ -243,6 +243,12 @@ public final class PipelineSession {
                 case "help": errorLine(TerminalKeys.shortHelp)   // the window shows its own card
                 case "feedback":
                     if let text = gst_structure_get_string(structure, "text") { errorLine("window: " + String(cString: text)) }
+                    // What the key asked for (a still, a countdown, a recording), noted as
+                    // for a command typed here.
+                    if let line = gst_structure_get_string(structure, "line").flatMap({ try? LiveCommand(line: String(cString: $0)) }),
+                       let source = m.pointee.src {
+                        noteRan(line, on: UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstElement.self))
+                    }
                 default: break
                 }
             }

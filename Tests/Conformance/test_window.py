@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -211,6 +212,28 @@ class Window(WindowTestCase):
         # In words, and a refusal as the terminal says it: one line each.
         self.assertIn("\nwindow: mirror: on (orientation horiz)\n", err)
         self.assertIn("\nwindow: command error: the lens is off (the whole picture): 'l' or a click places one\n", err)
+
+    def test_a_countdown_started_in_the_window_is_kept_when_q_follows(self):
+        # t then q at once in the window: quit waits for the countdown's still, as it does
+        # for a countdown typed in the terminal. Esc with no gallery open says nothing.
+        folder = tempfile.mkdtemp(prefix="fc-window-countdown-")
+        env = dict(os.environ, DISPLAY=self.display)
+        cli = subprocess.Popen([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! "
+                                f"videoconvert ! filtercam snapshot-location={folder}/c-%03d.jpg ! videoconvert ! ximagesink"],
+                               env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15),
+                            "the window shows no picture")
+            self.xdotool("mousemove", "100", "100", "key", "Escape", "key", "t", "key", "q")
+            out, err = cli.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            cli.kill()
+            self.fail("filtercam did not end within 30 s of t and q in its window")
+        self.assertEqual(cli.returncode, 0, err[-1000:])
+        self.assertIn("window: countdown: a still in 3 s", err)
+        self.assertEqual(sorted(os.listdir(folder)), ["c-000.jpg"], err[-1000:])
+        self.assertIn("snapshots=1", err)
+        self.assertNotIn("gallery is closed", err)
 
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.
