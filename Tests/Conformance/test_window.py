@@ -184,14 +184,22 @@ class Window(WindowTestCase):
         finally:
             self.close(pipeline)
 
-    def test_q_in_the_window_quits_the_cli(self):
-        env = dict(os.environ, DISPLAY=self.display)
+    def launch_with_a_picture(self, element):
+        """`filtercam launch` of a 320x240 test picture through `element` into an ximagesink
+        window on this display, once the window shows the picture."""
         cli = subprocess.Popen([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! "
-                                "videoconvert ! filtercam filter=sepia ! videoconvert ! ximagesink"],
-                               env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                f"videoconvert ! {element} ! videoconvert ! ximagesink"],
+                               env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if not eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15):
+            cli.kill()
+            cli.communicate()
+            self.fail("the window shows no picture")
+        return cli
+
+    def test_q_in_the_window_quits_the_cli(self):
+        cli = self.launch_with_a_picture("filtercam filter=sepia")
         try:
-            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15),
-                            "the window shows no picture")
             # The window is titled after the app and its filter (ximagesink adds the program's name).
             self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Sepia Tone") for n in self.window_names())),
                             f"window titles: {self.window_names()}")
@@ -217,13 +225,8 @@ class Window(WindowTestCase):
         # t then q at once in the window: quit waits for the countdown's still, as it does
         # for a countdown typed in the terminal. Esc with no gallery open says nothing.
         folder = tempfile.mkdtemp(prefix="fc-window-countdown-")
-        env = dict(os.environ, DISPLAY=self.display)
-        cli = subprocess.Popen([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! "
-                                f"videoconvert ! filtercam snapshot-location={folder}/c-%03d.jpg ! videoconvert ! ximagesink"],
-                               env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cli = self.launch_with_a_picture(f"filtercam snapshot-location={folder}/c-%03d.jpg")
         try:
-            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15),
-                            "the window shows no picture")
             self.xdotool("mousemove", "100", "100", "key", "Escape", "key", "t", "key", "q")
             out, err = cli.communicate(timeout=30)
         except subprocess.TimeoutExpired:
