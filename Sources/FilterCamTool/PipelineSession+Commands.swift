@@ -64,8 +64,11 @@ extension PipelineSession {
         case .countdown:
             noteCountdown(on: element)
         case .record:
-            // A recording starts with the next frame: quit waits until it has.
-            recordingAsked = Pipeline.property(element, "record") == "true" && recordingsRunning == 0 ? Date() : nil
+            // A recording starts with the next frame: quit waits until it has. One stopped
+            // is saved a moment later: a next `record` waits for that.
+            let on = Pipeline.property(element, "record") == "true"
+            recordingAsked = on && recordingsRunning == 0 ? Date() : nil
+            recordingStopAsked = !on && recordingsRunning > 0 ? Date() : nil
         default:
             break
         }

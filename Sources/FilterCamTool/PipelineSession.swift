@@ -161,6 +161,14 @@ public final class PipelineSession {
                         break inOrder   // the rest wait with it
                     }
                     if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }
+                case .run(.record, let reply), .runWithoutPicture(.record, let reply):
+                    // `record` twice in a row: a start then a stop (or a stop then a new
+                    // file), each said, rather than two toggles within a frame.
+                    if recordingIsStarting() || recordingIsStopping() {
+                        requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
+                        break inOrder   // the rest wait with it
+                    }
+                    execute(.record, reply: reply)
                 case .run(let command, let reply), .runWithoutPicture(let command, let reply):
                     execute(command, reply: reply)
                 }
@@ -192,12 +200,21 @@ public final class PipelineSession {
     /// When `record` asked for a recording that has not started yet (it starts with the
     /// next frame); cleared when it starts or fails.
     var recordingAsked: Date?
+    /// When a running recording was asked to stop (nil once saved or failed).
+    var recordingStopAsked: Date?
 
     /// Whether a recording asked for has yet to start (quit and Ctrl-C wait at most 5 s
     /// for it, so that `record` then `quit` leaves a file).
     private func recordingIsStarting() -> Bool {
         guard let asked = recordingAsked else { return false }
         return Date().timeIntervalSince(asked) <= 5
+    }
+
+    /// Whether a recording asked to stop has yet to be saved (at most 10 s): a `record`
+    /// right behind a `record` waits for it, or the two would cancel out unseen.
+    private func recordingIsStopping() -> Bool {
+        guard let asked = recordingStopAsked else { return false }
+        return Date().timeIntervalSince(asked) <= 10
     }
 
     /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
@@ -281,6 +298,9 @@ public final class PipelineSession {
         let source = m.pointee.src.flatMap { String(takingGLib: gst_object_get_path_string($0)) } ?? "?"
         // A sink on a busy machine repeats "A lot of buffers are being dropped" every few
         // seconds: each warning is shown once, and how often it came at the end.
+        // A recording that could not start is said by `reportRecording`, each time (the
+        // warnings' once-only rule would hide a second `record` into a missing folder).
+        if !isError && text.hasPrefix(Self.recordingFailurePrefix) { return }
         if !isError {
             let key = source + "\n" + text
             repeatedWarnings[key, default: 0] += 1
@@ -310,6 +330,8 @@ public final class PipelineSession {
     private var repeatedWarnings: [String: Int] = [:]
     /// The elements that have posted an error.
     private var erroredSources: Set<String> = []
+    /// How a FilterCam element's recording failure begins (its WARNING and `reason`).
+    static let recordingFailurePrefix = "cannot record to "
     static let genericStateChangeError = "GStreamer error: state change failed and some element failed to post a proper error message"
 
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
@@ -421,7 +443,7 @@ public final class PipelineSession {
 
     /// One line when a recording from the preview starts, and one when its file is
     /// complete: the file, its length and its size (`recording-started`, `recording-saved`;
-    /// a failure is the element's WARNING, printed as such).
+    /// a failure, `recording-failed`, is said each time instead of the element's WARNING).
     func reportRecording(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(m) else { return }
         let name = String(cString: gst_structure_get_name(structure))
@@ -446,11 +468,15 @@ public final class PipelineSession {
             gst_structure_get_boolean(structure, "started", &started)
             if started != 0 { recordingsRunning -= 1 }
             recordingAsked = nil
-            // The element's WARNING says it on the terminal.
-            let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) } ?? "the recording failed"
+            recordingStopAsked = nil
+            // One that could not start is said here, each time (its WARNING is not printed);
+            // the others (cut short, not finished cleanly) are said by their WARNING.
+            let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) } ?? "cannot record to \(path)"
+            if reason.hasPrefix(Self.recordingFailurePrefix) { errorLine("recording failed: " + reason) }
             onRecording?(RecordingNews(ok: false, line: reason))
         case "recording-saved":
             recordingsRunning -= 1
+            recordingStopAsked = nil
             var seconds = 0.0, frames: gint = 0, dropped: gint = 0
             var size: guint64 = 0
             gst_structure_get_double(structure, "duration", &seconds)

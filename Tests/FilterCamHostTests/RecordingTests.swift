@@ -222,6 +222,36 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(written, "2")
     }
 
+    /// `record` twice in one go (two lines piped together) is a start then a stop, each
+    /// said, not two toggles within a frame that cancel out unseen; a `record` into a
+    /// missing folder is said each time, and the name it could not use is used next.
+    func testTwoRecordsInARowStartThenStopAndFailuresAreSaidEachTime() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = "videotestsrc is-live=true ! video/x-raw,format=I420,width=96,height=64,framerate=30/1"
+        let p = try RunningProcess(Build.cli, ["launch", "\(source) ! filtercam record-location=\(dir.path)/r-%05d.mp4 ! fakesink sync=true"])
+        p.write("record\nrecord\n")
+        XCTAssertTrue(p.waitForStderr(containing: "recorded \(dir.path)/r-00000.mp4: ", timeout: 20), p.stderrSoFar)
+        p.write("quit\n")
+        let r = p.wait(timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-00000.mp4 (96x64, no sound)"), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("r-00000.mp4").path))
+
+        let missing = dir.appendingPathComponent("missing").path
+        let q = try RunningProcess(Build.cli, ["launch", "\(source) ! filtercam record-location=\(missing)/r-%05d.mp4 ! fakesink sync=true"])
+        let failure = "recording failed: cannot record to \(missing)/r-00000.mp4: the folder '\(missing)' does not exist"
+        q.write("record\n")
+        XCTAssertTrue(q.waitForStderr(containing: failure, timeout: 20), q.stderrSoFar)
+        q.write("record\n")
+        XCTAssertTrue(q.waitForStderr(containing: failure + "\n" + failure, timeout: 20), q.stderrSoFar)
+        q.write("quit\n")
+        let s = q.wait(timeout: 30)
+        XCTAssertEqual(s.status, 0, s.summary)
+        XCTAssertFalse(s.stderr.contains("WARNING"), s.stderr)
+    }
+
     /// `filtercam launch --audio`: `record` on stdin starts and stops, with sound; the
     /// terminal names the file, then its length and size; Ctrl-C while recording finishes
     /// the second file.

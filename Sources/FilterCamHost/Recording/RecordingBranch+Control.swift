@@ -83,6 +83,8 @@ extension RecordingBranch {
                                 live: first.facts.live, sound: sound, clock: clock)
             }
         } catch {
+            // The name was not used: the next recording takes it.
+            self.counter.withLock { c in if c.next == counter + 1 { c.next = counter } }
             startFailed(path: path, reason: "\(error)")
             return
         }
@@ -135,6 +137,18 @@ extension RecordingBranch {
         guard access(folder, W_OK) == 0 else {
             throw MP4Recorder.Failure(description: "the folder '\(folder)' cannot be written: \(String(cString: strerror(errno)))")
         }
+        // Writable to access(2) (root), yet some folders take no new files (/proc, /sys):
+        // the file is made once here, and removed for the recorder to make again.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let error = errno
+            if error == EEXIST { return }   // nextFree chose it free: raced, the recorder says
+            throw MP4Recorder.Failure(description: error == ENOENT
+                ? "the folder '\(folder)' takes no new files (\(String(cString: strerror(error))))"
+                : "the file cannot be made: \(String(cString: strerror(error)))")
+        }
+        close(fd)
+        unlink(path)
     }
 
     // MARK: End
