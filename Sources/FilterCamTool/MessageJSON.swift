@@ -5,13 +5,15 @@ import Foundation
 
 /// Element messages as one JSON object per line, for `filtercam launch --messages`:
 /// `{"source": ELEMENT, "name": STRUCTURE, …fields…}`; lists become arrays and nested
-/// structures objects.
+/// structures objects. A field of the message's own called `source` or `name` is written
+/// as `field:source` / `field:name`: one key, one value, and the element's name kept.
 public enum MessageJSON {
     static func line(for message: UnsafeMutablePointer<GstMessage>) -> String? {
         guard let structure = gst_message_get_structure(message) else { return nil }
         let source = message.pointee.src.flatMap { String(takingGLib: gst_object_get_name($0)) } ?? "?"
+        let envelope = ["source", "name"]
         var fields: [(String, String)] = [("source", quote(source)), ("name", quote(String(cString: gst_structure_get_name(structure))))]
-        fields += structureFields(structure)
+        fields += structureFields(structure).map { (envelope.contains($0.0) ? "field:" + $0.0 : $0.0, $0.1) }
         return "{" + fields.map { "\(quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 

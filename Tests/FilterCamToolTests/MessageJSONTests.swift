@@ -1,4 +1,5 @@
 import CGStreamer
+import CFilterCamShim
 @testable import FilterCamHost
 @testable import FilterCamTool
 import FilterCore
@@ -53,5 +54,24 @@ final class MessageJSONLineTests: XCTestCase {
         let empty = gst_message_new_element(element.asObject, FaceReport.structure([], timestamp: 1))!
         defer { gst_message_unref(empty) }
         XCTAssertEqual(MessageJSON.line(for: empty), #"{"source":"face-test","name":"faces","timestamp":1,"faces":[]}"#)
+    }
+
+    /// A message with fields of its own called `source` and `name` (filtercamsrc's
+    /// `filtercamsrc-camera` has a `source`): each key once, the element's name kept.
+    func testFieldsCalledSourceOrNameDoNotTakeTheEnvelopesKeys() throws {
+        let s = gst_structure_new_empty("filtercamsrc-camera")!
+        var value = GValue()
+        g_value_init(&value, fc_type_string())
+        g_value_set_string(&value, "test picture")
+        gst_structure_set_value(s, "source", &value)
+        g_value_set_string(&value, "back")
+        gst_structure_set_value(s, "name", &value)
+        g_value_unset(&value)
+        let m = gst_message_new_element(element.asObject, s)!
+        defer { gst_message_unref(m) }
+        let line = try XCTUnwrap(MessageJSON.line(for: m))
+        XCTAssertEqual(line, #"{"source":"face-test","name":"filtercamsrc-camera","field:source":"test picture","field:name":"back"}"#)
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+        XCTAssertEqual(parsed["source"], "face-test")
     }
 }
