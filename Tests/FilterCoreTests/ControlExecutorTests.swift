@@ -50,6 +50,17 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertThrowsError(try run(.filter("sepai")))
     }
 
+    /// `filter` with parameters or a chain sets it as the property takes it (no toggling);
+    /// a wrong parameter is named, not taken for an unknown filter id.
+    func testAFilterWithParametersOrAChainIsSetAsWritten() throws {
+        XCTAssertEqual(try run(.filter("sepia intensity=0.5, vignette")).0, "filter: sepia intensity=0.5, vignette")
+        XCTAssertEqual(try run(.filter("sepia intensity=0.5"), ["filter": "sepia intensity=0.5"]).0, "filter: sepia intensity=0.5")
+        XCTAssertThrowsError(try run(.filter("sepia intensity=9"))) { error in
+            XCTAssertTrue("\(error)".contains("intensity"), "\(error)")
+            XCTAssertFalse("\(error)".contains("unknown filter"), "\(error)")
+        }
+    }
+
     /// A bare `lut` (no file) shows the picture unchanged: n and p pass it, a folder's
     /// looks are the ones offered, and a `lut` set with a file steps from its place.
     func testNextAndPreviousPassABareLutAndOfferTheLooks() throws {

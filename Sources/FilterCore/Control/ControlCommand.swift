@@ -5,7 +5,8 @@
 public enum ControlCommand: Equatable, Sendable {
     /// `set [ELEMENT.]PROP=VALUE`; without an element, the only filtercam.
     case set(element: String?, property: String, value: String)
-    /// `filter ID`: select a filter; selecting the current one returns to `none`.
+    /// `filter ID`: select a filter; selecting the current one returns to `none`. With
+    /// settings or a chain (`filter sepia intensity=0.5, vignette`): set as written.
     case filter(String)
     case nextFilter, previousFilter
     /// A quarter turn clockwise (orientation identity → 90r → 180 → 90l).

@@ -39,6 +39,11 @@ extension ControlCommand {
         case .set(_, let property, let value):
             try target.set(property, value)
             return "set \(target.name).\(property) = \(target.value(property) ?? value)"
+        case .filter(let id) where id.contains(" ") || id.contains(","):
+            // A chain or a filter with parameters (`filter lut file=x.cube`), as the
+            // property takes it; the element says what is wrong with it.
+            _ = try FilterChain.parse(id, registry: registry)
+            return try change(target, "filter", id)
         case .filter(let id):
             _ = try registry.lookup(id: id)
             return try change(target, "filter", (target.value("filter") ?? "none") == id ? "none" : id)

@@ -140,6 +140,7 @@ public enum Keymap {
         let commands = [
             ("set [ELEMENT.]PROP=VALUE", "change a property while playing (default element: the only filtercam)"),
             ("filter ID", "select a filter; again returns to none"),
+            ("filter ID NAME=VALUE…, …", "a filter with its settings, or a chain, as the property takes it"),
             ("camera ID", "switch cameras: back, front, /dev/videoN or test:PATTERN"),
         ]
         return (["keys, the same in the preview window and in a terminal (in brackets: the same",
