@@ -230,10 +230,12 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         } catch {
             throw PropertyProblem(error.message)
         }
-        guard !added.problems.isEmpty else { return }
+        guard !added.problems.isEmpty || !added.replaced.isEmpty else { return }
         let count = added.problems.count
-        let warning = "\(GStreamer.name(of: element)): looks \(folder.quotedForMessage): \(count == 1 ? "1 file was" : "\(count) files were") left out "
-            + "(\(added.problems.joined(separator: "; "))); added: \(added.ids.isEmpty ? "none" : added.ids.joined(separator: ", "))"
+        let leftOut = count == 0 ? "" : "\(count == 1 ? "1 file was" : "\(count) files were") left out (\(added.problems.joined(separator: "; "))); "
+        let replaced = added.replaced.isEmpty ? "" : "replaced: \(added.replaced.joined(separator: "; ")); "
+        let warning = "\(GStreamer.name(of: element)): looks \(folder.quotedForMessage): \(leftOut)\(replaced)"
+            + "added: \(added.ids.isEmpty ? "none" : added.ids.joined(separator: ", "))"
         var state = GST_STATE_NULL, next = GST_STATE_NULL
         gst_element_get_state(element, &state, &next, 0)
         if state.rawValue >= GST_STATE_PAUSED.rawValue {

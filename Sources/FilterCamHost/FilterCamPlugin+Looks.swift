@@ -15,7 +15,8 @@ extension FilterCamPlugin {
             return true
         }
         do throws(FilterError) {
-            for problem in try LookFolder.add(folder).problems {
+            let added = try LookFolder.add(folder)
+            for problem in added.problems + added.replaced {
                 report(problem)
             }
         } catch {

@@ -16,6 +16,7 @@ enum FiltersCommand {
             do throws(FilterError) {
                 let added = try LookFolder.add(arguments[i + 1])
                 for problem in added.problems { printError("filtercam filters: left out: \(problem)") }
+                for note in added.replaced { printError("filtercam filters: \(note)") }
                 problems += added.problems.count
             } catch {
                 printError("filtercam filters: \(error.message)")

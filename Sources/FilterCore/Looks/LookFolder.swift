@@ -4,7 +4,9 @@ import FoundationEssentials
 /// without `.cube`, lower case, other characters than letters, digits, `-` and `_` as `-`),
 /// titled by its `TITLE`, so the filter cycle (`n`/`p`) and `filter=` offer it. Each file
 /// is read and checked when the folder is added: a bad file is left out, with its error,
-/// rather than offered and then refused.
+/// rather than offered and then refused; so is one whose name gives the same look name as
+/// a file before it. Hidden files (`.name.cube`) are not looks. A look that replaces one
+/// of the same name from before (a shipped look, another folder) is said.
 public enum LookFolder {
     /// The folder the elements add at start when set (as their `looks` property does).
     public static let environmentVariable = "FILTERCAM_LOOKS"
@@ -14,6 +16,8 @@ public enum LookFolder {
         public var ids: [String] = []
         /// One message per file left out, naming it (and the line).
         public var problems: [String] = []
+        /// One message per look that replaced an earlier one of the same name.
+        public var replaced: [String] = []
     }
 
     /// Adds the looks in `folder` to `registry`.
@@ -27,11 +31,24 @@ public enum LookFolder {
         var added = Added()
         // Absolute, so the entries still find their files if the working folder changes.
         let absolute = absolutePath(folder)
-        for name in names.sorted() where name.lowercased().hasSuffix(".cube") {
+        var files: [String: String] = [:]   // look name → the file it came from here
+        for name in names.sorted() where name.lowercased().hasSuffix(".cube") && !name.hasPrefix(".") {
             let path = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
+            let id = "look:" + Self.id(forFile: name)
+            if let first = files[id] {
+                added.problems.append("\(name.quotedForMessage): its look name \(id) is taken by \(first.quotedForMessage) (rename one of them)")
+                continue
+            }
             do {
                 let look = try LookLibrary.load(path)
-                let id = "look:" + Self.id(forFile: name)
+                let earlier = Self.files.withLock { known -> String? in
+                    defer { known[Key(registry: ObjectIdentifier(registry), id: id)] = path }
+                    return known[Key(registry: ObjectIdentifier(registry), id: id)]
+                }
+                if let earlier, earlier != path, registry.descriptor(id: id) != nil {
+                    added.replaced.append("\(id) is now \(path.quotedForMessage), in place of \(earlier.quotedForMessage)")
+                }
+                files[id] = name
                 registry.register(LookFilter.descriptor(
                     id: id, title: look.title.map { $0.isEmpty ? nil : $0 }.flatMap { $0 } ?? String(name.dropLast(5)),
                     summary: "The look in \(name) (\(look.shapeDescription))", file: path))
@@ -44,15 +61,23 @@ public enum LookFolder {
         return added
     }
 
+    /// The file each look name was last added from, per registry: adding the same folder
+    /// again replaces nothing, another file of the same name is said.
+    private struct Key: Hashable {
+        let registry: ObjectIdentifier
+        let id: String
+    }
+    private static let files = Locked<[Key: String]>([:])
+
     /// `path` from the working folder, as the entries keep their files.
     static func absolutePath(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
-    /// A file's catalog name: `Teal Orange.cube` is `teal-orange`.
+    /// A file's catalog name: `Teal Orange.cube` is `teal-orange`, `Café.cube` `café`.
     static func id(forFile name: String) -> String {
         let base = name.dropLast(".cube".count).lowercased()
-        let mapped = base.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "-" }
+        let mapped = base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }
         return String(mapped)
     }
 }
