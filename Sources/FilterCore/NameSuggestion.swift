@@ -1,10 +1,12 @@
 /// "Did you mean …": the known name closest to a mistyped one, by edit distance, when it
-/// is close enough to be the likely intent (at most 2 edits, or a third of the name).
+/// is close enough to be the likely intent (at most 2 edits, or a third of the name); else
+/// the one known name that the given one begins (`look:teal` for `look:teal-orange`).
 public enum NameSuggestion {
     public static func closest(to name: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, d) = scored, d > 0, d <= max(2, name.count / 3) else { return nil }
-        return best
+        if let (best, d) = scored, d > 0, d <= max(2, name.count / 3) { return best }
+        let begun = candidates.filter { $0.hasPrefix(name) && $0 != name }
+        return name.count >= 3 && begun.count == 1 ? begun[0] : nil
     }
 
     /// Levenshtein distance: insertions, deletions and substitutions of characters.

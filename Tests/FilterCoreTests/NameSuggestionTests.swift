@@ -20,4 +20,12 @@ final class NameSuggestionTests: XCTestCase {
         XCTAssertEqual(NameSuggestion.hint(for: "mno", among: ids), " (did you mean \"mono\"?)")
         XCTAssertEqual(NameSuggestion.hint(for: "xylophone", among: ids), "")
     }
+
+    /// The beginning of exactly one name, too far from it in edits, is that name.
+    func testTheBeginningOfOneNameIsThatName() {
+        let ids = ["look:teal-orange", "look:warm-film", "look:cool-film", "sepia"]
+        XCTAssertEqual(NameSuggestion.closest(to: "look:teal", among: ids), "look:teal-orange")
+        XCTAssertNil(NameSuggestion.closest(to: "look:", among: ids), "the beginning of several names is none of them")
+        XCTAssertNil(NameSuggestion.closest(to: "se", among: ids), "two letters are too few to go on")
+    }
 }
