@@ -142,8 +142,9 @@ extension RecordingBranch {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let error = errno
-            if error == EEXIST { return }   // nextFree chose it free: raced, the recorder says
-            throw MP4Recorder.Failure(description: error == ENOENT
+            throw MP4Recorder.Failure(description: error == EEXIST
+                ? "a file of that name appeared meanwhile (it is left as it is)"
+                : error == ENOENT
                 ? "the folder '\(folder)' takes no new files (\(String(cString: strerror(error))))"
                 : "the file cannot be made: \(String(cString: strerror(error)))")
         }
