@@ -222,6 +222,22 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(written, "2")
     }
 
+    /// Through the loadable plugin in stock gst-launch-1.0 (FoundationEssentials, not the
+    /// program's Foundation): `recording-saved` gives the file's size as on disk.
+    func testTheSavedMessageGivesTheFilesSizeInStockGstLaunch() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("clip-000.mp4").path
+        let r = try runGstTool("gst-launch-1.0", ["-e", "-m", "videotestsrc", "num-buffers=30", "!", "video/x-raw,width=96,height=64",
+                                                  "!", "filtercam", "record=true", "record-location=\(dir.path)/clip-%03d.mp4", "!", "fakesink"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        let line = try XCTUnwrap(r.stdoutText.split(separator: "\n").first { $0.contains("recording-saved") }, r.stdoutText)
+        let said = try XCTUnwrap(line.range(of: #"size=\(guint64\)(\d+)"#, options: .regularExpression).map { line[$0] }, String(line))
+        let onDisk = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        XCTAssertGreaterThan(onDisk, 0)
+        XCTAssertEqual(said, "size=(guint64)\(onDisk)")
+    }
+
     /// `record` twice in one go (two lines piped together) is a start then a stop, each
     /// said, not two toggles within a frame that cancel out unseen; a `record` into a
     /// missing folder is said each time, and the name it could not use is used next.

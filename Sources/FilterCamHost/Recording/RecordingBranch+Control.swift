@@ -164,7 +164,10 @@ extension RecordingBranch {
             report(failure: "recording \(recorder.path) stopped before its first frame: no file is left", path: recorder.path)
         } else {
             writtenCount.add(1, ordering: .relaxed)
-            let size = (try? FileManager.default.attributesOfItem(atPath: recorder.path)[.size] as? UInt64) ?? 0
+            // stat(2): the attributes' `.size` is an Int in FoundationEssentials (the plugin)
+            // and an NSNumber in Foundation (the program), and `as? UInt64` read 0 in the plugin.
+            var info = stat()
+            let size = stat(recorder.path, &info) == 0 ? UInt64(info.st_size) : 0
             StructureBuilder("recording-saved").with { m in
                 m.set("path", recorder.path)
                 m.set("duration", recorder.seconds)
