@@ -222,14 +222,17 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     /// A folder that cannot be read is refused; a bad file in it is left out, named in a
     /// WARNING, and the others are added (the stream starts with them).
     private func addLooks(_ folder: String?) throws(PropertyProblem) {
-        settings.withLock { $0.looksFolder = folder }
-        guard let folder, !folder.isEmpty else { return }
+        guard let folder, !folder.isEmpty else {
+            settings.withLock { $0.looksFolder = folder }
+            return
+        }
         let added: LookFolder.Added
         do throws(FilterError) {
             added = try LookFolder.add(folder)
         } catch {
-            throw PropertyProblem(error.message)
+            throw PropertyProblem(error.message)   // refused: the property keeps its value
         }
+        settings.withLock { $0.looksFolder = folder }
         guard !added.problems.isEmpty || !added.replaced.isEmpty else { return }
         let count = added.problems.count
         let leftOut = count == 0 ? "" : "\(count == 1 ? "1 file was" : "\(count) files were") left out (\(added.problems.joined(separator: "; "))); "

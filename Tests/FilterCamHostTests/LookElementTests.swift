@@ -100,6 +100,19 @@ final class LookElementTests: XCTestCase {
         XCTAssertTrue(warning.contains(bad) && warning.contains("line 2") && warning.contains("added: look:good"), warning)
     }
 
+    /// A looks folder refused while playing leaves the property as it was, as every other
+    /// refused value does.
+    func testARefusedLooksFolderWhilePlayingKeepsThePreviousOne() throws {
+        let looks = Build.packageRoot + "/looks"
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam name=f looks=\(looks) ! fakesink")
+        defer { pipeline.setState(GST_STATE_NULL) }
+        XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+        let element = try pipeline.requireElement("f")
+        XCTAssertTrue(waitForBuffers(leaving: element, count: 2))
+        gst_util_set_object_arg(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), "looks", "/no/such/folder")
+        XCTAssertEqual(Pipeline.property(element, "looks"), looks)
+    }
+
     /// `filter=look:NAME` before the `looks=DIR` that adds NAME: a description's order does
     /// not matter, as for any element. A name no folder has still stops the start, in terms
     /// of the catalog as it is by then (the folder's looks offered).
