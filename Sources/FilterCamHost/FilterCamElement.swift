@@ -119,6 +119,8 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         /// Stills written, and recordings failed, when the last frame was prepared.
         var stillsSeen: UInt64 = 0
         var recordingFailuresSeen = 0
+        /// The countdown's seconds left when the last frame was prepared (0: none).
+        var countdownSeen = 0
         /// Draws the on-screen display into YUV frames.
         let osdCanvas = OSDCanvas()
         /// Paints the effects gallery.
@@ -313,6 +315,12 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
         // A countdown's still is due with the first frame after its end, with or without osd.
         if display.withLock({ $0.countdownDue(at: Self.now) }) { snapshots.request() }
+        // Its seconds left are the `countdown` property: an application watching it
+        // (notify::countdown) sees 3, 2, 1, 0 as the window does.
+        let left = display.withLock { $0.countdownLeft(at: Self.now) } ?? 0
+        if frameState.withLock({ f in defer { f.countdownSeen = left }; return f.countdownSeen != left }) {
+            g_object_notify(element.asGObject, Property.countdown.rawValue)
+        }
         guard s.osd else { return [] }
         let lens = s.lens.isFull || s.lensCrop ? nil : recipe.lensRect
         let written = snapshots.written

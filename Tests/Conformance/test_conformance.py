@@ -450,6 +450,37 @@ class PropertiesAndStills(unittest.TestCase):
         fc.set_property("zoom", 0.5)
         self.assertEqual(fc.get_property("zoom"), 1.0)
 
+    def test_what_the_element_changes_by_itself_is_notified(self):
+        # An application's record button and countdown label follow notify::record and
+        # notify::countdown: a recording that cannot start sets record back to false, and
+        # a countdown counts down to 0 on its own.
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="fc-notify-")
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 ! "
+            f"filtercam name=fc record-location={folder}/missing/r-%03d.mp4 snapshot-location={folder}/c-%03d.jpg flash=false ! fakesink")
+        fc = pipeline.get_by_name("fc")
+        seen = []
+        fc.connect("notify::record", lambda element, _: seen.append(("record", element.get_property("record"))))
+        fc.connect("notify::countdown", lambda element, _: seen.append(("countdown", element.get_property("countdown"))))
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            wait_for_frames(fc)
+            fc.set_property("record", True)
+            deadline = time.monotonic() + 10
+            while ("record", False) not in seen and time.monotonic() < deadline:
+                time.sleep(0.01)
+            fc.set_property("countdown", 2)
+            deadline = time.monotonic() + 10
+            while ("countdown", 0) not in seen[seen.index(("countdown", 2)):] and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            pipeline.set_state(Gst.State.NULL)
+        self.assertEqual([v for k, v in seen if k == "record"], [True, False], seen)
+        countdown = [v for k, v in seen if k == "countdown"]
+        self.assertIn(1, countdown, seen)
+        self.assertEqual(countdown[-1], 0, seen)
+
     def test_snapshot_while_another_thread_sets_bad_values(self):
         import tempfile
         import threading

@@ -189,6 +189,7 @@ extension RecordingBranch {
             s.failures += 1
         }
         wantedFlag.store(false, ordering: .relaxed)
+        g_object_notify(element.asGObject, Property.record.rawValue)   // back to false, for a record button
         let kept = recorder.finishAfterError() == nil ? "; the file keeps what was recorded until then" : ""
         report(failure: "recording \(recorder.path) stopped: \(problem)\(kept)", path: recorder.path)
     }
@@ -201,6 +202,7 @@ extension RecordingBranch {
             s.failures += 1
         }
         wantedFlag.store(false, ordering: .relaxed)
+        g_object_notify(element.asGObject, Property.record.rawValue)   // back to false, for a record button
         report(failure: "cannot record to \(path): \(reason)", path: path, started: false)
     }
 
