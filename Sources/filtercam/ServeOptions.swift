@@ -122,13 +122,10 @@ extension ServeCommand {
             where !FileManager.default.isReadableFile(atPath: file) {
             throw UsageError(description: "cannot read \(file.quotedForMessage) (TLS certificate or key)")
         }
-        if let problem = resolutionProblem(o.configuration.address) {
-            throw UsageError(description: "--address \(o.configuration.address.quotedForMessage): \(problem) (give this machine's name or one of its addresses; 0.0.0.0: every network)")
-        }
         if o.noAuth && !o.configuration.users.isEmpty {
             throw UsageError(description: "--no-auth and a password (--auth, --auth-file or \(authVariable)) contradict each other: give one of them")
         }
-        let loopback = isLoopback(o.configuration.address)
+        let loopback = try isLoopback(o.configuration.address)
         if o.configuration.users.isEmpty && !o.noAuth && !loopback {
             throw UsageError(description: """
                 refusing to serve on \(o.configuration.address) without a password: anyone who can reach it \
@@ -177,23 +174,17 @@ extension ServeCommand {
         return users
     }
 
-    /// Why `address` names no address (it does not resolve), or nil.
-    static func resolutionProblem(_ address: String) -> String? {
+    /// Whether every address `address` resolves to is a loopback one (a name such as
+    /// `127.cam.lan` can resolve anywhere); an address that does not resolve is refused.
+    static func isLoopback(_ address: String) throws(UsageError) -> Bool {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(address, nil, &hints, &list)
-        if status == 0 { freeaddrinfo(list); return nil }
-        return "it does not resolve (\(String(cString: gai_strerror(status))))"
-    }
-
-    /// Whether every address `address` resolves to is a loopback one (a name such as
-    /// `127.cam.lan` can resolve anywhere); false when it does not resolve.
-    static func isLoopback(_ address: String) -> Bool {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(address, nil, &hints, &list) == 0, let first = list else { return false }
+        guard status == 0, let first = list else {
+            throw UsageError(description: "--address \(address.quotedForMessage): it does not resolve (\(String(cString: gai_strerror(status)))) "
+                             + "(give this machine's name or one of its addresses; 0.0.0.0: every network)")
+        }
         defer { freeaddrinfo(list) }
         for entry in sequence(first: first, next: { $0.pointee.ai_next }) {
             guard let sa = entry.pointee.ai_addr else { return false }
