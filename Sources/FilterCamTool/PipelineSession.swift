@@ -155,22 +155,21 @@ public final class PipelineSession {
                 switch request {
                 case .refused(let why):
                     errorLine("command error: \(why)")
-                case .run(.quit, _), .runWithoutPicture(.quit, _):
-                    if !stillsRequestedAreDone() || recordingIsStarting() {
-                        requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
-                        break inOrder   // the rest wait with it
-                    }
-                    if eosDeadline == nil { eosDeadline = beginEndOfStream("quit") }
-                case .run(.record, let reply), .runWithoutPicture(.record, let reply):
-                    // `record` twice in a row: a start then a stop (or a stop then a new
-                    // file), each said, rather than two toggles within a frame.
-                    if recordingIsStarting() || recordingIsStopping() {
-                        requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
-                        break inOrder   // the rest wait with it
-                    }
-                    execute(.record, reply: reply)
                 case .run(let command, let reply), .runWithoutPicture(let command, let reply):
-                    execute(command, reply: reply)
+                    // `quit` waits for the stills and the recording asked for before it;
+                    // `record` behind a `record` waits for that one to start or be saved
+                    // (a start then a stop, each said, not two toggles within a frame).
+                    let waits = command == .quit ? !stillsRequestedAreDone() || recordingIsStarting()
+                        : command == .record ? recordingIsStarting() || recordingIsStopping() : false
+                    if waits {
+                        requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
+                        break inOrder   // the rest wait with it
+                    }
+                    if command != .quit {
+                        execute(command, reply: reply)
+                    } else if eosDeadline == nil {
+                        eosDeadline = beginEndOfStream("quit")
+                    }
                 }
             }
             if interrupts >= 2 {
