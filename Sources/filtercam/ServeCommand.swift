@@ -79,7 +79,8 @@ enum ServeCommand {
             return 1
         }
         let session = PipelineSession(pipeline: pipeline)
-        // Set on the session's loop, read by the web page's thread.
+        // Whether the camera runs: set on the session's loop (it pauses while nobody
+        // watches), read by the web page's thread too.
         let cameraRunning = Locked(true)
         var web: WebServer?
         if let webConfiguration = options.web {
@@ -109,22 +110,19 @@ enum ServeCommand {
         LaunchCommand.installSignalHandlers()
         let restoreTerminal = LaunchCommand.startReadingCommands(into: session)
         var lastViewer = Date.distantPast
-        var cameraOn = true
         session.onTick = {
             stream.tick()
             guard !options.alwaysOn else { return }
             // Said on stderr, so whoever runs the server sees why the camera light goes off.
             if server.viewers + (web?.watching ?? 0) > 0 {
                 lastViewer = Date()
-                if !cameraOn {
+                if !cameraRunning.withLock({ $0 }) {
                     pipeline.setPlaying(true)
-                    cameraOn = true
                     cameraRunning.withLock { $0 = true }
                     printError("filtercam serve: camera running for a viewer")
                 }
-            } else if cameraOn && Date().timeIntervalSince(lastViewer) > 3 {
+            } else if cameraRunning.withLock({ $0 }) && Date().timeIntervalSince(lastViewer) > 3 {
                 pipeline.setPlaying(false)
-                cameraOn = false
                 cameraRunning.withLock { $0 = false }
                 printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"
                                                       : "filtercam serve: camera paused: nobody has watched for 3 s")
