@@ -46,8 +46,8 @@ enum BenchCommand {
                 }
                 guard !given.isEmpty else { return refuse("--only takes one or more of: \(names.joined(separator: ", "))") }
                 for name in given where !names.contains(name) {
-                    let guess = NameSuggestion.closest(to: name, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-                    return refuse("--only: no case is called \(name.quotedForMessage)\(guess); the cases: \(names.joined(separator: ", "))")
+                    return refuse("--only: no case is called \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: names)); "
+                                  + "the cases: \(names.joined(separator: ", "))")
                 }
                 bench.only.formUnion(given)
             default:

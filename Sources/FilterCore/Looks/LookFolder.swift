@@ -31,24 +31,24 @@ public enum LookFolder {
         var added = Added()
         // Absolute, so the entries still find their files if the working folder changes.
         let absolute = absolutePath(folder)
-        var files: [String: String] = [:]   // look name → the file it came from here
+        var namesHere: [String: String] = [:]   // look name → the file in this folder that gave it
         for name in names.sorted() where name.lowercased().hasSuffix(".cube") && !name.hasPrefix(".") {
             let path = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
             let id = "look:" + Self.id(forFile: name)
-            if let first = files[id] {
+            if let first = namesHere[id] {
                 added.problems.append("\(name.quotedForMessage): its look name \(id) is taken by \(first.quotedForMessage) (rename one of them)")
                 continue
             }
             do {
                 let look = try LookLibrary.load(path)
-                let earlier = Self.files.withLock { known -> String? in
+                let earlier = Self.addedFrom.withLock { known -> String? in
                     defer { known[Key(registry: ObjectIdentifier(registry), id: id)] = path }
                     return known[Key(registry: ObjectIdentifier(registry), id: id)]
                 }
                 if let earlier, earlier != path, registry.descriptor(id: id) != nil {
                     added.replaced.append("\(id) is now \(path.quotedForMessage), in place of \(earlier.quotedForMessage)")
                 }
-                files[id] = name
+                namesHere[id] = name
                 registry.register(LookFilter.descriptor(
                     id: id, title: look.title.map { $0.isEmpty ? nil : $0 }.flatMap { $0 } ?? String(name.dropLast(5)),
                     summary: "The look in \(name) (\(look.shapeDescription))", file: path))
@@ -67,7 +67,7 @@ public enum LookFolder {
         let registry: ObjectIdentifier
         let id: String
     }
-    private static let files = Locked<[Key: String]>([:])
+    private static let addedFrom = Locked<[Key: String]>([:])
 
     /// `path` from the working folder, as the entries keep their files.
     static func absolutePath(_ path: String) -> String {
