@@ -2,7 +2,7 @@
 #define FC_PIXEL_GATHER_H
 // Table lookups eight pixels at a time, for Swift: the compiler's AVX2 gather is a macro,
 // which Swift cannot call. One gather keeps eight table loads in flight, where a scalar
-// loop waits on them more: on a 1080p photo through a look's 64 MB table, whose loads
+// loop waits on them more: on a 1080p photo through a look's 48 MB table, whose loads
 // mostly miss the core's caches, ~1.3x less CPU per frame. Without AVX2 (the portable
 // build) the same in plain C.
 #include <stdint.h>
@@ -10,17 +10,37 @@
 #include <immintrin.h>
 #endif
 
-/// out[i] = (pixels[i] & 0xFF000000) | table[pixels[i] & 0xFFFFFF] for i in 0..<8: a table
-/// indexed by a pixel's three colour bytes, its alpha byte kept. `out` may be `pixels`.
+// A look's table (LookTable.swift) has an entry of three bytes per colour, at three times
+// the colour: the gathers load the four bytes from there (scale 1) and drop the fourth.
+
+/// The table entries at `colours` (eight, below 2^24): the four bytes at three times each,
+/// the fourth dropped.
+#if defined(__AVX2__)
 static inline __attribute__((always_inline))
-void fc_table_lookup8(const uint32_t *pixels, uint32_t *out, const uint32_t *table) {
+__m256i fc_look_entries8(const uint8_t *table, __m256i colours) {
+    __m256i at = _mm256_add_epi32(colours, _mm256_add_epi32(colours, colours));
+    return _mm256_and_si256(_mm256_i32gather_epi32((const int *)table, at, 1), _mm256_set1_epi32(0xFFFFFF));
+}
+#endif
+
+/// The table entry of `colour` (below 2^24).
+static inline __attribute__((always_inline))
+uint32_t fc_look_entry(const uint8_t *table, uint32_t colour) {
+    const uint8_t *e = table + 3u * colour;
+    return (uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16;
+}
+
+/// out[i] = (pixels[i] & 0xFF000000) | the entry of pixels[i] & 0xFFFFFF, for i in 0..<8:
+/// a look's table read with a pixel's three colour bytes, its alpha byte kept. `out` may be `pixels`.
+static inline __attribute__((always_inline))
+void fc_table_lookup8(const uint32_t *pixels, uint32_t *out, const uint8_t *table) {
 #if defined(__AVX2__)
     const __m256i colour = _mm256_set1_epi32(0xFFFFFF);
     __m256i p = _mm256_loadu_si256((const __m256i *)pixels);
-    __m256i looked = _mm256_i32gather_epi32((const int *)table, _mm256_and_si256(p, colour), 4);
+    __m256i looked = fc_look_entries8(table, _mm256_and_si256(p, colour));
     _mm256_storeu_si256((__m256i *)out, _mm256_or_si256(looked, _mm256_andnot_si256(colour, p)));
 #else
-    for (int i = 0; i < 8; i++) out[i] = (pixels[i] & 0xFF000000u) | table[pixels[i] & 0xFFFFFFu];
+    for (int i = 0; i < 8; i++) out[i] = (pixels[i] & 0xFF000000u) | fc_look_entry(table, pixels[i] & 0xFFFFFFu);
 #endif
 }
 
@@ -67,7 +87,7 @@ __m128i fc_narrow8(__m256i x) {
 /// or planes (I420).
 static inline __attribute__((always_inline))
 void fc_look_sites420_body(uint8_t *top, uint8_t *bottom, uint8_t *u, uint8_t *v, int interleaved, int sites,
-                           const uint32_t *table, int32_t take, int32_t keep) {
+                           const uint8_t *table, int32_t take, int32_t keep) {
 #if defined(__AVX2__)
     const __m256i byte = _mm256_set1_epi32(0xFF), two = _mm256_set1_epi32(2);
     for (int s = 0; s < sites; s += 8) {
@@ -86,10 +106,10 @@ void fc_look_sites420_body(uint8_t *top, uint8_t *bottom, uint8_t *u, uint8_t *v
         __m256i b = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(bottom + 2 * s)));
         __m256i y0 = _mm256_and_si256(t, byte), y1 = _mm256_srli_epi32(t, 8);
         __m256i y2 = _mm256_and_si256(b, byte), y3 = _mm256_srli_epi32(b, 8);
-        __m256i e0 = _mm256_i32gather_epi32((const int *)table, _mm256_or_si256(y0, chroma), 4);
-        __m256i e1 = _mm256_i32gather_epi32((const int *)table, _mm256_or_si256(y1, chroma), 4);
-        __m256i e2 = _mm256_i32gather_epi32((const int *)table, _mm256_or_si256(y2, chroma), 4);
-        __m256i e3 = _mm256_i32gather_epi32((const int *)table, _mm256_or_si256(y3, chroma), 4);
+        __m256i e0 = fc_look_entries8(table, _mm256_or_si256(y0, chroma));
+        __m256i e1 = fc_look_entries8(table, _mm256_or_si256(y1, chroma));
+        __m256i e2 = fc_look_entries8(table, _mm256_or_si256(y2, chroma));
+        __m256i e3 = fc_look_entries8(table, _mm256_or_si256(y3, chroma));
         __m256i n0 = fc_look_mix8(y0, _mm256_and_si256(e0, byte), take, keep);
         __m256i n1 = fc_look_mix8(y1, _mm256_and_si256(e1, byte), take, keep);
         __m256i n2 = fc_look_mix8(y2, _mm256_and_si256(e2, byte), take, keep);
@@ -118,7 +138,7 @@ void fc_look_sites420_body(uint8_t *top, uint8_t *bottom, uint8_t *u, uint8_t *v
         uint8_t *pixels[4] = { top + 2 * s, top + 2 * s + 1, bottom + 2 * s, bottom + 2 * s + 1 };
         uint32_t su = 0, sv = 0;
         for (int i = 0; i < 4; i++) {
-            uint32_t e = table[*pixels[i] | chroma];
+            uint32_t e = fc_look_entry(table, *pixels[i] | chroma);
             *pixels[i] = (uint8_t)fc_look_mix(*pixels[i], e & 0xFF, take, keep);
             su += (e >> 8) & 0xFF;
             sv += e >> 16;
@@ -133,7 +153,7 @@ void fc_look_sites420_body(uint8_t *top, uint8_t *bottom, uint8_t *u, uint8_t *v
 /// without the tests.
 static inline
 void fc_look_sites420(uint8_t *top, uint8_t *bottom, uint8_t *u, uint8_t *v, int interleaved, int sites,
-                      const uint32_t *table, int32_t take, int32_t keep) {
+                      const uint8_t *table, int32_t take, int32_t keep) {
     if (interleaved) {
         if (take == 1024) fc_look_sites420_body(top, bottom, u, v, 1, sites, table, 1024, 0);
         else fc_look_sites420_body(top, bottom, u, v, 1, sites, table, take, keep);
@@ -148,7 +168,7 @@ void fc_look_sites420(uint8_t *top, uint8_t *bottom, uint8_t *u, uint8_t *v, int
 /// its samples (YUY2 0, 2, 1, 3; UYVY 1, 3, 0, 2).
 static inline __attribute__((always_inline))
 void fc_look_sites422_body(uint8_t *row, int y0at, int y1at, int uat, int vat, int sites,
-                           const uint32_t *table, int32_t take, int32_t keep) {
+                           const uint8_t *table, int32_t take, int32_t keep) {
 #if defined(__AVX2__)
     const __m256i byte = _mm256_set1_epi32(0xFF), one = _mm256_set1_epi32(1);
     for (int s = 0; s < sites; s += 8) {
@@ -158,8 +178,8 @@ void fc_look_sites422_body(uint8_t *row, int y0at, int y1at, int uat, int vat, i
         __m256i cu = _mm256_and_si256(_mm256_srli_epi32(m, 8 * uat), byte);
         __m256i cv = _mm256_and_si256(_mm256_srli_epi32(m, 8 * vat), byte);
         __m256i chroma = _mm256_or_si256(_mm256_slli_epi32(cu, 8), _mm256_slli_epi32(cv, 16));
-        __m256i e0 = _mm256_i32gather_epi32((const int *)table, _mm256_or_si256(y0, chroma), 4);
-        __m256i e1 = _mm256_i32gather_epi32((const int *)table, _mm256_or_si256(y1, chroma), 4);
+        __m256i e0 = fc_look_entries8(table, _mm256_or_si256(y0, chroma));
+        __m256i e1 = fc_look_entries8(table, _mm256_or_si256(y1, chroma));
         __m256i n0 = fc_look_mix8(y0, _mm256_and_si256(e0, byte), take, keep);
         __m256i n1 = fc_look_mix8(y1, _mm256_and_si256(e1, byte), take, keep);
         __m256i su = _mm256_add_epi32(_mm256_and_si256(_mm256_srli_epi32(e0, 8), byte), _mm256_and_si256(_mm256_srli_epi32(e1, 8), byte));
@@ -174,7 +194,7 @@ void fc_look_sites422_body(uint8_t *row, int y0at, int y1at, int uat, int vat, i
     for (int s = 0; s < sites; s++) {
         uint8_t *m = row + 4 * s;
         const uint32_t chroma = (uint32_t)m[uat] << 8 | (uint32_t)m[vat] << 16;
-        const uint32_t e0 = table[m[y0at] | chroma], e1 = table[m[y1at] | chroma];
+        const uint32_t e0 = fc_look_entry(table, m[y0at] | chroma), e1 = fc_look_entry(table, m[y1at] | chroma);
         m[y0at] = (uint8_t)fc_look_mix(m[y0at], e0 & 0xFF, take, keep);
         m[y1at] = (uint8_t)fc_look_mix(m[y1at], e1 & 0xFF, take, keep);
         m[uat] = (uint8_t)fc_look_mix(m[uat], (((e0 >> 8) & 0xFF) + ((e1 >> 8) & 0xFF) + 1) >> 1, take, keep);
@@ -185,7 +205,7 @@ void fc_look_sites422_body(uint8_t *row, int y0at, int y1at, int uat, int vat, i
 
 /// `fc_look_sites422_body` for YUY2 (`uyvy` 0) or UYVY, mixed or not, each compiled on its own.
 static inline
-void fc_look_sites422(uint8_t *row, int uyvy, int sites, const uint32_t *table, int32_t take, int32_t keep) {
+void fc_look_sites422(uint8_t *row, int uyvy, int sites, const uint8_t *table, int32_t take, int32_t keep) {
     if (uyvy) {
         if (take == 1024) fc_look_sites422_body(row, 1, 3, 0, 2, sites, table, 1024, 0);
         else fc_look_sites422_body(row, 1, 3, 0, 2, sites, table, take, keep);

@@ -15,11 +15,11 @@ struct DirectLookKernel<Order: ChannelOrder, Look: RGBLook>: PixelKernel {
 
 /// The look read from its table (`LookTable`, built for the frame's byte order).
 struct TableLookKernel: PixelKernel {
-    let entries: UnsafePointer<UInt32>
+    let entries: LookEntries
 
     @inline(__always)
     func map(_ p: UInt32) -> UInt32 {
-        (p & alphaMask) | entries[Int(p & 0xFF_FFFF)]
+        (p & alphaMask) | entries[colour: p]
     }
 
     /// The whole pass through the table, mixed by `mix`: eight pixels per gather
@@ -62,7 +62,7 @@ struct TableLookKernel: PixelKernel {
     private func lookUp(_ input: UnsafeMutablePointer<UInt32>, _ output: UnsafeMutablePointer<UInt32>, count: Int) {
         let eights = count & ~7
         for x in stride(from: 0, to: eights, by: 8) {
-            fc_table_lookup8(input + x, output + x, entries)
+            fc_table_lookup8(input + x, output + x, entries.bytes)
         }
         for x in eights..<count {
             output[x] = map(input[x])

@@ -11,7 +11,7 @@ import Glibc
 /// within 16 frames, and a live 1080p stream should not wait 8 frames more); small frames
 /// (tests, a small lens) never get one. Until the table is ready, frames are filtered
 /// directly with the same results while it is built on a thread of its own: a new look
-/// takes effect on the next frame, with no pause for the table. At most two tables are kept (128 MB): a third is built
+/// takes effect on the next frame, with no pause for the table. At most two tables are kept (96 MB): a third is built
 /// only in place of one unused for a second, so looks used side by side (a chain of three)
 /// do not take turns rebuilding theirs; the third stays per pixel.
 final class LookTables: Sendable {

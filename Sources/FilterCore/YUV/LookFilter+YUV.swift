@@ -69,10 +69,10 @@ protocol YUVLookSource {
 
 /// The look's table for the frame's matrix.
 struct TableYUVLook: YUVLookSource {
-    let entries: UnsafePointer<UInt32>
+    let entries: LookEntries
 
     @inline(__always)
-    func look(_ yuv: UInt32) -> UInt32 { entries[Int(yuv)] }
+    func look(_ yuv: UInt32) -> UInt32 { entries[colour: yuv] }
 }
 
 /// A look computed on Y′CbCr samples: the pixel's R′G′B′ (16-bit fixed point, the frame's

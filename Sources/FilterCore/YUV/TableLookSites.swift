@@ -8,7 +8,7 @@ import CPixelGather
 /// on RGB frames (`TableLookKernel.lookUp`): a photo's lookups cost more in some rows than
 /// in others.
 struct TableLookSites {
-    let entries: UnsafePointer<UInt32>
+    let entries: LookEntries
     let mix: LookMix
 
     /// Site rows per band: 16 rows of pixels, as on RGB frames.
@@ -25,10 +25,10 @@ struct TableLookSites {
             for row in band {
                 let (top, bottom) = rows.lumaRows(row)
                 if rows.isPacked {
-                    fc_look_sites422(top, frame.format == .uyvy ? 1 : 0, Int32(eights), entries, take, keep)
+                    fc_look_sites422(top, frame.format == .uyvy ? 1 : 0, Int32(eights), entries.bytes, take, keep)
                 } else if let bottom {
                     let (u, v) = rows.chroma(row)
-                    fc_look_sites420(top, bottom, u, v, rows.chromaStep == 2 ? 1 : 0, Int32(eights), entries, take, keep)
+                    fc_look_sites420(top, bottom, u, v, rows.chromaStep == 2 ? 1 : 0, Int32(eights), entries.bytes, take, keep)
                 } else {
                     rows.visit(row: row, from: 0, edges)   // the last row of an odd height: one pixel row
                     continue
