@@ -35,7 +35,7 @@ extension FormatProblem {
         }
         guard fc_element_get_ctx(upstream.pointer) != nil else { return nil }
         let taken = GstOwned(gst_element_get_static_pad(downstream.pointer, "sink")).flatMap { GstOwned(gst_pad_query_caps($0.pointer, nil)) }
-        return (taken.flatMap { encodedOnly(taken: $0.pointer) } ?? .refusedDownstream).hint(for: failedLink.upstream)
+        return (taken.flatMap { encodedOnly(taken: $0.pointer) } ?? .refusedDownstream()).hint(for: failedLink.upstream)
     }
 
     /// The formats the first structure of `caps` lists.

@@ -16,7 +16,8 @@ package enum FormatProblem: Equatable, Sendable {
     case interlaced
     /// What the element gives fits nothing downstream takes (a fixed format or size after
     /// it, e.g. caps that do not follow a turn or a crop): convert and scale after it.
-    case refusedDownstream
+    /// `gives` and `takes` say both sides where they are known ("160x120 BGRx").
+    case refusedDownstream(gives: String? = nil, takes: String? = nil)
     /// What follows the element takes compressed frames only (`image/jpeg`, …): an encoder
     /// goes after it.
     case encodedDownstream(media: String)
@@ -32,8 +33,11 @@ package enum FormatProblem: Equatable, Sendable {
             return "put videoconvert ! video/x-raw,format=BGRx in front of \(element) (a filter of its chain cannot work on \(format) planes)"
         case .interlaced:
             return "\(element) takes progressive frames: put deinterlace in front of it"
-        case .refusedDownstream:
-            return "the format or size after \(element) is fixed and its frames do not fit: put videoconvert ! videoscale after it, or ask for the size it gives"
+        case .refusedDownstream(let gives, let takes):
+            let sides = gives.map { gives in
+                " (\(element) gives \(gives)" + (takes.map { ", what follows it takes \($0)" } ?? "") + ")"
+            } ?? ""
+            return "the format or size after \(element) is fixed and its frames do not fit\(sides): put videoconvert ! videoscale after it, or ask for the size it gives"
         case .encodedDownstream(let media):
             return "what follows \(element) takes \(media), not raw video: put an encoder after it (\(Self.encoder(for: media)))"
         }
@@ -69,6 +73,18 @@ package enum FormatProblem: Equatable, Sendable {
         let media = (0..<gst_caps_get_size(taken)).map { String(cString: gst_structure_get_name(gst_caps_get_structure(taken, $0))) }
         guard !media.contains("video/x-raw"), let first = media.first else { return nil }
         return .encodedDownstream(media: first)
+    }
+
+    /// A frame size and format for messages ("160x120 BGRx", "320x240", "I420"): the first
+    /// structure's fixed fields of `caps`; nil when it fixes none of them.
+    package static func frameShape(_ caps: UnsafeMutablePointer<GstCaps>) -> String? {
+        guard gst_caps_is_any(caps) == 0, gst_caps_get_size(caps) > 0, let s = gst_caps_get_structure(caps, 0) else { return nil }
+        var width: gint = 0, height: gint = 0
+        let size = gst_structure_get_int(s, "width", &width) != 0 && gst_structure_get_int(s, "height", &height) != 0
+            ? "\(width)x\(height)" : nil
+        let format = gst_structure_get_string(s, "format").map { String(cString: $0) }
+        let parts = [size, format].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
     /// The decoder to name for `media`.
@@ -129,7 +145,7 @@ package enum FormatProblem: Equatable, Sendable {
             // it (its CAPS query asks downstream) fits nothing after it.
             if let through = GstOwned(gst_pad_query_caps(pad.pointer, offered.pointer)), gst_caps_is_empty(through.pointer) != 0,
                let src = GstOwned(gst_element_get_static_pad(element, "src")) {
-                return (downstreamProblem(src.pointer) ?? .refusedDownstream).hint(for: name)
+                return (downstreamProblem(src.pointer) ?? .refusedDownstream()).hint(for: name)
             }
         }
         return FormatProblem.linkHint

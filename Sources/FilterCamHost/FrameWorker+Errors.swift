@@ -27,13 +27,20 @@ extension FrameWorker {
             // From the appsrc, not-negotiated means downstream takes none of what we give:
             // compressed video only, or a fixed format or size.
             let hint = text.contains("not-negotiated") || (detail ?? "").contains("not-negotiated")
-                ? " (\((FormatProblem.downstreamProblem(srcPad) ?? .refusedDownstream).hint(for: name)))" : ""
+                ? " (\((FormatProblem.downstreamProblem(srcPad) ?? refusedDownstream).hint(for: name)))" : ""
             let report = "\(name): \(text)\(hint)"
             if isError { fc_post_error(element, report, detail) } else { fc_post_warning(element, report, detail) }
             return true
         default:
             return false
         }
+    }
+
+    /// Frames downstream refused: the caps the appsrc gives and what follows takes, named.
+    private var refusedDownstream: FormatProblem {
+        let gives = GstOwned(gst_app_src_get_caps(appsrc.asAppSrc)).flatMap { FormatProblem.frameShape($0.pointer) }
+        let takes = GstOwned(gst_pad_peer_query_caps(srcPad, nil)).flatMap { FormatProblem.frameShape($0.pointer) }
+        return .refusedDownstream(gives: gives, takes: takes)
     }
 
     /// Reads the input format when the caps change; reports caps we cannot use.

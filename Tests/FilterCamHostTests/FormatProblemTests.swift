@@ -48,7 +48,7 @@ final class FormatProblemTests: XCTestCase {
         XCTAssertTrue(raw.contains("videoconvert") && raw.contains("Y444") && !raw.contains("decoder"), raw)
         let interlaced = FormatProblem.interlaced.hint(for: "fc")
         XCTAssertTrue(interlaced.contains("deinterlace"), interlaced)
-        let fixed = FormatProblem.refusedDownstream.hint(for: "fc")
+        let fixed = FormatProblem.refusedDownstream().hint(for: "fc")
         XCTAssertTrue(fixed.contains("videoscale") && fixed.contains("after fc"), fixed)
         XCTAssertFalse(fixed.contains("in front"), fixed)
     }
@@ -96,6 +96,16 @@ final class FormatProblemTests: XCTestCase {
             })
         XCTAssertEqual(source, "fc")
         XCTAssertTrue(text.contains("videoscale") && text.contains("after fc"), text)
+        XCTAssertTrue(text.contains("fc gives 48x64 BGRx, what follows it takes 64x48"), text)
+    }
+
+    func testALensCropBeforeAFixedSizeNamesBothSizes() throws {
+        // videotestsrc gives 320x240; the lens crop makes it 160x120, which the caps after refuse.
+        let (source, text) = try firstError(
+            "videotestsrc num-buffers=3 ! video/x-raw,format=I420 ! filtercam name=fc lens=0.25,0.25,0.5,0.5 lens-crop=true ! video/x-raw,width=320,height=240 ! fakesink")
+        XCTAssertEqual(source, "fc")
+        XCTAssertTrue(text.contains("fc gives 160x120 I420, what follows it takes 320x240"), text)
+        XCTAssertTrue(text.contains("videoscale after it"), text)
     }
 
     func testAFixedSizeAfterATurnIsALinkErrorWithTheVideoscaleHint() throws {
