@@ -71,6 +71,11 @@ static gboolean fc_filter_query_caps(FcFilterElement *self, GstPad *pad, GstQuer
   GstPad *far = pad == self->sinkpad ? self->srcpad : self->sinkpad;
   int geometry = self->ctx && FC_SPEC(self)->callbacks.caps_geometry
                    ? FC_SPEC(self)->callbacks.caps_geometry(self->ctx) : 0;
+  FcLensCrop crop = { FC_SPEC(self)->callbacks.lens_crop_length, FC_SPEC(self)->callbacks.lens_crop_range, self->ctx };
+  if (!crop.length || !crop.range) geometry &= ~FC_CAPS_LENS_CROP;
+  // From the sink pad the near caps are the input's and the peer's the output's; from the
+  // src pad the other way round.
+  gboolean near_is_input = pad == self->sinkpad;
   GstCaps *filter = NULL, *near;
   gst_query_parse_caps(query, &filter);
   if (pad == self->sinkpad) {
@@ -84,11 +89,11 @@ static gboolean fc_filter_query_caps(FcFilterElement *self, GstPad *pad, GstQuer
     near = filter ? gst_caps_intersect_full(filter, templ, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref(templ);
     gst_caps_unref(templ);
   }
-  GstCaps *across = fc_caps_across_geometry(near, geometry);
+  GstCaps *across = fc_caps_across_geometry(near, geometry, near_is_input, crop);
   GstCaps *far_templ = gst_pad_get_pad_template_caps(far);
   GstCaps *peer_filter = gst_caps_intersect_full(across, far_templ, GST_CAPS_INTERSECT_FIRST);
   GstCaps *peer = gst_pad_peer_query_caps(far, peer_filter);
-  GstCaps *back = fc_caps_across_geometry(peer, geometry);
+  GstCaps *back = fc_caps_across_geometry(peer, geometry, !near_is_input, crop);
   GstCaps *result = gst_caps_intersect_full(near, back, GST_CAPS_INTERSECT_FIRST);
   gst_query_set_caps_result(query, result);
   GST_DEBUG_OBJECT(pad, "caps query answered %" GST_PTR_FORMAT, result);

@@ -51,40 +51,6 @@ GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap
   return out;
 }
 
-static void fc_structure_swap(GstStructure *s, const char *a, const char *b) {
-  GValue va = G_VALUE_INIT, vb = G_VALUE_INIT;
-  const GValue *pa = gst_structure_get_value(s, a), *pb = gst_structure_get_value(s, b);
-  if (pa) {
-    g_value_init(&va, G_VALUE_TYPE(pa));
-    g_value_copy(pa, &va);
-  }
-  if (pb) {
-    g_value_init(&vb, G_VALUE_TYPE(pb));
-    g_value_copy(pb, &vb);
-  }
-  gst_structure_remove_fields(s, a, b, NULL);
-  if (pb) gst_structure_take_value(s, a, &vb);
-  if (pa) gst_structure_take_value(s, b, &va);
-}
-
-GstCaps *fc_caps_across_geometry(GstCaps *caps, int geometry) {
-  if (geometry == 0 || gst_caps_is_any(caps) || gst_caps_is_empty(caps)) return gst_caps_ref(caps);
-  GstCaps *out = gst_caps_new_empty();
-  for (guint i = 0; i < gst_caps_get_size(caps); i++) {
-    GstStructure *s = gst_structure_copy(gst_caps_get_structure(caps, i));
-    if (geometry & FC_CAPS_ANY_SIZE)
-      gst_structure_set(s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
-    else if (geometry & FC_CAPS_SWAPS_AXES)
-      fc_structure_swap(s, "width", "height");
-    gint par_n, par_d;
-    if ((geometry & FC_CAPS_SWAPS_AXES) && gst_structure_get_fraction(s, "pixel-aspect-ratio", &par_n, &par_d))
-      gst_structure_set(s, "pixel-aspect-ratio", GST_TYPE_FRACTION, par_d, par_n, NULL);
-    GstCapsFeatures *features = gst_caps_get_features(caps, i);
-    out = gst_caps_merge_structure_full(out, s, features ? gst_caps_features_copy(features) : NULL);
-  }
-  return out;
-}
-
 gboolean fc_post_element_message(GstElement *element, GstStructure *s) {
   return gst_element_post_message(element, gst_message_new_element(GST_OBJECT(element), s));
 }

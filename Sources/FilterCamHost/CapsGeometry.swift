@@ -7,6 +7,7 @@ struct CapsGeometry: OptionSet, Sendable {
     let rawValue: Int32
     /// A 90° turn: width and height (and the pixel aspect ratio) swap.
     static let swapsAxes = CapsGeometry(rawValue: FC_CAPS_SWAPS_AXES)
-    /// A crop: the output can be any size.
-    static let anySize = CapsGeometry(rawValue: FC_CAPS_ANY_SIZE)
+    /// A lens crop: each side the lens's share of the (turned) input's
+    /// (`SwiftElement.lensCropLength`, `lensCropRange`).
+    static let lensCrop = CapsGeometry(rawValue: FC_CAPS_LENS_CROP)
 }

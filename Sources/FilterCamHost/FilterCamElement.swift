@@ -273,15 +273,24 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     /// The plan of the last frame, for mapping navigation events back.
     let activePlan = Locked<GeometryPlan?>(nil)
 
-    /// A 90° turn swaps width and height; a lens crop makes the output any size (zoom
-    /// keeps it). `auto` follows the last frame's turn (its tags), as videoflip does.
+    /// A 90° turn swaps width and height; a lens crop makes each side the lens's share
+    /// (zoom keeps the size). `auto` follows the last frame's turn (its tags), as videoflip does.
     var capsGeometry: CapsGeometry {
         let s = settings.withLock { $0 }
         let lastTurn = s.orientation == FilterCamSettings.autoOrientation ? activePlan.withLock { $0?.method } : nil
         var geometry: CapsGeometry = []
         if (lastTurn ?? s.effectiveOrientation(tag: nil)).swapsAxes { geometry.insert(.swapsAxes) }
-        if s.lensCrop && !s.lens.isFull { geometry.insert(.anySize) }
+        if s.lensCrop && !s.lens.isFull { geometry.insert(.lensCrop) }
         return geometry
+    }
+
+    func lensCropLength(of size: Int, along axis: LensRect.Axis, grid: Int) -> Int {
+        settings.withLock { $0.lens }.croppedLength(of: size, along: axis, grid: grid)
+    }
+
+    func lensCropRange(_ sizes: ClosedRange<Int>, along axis: LensRect.Axis, grid: Int, toOutput: Bool) -> ClosedRange<Int>? {
+        let lens = settings.withLock { $0.lens }
+        return toOutput ? lens.croppedLengths(of: sizes, along: axis, grid: grid) : lens.sizes(cropping: sizes, along: axis, grid: grid)
     }
 
     /// Pointer positions on the output mapped to the input, through the transform.

@@ -1,5 +1,6 @@
 import CGStreamer
 import CFilterCamShim
+import FilterCore
 
 /// The behaviour of one element instance written in Swift, as its `ElementHost` calls
 /// it: the element's own state change (between its parts' start and stop), messages from
@@ -12,6 +13,11 @@ protocol SwiftElement: AnyObject, Sendable {
     func action(_ index: Int)
     /// How the output caps follow the input caps now, for CAPS queries on a filter's pads.
     var capsGeometry: CapsGeometry { get }
+    /// With `.lensCrop`: the output length along `axis` of a turned picture `size` long.
+    func lensCropLength(of size: Int, along axis: LensRect.Axis, grid: Int) -> Int
+    /// With `.lensCrop`: the output lengths of `sizes` (`toOutput`), or the sizes whose
+    /// output length is in `sizes`; nil when there are none.
+    func lensCropRange(_ sizes: ClosedRange<Int>, along axis: LensRect.Axis, grid: Int, toOutput: Bool) -> ClosedRange<Int>?
 }
 
 extension SwiftElement {
@@ -19,6 +25,8 @@ extension SwiftElement {
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool { false }
     func action(_ index: Int) {}
     var capsGeometry: CapsGeometry { [] }
+    func lensCropLength(of size: Int, along axis: LensRect.Axis, grid: Int) -> Int { size }
+    func lensCropRange(_ sizes: ClosedRange<Int>, along axis: LensRect.Axis, grid: Int, toOutput: Bool) -> ClosedRange<Int>? { sizes }
 }
 
 /// One element type: its metadata, its parts and their properties, action signals, and
@@ -155,6 +163,16 @@ package final class ElementClass: Sendable {
         }
         cb.caps_geometry = { ctx in
             instance(ctx).body.capsGeometry.rawValue
+        }
+        cb.lens_crop_length = { ctx, axis, size, grid in
+            Int32(clamping: instance(ctx).body.lensCropLength(of: Int(size), along: axis == 0 ? .horizontal : .vertical, grid: Int(grid)))
+        }
+        cb.lens_crop_range = { ctx, axis, grid, toOutput, fromMin, fromMax, toMin, toMax in
+            guard fromMin <= fromMax, let range = instance(ctx).body.lensCropRange(
+                Int(fromMin)...Int(fromMax), along: axis == 0 ? .horizontal : .vertical, grid: Int(grid), toOutput: toOutput != 0) else { return 0 }
+            toMin!.pointee = Int32(clamping: range.lowerBound)
+            toMax!.pointee = Int32(clamping: range.upperBound)
+            return 1
         }
         return cb
     }()

@@ -26,6 +26,17 @@ def negotiated(description):
              c.get_structure(0).get_value("height")) for c in caps]
 
 
+def negotiated_from_any_size(description):
+    """As `negotiated`, the source's size left to negotiation (videotestsrc fixates it
+    nearest its default 320x240 among what the caps allow)."""
+    pipeline = Gst.parse_launch(f"videotestsrc name=src num-buffers=2 ! {description} ! fakesink name=sink")
+    run_to_eos(pipeline)
+    caps = [pipeline.get_by_name(n).get_static_pad(p).get_current_caps() for n, p in (("src", "src"), ("sink", "sink"))]
+    pipeline.set_state(Gst.State.NULL)
+    return [(c.get_structure(0).get_value("format"), c.get_structure(0).get_value("width"),
+             c.get_structure(0).get_value("height")) for c in caps]
+
+
 def src_pad_answer(element, upstream):
     """What ELEMENT's src pad answers to a CAPS query with UPSTREAM caps before it."""
     pipeline = Gst.parse_launch(f"videotestsrc ! {upstream} ! {element} name=e ! fakesink")
@@ -60,6 +71,44 @@ class DownstreamChoosesTheFormat(unittest.TestCase):
                 self.assertEqual(negotiated(f"filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true ! video/x-raw,format={fmt}"),
                                  negotiated(f"videocrop left=16 right=16 top=12 bottom=12 ! video/x-raw,format={fmt}"))
 
+    def test_a_fixed_size_after_a_lens_crop_is_asked_of_upstream_like_videocrop(self):
+        # The centred half: 32x24 after it needs 64x48 before it, as videocrop with 16 and
+        # 12 pixels off each side; across a 90° turn, 48x64 before it.
+        after = "video/x-raw,format=BGRx,width=32,height=24"
+        ours = negotiated_from_any_size(f"filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true ! {after}")
+        self.assertEqual(ours, negotiated_from_any_size(f"videocrop left=16 right=16 top=12 bottom=12 ! {after}"))
+        self.assertEqual(ours, [("BGRx", 64, 48), ("BGRx", 32, 24)])
+        turned = negotiated_from_any_size(f"filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true orientation=90r ! {after}")
+        self.assertEqual(turned, negotiated_from_any_size(
+            f"videoflip video-direction=90r ! videocrop left=16 right=16 top=12 bottom=12 ! {after}"))
+        self.assertEqual(turned, [("BGRx", 48, 64), ("BGRx", 32, 24)])
+
+    def test_on_the_chroma_grid_every_size_giving_the_crop_is_offered_even_ones_first(self):
+        # On YUV frames the lens's edges snap to even pixels, so 63, 64 and 65 wide all crop
+        # to 32 (47, 48, 49 high to 24): all are offered, the even ones first (a source
+        # taking a list's first gets 64x48); videotestsrc takes the one nearest its 320x240.
+        for fmt in FORMATS:
+            after = f"video/x-raw,format={fmt},width=32,height=24"
+            with self.subTest(format=fmt):
+                pipeline = Gst.parse_launch(f"filtercam name=e lens=0.25,0.25,0.5,0.5 lens-crop=true ! {after} ! fakesink")
+                answer = pipeline.get_by_name("e").get_static_pad("sink").query_caps(None)
+                pipeline.set_state(Gst.State.NULL)
+                text = answer.to_string()
+                self.assertIn(f"format=(string){fmt}, width=(int){{ 64, 63, 65 }}, height=(int){{ 48, 47, 49 }}", text)
+                ours = negotiated_from_any_size(f"filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true ! {after}")
+                self.assertEqual(ours, [(fmt, 65, 49), (fmt, 32, 24)])
+
+    def test_a_size_no_input_can_give_through_the_lens_is_refused(self):
+        # The left half of the picture cannot be 3 pixels wide on the chroma grid (its
+        # edges are even): the link is refused, as videocrop refuses what it cannot give.
+        pipeline = Gst.parse_launch("videotestsrc num-buffers=2 ! video/x-raw,format=I420 ! "
+                                    "filtercam lens=0,0,0.5,1 lens-crop=true ! video/x-raw,width=3 ! fakesink")
+        pipeline.set_state(Gst.State.PLAYING)
+        message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.ERROR | Gst.MessageType.EOS)
+        pipeline.set_state(Gst.State.NULL)
+        self.assertIsNotNone(message)
+        self.assertEqual(message.type, Gst.MessageType.ERROR)
+
     def test_the_camera_source_gives_the_format_asked(self):
         pipeline = Gst.parse_launch("filtercamsrc camera=test:smpte num-buffers=2 ! "
                                     "video/x-raw,format=NV12 ! fakesink name=sink")
@@ -83,6 +132,14 @@ class SrcPadAnswersWhatUpstreamGives(unittest.TestCase):
         self.assertTrue(ours.is_equal(stock), f"{ours.to_string()} vs videoflip {stock.to_string()}")
         first = ours.get_structure(0)
         self.assertEqual((first.get_value("format"), first.get_value("width"), first.get_value("height")), ("NV12", 48, 64))
+
+    def test_src_pad_caps_follow_upstream_across_the_lens_crop(self):
+        upstream = "video/x-raw,format=NV12,width=64,height=48"
+        ours = src_pad_answer("filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true", upstream)
+        stock = src_pad_answer("videocrop left=16 right=16 top=12 bottom=12", upstream)
+        first = ours.get_structure(0)
+        self.assertEqual((first.get_value("format"), first.get_value("width"), first.get_value("height")), ("NV12", 32, 24))
+        self.assertTrue(ours.is_subset(stock), f"{ours.to_string()} vs videocrop {stock.to_string()}")
 
     def test_src_pad_caps_keep_to_the_formats_the_element_takes(self):
         caps = src_pad_answer("fcsepia", "identity")

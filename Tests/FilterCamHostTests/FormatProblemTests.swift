@@ -100,11 +100,17 @@ final class FormatProblemTests: XCTestCase {
     }
 
     func testALensCropBeforeAFixedSizeNamesBothSizes() throws {
-        // videotestsrc gives 320x240; the lens crop makes it 160x120, which the caps after refuse.
+        // A source that cannot follow the CAPS query gives 64x48; the lens crop makes it
+        // 32x24, which the caps after refuse.
         let (source, text) = try firstError(
-            "videotestsrc num-buffers=3 ! video/x-raw,format=I420 ! filtercam name=fc lens=0.25,0.25,0.5,0.5 lens-crop=true ! video/x-raw,width=320,height=240 ! fakesink")
+            "appsrc name=app format=time caps=video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! "
+                + "filtercam name=fc lens=0.25,0.25,0.5,0.5 lens-crop=true ! video/x-raw,width=64,height=48 ! fakesink",
+            push: { pipeline in
+                guard let app = pipeline.element(named: "app") else { return XCTFail("no appsrc") }
+                _ = gst_app_src_push_buffer(app.asAppSrc, gst_buffer_new_allocate(nil, 64 * 48 * 3 / 2, nil))
+            })
         XCTAssertEqual(source, "fc")
-        XCTAssertTrue(text.contains("fc gives 160x120 I420, what follows it takes 320x240"), text)
+        XCTAssertTrue(text.contains("fc gives 32x24 I420, what follows it takes 64x48"), text)
         XCTAssertTrue(text.contains("videoscale after it"), text)
     }
 

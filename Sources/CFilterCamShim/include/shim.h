@@ -27,12 +27,28 @@ typedef struct {
   /// How a filter's output caps follow its input caps now (FC_CAPS_* flags), for CAPS
   /// queries; NULL or 0: the same size on both sides.
   int (*caps_geometry)(void *ctx);
+  /// With FC_CAPS_LENS_CROP: the output's length along `axis` (0 width, 1 height) for an
+  /// oriented picture `size` long, the lens's edges on a grid of `grid` pixels (2 for YUV).
+  int (*lens_crop_length)(void *ctx, int axis, int size, int grid);
+  /// With FC_CAPS_LENS_CROP: the shortest and longest output lengths of the sizes
+  /// `from_min`…`from_max` (`to_output`), or the smallest and largest sizes whose output
+  /// length is within them; FALSE when there are none.
+  gboolean (*lens_crop_range)(void *ctx, int axis, int grid, gboolean to_output, int from_min, int from_max,
+                              int *to_min, int *to_max);
 } FcElementCallbacks;
 
 /// `caps_geometry` flags: a 90° turn swaps width and height (and the pixel aspect
-/// ratio); a crop makes the output any size.
+/// ratio); a lens crop makes each side the lens's share of it (`lens_crop_length`).
 #define FC_CAPS_SWAPS_AXES 1
-#define FC_CAPS_ANY_SIZE 2
+#define FC_CAPS_LENS_CROP 2
+
+/// An element's lens crop for `fc_caps_across_geometry` (its callbacks and `ctx`).
+typedef struct {
+  int (*length)(void *ctx, int axis, int size, int grid);
+  gboolean (*range)(void *ctx, int axis, int grid, gboolean to_output, int from_min, int from_max,
+                    int *to_min, int *to_max);
+  void *ctx;
+} FcLensCrop;
 
 /// Everything needed to register one element type: a plain GstElement with its own pads
 /// (filters), or a GstBin (sources).
@@ -102,10 +118,11 @@ gint fc_video_frame_stride_n(GstVideoFrame *f, guint plane);         // GST_VIDE
 /// ratio inverted when `swap_par` (a 90° turn); new reference. (gst_structure_set is variadic.)
 GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap_par);
 
-/// `caps` carried across a filter's geometry (FC_CAPS_* flags), either way, as
-/// videoflip's and videocrop's transform_caps: width and height (and a fixed pixel aspect
-/// ratio) swapped for a 90° turn, any width and height for a crop. New reference.
-GstCaps *fc_caps_across_geometry(GstCaps *caps, int geometry);
+/// `caps` carried across a filter's geometry (FC_CAPS_* flags) towards its output
+/// (`to_output`) or its input, as videoflip's and videocrop's transform_caps: width and
+/// height (and a fixed pixel aspect ratio) swapped for a 90° turn; through a lens crop,
+/// each size the lens's share of it, or back, the input sizes that give it. New reference.
+GstCaps *fc_caps_across_geometry(GstCaps *caps, int geometry, gboolean to_output, FcLensCrop crop);
 
 /// Copies `from`'s metas onto `to` as GstVideoFilter does (timecode, reference timestamp,
 /// custom metas always; never the video meta). When the geometry changed (a turn, zoom
