@@ -66,9 +66,9 @@ static gboolean crop_value(const GValue *in, GValue *out, FcLensCrop crop, int a
     g_value_init(&list, GST_TYPE_LIST);
     g_value_init(&one, G_TYPE_INT);
     for (int odd = 0; odd <= 1; odd++) {
-      for (int size = to_low; size <= to_high; size++) {
-        if (size % 2 != odd || crop.length(crop.ctx, axis, size, grid) != low) continue;
-        g_value_set_int(&one, size);
+      for (gint64 size = to_low; size <= to_high; size++) {   // 64 bits: to_high may be G_MAXINT
+        if (size % 2 != odd || crop.length(crop.ctx, axis, (int)size, grid) != low) continue;
+        g_value_set_int(&one, (int)size);
         gst_value_list_append_value(&list, &one);
       }
     }
