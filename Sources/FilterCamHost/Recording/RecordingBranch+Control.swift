@@ -183,27 +183,31 @@ extension RecordingBranch {
     /// An error inside a running recording (a full disk, a removed folder): what it has is
     /// written, `record` goes back to false, the stream runs on.
     private func failed(_ recorder: MP4Recorder, _ problem: String) {
-        state.withLockAndWake { s in
+        giveUp { s in
             if s.recorder === recorder { s.recorder = nil }
-            s.wanted = false
-            s.failures += 1
         }
-        wantedFlag.store(false, ordering: .relaxed)
-        g_object_notify(element.asGObject, Property.record.rawValue)   // back to false, for a record button
         let kept = recorder.finishAfterError() == nil ? "; the file keeps what was recorded until then" : ""
         report(failure: "recording \(recorder.path) stopped: \(problem)\(kept)", path: recorder.path)
     }
 
     private func startFailed(path: String, reason: String) {
-        state.withLockAndWake { s in
-            s.wanted = false
+        giveUp { s in
             s.pending = []
             s.starting = false
+        }
+        report(failure: "cannot record to \(path): \(reason)", path: path, started: false)
+    }
+
+    /// A failure counted and `record` back to false (notified, for a record button), after
+    /// `change` to the state.
+    private func giveUp(_ change: (inout State) -> Void) {
+        state.withLockAndWake { s in
+            change(&s)
+            s.wanted = false
             s.failures += 1
         }
         wantedFlag.store(false, ordering: .relaxed)
-        g_object_notify(element.asGObject, Property.record.rawValue)   // back to false, for a record button
-        report(failure: "cannot record to \(path): \(reason)", path: path, started: false)
+        g_object_notify(element.asGObject, Property.record.rawValue)
     }
 
     /// A WARNING naming the path and why (the stream goes on), and `recording-failed`
