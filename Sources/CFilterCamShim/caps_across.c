@@ -44,6 +44,13 @@ static void set_int_or_range(GValue *out, int low, int high) {
 
 // One size value (int, range or list) across the lens crop along `axis`; FALSE when no
 // size on the other side fits it.
+//
+// A fixed size after the crop that no input size gives (an odd width on the chroma grid,
+// where the lens's edges are even) is answered with the input sizes that come nearest,
+// not refused: the element then names both sizes when its first frame is refused
+// ("fc gives 320x240 I420, what follows it takes 321x241"). Refused here, the source
+// failed before any frame, often while the pipeline was still starting, and stock
+// gst-launch-1.0 waited for ever when that error came before its main loop ran.
 static gboolean crop_value(const GValue *in, GValue *out, FcLensCrop crop, int axis, int grid, gboolean to_output) {
   if (G_VALUE_HOLDS_INT(in) || GST_VALUE_HOLDS_INT_RANGE(in)) {
     int low = G_VALUE_HOLDS_INT(in) ? g_value_get_int(in) : gst_value_get_int_range_min(in);
@@ -54,7 +61,12 @@ static gboolean crop_value(const GValue *in, GValue *out, FcLensCrop crop, int a
       return TRUE;
     }
     int to_low = 0, to_high = 0;
-    if (!crop.range(crop.ctx, axis, grid, to_output, low, high, &to_low, &to_high)) return FALSE;
+    if (!crop.range(crop.ctx, axis, grid, to_output, low, high, &to_low, &to_high)) {
+      if (to_output || low != high
+          || !crop.range(crop.ctx, axis, grid, FALSE, MAX(1, low - grid), low + grid, &to_low, &to_high)) return FALSE;
+      set_int_or_range(out, to_low, to_high);   // the nearest: see above
+      return TRUE;
+    }
     if (to_output || low != high || to_high - to_low >= FC_MOST_LISTED) {
       set_int_or_range(out, to_low, to_high);
       return TRUE;
@@ -75,7 +87,8 @@ static gboolean crop_value(const GValue *in, GValue *out, FcLensCrop crop, int a
     g_value_unset(&one);
     if (gst_value_list_get_size(&list) == 0) {   // the range's ends fit, but not this one size
       g_value_unset(&list);
-      return FALSE;
+      set_int_or_range(out, to_low, to_high);   // the nearest: see above
+      return TRUE;
     }
     if (gst_value_list_get_size(&list) == 1) {
       set_int_or_range(out, g_value_get_int(gst_value_list_get_value(&list, 0)), g_value_get_int(gst_value_list_get_value(&list, 0)));

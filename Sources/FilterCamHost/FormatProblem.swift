@@ -75,13 +75,13 @@ package enum FormatProblem: Equatable, Sendable {
         return .encodedDownstream(media: first)
     }
 
-    /// A frame size and format for messages ("160x120 BGRx", "320x240", "I420"): the first
-    /// structure's fixed fields of `caps`; nil when it fixes none of them.
+    /// A frame size and format for messages ("160x120 BGRx", "320x240", "3 wide", "I420"):
+    /// the first structure's fixed fields of `caps`; nil when it fixes none of them.
     package static func frameShape(_ caps: UnsafeMutablePointer<GstCaps>) -> String? {
         guard gst_caps_is_any(caps) == 0, gst_caps_get_size(caps) > 0, let s = gst_caps_get_structure(caps, 0) else { return nil }
         var width: gint = 0, height: gint = 0
-        let size = gst_structure_get_int(s, "width", &width) != 0 && gst_structure_get_int(s, "height", &height) != 0
-            ? "\(width)x\(height)" : nil
+        let hasWidth = gst_structure_get_int(s, "width", &width) != 0, hasHeight = gst_structure_get_int(s, "height", &height) != 0
+        let size = hasWidth && hasHeight ? "\(width)x\(height)" : hasWidth ? "\(width) wide" : hasHeight ? "\(height) high" : nil
         let format = gst_structure_get_string(s, "format").map { String(cString: $0) }
         let parts = [size, format].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " ")

@@ -98,16 +98,20 @@ class DownstreamChoosesTheFormat(unittest.TestCase):
                 ours = negotiated_from_any_size(f"filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true ! {after}")
                 self.assertEqual(ours, [(fmt, 65, 49), (fmt, 32, 24)])
 
-    def test_a_size_no_input_can_give_through_the_lens_is_refused(self):
+    def test_a_size_no_input_can_give_through_the_lens_is_refused_naming_both_sizes(self):
         # The left half of the picture cannot be 3 pixels wide on the chroma grid (its
-        # edges are even): the link is refused, as videocrop refuses what it cannot give.
-        pipeline = Gst.parse_launch("videotestsrc num-buffers=2 ! video/x-raw,format=I420 ! "
-                                    "filtercam lens=0,0,0.5,1 lens-crop=true ! video/x-raw,width=3 ! fakesink")
+        # edges are even): the source is asked for the nearest sizes, and the element's
+        # first frame is refused with both sizes named (not the source's bare not-negotiated).
+        pipeline = Gst.parse_launch("videotestsrc num-buffers=2 ! video/x-raw,format=I420,height=48 ! "
+                                    "filtercam name=fc lens=0,0,0.5,1 lens-crop=true ! video/x-raw,width=3 ! fakesink")
         pipeline.set_state(Gst.State.PLAYING)
         message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.ERROR | Gst.MessageType.EOS)
         pipeline.set_state(Gst.State.NULL)
         self.assertIsNotNone(message)
         self.assertEqual(message.type, Gst.MessageType.ERROR)
+        self.assertEqual(message.src.get_name(), "fc")
+        text = message.parse_error()[0].message
+        self.assertRegex(text, r"fc gives [24]x48 I420, what follows it takes 3 wide")
 
     def test_the_camera_source_gives_the_format_asked(self):
         pipeline = Gst.parse_launch("filtercamsrc camera=test:smpte num-buffers=2 ! "
