@@ -76,12 +76,20 @@ package enum FormatProblem: Equatable, Sendable {
     }
 
     /// A frame size and format for messages ("160x120 BGRx", "320x240", "3 wide", "I420"):
-    /// the first structure's fixed fields of `caps`; nil when it fixes none of them.
+    /// the first structure's fixed fields of `caps` (of a list of sizes, the first, which is
+    /// the one preferred); nil when it fixes none of them.
     package static func frameShape(_ caps: UnsafeMutablePointer<GstCaps>) -> String? {
         guard gst_caps_is_any(caps) == 0, gst_caps_get_size(caps) > 0, let s = gst_caps_get_structure(caps, 0) else { return nil }
-        var width: gint = 0, height: gint = 0
-        let hasWidth = gst_structure_get_int(s, "width", &width) != 0, hasHeight = gst_structure_get_int(s, "height", &height) != 0
-        let size = hasWidth && hasHeight ? "\(width)x\(height)" : hasWidth ? "\(width) wide" : hasHeight ? "\(height) high" : nil
+        func first(_ field: String) -> Int? {
+            guard var value = gst_structure_get_value(s, field) else { return nil }
+            if value.pointee.g_type == gst_value_list_get_type() {
+                guard gst_value_list_get_size(value) > 0, let head = gst_value_list_get_value(value, 0) else { return nil }
+                value = head
+            }
+            return value.pointee.g_type == fc_type_int() ? Int(g_value_get_int(value)) : nil
+        }
+        let width = first("width"), height = first("height")
+        let size = width.flatMap { w in height.map { "\(w)x\($0)" } } ?? width.map { "\($0) wide" } ?? height.map { "\($0) high" }
         let format = gst_structure_get_string(s, "format").map { String(cString: $0) }
         let parts = [size, format].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " ")

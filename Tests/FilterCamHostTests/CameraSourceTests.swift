@@ -107,6 +107,18 @@ final class CameraSourceTests: XCTestCase {
         XCTAssertEqual(rgba.first?.format, "RGBA")
     }
 
+    /// A preset whose size fits nothing after the source (here: the size a lens crop asks
+    /// for its fixed output) is an error of the source naming both sizes, not the camera's
+    /// bare "not-linked" from inside it.
+    func testAPresetThatFitsNothingAfterIsNamedWithBothSizes() throws {
+        let r = try runCLI(["launch", "filtercamsrc camera=test:smpte num-buffers=3 preset=1280x720 ! "
+                            + "filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true ! video/x-raw,format=I420,width=320,height=240 ! fakesink"],
+                           timeout: 30)
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("filtercamsrc0 gives 1280x720 and what follows it takes 640x480 I420: put videoconvert ! videoscale after filtercamsrc0"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("not-linked"), r.stderr)
+    }
+
     /// num-buffers counts the frames that leave, as a GstBaseSrc's does: `FRAMES=60` is 60
     /// frames in the file. A camera whose first frame comes 0.5 s into the running time (a
     /// slow start, as on a loaded machine) made the 30 fps videorate inside fill the half

@@ -184,7 +184,7 @@ extension CameraSourceElement {
             let downstream = data!.assumingMemoryBound(to: GstPad.self)
             return GstOwned(gst_pad_get_sticky_event(downstream, type, 0)) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }, UnsafeMutableRawPointer(rateSinkPad), nil)
-        _ = gst_element_link(source.bin, rate)
+        if gst_element_link(source.bin, rate) == 0 { refuseSize(of: source) }
         sourceCount += 1
         if let test = GstOwned(gst_bin_get_by_name(source.bin.asBin, "camera")),
            GStreamer.factoryName(of: test.pointer) == "videotestsrc", let now = runningTime() {
@@ -201,6 +201,19 @@ extension CameraSourceElement {
         }.post(from: element)
         apply(settings.withLock { $0.controls })
         if syncState { _ = gst_element_sync_state_with_parent(source.bin) }
+    }
+
+    /// The source's picture fits nothing what follows takes (a preset size before a fixed
+    /// size, or before a lens crop that asks for another): an error naming both sizes,
+    /// instead of the camera's bare "not-linked" from inside the bin.
+    private func refuseSize(of source: Active) {
+        let name = GStreamer.name(of: element)
+        let takes = GStreamer.staticPad(element, "src").flatMap { GstOwned(gst_pad_peer_query_caps($0, nil)) }
+            .flatMap { FormatProblem.frameShape($0.pointer) }
+        log.error(element, "cannot link \(source.label) to what follows")
+        fc_post_error(element, "\(name) gives \(outputSize.width)x\(outputSize.height)"
+                      + (takes.map { " and what follows it takes \($0)" } ?? " and nothing after it takes that")
+                      + ": put videoconvert ! videoscale after \(name), or choose a preset that fits", nil)
     }
 
     /// Holds the negotiated output caps (format included) for the next source, so that
