@@ -59,7 +59,7 @@ enum LaunchCommand {
             printError("filtercam launch: \(problem)")
             return 1
         }
-        if let problem = DisplayCheck.problem(with: description, command: "launch") {
+        if let problem = DisplayCheck.problem(with: description, command: "filtercam launch") {
             printError(problem)
             return 1
         }

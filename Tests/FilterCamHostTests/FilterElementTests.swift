@@ -145,6 +145,29 @@ final class FilterElementTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("processed=5"), r.stderr)
     }
 
+    /// The README's program given a mistake says it in a line and exits 1, as `filtercam
+    /// launch` does (it crashed on a thrown error, and segfaulted in kmssink without a display).
+    func testPixelateDemoSaysMistakesInsteadOfCrashing() throws {
+        let demo = Build.directory + "/pixelate-demo"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: demo), "no pixelate-demo at \(demo): run `swift build`")
+        for (arguments, says) in [
+            (["videotestsrc num-buffers=5 ! fcpixelate block=0 ! fakesink"], "pixelate-demo: invalid value 0 for fcpixelate0.block: 'block' takes an integer from 1 to 256"),
+            (["videotestsrc num-buffers=5 ! fcpixelat ! fakesink"], "pixelate-demo: no element \"fcpixelat\""),
+            (["videotestsrc num-buffers=5 ! video/x-raw,format=I420 ! fcpixelate ! fakesink"], "hint: fcpixelate0 cannot take I420 frames: put videoconvert in front of it"),
+        ] {
+            let r = try runProcess(demo, arguments, timeout: 60)
+            XCTAssertEqual(r.status, 1, r.summary)
+            XCTAssertTrue(r.stderr.contains(says), r.stderr)
+            XCTAssertFalse(r.stderr.contains("Fatal error") || r.stderr.contains("crashed"), r.stderr)
+        }
+        let noDisplay = try runProcess(demo, [], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil], timeout: 60)
+        XCTAssertEqual(noDisplay.status, 1, noDisplay.summary)
+        XCTAssertTrue(noDisplay.stderr.contains("pixelate-demo: this pipeline opens a window (autovideosink), but there is no display"), noDisplay.stderr)
+        let help = try runProcess(demo, ["--help"], timeout: 60)
+        XCTAssertEqual(help.status, 0, help.summary)
+        XCTAssertTrue(help.stdoutText.hasPrefix("usage: pixelate-demo [DESCRIPTION]"), help.stdoutText)
+    }
+
     func testPixelatePluginLoadsInStockGstLaunch() throws {
         let r = try runGstTool("gst-inspect-1.0", ["fcpixelate"])
         XCTAssertEqual(r.status, 0, r.summary)

@@ -3,7 +3,7 @@ import Foundation
 /// A pipeline that opens a window needs a display. Without one, `autovideosink` falls
 /// through to `kmssink`, which crashes the process (exit 139, no message); so the check
 /// comes first and says what to do instead.
-enum DisplayCheck {
+public enum DisplayCheck {
     /// Sinks that open a window (fpsdisplaysink does too, unless it is given another sink).
     static let windowSinks: Set<String> = ["autovideosink", "ximagesink", "xvimagesink", "glimagesink",
                                            "gtksink", "gtkglsink", "waylandsink", "kmssink", "fpsdisplaysink"]
@@ -28,16 +28,23 @@ enum DisplayCheck {
         return !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
-    /// The message for a window pipeline on a machine without a display, or nil.
-    static func problem(with description: String, command: String) -> String? {
+    /// The message for a window pipeline on a machine without a display, or nil. `command`
+    /// is how the user ran it ("filtercam launch", "pixelate-demo"); `pipelineFiles`: the
+    /// program takes the shipped pipeline files.
+    public static func problem(with description: String, command: String, pipelineFiles: Bool = true) -> String? {
         guard !hasDisplay, let sink = windowSink(in: description) else { return nil }
+        let withoutWindow = pipelineFiles
+            ? """
+                Without a window: SINK=fakesink \(command) pipelines/preview.pipeline,
+                pipelines/record.pipeline (to a file), pipelines/rawout.pipeline (raw frames on stdout),
+                or end a description with '! fakesink' or an encoder.
+              """
+            : "  Without a window: end the description with '! fakesink' or an encoder."
         return """
-            filtercam \(command): this pipeline opens a window (\(sink)), but there is no display \
+            \(command): this pipeline opens a window (\(sink)), but there is no display \
             (DISPLAY and WAYLAND_DISPLAY are unset).
-              Run it on a desktop, or under a virtual display: xvfb-run -a filtercam \(command) …
-              Without a window: SINK=fakesink filtercam \(command) pipelines/preview.pipeline,
-              pipelines/record.pipeline (to a file), pipelines/rawout.pipeline (raw frames on stdout),
-              or end a description with '! fakesink' or an encoder.
+              Run it on a desktop, or under a virtual display: xvfb-run -a \(command) …
+            \(withoutWindow)
             """
     }
 }
