@@ -136,6 +136,7 @@ extension ElementProperty.Kind {
         case .double(let lo, let hi, _) where hi == .greatestFiniteMagnitude: return "a number from \(NumberText.text(lo)) up"
         case .double(let lo, let hi, _): return "a number from \(NumberText.text(lo)) to \(NumberText.text(hi))"
         case .int(let lo, let hi, _): return "an integer from \(lo) to \(hi)"
+        case .uint(let lo, let hi, _) where hi == UInt32.max: return "an integer from \(lo) to \(hi), or in hex (0xAARRGGBB for a colour, e.g. 0xFF00FF00)"
         case .uint(let lo, let hi, _): return "an integer from \(lo) to \(hi)"
         case .bool: return "true or false"
         case .string: return "text"

@@ -34,15 +34,21 @@ public final class Pipeline {
         if error == nil, let warning = warnings.messages.first {
             var text = warning.message
             // Name the range: find the element that has the property in what was parsed.
+            // GObject's warning does not say which element; when several have a property of
+            // that name (num-buffers), all of them are named.
             if let parsed, let property = warning.property {
                 let candidates = Self.isA(parsed.pointer, gst_bin_get_type()) ? Pipeline.elements(of: parsed.pointer) : [parsed.pointer]
-                for e in candidates {
+                let having = candidates.reversed().compactMap { e -> (UnsafeMutablePointer<GstElement>, UnsafeMutablePointer<GParamSpec>)? in
                     let klass = UnsafeMutableRawPointer(e.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
-                    if let spec = g_object_class_find_property(klass, property) {
-                        let choices = PropertyChoices.describe(property, of: e, given: nil) ?? Inspector.typeDescription(spec)
-                        text = "invalid value \(warning.value ?? "?") for \(GStreamer.name(of: e)).\(property): '\(property)' takes \(choices)"
-                        break
-                    }
+                    return g_object_class_find_property(klass, property).map { (e, $0) }
+                }
+                if let (e, spec) = having.first {
+                    let choices = PropertyChoices.describe(property, of: e, given: nil) ?? Inspector.typeDescription(spec)
+                    // GObject writes a double as "2.000000": shown as the user wrote it, 2.
+                    let given = warning.value.map { v in Double(v).map(NumberText.text) ?? v } ?? "?"
+                    let owner = having.count == 1 ? "\(GStreamer.name(of: e)).\(property)"
+                        : "\(property) of " + having.map { GStreamer.name(of: $0.0) }.joined(separator: " or ")
+                    text = "invalid value \(given) for \(owner): '\(property)' takes \(choices)"
                 }
             }
             throw ParseError(description: text)

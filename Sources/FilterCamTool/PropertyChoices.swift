@@ -18,7 +18,7 @@ public enum PropertyChoices {
             nicks = declared.choices
         } else {
             nicks = enumNicks(spec)
-            words = nicks.map { "one of " + $0.joined(separator: ", ") }
+            words = nicks.map { "one of " + $0.joined(separator: ", ") } ?? plainWords(spec)
                 ?? Inspector.typeDescription(spec).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
         }
         guard let value, let nicks, let guess = closestNick(to: value, among: nicks) else { return words }
@@ -30,6 +30,32 @@ public enum PropertyChoices {
     static func closestNick(to value: String, among nicks: [String]) -> String? {
         nicks.first { $0.lowercased() == value.lowercased() && $0 != value }
             ?? NameSuggestion.closest(to: value.lowercased(), among: nicks)
+    }
+
+    /// Another element's boolean, number or text property in words ("true or false
+    /// (default true)", "an integer from -1 to 2147483647 (default -1)"); nil for other types,
+    /// which keep `gst-inspect-1.0`'s description.
+    private static func plainWords(_ spec: UnsafeMutablePointer<GParamSpec>) -> String? {
+        let raw = UnsafeMutableRawPointer(spec)
+        switch g_type_fundamental(spec.pointee.value_type) {
+        case fc_type_boolean():
+            let p = raw.assumingMemoryBound(to: GParamSpecBoolean.self).pointee
+            return "true or false (default \(p.default_value != 0))"
+        case fc_type_int():
+            let p = raw.assumingMemoryBound(to: GParamSpecInt.self).pointee
+            return "an integer from \(p.minimum) to \(p.maximum) (default \(p.default_value))"
+        case fc_type_uint():
+            let p = raw.assumingMemoryBound(to: GParamSpecUInt.self).pointee
+            return "an integer from \(p.minimum) to \(p.maximum) (default \(p.default_value))"
+        case fc_type_uint64():
+            let p = raw.assumingMemoryBound(to: GParamSpecUInt64.self).pointee
+            return "an integer from \(p.minimum) to \(p.maximum) (default \(p.default_value))"
+        case fc_type_double():
+            let p = raw.assumingMemoryBound(to: GParamSpecDouble.self).pointee
+            return "a number from \(NumberText.text(p.minimum)) to \(NumberText.text(p.maximum)) (default \(NumberText.text(p.default_value)))"
+        default:
+            return nil
+        }
     }
 
     private static func enumNicks(_ spec: UnsafeMutablePointer<GParamSpec>) -> [String]? {

@@ -45,6 +45,23 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(stock.stderr.contains("pattern takes one of smpte, snow,") && stock.stderr.contains("(did you mean \"ball\"?)"), stock.stderr)
     }
 
+    /// A bad value for another element's property, or one GStreamer's parser cannot read,
+    /// is answered in words, not `gst-inspect-1.0`'s ("Boolean. Default: true"); a number is
+    /// shown as written (2, not 2.000000); a property several elements have is named on all.
+    func testBadValuesAreAnsweredInWordsNamingTheElement() throws {
+        for (description, says) in [
+            ("videotestsrc num-buffers=3 ! fakesink sync=maybe", "sync takes true or false (default true)\n"),
+            ("videotestsrc num-buffers=-7 ! fakesink",
+             "invalid value -7 for num-buffers of videotestsrc0 or fakesink0: 'num-buffers' takes an integer from -1 to 2147483647 (default -1)\n"),
+            ("videotestsrc num-buffers=3 ! fcsepia intensity=2 ! fakesink", "invalid value 2 for fcsepia0.intensity: 'intensity' takes a number from 0 to 1\n"),
+            ("videotestsrc num-buffers=3 ! fcfocus-peaking color=#00FF00 ! fakesink", "color takes an integer from 0 to 4294967295, or in hex (0xAARRGGBB for a colour, e.g. 0xFF00FF00)"),
+        ] {
+            let r = try runCLI(["launch", description])
+            XCTAssertEqual(r.status, 1, r.summary)
+            XCTAssertTrue(r.stderr.contains(says), r.stderr)
+        }
+    }
+
     /// A slip anywhere gets a "did you mean": the program's commands and options, an
     /// element for inspect, a live command, a property in a live `set`, a look without its
     /// `look:`.
