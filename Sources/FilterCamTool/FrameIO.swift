@@ -78,7 +78,7 @@ public enum FilterPreview {
         guard FileManager.default.isReadableFile(atPath: picture) else {
             throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
         }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try makeFolder(folder)
         let source = try self.source(picture: picture, width: width, height: height)
         var written: [String] = []
         for d in FilterRegistry.shared.all {
@@ -88,6 +88,24 @@ public enum FilterPreview {
             written.append(path)
         }
         return written
+    }
+
+    /// Makes `folder` and the folders above it that are missing, or says in words why it
+    /// cannot (Foundation's own error read "A file with the same name already exists").
+    static func makeFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw FrameIO.Failure(description: "\(folder.quotedForMessage) is a file, not a folder") }
+            guard access(folder, W_OK) == 0 else {
+                throw FrameIO.Failure(description: "cannot write in the folder \(folder.quotedForMessage): \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        let parent = (folder as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != folder { try makeFolder(parent) }
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
+            throw FrameIO.Failure(description: "cannot make the folder \(folder.quotedForMessage): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The picture every preview starts from, at `width`×`height`: the photo, or without

@@ -32,6 +32,17 @@ enum FiltersCommand {
         if arguments.first == "--preview" {
             return preview(Array(arguments.dropFirst()))
         }
+        if let option = arguments.first, option.hasPrefix("-") {
+            let options = ["--preview", "--looks"]
+            let hint = option == "--picture" ? " (it goes with --preview: filtercam filters --preview DIR --picture FILE)"
+                : NameSuggestion.hint(for: option, among: options)
+            printError("filtercam filters: unknown option \(option.quotedForMessage)\(hint); options: --preview DIR [--picture FILE], --looks DIR")
+            return 2
+        }
+        guard arguments.count <= 1 else {
+            printError("filtercam filters: one filter at a time, not \(arguments.count) (\(arguments.joined(separator: ", ")))")
+            return 2
+        }
         if let id = arguments.first {
             guard let d = FilterRegistry.shared.descriptor(id: id) else {
                 let ids = FilterRegistry.shared.ids

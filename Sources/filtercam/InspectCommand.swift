@@ -5,6 +5,10 @@ import FilterCamTool
 enum InspectCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let name = arguments.first ?? "filtercam"
+        guard arguments.count <= 1 else {
+            printError("filtercam inspect: one element at a time, not \(arguments.count) (\(arguments.joined(separator: ", ")))")
+            return 2
+        }
         do {
             print(try Inspector.describe(factory: name))
             return 0

@@ -22,12 +22,14 @@ case "inspect": status = InspectCommand.run(arguments)
 case "filters": status = FiltersCommand.run(arguments)
 case "devices": status = DevicesCommand.run(arguments)
 case "bench": status = BenchCommand.run(arguments)
-case "--version", "version":
-    print("filtercam \(FilterCamPlugin.version) (GStreamer \(GStreamer.versionString))")
-    status = 0
-case "help", "--help", "-h":
-    print(usage)
-    status = 0
+case "--version", "version", "help", "--help", "-h":
+    if let extra = arguments.first {   // nothing is left unread without a word
+        FileHandle.standardError.write("filtercam \(command) takes no arguments, not \(extra.quotedForMessage)\n")
+        status = 2
+    } else {
+        print(command.hasSuffix("version") ? "filtercam \(FilterCamPlugin.version) (GStreamer \(GStreamer.versionString))" : usage)
+        status = 0
+    }
 default:
     let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
     // `filtercam record` for `filtercam launch record`: a shipped pipeline's name.

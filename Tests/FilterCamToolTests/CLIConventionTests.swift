@@ -62,6 +62,29 @@ final class CLIConventionTests: XCTestCase {
         }
     }
 
+    /// Arguments a command does not read are named, not left unread; a preview folder that
+    /// cannot be one is said in words.
+    func testEveryArgumentIsReadOrNamed() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("afile").path
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
+        for (arguments, status, says) in [
+            (["filters", "sepia", "mono"], Int32(2), "filtercam filters: one filter at a time, not 2 (sepia, mono)"),
+            (["filters", "--picture", "x.png"], 2, "filtercam filters: unknown option '--picture' (it goes with --preview"),
+            (["filters", "--previw", "d"], 2, "(did you mean \"--preview\"?)"),
+            (["inspect", "a", "b"], 2, "filtercam inspect: one element at a time, not 2 (a, b)"),
+            (["version", "extra"], 2, "filtercam version takes no arguments, not 'extra'"),
+            (["filters", "--preview", file], 1, "filtercam filters --preview: '\(file)' is a file, not a folder"),
+            (["filters", "--preview", file + "/sub"], 1, "filtercam filters --preview: '\(file)' is a file, not a folder"),
+        ] {
+            let r = try runCLI(arguments)
+            XCTAssertEqual(r.status, status, r.summary)
+            XCTAssertTrue(r.stderr.contains(says), r.stderr)
+            XCTAssertFalse(r.stderr.contains("NSCocoaErrorDomain"), r.stderr)
+        }
+    }
+
     /// A slip anywhere gets a "did you mean": the program's commands and options, an
     /// element for inspect, a live command, a property in a live `set`, a look without its
     /// `look:`.
