@@ -102,6 +102,17 @@ final class ControlExecutorTests: XCTestCase {
         }
     }
 
+    /// `set name=…` is refused with why: GStreamer keeps a name in a pipeline without a word,
+    /// so "set filtercam0.name = filtercam0" read as if it had worked.
+    func testANameIsNotSetWhilePlaying() throws {
+        for line in ["set name=foo", "set filtercam0.name=foo"] {
+            XCTAssertThrowsError(try ControlCommand(line: line), line) { error in
+                XCTAssertTrue("\(error)".contains("an element's name cannot change once it is in a pipeline; give it in the description (filtercam name=foo …)"), "\(error)")
+            }
+        }
+        XCTAssertEqual(try ControlCommand(line: "set filtercam0.zoom=2"), .set(element: "filtercam0", property: "zoom", value: "2"))
+    }
+
     /// The keys say what happened in a camera user's words, the GStreamer nick in brackets.
     func testRotateAndMirror() throws {
         XCTAssertEqual(try run(.rotate).0, "rotate: 90° clockwise (orientation 90r)")

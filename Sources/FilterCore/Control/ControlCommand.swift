@@ -125,6 +125,11 @@ public enum ControlCommand: Equatable, Sendable {
         guard !property.isEmpty, element.map({ !$0.isEmpty }) ?? true else {
             throw ParseError("\("set \(argument)".quotedForMessage): name a property, e.g. 'set filter=sepia' or 'set filtercam0.zoom=2'")
         }
+        // GStreamer keeps an element's name once it is in a pipeline, without a word.
+        guard property != "name" else {
+            throw ParseError("\("set \(argument)".quotedForMessage): an element's name cannot change once it is in a pipeline; "
+                             + "give it in the description (filtercam name=\(value) …)")
+        }
         return .set(element: element, property: property, value: value)
     }
 
