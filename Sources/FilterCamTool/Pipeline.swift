@@ -24,6 +24,11 @@ public final class Pipeline {
     /// failed link leaves its elements to look at for the hint.)
     public init(description: String) throws {
         GStreamer.initialize()
+        if let name = Self.repeatedName(in: description) {
+            // GStreamer's parser adds the first and leaves the second out of the pipeline,
+            // with four warnings and a link error that does not say why.
+            throw ParseError(description: "two elements are named \(name.quotedForMessage): each element's name must be its own")
+        }
         var error: UnsafeMutablePointer<GError>?
         // GObject only warns about an out-of-range property value in a description;
         // those warnings are caught here and made parse errors.
@@ -148,6 +153,29 @@ public final class Pipeline {
         if let refusal = PropertyRefusal.collecting({ g_object_set_property(element.asGObject, name, &v) }).first {
             throw ParseError(description: refusal)
         }
+    }
+
+    /// A `name=` given to two elements of `description` (quotes kept together), if any.
+    static func repeatedName(in description: String) -> String? {
+        var seen: Set<String> = [], word = "", quote: Character?
+        var words: [String] = []
+        for c in description + " " {
+            if let q = quote {
+                if c == q { quote = nil } else { word.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == " " || c == "\t" || c == "\n" || c == "!" {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                word.append(c)
+            }
+        }
+        for w in words where w.hasPrefix("name=") {
+            let name = String(w.dropFirst("name=".count))
+            if !seen.insert(name).inserted { return name }
+        }
+        return nil
     }
 }
 

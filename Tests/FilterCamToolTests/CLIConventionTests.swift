@@ -1,3 +1,4 @@
+@testable import FilterCamTool
 import FilterCore
 import FilterCamTestSupport
 import Foundation
@@ -60,6 +61,17 @@ final class CLIConventionTests: XCTestCase {
             XCTAssertEqual(r.status, 1, r.summary)
             XCTAssertTrue(r.stderr.contains(says), r.stderr)
         }
+    }
+
+    /// Two elements of one name: said before GStreamer's parser leaves the second out with
+    /// four warnings and a link error that does not say why.
+    func testTwoElementsOfOneNameAreNamed() throws {
+        let r = try runCLI(["launch", "videotestsrc num-buffers=3 ! filtercam name=a ! identity name=\"a\" ! fakesink"])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("filtercam launch: two elements are named 'a': each element's name must be its own"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("GStreamer-WARNING"), r.stderr)
+        XCTAssertEqual(Pipeline.repeatedName(in: "tee name=t ! queue ! fakesink t. ! queue name='t 2' ! fakesink name=\"t 2\""), "t 2")
+        XCTAssertNil(Pipeline.repeatedName(in: "videotestsrc ! filtercam name=a filter=\"lut file=name=a\" ! fakesink name=b"))
     }
 
     /// Arguments a command does not read are named, not left unread; a preview folder that
