@@ -8,7 +8,7 @@ enum CommandHelp {
     /// read from the environment (a test keeps each command's options listed here).
     static let overview = """
         usage: filtercam COMMAND [OPTIONS] [ARGUMENTS]
-        (filtercam COMMAND --help, or -h: that command's own usage)
+        (filtercam help COMMAND, or COMMAND --help: that command's own usage)
 
           launch [--messages[=FILE]] [--audio] [--verbose] FILE|NAME|DESCRIPTION
               run a pipeline file, a shipped pipeline by name (preview, record,

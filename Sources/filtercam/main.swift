@@ -22,9 +22,20 @@ case "inspect": status = InspectCommand.run(arguments)
 case "filters": status = FiltersCommand.run(arguments)
 case "devices": status = DevicesCommand.run(arguments)
 case "bench": status = BenchCommand.run(arguments)
+case "help" where arguments.count == 1:   // `filtercam help launch`, as `git help commit`
+    if let help = CommandHelp.text(for: arguments[0]) {
+        print(help)
+        status = 0
+    } else {
+        let commands = ["launch", "serve", "inspect", "filters", "devices", "bench"]
+        FileHandle.standardError.write("filtercam help: no command \(arguments[0].quotedForMessage)\(NameSuggestion.hint(for: arguments[0], among: commands)); commands: \(commands.joined(separator: ", "))\n")
+        status = 2
+    }
 case "--version", "version", "help", "--help", "-h":
     if let extra = arguments.first {   // nothing is left unread without a word
-        FileHandle.standardError.write("filtercam \(command) takes no arguments, not \(extra.quotedForMessage)\n")
+        FileHandle.standardError.write(command == "help"
+            ? "filtercam help takes one command at most (filtercam help launch), not \(arguments.joined(separator: " ").quotedForMessage)\n"
+            : "filtercam \(command) takes no arguments, not \(extra.quotedForMessage)\n")
         status = 2
     } else {
         print(command.hasSuffix("version") ? "filtercam \(FilterCamPlugin.version) (GStreamer \(GStreamer.versionString))" : usage)

@@ -63,6 +63,16 @@ final class CLIConventionTests: XCTestCase {
         }
     }
 
+    /// `filtercam help COMMAND` is that command's usage, as `COMMAND --help` gives it.
+    func testHelpWithACommandGivesItsUsage() throws {
+        for command in ["launch", "serve", "filters"] {
+            let asked = try runCLI(["help", command]), flag = try runCLI([command, "--help"])
+            XCTAssertEqual(asked.status, 0, asked.summary)
+            XCTAssertEqual(asked.stdoutText, flag.stdoutText)
+            XCTAssertTrue(asked.stdoutText.hasPrefix("usage: filtercam \(command)"), asked.stdoutText)
+        }
+    }
+
     /// Two elements of one name: said before GStreamer's parser leaves the second out with
     /// four warnings and a link error that does not say why.
     func testTwoElementsOfOneNameAreNamed() throws {
@@ -87,6 +97,8 @@ final class CLIConventionTests: XCTestCase {
             (["filters", "--previw", "d"], 2, "(did you mean \"--preview\"?)"),
             (["inspect", "a", "b"], 2, "filtercam inspect: one element at a time, not 2 (a, b)"),
             (["version", "extra"], 2, "filtercam version takes no arguments, not 'extra'"),
+            (["help", "lanch"], 2, "filtercam help: no command 'lanch' (did you mean \"launch\"?)"),
+            (["help", "a", "b"], 2, "filtercam help takes one command at most (filtercam help launch), not 'a b'"),
             (["filters", "--preview", file], 1, "filtercam filters --preview: '\(file)' is a file, not a folder"),
             (["filters", "--preview", file + "/sub"], 1, "filtercam filters --preview: '\(file)' is a file, not a folder"),
         ] {
