@@ -37,19 +37,22 @@ public enum PropertyChoices {
     /// which keep `gst-inspect-1.0`'s description.
     private static func plainWords(_ spec: UnsafeMutablePointer<GParamSpec>) -> String? {
         let raw = UnsafeMutableRawPointer(spec)
+        func integers(_ range: (minimum: Any, maximum: Any, default: Any)) -> String {
+            "an integer from \(range.minimum) to \(range.maximum) (default \(range.default))"
+        }
         switch g_type_fundamental(spec.pointee.value_type) {
         case fc_type_boolean():
             let p = raw.assumingMemoryBound(to: GParamSpecBoolean.self).pointee
             return "true or false (default \(p.default_value != 0))"
         case fc_type_int():
             let p = raw.assumingMemoryBound(to: GParamSpecInt.self).pointee
-            return "an integer from \(p.minimum) to \(p.maximum) (default \(p.default_value))"
+            return integers((p.minimum, p.maximum, p.default_value))
         case fc_type_uint():
             let p = raw.assumingMemoryBound(to: GParamSpecUInt.self).pointee
-            return "an integer from \(p.minimum) to \(p.maximum) (default \(p.default_value))"
+            return integers((p.minimum, p.maximum, p.default_value))
         case fc_type_uint64():
             let p = raw.assumingMemoryBound(to: GParamSpecUInt64.self).pointee
-            return "an integer from \(p.minimum) to \(p.maximum) (default \(p.default_value))"
+            return integers((p.minimum, p.maximum, p.default_value))
         case fc_type_double():
             let p = raw.assumingMemoryBound(to: GParamSpecDouble.self).pointee
             return "a number from \(NumberText.text(p.minimum)) to \(NumberText.text(p.maximum)) (default \(NumberText.text(p.default_value)))"
