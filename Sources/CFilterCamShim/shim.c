@@ -38,6 +38,19 @@ GstBuffer *fc_probe_info_buffer(GstPadProbeInfo *info) { return GST_PAD_PROBE_IN
 GstClockTime fc_buffer_pts(GstBuffer *b) { return GST_BUFFER_PTS(b); }
 GstClockTime fc_buffer_duration(GstBuffer *b) { return GST_BUFFER_DURATION(b); }
 GstBuffer *fc_buffer_make_writable(GstBuffer *b) { return gst_buffer_make_writable(b); }
+
+/* The first buffer flag left to elements: only the element's own src pad probe sees it. */
+#define FC_BUFFER_FLAG_CONTINUOUS GST_BUFFER_FLAG_LAST
+gboolean fc_buffer_is_discont(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_DISCONT); }
+void fc_buffer_set_discont(GstBuffer *b) { GST_BUFFER_FLAG_SET(b, GST_BUFFER_FLAG_DISCONT); }
+void fc_buffer_mark_continuous(GstBuffer *b) { GST_BUFFER_FLAG_SET(b, FC_BUFFER_FLAG_CONTINUOUS); }
+void fc_probe_info_keep_continuous(GstPadProbeInfo *info) {
+    GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (b == NULL || !GST_BUFFER_FLAG_IS_SET(b, FC_BUFFER_FLAG_CONTINUOUS)) return;
+    b = gst_buffer_make_writable(b);
+    GST_BUFFER_FLAG_UNSET(b, FC_BUFFER_FLAG_CONTINUOUS | GST_BUFFER_FLAG_DISCONT);
+    GST_PAD_PROBE_INFO_DATA(info) = b;
+}
 guint8 *fc_video_frame_plane_data(GstVideoFrame *f) { return GST_VIDEO_FRAME_PLANE_DATA(f, 0); }
 gint fc_video_frame_stride(GstVideoFrame *f) { return GST_VIDEO_FRAME_PLANE_STRIDE(f, 0); }
 

@@ -14,6 +14,8 @@ struct WorkerRun {
     var pushedSinceStart = false
     /// Events that came before the first frame went out.
     var heldEvents: [GstOwned<GstEvent>] = []
+    /// Frames dropped (every cause) when the last frame went out.
+    var droppedAtLastPush: UInt64 = 0
 
     /// Lets go of what the run holds.
     mutating func end() {
@@ -86,7 +88,6 @@ extension FrameWorker {
         // The frame holds the only reference, so an in-place job writes without a copy.
         var buffer = frame.buffer
         var segment = frame.segment
-        Self.openReverseSegmentStart(&segment)
 
         var timestamp: UInt64? = nil
         let pts = fc_buffer_pts(buffer.pointer)
@@ -165,6 +166,7 @@ extension FrameWorker {
 
         let (outCaps, isNew) = run.stream.outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
         if isNew { log.info(element, "output caps \(GStreamer.describe(outCaps.pointer))") }
+        markContinuity(&buffer, run: &run)
         let outSample = GstOwnedSample(buffer: buffer.pointer, caps: outCaps.pointer, segment: &segment)
         // The sample holds the buffer now; let go of ours so downstream gets it alone.
         buffer.release()
@@ -174,6 +176,18 @@ extension FrameWorker {
             _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample.pointer)
             if !run.pushedSinceStart { sendHeldEvents(&run) }
         }
+    }
+
+    /// A frame leaves DISCONT as it came (as through identity: GstBaseSrc would mark every
+    /// frame of backwards playback), or after frames this element dropped (as GstBaseTransform
+    /// marks the frame after a QoS drop).
+    private func markContinuity(_ buffer: inout GstOwned<GstBuffer>, run: inout WorkerRun) {
+        let dropped = mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
+        defer { run.droppedAtLastPush = dropped }
+        let discont = dropped != run.droppedAtLastPush
+        if fc_buffer_is_discont(buffer.pointer) != 0 { return }
+        buffer = buffer.writable()
+        if discont { fc_buffer_set_discont(buffer.pointer) } else { fc_buffer_mark_continuous(buffer.pointer) }
     }
 
     /// Whether this frame's pixel work runs on the worker thread alone instead of being

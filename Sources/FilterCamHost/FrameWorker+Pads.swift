@@ -125,8 +125,10 @@ extension FrameWorker {
             return GST_PAD_PROBE_OK
         }, unretained, nil)
 
-        // Frames leaving the element (what `frames-processed` counts).
-        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
+        // Frames leaving the element (what `frames-processed` counts), with DISCONT as the
+        // worker decided (`markContinuity`).
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+            fc_probe_info_keep_continuous(info)
             FrameWorker.from(data).leftCount.add(1, ordering: .relaxed)
             return GST_PAD_PROBE_OK
         }, unretained, nil)

@@ -31,6 +31,9 @@ import Synchronization
 ///   skipped before processing (as GstBaseTransform does), counted and reported;
 /// - serialized events (tags, custom) go through the mailbox in stream order and are
 ///   sent into the appsrc; EOS ends the appsrc after the last frame;
+/// - segments: the appsrc never ends a stream itself (GstBaseSrc's automatic EOS is off),
+///   so segment seeks loop and backwards playback keeps its last chunk; each frame leaves
+///   DISCONT as it came, or after frames dropped here (`markContinuity`);
 /// - flushes: FLUSH_START/STOP seen on the appsink pad are sent to the appsrc and empty
 ///   the mailbox; a frame in flight during a flush is not pushed after it;
 /// - upstream events (seek, navigation) reaching the appsrc pad are pushed upstream from
@@ -159,6 +162,10 @@ final class FrameWorker: Sendable {
                        ("handle-segment-change", "true"), ("do-timestamp", "false"), ("emit-signals", "false")] {
             GStreamer.set(UnsafeMutableRawPointer(appsrc), k, v)
         }
+        // The stream's end is upstream's to say (EOS, SEGMENT_DONE): GstBaseSrc would end it
+        // itself at the segment's stop (start, playing backwards), and a task paused there
+        // stays paused through a seek without a flush (a looping segment seek).
+        gst_base_src_set_automatic_eos(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstBaseSrc.self), 0)
         fc_element_adopt_inner(element, appsink, appsrc)
         // The element keeps the pair, and so their pads, alive.
         let sinkPad = GStreamer.staticPad(appsink, "sink")!
@@ -204,19 +211,6 @@ final class FrameWorker: Sendable {
     /// blocked in it has returned), so no thread outlives the element's stop.
     func stop() {
         mailbox.stop()
-    }
-
-    /// In reverse playback the appsrc (GstBaseSrc) ends the stream as soon as it pushes a
-    /// frame at the segment's start, but demuxers play reverse in chunks, each forward
-    /// from a key frame, so the rest of the last chunk was lost. The pushed segment
-    /// starts at 0 instead, with the same stream time for every frame (time − start),
-    /// running time (reverse running time counts from `stop`) and stop.
-    static func openReverseSegmentStart(_ segment: UnsafeMutablePointer<GstSegment>) {
-        let s = segment.pointee
-        guard s.format == GST_FORMAT_TIME, s.rate < 0, s.start > 0, s.applied_rate == 1.0,
-              s.time != GstClockTime.max, s.time >= s.start else { return }
-        segment.pointee.time = s.time - s.start
-        segment.pointee.start = 0
     }
 
 }

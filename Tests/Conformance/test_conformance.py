@@ -169,6 +169,79 @@ class Seeks(unittest.TestCase):
                 self.assertEqual(self.segment_seek(element, -1.0, 1 * Gst.SECOND, 2 * Gst.SECOND,
                                                    flags=Gst.SeekFlags.NONE), reference)
 
+    def stream_played_backwards(self, element):
+        """The segment and each frame's PTS and DISCONT flag at the sink, playing 2-4 s backwards."""
+        pipeline = clip_pipeline(element)
+        seen, ended = [], threading.Event()
+
+        def on_data(pad, info):
+            if info.type & Gst.PadProbeType.BUFFER:
+                buffer = info.get_buffer()
+                seen.append((buffer.pts, buffer.has_flags(Gst.BufferFlags.DISCONT)))
+            elif info.get_event().type == Gst.EventType.SEGMENT:
+                s = info.get_event().parse_segment()
+                seen.append(("segment", s.rate, s.start, s.stop, s.time))
+            elif info.get_event().type == Gst.EventType.EOS:
+                ended.set()
+            return Gst.PadProbeReturn.OK
+        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.BUFFER | Gst.PadProbeType.EVENT_DOWNSTREAM, on_data)
+        pipeline.set_state(Gst.State.PAUSED)
+        pipeline.get_state(10 * Gst.SECOND)
+        self.assertTrue(pipeline.seek(-1.0, Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE,
+                                      Gst.SeekType.SET, 2 * Gst.SECOND, Gst.SeekType.SET, 4 * Gst.SECOND))
+        pipeline.set_state(Gst.State.PLAYING)
+        self.assertTrue(ended.wait(20), "no EOS reached the sink")
+        pipeline.set_state(Gst.State.NULL)
+        after_seek = max(i for i, item in enumerate(seen) if item[0] == "segment")
+        return seen[after_seek:]
+
+    def test_backwards_the_segment_and_discont_flags_are_upstreams(self):
+        # GstBaseSrc (the element's appsrc) marks every frame of backwards playback DISCONT
+        # and ends the stream at the segment's start itself; through identity neither happens.
+        reference = self.stream_played_backwards("identity")
+        self.assertEqual(reference[0], ("segment", -1.0, 2 * Gst.SECOND, 4 * Gst.SECOND, 2 * Gst.SECOND))
+        frames = reference[1:]
+        self.assertEqual(len(frames), 60)
+        self.assertIn((2 * Gst.SECOND, True), frames, "the last chunk (2.0-2.5 s) is played")
+        self.assertLess(sum(discont for _, discont in frames), 10, "DISCONT marks each chunk's first frame only")
+        for element in FILTERCAM_ELEMENTS + ["filtercam orientation=90r"]:
+            with self.subTest(element=element):
+                self.assertEqual(self.stream_played_backwards(element), reference)
+
+    def loop_with_segment_seeks(self, element, loops=3):
+        """Frames at the sink looping 1-2 s with segment seeks, each after the last
+        SEGMENT_DONE without a flush (a seamless loop, as players and video walls do)."""
+        pipeline = clip_pipeline(element, "fakesink name=sink sync=true")
+        counter = Counter(sink_pad(pipeline, "sink"))
+        done_at_sink = threading.Semaphore(0)
+
+        def on_event(pad, info):
+            if info.get_event().type == Gst.EventType.SEGMENT_DONE:
+                done_at_sink.release()
+            return Gst.PadProbeReturn.OK
+        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, on_event)
+        pipeline.set_state(Gst.State.PAUSED)
+        pipeline.get_state(10 * Gst.SECOND)
+        counter.clear()
+        flags = Gst.SeekFlags.FLUSH | Gst.SeekFlags.SEGMENT
+        for _ in range(loops):
+            self.assertTrue(pipeline.seek(1.0, Gst.Format.TIME, flags, Gst.SeekType.SET, 1 * Gst.SECOND,
+                                          Gst.SeekType.SET, 2 * Gst.SECOND))
+            pipeline.set_state(Gst.State.PLAYING)
+            self.assertIsNotNone(wait_for(pipeline, Gst.MessageType.SEGMENT_DONE), "the loop stopped")
+            flags = Gst.SeekFlags.SEGMENT
+        self.assertTrue(all(done_at_sink.acquire(timeout=10) for _ in range(loops)), "a SEGMENT_DONE did not reach the sink")
+        pts = list(counter.pts)
+        pipeline.set_state(Gst.State.NULL)
+        return pts
+
+    def test_looping_with_segment_seeks_without_flush(self):
+        reference = self.loop_with_segment_seeks("identity")
+        self.assertEqual(len(reference), 3 * 30)
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                self.assertEqual(self.loop_with_segment_seeks(element), reference)
+
     def stepping(self, element):
         pipeline = clip_pipeline(element, "fakesink name=sink sync=true")
         pipeline.set_state(Gst.State.PAUSED)

@@ -164,6 +164,9 @@ class OnTimeBursts(LiveCase):
             "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=1920,height=1080,framerate=30/1 ! "
             f"filtercam name=fc filter=\"{chain}\" ! fakesink name=sink sync=true")
         counter = Counter(sink_pad(pipeline, "sink"))
+        disconts = []
+        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.BUFFER, lambda pad, info: (
+            disconts.append(info.get_buffer().has_flags(Gst.BufferFlags.DISCONT)), Gst.PadProbeReturn.OK)[1])
         pipeline.set_state(Gst.State.PLAYING)
         qos = []
         deadline = time.monotonic() + 30
@@ -181,5 +184,7 @@ class OnTimeBursts(LiveCase):
         self.assertTrue(all(m.parse_qos()[0] for m in qos), "live QoS")
         self.assertGreater(dropped, 0)
         self.assertGreater(counter.count, 0)
+        # As GstBaseTransform marks the frame after a QoS drop: the stream has a hole there.
+        self.assertTrue(any(disconts[1:]), "no frame after a drop was marked DISCONT")
 
 

@@ -109,6 +109,15 @@ GstBuffer *fc_probe_info_buffer(GstPadProbeInfo *info);    // GST_PAD_PROBE_INFO
 GstClockTime fc_buffer_pts(GstBuffer *b);                  // GST_BUFFER_PTS
 GstClockTime fc_buffer_duration(GstBuffer *b);             // GST_BUFFER_DURATION
 GstBuffer *fc_buffer_make_writable(GstBuffer *b);          // gst_buffer_make_writable (a macro)
+
+/// DISCONT as upstream set it: GstBaseSrc (the element's appsrc) marks every buffer
+/// DISCONT when playing backwards. The worker marks a buffer that must leave without it
+/// (`fc_buffer_mark_continuous`, a flag of the element's own, on a writable buffer); the
+/// probe on the element's src pad then clears both (`fc_probe_info_keep_continuous`).
+gboolean fc_buffer_is_discont(GstBuffer *b);
+void fc_buffer_set_discont(GstBuffer *b);
+void fc_buffer_mark_continuous(GstBuffer *b);
+void fc_probe_info_keep_continuous(GstPadProbeInfo *info);
 guint8 *fc_video_frame_plane_data(GstVideoFrame *f);       // GST_VIDEO_FRAME_PLANE_DATA(f, 0)
 gint fc_video_frame_stride(GstVideoFrame *f);              // GST_VIDEO_FRAME_PLANE_STRIDE(f, 0)
 guint8 *fc_video_frame_plane_data_n(GstVideoFrame *f, guint plane);  // GST_VIDEO_FRAME_PLANE_DATA(f, plane)
