@@ -135,6 +135,13 @@ extension SnapshotBranch {
             pixels = pixels.transformed(job.method.inverse)
             exifOrientation = job.method.exifOrientation
         }
+        if case .yuv(let buffer, let matrix) = pixels, matrix != .jfif {
+            // The file's samples as viewers read them (jpegenc writes them as they are).
+            var frame = buffer.frame
+            frame.matrix = matrix
+            frame.convertSamples(to: .jfif)
+            pixels = .yuv(buffer, .jfif)
+        }
         return (pixels, exifOrientation)
     }
 

@@ -145,6 +145,7 @@ enum StillPixels {
         case .bt601: "bt601"
         case .bt709: "bt709"
         case .bt2020: "bt2020"
+        case .jfif: "1:4:0:0"   // full range, BT.601 (what jpegdec gives)
         default: nil
         }
     }

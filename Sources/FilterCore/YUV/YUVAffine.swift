@@ -23,7 +23,16 @@ struct YUVAffine {
             let row: [Double] = Array(m.m[(r * 4)..<(r * 4 + 4)])
             return [row[0], row[1], row[2], row[3] * 255]
         }
-        let t = Self.compose(forward, Self.compose(rgb, inverse))
+        self.init(samples: Self.compose(forward, Self.compose(rgb, inverse)))
+    }
+
+    /// Samples of `source`'s matrix and range re-expressed in `target`'s (the same R′G′B′).
+    init(from source: YUVMatrix, to target: YUVMatrix) {
+        self.init(samples: Self.compose(Self.forward(target), Self.invert(Self.forward(source))))
+    }
+
+    /// `t`: YUV samples → YUV samples, 3 rows of 4 (last column: offset).
+    private init(samples t: [[Double]]) {
         // Inputs are centred chroma (u − 128): fold the 128s into the offsets.
         k = t.flatMap { row -> [Int32] in
             let offset = row[3] + 128 * (row[1] + row[2])
