@@ -62,7 +62,9 @@ extension FilterCamElement {
             return .key(String(cString: key))
         case GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS:
             var button: gint = 0
-            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0,
+            // A press in the window's bars around the picture (letterboxing) is not on the
+            // picture: it places nothing, as a tap beside a camera's preview.
+            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0, isOnOutput(x, y),
                   let (fx, fy) = gallery ? outputFraction(x, y) : pictureFraction(x, y) else { return nil }
             return .press(x: fx, y: fy, button: Int(button))
         case GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE:
@@ -89,6 +91,14 @@ extension FilterCamElement {
         let ox = plan.lensCrop ? Double(plan.lensRect.x) + x : x
         let oy = plan.lensCrop ? Double(plan.lensRect.y) + y : y
         return (ox / Double(plan.orientedWidth), oy / Double(plan.orientedHeight))
+    }
+
+    /// Whether an output position is on the output frame. glimagesink clamps a position in
+    /// its bars to the picture's edge (0, or the width or height itself), so those are off
+    /// it too; only a press on the very first pixel column or row of the picture is lost.
+    private func isOnOutput(_ x: Double, _ y: Double) -> Bool {
+        guard let plan = activePlan.withLock({ $0 }) else { return false }
+        return x > 0 && y > 0 && x < Double(plan.outputWidth) && y < Double(plan.outputHeight)
     }
 
     /// An output position as a fraction of the output frame, kept inside it.

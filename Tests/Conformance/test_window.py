@@ -280,6 +280,17 @@ class Window(WindowTestCase):
         finally:
             self.close(pipeline)
 
+    def test_a_click_beside_the_picture_places_no_lens(self):
+        pipeline, fc = self.turned_in_glimagesink("BGRx")
+        try:
+            # x 50 is in the bar left of the turned picture (x 140..500); the key after it
+            # shows the click has been handled (the window's events come in order).
+            self.xdotool("mousemove", "50", "240", "click", "1", "key", "n")
+            self.assertTrue(eventually(lambda: fc.get_property("filter") != "sepia"), "the key after the click did nothing")
+            self.assertEqual(fc.get_property("lens"), "0,0,1,1", "a click in the letterbox placed the lens")
+        finally:
+            self.close(pipeline)
+
     def test_no_display_fails_at_once_with_what_to_do(self):
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
         for target in [FIRST_EXAMPLE, "preview"]:
