@@ -94,10 +94,6 @@ public final class Pipeline {
 
     public var bus: UnsafeMutablePointer<GstBus> { owned.bus! }
 
-    public func sendEndOfStream() {
-        gst_element_send_event(element, gst_event_new_eos())
-    }
-
     /// Every element inside, depth first.
     public var elements: [UnsafeMutablePointer<GstElement>] { Pipeline.elements(of: element) }
 

@@ -60,6 +60,11 @@ public final class PipelineSession {
     /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
 
+    /// Whether the picture is stopped on purpose (serve's camera while nobody watches):
+    /// then commands run without waiting for a frame, and those that need one
+    /// (`needsAPicture`) are refused instead of acting whenever a viewer comes.
+    public var pictureIsPaused: (() -> Bool)?
+
     /// Where other threads (signal handlers, stdin readers, the web page) leave their
     /// requests: all they may reach of the session.
     public struct Inbox: Sendable {
@@ -130,7 +135,10 @@ public final class PipelineSession {
             // 20 ms: live commands (stdin, keys) are picked up within a frame.
             if let m = GstOwned(gst_bus_timed_pop(bus, 20_000_000)) {
                 outcome = handle(m.pointer)
-                if outcome == .endOfStream && eosDeadline != nil { outcome = .stoppedByUser }
+                if outcome == .endOfStream && eosDeadline != nil {
+                    outcome = .stoppedByUser
+                    endOfStreamSent.withLock { $0 = true }   // it came through, whether or not its sender has returned yet
+                }
             }
             if outcome == nil && displayWentAway() { outcome = .error }
             onTick?()
@@ -138,7 +146,8 @@ public final class PipelineSession {
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()
             if ready { windowTitles.refresh(pipeline) }
-            let takeCommands = ready || outcome != nil
+            let paused = outcome == nil && pictureIsPaused?() == true
+            let takeCommands = ready || outcome != nil || paused
             let (commands, interrupts) = requests.withLock { r -> ([Request], Int) in
                 // Before the first frame, only the commands needing none at the head.
                 let taken = takeCommands ? r.commands.count
@@ -155,6 +164,10 @@ public final class PipelineSession {
                 switch request {
                 case .refused(let why):
                     errorLine("command error: \(why)")
+                case .run(let command, let reply) where paused && command.needsAPicture,
+                     .runWithoutPicture(let command, let reply) where paused && command.needsAPicture:
+                    let why = "\(command.line.quotedForMessage) needs the live picture, and the camera is paused until someone watches: nothing was done"
+                    if let reply { reply(.failure(ControlError(why))) } else { errorLine("command error: \(why)") }
                 case .run(let command, let reply), .runWithoutPicture(let command, let reply):
                     // `quit` waits for the stills and the recording asked for before it;
                     // `record` behind a `record` waits for that one to start or be saved
@@ -189,6 +202,12 @@ public final class PipelineSession {
         }
         if outcome == .error { finaliseRecordings() }
         printSummary()
+        if eosDeadline != nil && !endOfStreamSent.withLock({ $0 }) {
+            // The EOS never got in (see `sendEndOfStreamAside`), and stopping the pipeline
+            // would wait on the same lock: the process ends with it as it is.
+            errorLine("The pipeline never took the EOS (an element still waits for its first frame): stopped without it.")
+            return outcome!
+        }
         pipeline.setState(GST_STATE_NULL)
         return outcome!
     }
@@ -226,8 +245,33 @@ public final class PipelineSession {
         stoppingARecording = recording
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
                                 : "Interrupt: sending EOS so recordings are finalised (Ctrl-C again aborts)…")
-        pipeline.sendEndOfStream()
+        var state = GST_STATE_NULL, pending = GST_STATE_NULL
+        if gst_element_get_state(pipeline.element, &state, &pending, 0) != GST_STATE_CHANGE_ASYNC && state == GST_STATE_PAUSED {
+            // Paused on purpose (serve's camera while nobody watches): a source that is not
+            // live waits in the sink's preroll there, where no EOS gets past; playing, it flows.
+            pipeline.setPlaying(true)
+        }
+        sendEndOfStreamAside()
         return Date().addingTimeInterval(recording ? endOfStreamTimeout : min(1.5, endOfStreamTimeout))
+    }
+
+    /// Sends EOS from a thread of its own. Sending waits for the sources' streaming threads,
+    /// and one that waits in a sink for a preroll that never completes (a pipeline still
+    /// starting, a branch that never gets a frame) holds it for good: the session's loop must
+    /// go on, so the deadline and a second Ctrl-C still end the run.
+    private func sendEndOfStreamAside() {
+        let sent = endOfStreamSent, element = UncheckedElement(pointer: pipeline.element)
+        Thread.detachNewThread {
+            gst_element_send_event(element.pointer, gst_event_new_eos())
+            sent.withLock { $0 = true }
+        }
+    }
+    private let endOfStreamSent = Locked(false)
+
+    /// The pipeline, handed to the thread that sends it EOS (GStreamer's objects are
+    /// thread-safe).
+    private struct UncheckedElement: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<GstElement>
     }
 
     private func handle(_ m: UnsafeMutablePointer<GstMessage>) -> Outcome? {

@@ -106,6 +106,7 @@ enum ServeCommand {
             FileHandle.standardOutput.write(lines.map { $0 + "\n" }.joined())
         }
 
+        session.pictureIsPaused = { !cameraRunning.withLock { $0 } }
         LaunchCommand.session = session
         LaunchCommand.installSignalHandlers()
         let restoreTerminal = LaunchCommand.startReadingCommands(into: session)

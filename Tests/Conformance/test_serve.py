@@ -420,6 +420,35 @@ class Serve(unittest.TestCase):
         # grace: about 200 frames at 30 fps; 270 allows up to twice the grace, not more.
         self.assertLess(processed, 270, f"the camera kept running after the viewer left ({time.time() - left:.0f} s ago): {err[-500:]}")
 
+    def test_commands_while_nobody_watches_run_or_are_refused_and_quit_stops(self):
+        # They waited for a frame that does not come while the camera is paused: even
+        # quit was never run.
+        server = Server()
+        try:
+            self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+            server.process.stdin.write("filter mono\nsnapshot\nquit\n")
+            server.process.stdin.flush()
+            self.assertTrue(server.wait_for_err("filter: mono", timeout=10), "a filter change waited for a viewer")
+            self.assertTrue(server.wait_for_err("'snapshot' needs the live picture", timeout=10), "no word on the still")
+            server.process.wait(timeout=10)
+        finally:
+            status, err = server.stop()
+        self.assertEqual(status, 0, err[-800:])
+
+    def test_ctrl_c_stops_a_paused_server_whose_source_is_not_live(self):
+        # A source that is not live waits in the sink's preroll while paused, where no EOS
+        # gets past: Ctrl-C hung for good, and a second one too.
+        server = Server(description="videotestsrc ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia")
+        self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+        server.process.send_signal(signal.SIGINT)
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        self.assertIsNotNone(server.process.poll(), "Ctrl-C did not stop the paused server within 10 s")
+        status, err = server.stop()
+        self.assertEqual(status, 0, err[-800:])
+
     def test_snapshot_command_while_serving_writes_the_served_picture(self):
         folder = tempfile.mkdtemp(prefix="fc-serve-still-")
         err = command_while_watched(folder, "snapshot")

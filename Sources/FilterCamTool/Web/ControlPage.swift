@@ -68,7 +68,7 @@ public final class ControlPage: Sendable {
             return request.reply(.text(400, "\(error)"))
         }
         if let refusal = Self.refusal(of: command) { return request.reply(.text(403, refusal)) }
-        let needsPicture = command == .snapshot || command == .countdown || command == .record
+        let needsPicture = command.needsAPicture
         if needsPicture && !pictureFlows() {
             return request.reply(.text(503, "\(command.line.quotedForMessage) needs the live picture, and the camera is paused until "
                                        + "someone watches (this page, a WHEP or an RTSP player): nothing was done"))

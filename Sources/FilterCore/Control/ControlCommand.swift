@@ -63,6 +63,10 @@ public enum ControlCommand: Equatable, Sendable {
     static let argumentVerbs = ["set", "filter", "lens-at", "pick-at", "camera"]
 
     /// The command as it is typed on a line.
+    /// Whether it acts on a frame that has yet to come (a still, a countdown, a recording's
+    /// start), rather than on settings that take effect at once.
+    public var needsAPicture: Bool { self == .snapshot || self == .countdown || self == .record }
+
     public var line: String {
         switch self {
         case .set(let element, let property, let value): return "set \(element.map { $0 + "." } ?? "")\(property)=\(value)"
