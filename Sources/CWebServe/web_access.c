@@ -89,6 +89,10 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
 static void on_request_started(SoupServer *server, SoupServerMessage *msg, gpointer data) {
   (void)server; (void)data;
   g_signal_connect(msg, "got-headers", G_CALLBACK(on_headers), NULL);
+  // One request a connection: libsoup before 3.3 (Debian 12 has 3.2) never frees an idle
+  // kept-alive connection that the client closes, so each page load held a descriptor
+  // for good, and a thousand requests left the server without any.
+  soup_message_headers_replace(soup_server_message_get_response_headers(msg), "Connection", "close");
 }
 
 void fc_access_limit_bodies(SoupServer *server) {

@@ -6,6 +6,7 @@ and nothing changes; bad requests get a 4xx and the server keeps serving. One se
 one browser serve every test of the class (a browser costs ~3 s to start)."""
 import os
 import base64
+import http.client
 import queue
 import re
 import signal
@@ -16,6 +17,7 @@ import threading
 import time
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import browser
@@ -283,6 +285,9 @@ class WebPage(ServerAndBrowser):
             ("POST", "/control", b"no-such-command", {}, 400),
             ("POST", "/control", b"quit", {}, 403),
             ("POST", "/control", b"set location=/tmp/x", {}, 403),
+            # A look named by its file reads that file on the server (its errors quoted lines).
+            ("POST", "/control", b"filter lut file=/etc/passwd", {}, 403),
+            ("POST", "/control", b"filter sepia, lut intensity=0.5 file='/etc/passwd'", {}, 403),
             # Another site's page, and a name that is not this machine's (DNS rebinding).
             ("POST", "/control", b"rotate", {"Origin": "http://example.com"}, 403),
             ("GET", "/", b"", {"Host": "example.com"}, 403),
@@ -294,12 +299,29 @@ class WebPage(ServerAndBrowser):
                 self.assertTrue(text.strip(), "a refusal without a word of why")
         # Each says what was wrong, and GStreamer's SDP parser is not fed an empty offer.
         self.assertIn("the body is empty", self.server.request("POST", "/whep", b"", sdp)[1])
+        self.assertNotIn("root", self.server.request("POST", "/control", b"filter lut file=/etc/passwd", {})[1])
         self.assertIn("Content-Length", self.server.request("POST", "/control", iter([b"rotate"]), {})[1])
         self.assertFalse(any("CRITICAL" in line for line in self.server.said), "\n".join(self.server.said[-10:]))
         self.assertFalse(any("orientation" in line for line in self.server.said), "a refused rotate turned the picture")
         frames = self.browser.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames")
         more = self.browser.wait_for("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames - arguments[0] >= 30", 30, frames)
         self.assertTrue(more, "the page stopped playing after the bad requests")
+
+    def test_connections_their_clients_close_are_let_go(self):
+        # libsoup 3.2 kept every kept-alive connection its client closed: a descriptor each,
+        # for good (urllib asks for one request a connection, so it never showed there).
+        fds = lambda: len(os.listdir(f"/proc/{self.server.process.pid}/fd"))
+        address = urllib.parse.urlsplit(self.server.url)
+        before = fds()
+        for _ in range(40):
+            connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+            connection.request("GET", "/page.js")
+            self.assertEqual(connection.getresponse().read()[:0], b"")
+            connection.close()
+        deadline = time.monotonic() + 10
+        while fds() - before > 5 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertLessEqual(fds() - before, 5, "the server holds the closed connections")
 
 
 class WhepPlaces(unittest.TestCase):

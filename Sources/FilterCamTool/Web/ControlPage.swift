@@ -56,8 +56,24 @@ public final class ControlPage: Sendable {
         case .help: "'help' prints on the server's terminal; the page's controls are the commands"
         case .set: "'set' changes any property of any element (file names too): only the server's terminal can"
         case .camera: "'camera' opens devices and files on the server: only its terminal can"
+        case .filter(let chain) where namesAFile(chain):
+            "a filter setting that names a file ('lut file=…') reads files on the server: only its terminal can; "
+                + "the page picks filters by id, the looks folder's too (look:NAME)"
         default: nil
         }
+    }
+
+    /// Whether a chain gives a file parameter (a look's `file=`). Found in the words as
+    /// written, before anything parses the chain: checking a chain loads its files.
+    private static func namesAFile(_ chain: String) -> Bool {
+        let registry = FilterRegistry.shared
+        let fileParameters = Set(registry.ids.flatMap { id in
+            (registry.descriptor(id: id)?.parameters ?? []).compactMap { p -> String? in
+                if case .text = p.kind { p.name } else { nil }
+            }
+        })
+        let words = chain.split(whereSeparator: { $0 == "," || $0.isWhitespace || $0 == "\"" || $0 == "'" })
+        return words.contains { word in fileParameters.contains { word.hasPrefix("\($0)=") } }
     }
 
     private func control(_ request: WebServer.Request) {
