@@ -40,6 +40,7 @@ struct FcEncodedStream {
   gboolean running;
   gint64 empty_since;      // monotonic µs; 0 while someone is subscribed
   gint64 key_requested;    // monotonic µs of the request on its way, 0 when none; atomic
+  gboolean camera_seen;    // a frame has left the camera's pipeline (fc_encoded_stream_watch_camera); atomic
 };
 
 static void subscriber_free(gpointer p) {
@@ -247,6 +248,25 @@ static void report_errors(FcEncodedStream *s) {
   }
   gst_object_unref(bus);
 }
+
+static GstPadProbeReturn note_camera_frame(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad; (void)info;
+  __atomic_store_n(&((FcEncodedStream *)data)->camera_seen, TRUE, __ATOMIC_RELAXED);
+  return GST_PAD_PROBE_REMOVE;
+}
+
+void fc_encoded_stream_watch_camera(FcEncodedStream *s, void *element) {
+  GstPad *pad = gst_element_get_static_pad(element, "src");
+  if (!pad) {
+    __atomic_store_n(&s->camera_seen, TRUE, __ATOMIC_RELAXED);
+    return;
+  }
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, note_camera_frame, fc_encoded_stream_ref(s),
+                    (GDestroyNotify)fc_encoded_stream_unref);
+  gst_object_unref(pad);
+}
+
+int fc_encoded_stream_camera_seen(FcEncodedStream *s) { return __atomic_load_n(&s->camera_seen, __ATOMIC_RELAXED); }
 
 void fc_encoded_stream_tick(FcEncodedStream *s) {
   gint64 now = g_get_monotonic_time();

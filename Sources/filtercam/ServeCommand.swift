@@ -63,6 +63,7 @@ enum ServeCommand {
             printError("filtercam serve: \(error)")
             return 1
         }
+        if let out = pipeline.element(named: "filtercam-serve-out") { stream.watchCamera(out) }
         var configuration = options.configuration
         // SPS/PPS once a second (config-interval=1), not with each key frame (-1): through
         // rtph264depay, -1 leaves openh264dec (the decoder a player without gstreamer1.0-libav
@@ -122,7 +123,9 @@ enum ServeCommand {
                     cameraRunning.withLock { $0 = true }
                     printError("filtercam serve: camera running for a viewer")
                 }
-            } else if cameraRunning.withLock({ $0 }) && Date().timeIntervalSince(lastViewer) > 3 {
+            } else if cameraRunning.withLock({ $0 }) && Date().timeIntervalSince(lastViewer) > 3 && stream.cameraSeen {
+                // Not before the camera's first frame: the channel learns the picture's size
+                // from it (a first viewer's stream was set up at 320x240 otherwise).
                 pipeline.setPlaying(false)
                 cameraRunning.withLock { $0 = false }
                 printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"

@@ -420,6 +420,24 @@ class Serve(unittest.TestCase):
         # grace: about 200 frames at 30 fps; 270 allows up to twice the grace, not more.
         self.assertLess(processed, 270, f"the camera kept running after the viewer left ({time.time() - left:.0f} s ago): {err[-500:]}")
 
+    def test_a_first_viewer_gets_the_cameras_size_from_the_first_frame(self):
+        # The camera used to pause before its first frame, so the channel to the encoder knew
+        # only its default 320x240: a first viewer's stream began with black 320x240 frames
+        # and parameter sets, then changed size (players sized the whole picture by them).
+        server = Server(description="videotestsrc is-live=true ! video/x-raw,width=640,height=480,framerate=30/1 ! filtercam filter=sepia")
+        folder = tempfile.mkdtemp(prefix="fc-first-")
+        try:
+            self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+            watched = viewer(server.url, 30, os.path.join(folder, "v.ts"), frames=30)
+            watched.wait(30)
+        finally:
+            server.stop()
+        sizes = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "frame=width,height", "-of", "csv=p=0",
+                                os.path.join(folder, "v.ts")], capture_output=True, text=True).stdout.split()
+        sizes = [line.strip(",") for line in sizes if line.strip(",")]   # ffprobe adds a comma for some frames
+        self.assertGreaterEqual(len(sizes), 25, "the viewer got too few frames")
+        self.assertEqual(set(sizes), {"640,480"}, f"frame sizes the first viewer got: {sizes[:5]}")
+
     def test_commands_while_nobody_watches_run_or_are_refused_and_quit_stops(self):
         # They waited for a frame that does not come while the camera is paused: even
         # quit was never run.

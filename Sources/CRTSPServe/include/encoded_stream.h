@@ -25,6 +25,13 @@ void fc_encoded_stream_unsubscribe(FcEncodedStream *stream, void *appsrc);
 /// Appsrcs fed now.
 int fc_encoded_stream_subscribers(FcEncodedStream *stream);
 
+/// Watches the camera's last element (a GstElement *, before the inter-video sink) for its
+/// first frame: until one has passed, the inter-video source knows no size but its default
+/// 320x240, which a viewer's encoder would be set up at (so the camera is not paused before).
+void fc_encoded_stream_watch_camera(FcEncodedStream *stream, void *element);
+/// Whether a frame has passed the watched element.
+int fc_encoded_stream_camera_seen(FcEncodedStream *stream);
+
 /// Call often (the session's loop does, every 20 ms): forgets appsrcs that are gone,
 /// stops the encoder 2 s after the last one, and prints the encoder's errors on stderr.
 void fc_encoded_stream_tick(FcEncodedStream *stream);

@@ -1,3 +1,4 @@
+import CGStreamer
 import CRTSPServe
 
 /// The one H.264 encoder behind `filtercam serve`: it reads the user's pipeline from an
@@ -18,7 +19,7 @@ public final class EncodedStream {
     /// small or still picture filled 2 Mbit/s with nothing to show for it.
     public init(channel: String) throws {
         let description = """
-            intervideosrc channel=\(channel) ! video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
+            intervideosrc name=camera channel=\(channel) ! video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
             ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 pass=qual quantizer=23 bitrate=2048 \
             ! video/x-h264,profile=constrained-baseline,stream-format=avc,alignment=au ! appsink name=encoded
             """
@@ -33,6 +34,12 @@ public final class EncodedStream {
 
     /// Viewers fed now, over either protocol.
     public var subscribers: Int { Int(fc_encoded_stream_subscribers(pointer)) }
+
+    /// Watches `element`, the camera pipeline's last before the inter-video sink, for its
+    /// first frame (`cameraSeen`): until then the channel knows no size but its default
+    /// 320x240, at which a first viewer's stream was set up.
+    public func watchCamera(_ element: UnsafeMutablePointer<GstElement>) { fc_encoded_stream_watch_camera(pointer, element) }
+    public var cameraSeen: Bool { fc_encoded_stream_camera_seen(pointer) != 0 }
 
     /// Forgets viewers that are gone and stops the encoder when nobody is left; call often.
     public func tick() { fc_encoded_stream_tick(pointer) }
