@@ -18,6 +18,20 @@ import Glibc
 /// while someone watches and stops 3 s after the last viewer leaves (`--always-on` keeps it
 /// running, e.g. for a recording branch).
 enum ServeCommand {
+    /// A server holds a socket or two per viewer, and GStreamer 1.22's webrtcbin never lets
+    /// go of a WebRTC viewer's ICE agent (its thread and ~7 descriptors stay after the
+    /// viewer's pipeline is gone): the soft limit (often 1024) is raised to the hard one (at
+    /// most 65536), as servers do, so a day of page loads does not run the server out.
+    private static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, 65536)
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = wanted
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+
     static func run(_ arguments: [String]) -> Int32 {
         let options: Options
         do {
@@ -26,6 +40,7 @@ enum ServeCommand {
             printError("filtercam serve: \(error)")
             return 2
         }
+        raiseOpenFileLimit()
         // The user's pipeline, as `launch` reads it, into a channel the server reads.
         let target: PipelineTarget
         do {
