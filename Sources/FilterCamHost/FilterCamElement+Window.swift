@@ -8,7 +8,14 @@ extension FilterCamElement {
     /// Runs a mouse or key event from the window; false when it is not for us.
     func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         let s = settings.withLock { $0 }
-        guard s.navigation, let input = previewInput(event, gallery: s.gallery) else { return false }
+        guard s.navigation else { return false }
+        if gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_RELEASE {
+            // The release of a key taken here stays here too: upstream saw releases of
+            // presses it never got.
+            var key: UnsafePointer<gchar>?
+            return gst_navigation_event_parse_key_event(event, &key) != 0 && key.map { Keymap.command(forKey: String(cString: $0)) != nil } == true
+        }
+        guard let input = previewInput(event, gallery: s.gallery) else { return false }
         if s.osd && PreviewControl.closesCard(input) && display.withLock({ d in defer { d.hideHelp() }; return d.helpShown }) {
             log.info(element, "window: help card closed")
             return true

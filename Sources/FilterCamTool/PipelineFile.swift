@@ -58,9 +58,19 @@ public struct PipelineFile {
             throw Error(description: "'\(path)' is a folder, not a pipeline file"
                         + (files.isEmpty ? "" : "; its pipeline files: \(files.joined(separator: ", "))"))
         }
-        guard let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else {
-            throw Error(description: "pipeline file '\(path)' cannot be read (permissions, or not UTF-8 text)")
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw Error(description: "pipeline file '\(path)' cannot be read: no permission to read it")
+        }
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            // /dev/null, a FIFO, a device: a pipeline file is a regular text file.
+            throw Error(description: "'\(path)' is not a regular file: a pipeline file is a text file holding a pipeline description")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Error(description: "pipeline file '\(path)' cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Error(description: "pipeline file '\(path)' is not UTF-8 text")
         }
         try self.init(text: text, environment: environment, fileName: path)
     }

@@ -201,7 +201,7 @@ public final class PipelineSession {
             }
         }
         if outcome == .error { finaliseRecordings() }
-        printSummary()
+        printSummary(aborted: outcome == .aborted)
         if eosDeadline != nil && !endOfStreamSent.withLock({ $0 }) {
             // The EOS never got in (see `sendEndOfStreamAside`), and stopping the pipeline
             // would wait on the same lock: the process ends with it as it is.
@@ -378,7 +378,7 @@ public final class PipelineSession {
     static let genericStateChangeError = "GStreamer error: state change failed and some element failed to post a proper error message"
 
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
-    public func printSummary() {
+    public func printSummary(aborted: Bool = false) {
         for (key, count) in repeatedWarnings.sorted(by: { $0.key < $1.key }) where count > 1 {
             let parts = key.split(separator: "\n", maxSplits: 1)
             errorLine("(the WARNING from \(parts[0]) \"\(parts.count > 1 ? String(parts[1]) : "")\" came \(count) times)")
@@ -395,7 +395,10 @@ public final class PipelineSession {
         for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
             guard let location = Pipeline.property(sink, "location"),
                   let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else { continue }
-            errorLine("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))")
+            // After an abort (a second Ctrl-C) the file did not get its EOS: a recording may
+            // lack its index and not play.
+            errorLine("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))"
+                      + (aborted ? ", unfinished: aborted before EOS reached it, it may not play" : ""))
         }
     }
 
@@ -461,7 +464,8 @@ public final class PipelineSession {
         guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
         stillsFinished += 1
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
-        let file = URL(fileURLWithPath: path).lastPathComponent
+        // As given (SNAPDIR, a location with a folder): a bare name read as the working folder.
+        let file = path
         let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) }
         onStill?(Still(path: path, saved: name == "snapshot-saved", reason: reason))
         if name == "snapshot-saved" {

@@ -22,6 +22,9 @@ case "inspect": status = InspectCommand.run(arguments)
 case "filters": status = FiltersCommand.run(arguments)
 case "devices": status = DevicesCommand.run(arguments)
 case "bench": status = BenchCommand.run(arguments)
+case "version" where arguments == ["-h"] || arguments == ["--help"], "help" where arguments == ["-h"] || arguments == ["--help"]:
+    print(usage)   // --help works on every command
+    status = 0
 case "help" where arguments.count == 1:   // `filtercam help launch`, as `git help commit`
     if let help = CommandHelp.text(for: arguments[0]) {
         print(help)

@@ -15,7 +15,7 @@ import sys
 import threading
 import unittest
 
-from support import Gst, clip, require_plugin, wait_for
+from support import Gst, GstVideo, clip, require_plugin, wait_for
 
 require_plugin()
 
@@ -146,6 +146,28 @@ class UpstreamEventsCarryUpstreamsResult(unittest.TestCase):
             pipeline.set_state(Gst.State.NULL)
             self.assertIsNone(error and error.parse_error()[0].message, element)
             self.assertTrue(renegotiated, f"{element}: frames stayed {sizes[-1]}")
+
+
+class KeysTakenStayTaken(unittest.TestCase):
+    def test_the_release_of_a_key_the_element_took_does_not_go_upstream(self):
+        # `n` (next filter) is the element's; `x` is nobody's and goes on, press and release.
+        pipeline = Gst.parse_launch("videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 ! "
+                                    "identity name=up ! filtercam name=fc ! fakesink name=sink")
+        upstream = []
+        pipeline.get_by_name("up").get_static_pad("src").add_probe(
+            Gst.PadProbeType.EVENT_UPSTREAM, lambda pad, info: (upstream.append(
+                (GstVideo.Navigation.event_get_type(info.get_event()).value_nick, GstVideo.Navigation.event_parse_key_event(info.get_event())[1]))
+                if info.get_event().type == Gst.EventType.NAVIGATION else None, Gst.PadProbeReturn.OK)[1])
+        pipeline.set_state(Gst.State.PLAYING)
+        pipeline.get_state(10 * Gst.SECOND)
+        pad = pipeline.get_by_name("sink").get_static_pad("sink")
+        for event in [GstVideo.Navigation.event_new_key_press("n", 0), GstVideo.Navigation.event_new_key_release("n", 0),
+                      GstVideo.Navigation.event_new_key_press("x", 0), GstVideo.Navigation.event_new_key_release("x", 0)]:
+            pad.push_event(event)
+        filter_now = pipeline.get_by_name("fc").get_property("filter")
+        pipeline.set_state(Gst.State.NULL)
+        self.assertNotEqual(filter_now, "none", "n did not change the filter")
+        self.assertEqual(upstream, [("key-press", "x"), ("key-release", "x")])
 
 
 class SegmentsInBytes(unittest.TestCase):

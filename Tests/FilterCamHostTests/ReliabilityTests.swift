@@ -317,7 +317,7 @@ final class ReliabilityTests: XCTestCase {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam snapshot-every=10 flash=false snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"])
-        XCTAssertTrue(p.waitForStderr(containing: "saved s-00000.jpg", timeout: 10), p.stderrSoFar)   // running, writing
+        XCTAssertTrue(p.waitForStderr(containing: "saved \(dir.path)/s-00000.jpg", timeout: 10), p.stderrSoFar)   // running, writing
         try FileManager.default.removeItem(at: dir)
         let r = p.wait(timeout: 20)
         XCTAssertEqual(r.status, 0, r.summary)

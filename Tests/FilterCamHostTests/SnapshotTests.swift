@@ -103,9 +103,9 @@ final class SnapshotTests: XCTestCase {
         let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true pattern=ball ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam orientation=90r snapshot-orientation=exif flash=false snapshot-location=\(dir.path)/s-%03d.jpg ! fakesink"])
         // Each command once the previous one is acknowledged (no sleeps: a busy machine
         // may take longer than any fixed pause to start the pipeline or write a still).
-        let steps = [("snapshot", "saved s-000.jpg"), ("set orientation=90l", "orientation = 90l"),
-                     ("snapshot", "saved s-001.jpg"), ("set orientation=180", "orientation = 180"),
-                     ("snapshot", "saved s-002.jpg")]
+        let steps = [("snapshot", "saved \(dir.path)/s-000.jpg"), ("set orientation=90l", "orientation = 90l"),
+                     ("snapshot", "saved \(dir.path)/s-001.jpg"), ("set orientation=180", "orientation = 180"),
+                     ("snapshot", "saved \(dir.path)/s-002.jpg")]
         for (command, acknowledgement) in steps {
             p.write(command + "\n")
             XCTAssertTrue(p.waitForStderr(containing: acknowledgement, timeout: 30), "no '\(acknowledgement)': \(p.stderrSoFar)")

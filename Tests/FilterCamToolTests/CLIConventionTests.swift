@@ -107,6 +107,12 @@ final class CLIConventionTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(says), r.stderr)
             XCTAssertFalse(r.stderr.contains("NSCocoaErrorDomain"), r.stderr)
         }
+        // --help and -h work on every command, these two too.
+        for arguments in [["version", "-h"], ["help", "--help"]] {
+            let r = try runCLI(arguments)
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertTrue(r.stdoutText.contains("usage"), r.summary)
+        }
     }
 
     /// A slip anywhere gets a "did you mean": the program's commands and options, an
@@ -128,6 +134,9 @@ final class CLIConventionTests: XCTestCase {
     /// fails between two other elements gets no FilterCam format hint (it has nothing to do
     /// with them), one into a FilterCam element does.
     func testAFolderAndAnotherElementsLinkAreNamedForWhatTheyAre() throws {
+        let device = try runCLI(["launch", "/dev/null"])
+        XCTAssertNotEqual(device.status, 0)
+        XCTAssertTrue(device.stderr.contains("'/dev/null' is not a regular file"), device.stderr)
         let folder = try runCLI(["launch", Build.packageRoot + "/pipelines"])
         XCTAssertNotEqual(folder.status, 0)
         XCTAssertTrue(folder.stderr.contains("is a folder, not a pipeline file; its pipeline files: demo.pipeline,"), folder.stderr)

@@ -6,10 +6,12 @@ import XCTest
 /// page's filter buttons.
 final class ControlPageTests: XCTestCase {
     func testCommandsThatActOnTheServerAreRefusedFromTheWeb() throws {
-        for line in ["quit", "help", "set filter=sepia", "set sink.location=/tmp/x", "camera /dev/video0"] {
+        for line in ["quit", "q", "help", "set filter=sepia", "set sink.location=/tmp/x", "camera /dev/video0",
+                     "filter lut file=/etc/passwd", "filter sepia, lut intensity=0.5 file='/etc/passwd'"] {
             XCTAssertNotNil(ControlPage.refusal(of: try ControlCommand(line: line)), line)
         }
-        for line in ["filter mono", "rotate", "mirror", "snapshot", "lens-at 0.75,0.75", "zoom-in", "zoom-out", "lens", "countdown"] {
+        for line in ["filter mono", "filter look:teal-orange", "filter sepia intensity=0.5", "rotate", "mirror", "snapshot",
+                     "lens-at 0.75,0.75", "zoom-in", "zoom-out", "lens", "countdown"] {
             XCTAssertNil(ControlPage.refusal(of: try ControlCommand(line: line)), line)
         }
     }

@@ -28,7 +28,7 @@ final class QuitFinishesStillsTests: XCTestCase {
                            stdin: "countdown\nquit\n", timeout: 30)
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["c-0.jpg"], r.stderr)
-        XCTAssertTrue(r.stderr.contains("saved c-0.jpg 64x48"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("saved \(dir.path)/c-0.jpg 64x48"), r.stderr)
     }
 
     func testQuitRightAfterRecordLeavesAFileThatPlays() throws {

@@ -58,7 +58,7 @@ public enum ControlCommand: Equatable, Sendable {
         ("lens-smaller", .lensSmaller), ("lens-larger", .lensLarger),
         ("snapshot", .snapshot), ("countdown", .countdown), ("record", .record), ("faces", .faces),
         ("gallery", .gallery), ("close-gallery", .closeGallery), ("next-page", .turnPage(1)), ("previous-page", .turnPage(-1)),
-        ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
+        ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit), ("q", .quit),
     ]
     static let argumentVerbs = ["set", "filter", "lens-at", "pick-at", "camera"]
 
@@ -100,7 +100,7 @@ public enum ControlCommand: Equatable, Sendable {
             self = .camera(argument)
         default:
             guard argument.isEmpty, let plain = Self.plainVerbs.first(where: { $0.verb == verb }) else {
-                let verbs = (Self.argumentVerbs + Self.plainVerbs.map(\.verb).filter { $0 != "?" && $0 != "exit" })
+                let verbs = (Self.argumentVerbs + Self.plainVerbs.map(\.verb).filter { $0 != "?" && $0 != "exit" && $0 != "q" })
                 let known = Self.argumentVerbs.contains(verb) || Self.plainVerbs.contains { $0.verb == verb }
                 let hint = known ? "" : NameSuggestion.hint(for: verb, among: verbs)
                 throw ParseError("unknown command \(trimmed.quotedForMessage)\(hint); commands: \(verbs.joined(separator: ", "))")
