@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A pipeline that opens a window needs a display. Without one, `autovideosink` falls
 /// through to `kmssink`, which crashes the process (exit 139, no message); so the check
@@ -28,11 +31,50 @@ public enum DisplayCheck {
         return !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
+    /// A local X display named by DISPLAY (":N", "unix:N", with or without ".screen") that
+    /// nothing answers on: its socket, as a file or in the abstract namespace, takes no
+    /// connection. Without Wayland the window sinks then crash as with no display at all.
+    static var unreachableLocalDisplay: String? {
+        let env = ProcessInfo.processInfo.environment
+        guard (env["WAYLAND_DISPLAY"] ?? "").isEmpty, let display = env["DISPLAY"], !display.isEmpty,
+              let colon = display.lastIndex(of: ":") else { return nil }
+        let host = display[..<colon]
+        guard host.isEmpty || host == "unix",
+              let number = Int(display[display.index(after: colon)...].split(separator: ".").first ?? "") else { return nil }
+        let path = "/tmp/.X11-unix/X\(number)"
+        return acceptsConnections(path, abstract: false) || acceptsConnections(path, abstract: true) ? nil : display
+    }
+
+    private static func acceptsConnections(_ path: String, abstract: Bool) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return true }   // cannot tell: let the sink try
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let offset = abstract ? 1 : 0   // the abstract namespace: a leading NUL
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() where i + offset < raw.count { raw[i + offset] = b }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + offset + bytes.count)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) == 0 }
+        }
+    }
+
     /// The message for a window pipeline on a machine without a display, or nil. `command`
     /// is how the user ran it ("filtercam launch", "pixelate-demo"); `pipelineFiles`: the
     /// program takes the shipped pipeline files.
     public static func problem(with description: String, command: String, pipelineFiles: Bool = true) -> String? {
-        guard !hasDisplay, let sink = windowSink(in: description) else { return nil }
+        guard let sink = windowSink(in: description) else { return nil }
+        if hasDisplay {
+            guard let display = unreachableLocalDisplay else { return nil }
+            return """
+                \(command): this pipeline opens a window (\(sink)), but nothing answers on the display \(display) \
+                (DISPLAY): its X server is not running.
+                  Start it, set DISPLAY to a running one, or unset it and use a virtual display: xvfb-run -a \(command) …
+                """
+        }
         let withoutWindow = pipelineFiles
             ? """
                 Without a window: SINK=fakesink \(command) pipelines/preview.pipeline,

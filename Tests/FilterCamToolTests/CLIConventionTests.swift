@@ -134,6 +134,11 @@ final class CLIConventionTests: XCTestCase {
     /// fails between two other elements gets no FilterCam format hint (it has nothing to do
     /// with them), one into a FilterCam element does.
     func testAFolderAndAnotherElementsLinkAreNamedForWhatTheyAre() throws {
+        // A DISPLAY nothing answers on (a stale one): autovideosink crashed (139, no word).
+        let stale = try runCLI(["launch", "videotestsrc num-buffers=1 ! videoconvert ! autovideosink"],
+                               environment: ["DISPLAY": ":199", "WAYLAND_DISPLAY": nil])
+        XCTAssertEqual(stale.status, 1, stale.summary)
+        XCTAssertTrue(stale.stderr.contains("nothing answers on the display :199"), stale.stderr)
         let device = try runCLI(["launch", "/dev/null"])
         XCTAssertNotEqual(device.status, 0)
         XCTAssertTrue(device.stderr.contains("'/dev/null' is not a regular file"), device.stderr)
