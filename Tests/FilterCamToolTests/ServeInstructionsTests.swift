@@ -28,6 +28,9 @@ final class ServeInstructionsTests: XCTestCase {
         XCTAssertTrue(text.contains("ffplay rtsps://alice:PASSWORD@127.0.0.1:9000/cam"), text)
         XCTAssertTrue(text.contains("rtspsrc location=rtsps://127.0.0.1:9000/cam user-id=alice user-pw=PASSWORD"), text)
         XCTAssertFalse(text.contains("secret"), "the real password is never printed")
+        XCTAssertTrue(text.contains("tls-validation-flags=0"), "rtspsrc refuses a self-signed certificate without it")
+        let plain = ServeInstructions.lines(scheme: "rtsp", address: "127.0.0.1", port: 9000, path: "/cam", user: "alice")
+        XCTAssertFalse(plain.joined().contains("tls-validation-flags"), "no TLS, no word on certificates")
     }
 
     func testAnExplicitAddressIsUsedAsGivenAndIPv6IsBracketed() {
