@@ -219,6 +219,15 @@ class WebPage(ServerAndBrowser):
         self.assertTrue(grey(after[0]), f"after the mono button the picture is {after[0]}, not grey")
         self.assertEqual(self.browser.run("return document.querySelector('[data-filter=\"mono\"]').getAttribute('aria-pressed')"), "true")
 
+    def test_a_page_opened_shows_the_filter_already_in_use(self):
+        # Set from the terminal: the page marked no button, and a click on Mono turned it off.
+        self.reset("sepia", "0,0,1,1")
+        self.browser.open(self.server.url)
+        pressed = "return document.querySelector('[data-filter=\"sepia\"]').getAttribute('aria-pressed')"
+        self.assertTrue(self.browser.wait_for(pressed + " === 'true'", 30), "the page does not show sepia as chosen")
+        self.assertEqual(self.server.request("GET", "/state")[1].strip(), "filter: sepia")
+        self.open_page()
+
     def test_a_click_on_the_picture_moves_the_lens_there(self):
         self.open_page()
         self.reset("mono", "0,0,0.25,0.25")

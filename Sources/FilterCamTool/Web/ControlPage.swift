@@ -1,3 +1,4 @@
+import CGStreamer
 import FilterCore
 import Foundation
 
@@ -16,6 +17,12 @@ public final class ControlPage: Sendable {
     private let recordingsWanted = Locked<[WebServer.Request]>([])
     /// Whether frames flow now (the server pauses the camera while nobody watches).
     private let pictureFlows: @Sendable () -> Bool
+    /// The pipeline's one `filtercam`, whose filter the page shows when it opens (nil: none,
+    /// or several).
+    private let filterElement: ElementReference?
+    private struct ElementReference: @unchecked Sendable {   // GStreamer's properties are thread-safe
+        let pointer: UnsafeMutablePointer<GstElement>
+    }
 
     /// `previewPicture`: the photo the filter buttons show through each filter.
     /// `pictureFlows`: whether the camera runs now; commands that need a frame (a still,
@@ -23,6 +30,8 @@ public final class ControlPage: Sendable {
     public init(session: PipelineSession, previewPicture: String?, pictureFlows: @escaping @Sendable () -> Bool = { true }) {
         self.session = session.inbox
         self.pictureFlows = pictureFlows
+        let stages = session.filterStages
+        filterElement = stages.count == 1 ? ElementReference(pointer: stages[0].element) : nil
         thumbnails = FilterThumbnails(picture: previewPicture)
         session.onStill = { [weak self] still in self?.stillDone(still) }
         session.onRecording = { [weak self] news in self?.recordingNews(news) }
@@ -40,6 +49,10 @@ public final class ControlPage: Sendable {
                 request.reply(png.map { WebServer.Response(status: 200, contentType: "image/png", body: $0) }
                               ?? .text(404, "no filter \(id.quotedForMessage)"))
             }
+        case ("GET", "/state"):
+            // What the page shows as it opens (a filter set from the terminal or another page).
+            let filter = filterElement.flatMap { Pipeline.property($0.pointer, "filter") } ?? ""
+            request.reply(.text(200, "filter: \(filter.isEmpty ? "none" : filter)"))
         case ("POST", "/control"):
             control(request)
         case (_, "/"), (_, "/page.js"), (_, "/control"):

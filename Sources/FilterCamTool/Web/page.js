@@ -76,14 +76,22 @@ async function snapshot() {
   say(`saved ${link.download}`);
 }
 
+// The button of the filter the status line names is the pressed one.
+function markChosenFilter() {
+  const chosen = statusLine.textContent.replace(/^filter: /, "").trim();
+  for (const button of document.querySelectorAll("[data-filter]")) button.setAttribute("aria-pressed", String(button.dataset.filter === chosen));
+}
+
 for (const button of document.querySelectorAll("[data-filter]")) {
   button.addEventListener("click", async () => {
-    const response = await command(`filter ${button.dataset.filter}`);
-    if (!response) return;
-    const chosen = statusLine.textContent.replace(/^filter: /, "").trim();
-    for (const other of document.querySelectorAll("[data-filter]")) other.setAttribute("aria-pressed", String(other.dataset.filter === chosen));
+    if (await command(`filter ${button.dataset.filter}`)) markChosenFilter();
   });
 }
+
+// The filter in use when the page opens (set from the terminal or another page).
+fetch(here("/state")).then((r) => (r.ok ? r.text() : null)).then((text) => {
+  if (text) { say(text.trim()); markChosenFilter(); }
+}).catch(() => {});
 
 for (const button of document.querySelectorAll("[data-action]")) {
   const action = button.dataset.action;
