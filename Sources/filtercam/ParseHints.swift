@@ -25,8 +25,14 @@ enum ParseHints {
            let choices = valueDescription(property: quoted[0], factory: quoted[1], given: quoted[2]) {
             out.append("\(quoted[0]) takes \(choices)")
         }
-        if message.contains("syntax error"), let file, let line = syntaxErrorLine(in: file) {
-            out.append("the syntax error is at line \(line): \(file.sourceLines[line - 1].trimmingCharacters(in: .whitespaces))")
+        if message.contains("syntax error"), let file {
+            if let line = syntaxErrorLine(in: file) {
+                out.append("the syntax error is at line \(line): \(file.sourceLines[line - 1].trimmingCharacters(in: .whitespaces))")
+            } else if let last = file.sourceLines.lastIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
+                      file.sourceLines[last].trimmingCharacters(in: .whitespaces).hasSuffix("!") {
+                // Each line may end in '!' when the next continues it; the last may not.
+                out.append("the description ends with '!' at line \(last + 1), with nothing after it: \(file.sourceLines[last].trimmingCharacters(in: .whitespaces))")
+            }
         }
         return out
     }

@@ -192,6 +192,10 @@ final class CLIConventionTests: XCTestCase {
         let r = try launchFile("broken.pipeline", "# a comment\nvideotestsrc num-buffers=3\n  ! filtercam filter=sepia !\n  ! fakesink\n")
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("line 4"), r.stderr)
+        // A '!' at the end of the last line: every line but the last may end in one.
+        let trailing = try launchFile("trailing.pipeline", "videotestsrc num-buffers=3 !\n  fakesink !\n# the end\n")
+        XCTAssertNotEqual(trailing.status, 0)
+        XCTAssertTrue(trailing.stderr.contains("the description ends with '!' at line 2"), trailing.stderr)
     }
 
     /// `filtercam bench` checks its options before measuring for minutes: each wrong one
