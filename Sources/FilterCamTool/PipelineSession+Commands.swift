@@ -88,8 +88,12 @@ extension PipelineSession {
     private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {
         if let name {
             guard let e = pipeline.element(named: name) else {
-                let names = pipeline.elements.map { GStreamer.name(of: $0) }
-                throw ControlError("no element \(name.quotedForMessage) in the pipeline; elements: \(names.joined(separator: ", "))")
+                // The pipeline's own elements, not those inside them (filtercamsrc's camera,
+                // a filter's inner pair); GStreamer names fcchannel-mix's fcchannelmix0.
+                let names = GStreamer.objects(of: gst_bin_iterate_elements(pipeline.element.asBin), as: GstElement.self)
+                    .map { GStreamer.name(of: $0) }.reversed()
+                throw ControlError("no element \(name.quotedForMessage) in the pipeline\(NameSuggestion.hint(for: name, among: Array(names))); "
+                                   + "elements: \(names.joined(separator: ", "))")
             }
             return e
         }

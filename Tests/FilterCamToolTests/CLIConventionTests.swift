@@ -128,6 +128,12 @@ final class CLIConventionTests: XCTestCase {
                               stdin: "set filtr=mono\nrotat\nquit\n", timeout: 30)
         XCTAssertTrue(live.stderr.contains("has no property 'filtr' (did you mean \"filter\"?)"), live.stderr)
         XCTAssertTrue(live.stderr.contains("unknown command 'rotat' (did you mean \"rotate\"?)"), live.stderr)
+        // An element named as its factory is (GStreamer drops the '-'), and only the pipeline's
+        // own elements are listed, not the inner ones of filtercamsrc.
+        let named = try runCLI(["launch", "filtercamsrc ! fcchannel-mix ! fakesink"],
+                               stdin: "set fcchannel-mix0.matrix=1\nquit\n", timeout: 30)
+        XCTAssertTrue(named.stderr.contains("no element 'fcchannel-mix0' in the pipeline (did you mean \"fcchannelmix0\"?); "
+                                            + "elements: filtercamsrc0, fcchannelmix0, fakesink0"), named.stderr)
     }
 
     /// A folder given for a pipeline file is named as one, with the files in it; a link that
