@@ -296,6 +296,7 @@ class WebPage(ServerAndBrowser):
             ("POST", "/control", b"set location=/tmp/x", {}, 403),
             # A look named by its file reads that file on the server (its errors quoted lines).
             ("POST", "/control", b"filter lut file=/etc/passwd", {}, 403),
+            ("POST", "/control", b"mirror\x00quit\n", {}, 400),
             ("POST", "/control", b"filter sepia, lut intensity=0.5 file='/etc/passwd'", {}, 403),
             # Another site's page, and a name that is not this machine's (DNS rebinding).
             ("POST", "/control", b"rotate", {"Origin": "http://example.com"}, 403),

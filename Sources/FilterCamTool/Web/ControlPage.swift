@@ -90,6 +90,10 @@ public final class ControlPage: Sendable {
     }
 
     private func control(_ request: WebServer.Request) {
+        // A command is one line of text: a control byte (a NUL) is no part of one.
+        if request.text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
+            return request.reply(.text(400, "a command is one line of text; this body holds control characters"))
+        }
         let command: ControlCommand
         do {
             command = try ControlCommand(line: request.text)
