@@ -6,13 +6,18 @@ import Synchronization
 extension FrameWorker {
     /// Frames that went downstream.
     var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
-    /// Frames replaced in the mailbox, frames skipped as late (QoS), plus frames pushed
-    /// into the appsrc that never left it (refused during a flush).
+    /// Frames replaced in the mailbox and frames skipped as late (QoS, or unable to reach
+    /// the sink in time): those that never reached the appsrc.
+    var droppedBeforePush: UInt64 {
+        mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
+    }
+
+    /// `droppedBeforePush`, plus frames pushed into the appsrc that never left it (refused
+    /// during a flush).
     var framesDropped: UInt64 {
         let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
         let queued = UInt64(gst_app_src_get_current_level_buffers(appsrc.asAppSrc))
-        return mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
-            + (pushed > left + queued ? pushed - left - queued : 0)
+        return droppedBeforePush + (pushed > left + queued ? pushed - left - queued : 0)
     }
 }
 

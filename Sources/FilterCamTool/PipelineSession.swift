@@ -65,6 +65,12 @@ public final class PipelineSession {
     /// (`needsAPicture`) are refused instead of acting whenever a viewer comes.
     public var pictureIsPaused: (() -> Bool)?
 
+    /// Why `command`, which needs a frame, was not run while the camera is paused.
+    static func refusalWhilePaused(_ command: LiveCommand) -> String {
+        "\(command.line.quotedForMessage) needs the live picture, and the camera is paused until someone watches "
+            + "(a browser page, a WHEP or an RTSP player): nothing was done"
+    }
+
     /// Where other threads (signal handlers, stdin readers, the web page) leave their
     /// requests: all they may reach of the session.
     public struct Inbox: Sendable {
@@ -166,7 +172,7 @@ public final class PipelineSession {
                     errorLine("command error: \(why)")
                 case .run(let command, let reply) where paused && command.needsAPicture,
                      .runWithoutPicture(let command, let reply) where paused && command.needsAPicture:
-                    let why = "\(command.line.quotedForMessage) needs the live picture, and the camera is paused until someone watches: nothing was done"
+                    let why = Self.refusalWhilePaused(command)
                     if let reply { reply(.failure(ControlError(why))) } else { errorLine("command error: \(why)") }
                 case .run(let command, let reply), .runWithoutPicture(let command, let reply):
                     // `quit` waits for the stills and the recording asked for before it;
@@ -260,19 +266,13 @@ public final class PipelineSession {
     /// starting, a branch that never gets a frame) holds it for good: the session's loop must
     /// go on, so the deadline and a second Ctrl-C still end the run.
     private func sendEndOfStreamAside() {
-        let sent = endOfStreamSent, element = UncheckedElement(pointer: pipeline.element)
+        let sent = endOfStreamSent, element = SendableElement(pointer: pipeline.element)
         Thread.detachNewThread {
             gst_element_send_event(element.pointer, gst_event_new_eos())
             sent.withLock { $0 = true }
         }
     }
     private let endOfStreamSent = Locked(false)
-
-    /// The pipeline, handed to the thread that sends it EOS (GStreamer's objects are
-    /// thread-safe).
-    private struct UncheckedElement: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<GstElement>
-    }
 
     private func handle(_ m: UnsafeMutablePointer<GstMessage>) -> Outcome? {
         switch m.pointee.type {
@@ -464,17 +464,16 @@ public final class PipelineSession {
         guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
         stillsFinished += 1
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
-        // As given (SNAPDIR, a location with a folder): a bare name read as the working folder.
-        let file = path
         let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) }
         onStill?(Still(path: path, saved: name == "snapshot-saved", reason: reason))
         if name == "snapshot-saved" {
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
-            errorLine("saved \(file) \(width)x\(height)")
+            // The path as given (SNAPDIR, a location with a folder): a bare name read as the working folder.
+            errorLine("saved \(path) \(width)x\(height)")
         } else {
-            errorLine("snapshot \(file) failed: \(reason ?? "?")")
+            errorLine("snapshot \(path) failed: \(reason ?? "?")")
         }
     }
 

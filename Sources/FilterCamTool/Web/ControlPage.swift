@@ -19,10 +19,7 @@ public final class ControlPage: Sendable {
     private let pictureFlows: @Sendable () -> Bool
     /// The pipeline's one `filtercam`, whose filter the page shows when it opens (nil: none,
     /// or several).
-    private let filterElement: ElementReference?
-    private struct ElementReference: @unchecked Sendable {   // GStreamer's properties are thread-safe
-        let pointer: UnsafeMutablePointer<GstElement>
-    }
+    private let filterElement: SendableElement?
 
     /// `previewPicture`: the photo the filter buttons show through each filter.
     /// `pictureFlows`: whether the camera runs now; commands that need a frame (a still,
@@ -31,7 +28,7 @@ public final class ControlPage: Sendable {
         self.session = session.inbox
         self.pictureFlows = pictureFlows
         let stages = session.filterStages
-        filterElement = stages.count == 1 ? ElementReference(pointer: stages[0].element) : nil
+        filterElement = stages.count == 1 ? SendableElement(pointer: stages[0].element) : nil
         thumbnails = FilterThumbnails(picture: previewPicture)
         session.onStill = { [weak self] still in self?.stillDone(still) }
         session.onRecording = { [weak self] news in self?.recordingNews(news) }
@@ -103,8 +100,7 @@ public final class ControlPage: Sendable {
         if let refusal = Self.refusal(of: command) { return request.reply(.text(403, refusal)) }
         let needsPicture = command.needsAPicture
         if needsPicture && !pictureFlows() {
-            return request.reply(.text(503, "\(command.line.quotedForMessage) needs the live picture, and the camera is paused until "
-                                       + "someone watches (this page, a WHEP or an RTSP player): nothing was done"))
+            return request.reply(.text(503, PipelineSession.refusalWhilePaused(command)))
         }
         let reply: PipelineSession.Reply = { [weak self] result in
             switch result {
