@@ -10,10 +10,40 @@ static const char *password_of(SoupAuthDomain *domain, const char *user) {
   return user ? g_hash_table_lookup(users, user) : NULL;
 }
 
+// libsoup's Digest takes any nonce it ever gave, with any request counter, so a request's
+// Authorization header seen on the network could be sent again, with another body, for
+// ever. Each accepted (nonce, nc, cnonce) is kept, and one used before is refused: a client
+// counts nc up itself, and a new count needs the password.
+static GHashTable *digest_uses;   // "nonce/nc/cnonce" -> 1; only touched on the server's thread
+
+static char *digest_use(SoupServerMessage *msg) {
+  const char *given = soup_message_headers_get_one(soup_server_message_get_request_headers(msg), "Authorization");
+  if (!given || g_ascii_strncasecmp(given, "Digest ", 7) != 0) return NULL;
+  GHashTable *params = soup_header_parse_param_list(given + 7);
+  const char *nonce = g_hash_table_lookup(params, "nonce"), *nc = g_hash_table_lookup(params, "nc"),
+             *cnonce = g_hash_table_lookup(params, "cnonce");
+  char *use = g_strdup_printf("%s/%s/%s", nonce ? nonce : "", nc ? nc : "", cnonce ? cnonce : "");
+  soup_header_free_param_list(params);
+  return use;
+}
+
 static char *digest_password(SoupAuthDomain *domain, SoupServerMessage *msg, const char *user, gpointer data) {
-  (void)msg; (void)data;
+  (void)data;
+  char *use = digest_use(msg);
+  gboolean replayed = use && digest_uses && g_hash_table_contains(digest_uses, use);
+  g_free(use);
+  if (replayed) return NULL;   // as an unknown user: 401
   const char *password = password_of(domain, user);
   return password ? soup_auth_domain_digest_encode_password(user, FC_REALM, password) : NULL;
+}
+
+// After libsoup accepted a request's password: its Digest use is spent.
+static void spend_digest_use(SoupServerMessage *msg) {
+  char *use = digest_use(msg);
+  if (!use) return;
+  if (!digest_uses) digest_uses = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  if (g_hash_table_size(digest_uses) > 100000) g_hash_table_remove_all(digest_uses);   // only accepted requests get here
+  g_hash_table_add(digest_uses, use);
 }
 
 // Compares every byte, so the time taken says nothing about how much of a guess was right.
@@ -74,6 +104,7 @@ void fc_access_require_password(SoupServer *server, const char *const *names, co
 static void on_headers(SoupServerMessage *msg, gpointer data) {
   (void)data;
   if (soup_server_message_get_status(msg) != 0) return;
+  spend_digest_use(msg);
   SoupMessageHeaders *headers = soup_server_message_get_request_headers(msg);
   SoupEncoding encoding = soup_message_headers_get_encoding(headers);
   if (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > FC_WEB_BODY_LIMIT) {
