@@ -129,19 +129,26 @@ class Seeks(unittest.TestCase):
             pipeline.set_state(Gst.State.NULL)
         self.assertEqual(stale, 0, f"frames from before the seek after its FLUSH_STOP in {runs} runs")
 
-    def segment_seek(self, element, rate, start, stop, flags=Gst.SeekFlags.SEGMENT):
-        pipeline = clip_pipeline(element)
+    def prerolled_counting(self, element, sink="fakesink name=sink sync=false",
+                           ends=(Gst.EventType.SEGMENT_DONE, Gst.EventType.EOS)):
+        """The clip through `element`, prerolled, its frames at the sink counted from now on;
+        the semaphore is released for each event of `ends` that reaches the sink."""
+        pipeline = clip_pipeline(element, sink)
         counter = Counter(sink_pad(pipeline, "sink"))
-        ended = threading.Event()
+        ended = threading.Semaphore(0)
 
         def on_event(pad, info):
-            if info.get_event().type in (Gst.EventType.SEGMENT_DONE, Gst.EventType.EOS):
-                ended.set()
+            if info.get_event().type in ends:
+                ended.release()
             return Gst.PadProbeReturn.OK
         sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, on_event)
         pipeline.set_state(Gst.State.PAUSED)
         pipeline.get_state(10 * Gst.SECOND)
         counter.clear()
+        return pipeline, counter, ended
+
+    def segment_seek(self, element, rate, start, stop, flags=Gst.SeekFlags.SEGMENT):
+        pipeline, counter, ended = self.prerolled_counting(element)
         self.assertTrue(pipeline.seek(rate, Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE | flags,
                                       Gst.SeekType.SET, start, Gst.SeekType.SET, stop))
         pipeline.set_state(Gst.State.PLAYING)
@@ -149,7 +156,7 @@ class Seeks(unittest.TestCase):
         kind = done.type if done else None
         # SEGMENT_DONE comes from the source, before the last frames reach the sink; its
         # event follows them there.
-        self.assertTrue(ended.wait(10), "no SEGMENT_DONE or EOS event reached the sink")
+        self.assertTrue(ended.acquire(timeout=10), "no SEGMENT_DONE or EOS event reached the sink")
         pts = list(counter.pts)
         pipeline.set_state(Gst.State.NULL)
         return kind, pts
@@ -211,18 +218,8 @@ class Seeks(unittest.TestCase):
     def loop_with_segment_seeks(self, element, loops=3):
         """Frames at the sink looping 1-2 s with segment seeks, each after the last
         SEGMENT_DONE without a flush (a seamless loop, as players and video walls do)."""
-        pipeline = clip_pipeline(element, "fakesink name=sink sync=true")
-        counter = Counter(sink_pad(pipeline, "sink"))
-        done_at_sink = threading.Semaphore(0)
-
-        def on_event(pad, info):
-            if info.get_event().type == Gst.EventType.SEGMENT_DONE:
-                done_at_sink.release()
-            return Gst.PadProbeReturn.OK
-        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, on_event)
-        pipeline.set_state(Gst.State.PAUSED)
-        pipeline.get_state(10 * Gst.SECOND)
-        counter.clear()
+        pipeline, counter, done_at_sink = self.prerolled_counting(element, "fakesink name=sink sync=true",
+                                                                  ends=(Gst.EventType.SEGMENT_DONE,))
         flags = Gst.SeekFlags.FLUSH | Gst.SeekFlags.SEGMENT
         for _ in range(loops):
             self.assertTrue(pipeline.seek(1.0, Gst.Format.TIME, flags, Gst.SeekType.SET, 1 * Gst.SECOND,
