@@ -39,6 +39,11 @@ public enum FilterCamPlugin {
         return singleFilterClass(descriptor).register(in: nil)
     }
 
+    /// Whether FilterCam's elements came from a loadable plugin (`libgstfiltercam.so`, or
+    /// a plugin built on FilterCam) in this process: then nothing registers them statically.
+    static var loadedFromFile: Bool { loadedFromFileFlag.withLock { $0 } }
+    private static let loadedFromFileFlag = Locked(false)
+
     /// Filters of loadable plugins built on FilterCam, by plugin name (plugin_init is a C
     /// callback without context, so it finds its filters here by the plugin's name).
     private static let pluginFilters = Locked<[String: [FilterDescriptor]]>([:])
@@ -48,6 +53,7 @@ public enum FilterCamPlugin {
     public static func pluginDescriptor(name: String, summary: String, filters: [FilterDescriptor]) -> UnsafeRawPointer {
         pluginFilters.withLock { $0[name] = filters }
         return UnsafeRawPointer(makeDescriptor(name: name, summary: summary, initialise: { plugin in
+            FilterCamPlugin.loadedFromFileFlag.withLock { $0 = true }
             guard let cName = gst_plugin_get_name(plugin) else { return 0 }
             let name = String(cString: cName)
             let filters = FilterCamPlugin.pluginFilters.withLock { $0[name] ?? [] }
@@ -65,14 +71,15 @@ public enum FilterCamPlugin {
     static func registerStatic() {
         _ = gst_plugin_register_static(GST_VERSION_MAJOR, GST_VERSION_MINOR, "filtercam",
             "FilterCam: camera filters written in Swift", { plugin in FilterCamPlugin.register(in: plugin) ? 1 : 0 },
-            version, "LGPL", "filtercam", "FilterCam", "https://example.invalid/filtercam")
+            version, "LGPL", "filtercam", "FilterCam", "Unknown package origin")
     }
 
     /// The plugin descriptor for the loadable plugin (`gst_plugin_filtercam_get_desc`).
     public static var descriptor: UnsafeMutablePointer<GstPluginDesc> { filtercamDescriptor.pointer }
     private static let filtercamDescriptor = GstPointer(
         makeDescriptor(name: "filtercam", summary: "FilterCam: camera filters written in Swift") { plugin in
-            FilterCamPlugin.register(in: plugin) ? 1 : 0
+            FilterCamPlugin.loadedFromFileFlag.withLock { $0 = true }
+            return FilterCamPlugin.register(in: plugin) ? 1 : 0
         })
 
     /// A plugin descriptor; `initialise` is GStreamer's plugin_init (a C callback).
@@ -89,7 +96,7 @@ public enum FilterCamPlugin {
         desc.pointee.license = UnsafePointer(strdup("LGPL"))
         desc.pointee.source = UnsafePointer(strdup(name))
         desc.pointee.package = UnsafePointer(strdup("FilterCam"))
-        desc.pointee.origin = UnsafePointer(strdup("https://example.invalid/filtercam"))
+        desc.pointee.origin = UnsafePointer(strdup("Unknown package origin"))
         return desc
     }
 }

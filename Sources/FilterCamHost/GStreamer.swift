@@ -4,14 +4,17 @@ import FilterCore
 
 /// Small, safe wrappers over the GStreamer calls the host makes everywhere.
 public enum GStreamer {
-    /// Initialises GStreamer once and registers FilterCam's elements statically.
+    /// Initialises GStreamer once and registers FilterCam's elements statically, unless
+    /// they came from a loadable plugin in this process: registered again, every element's
+    /// factory would be replaced, and the classes made before hold the freed ones
+    /// (`gst_element_get_factory` crashed PyGObject on the first element a program made).
     public static func initialize() {
         _ = initialized
     }
 
     private static let initialized: Bool = {
         gst_init(nil, nil)
-        FilterCamPlugin.registerStatic()
+        if !FilterCamPlugin.loadedFromFile { FilterCamPlugin.registerStatic() }
         return true
     }()
 
