@@ -60,4 +60,18 @@ final class LensCropSizesTests: XCTestCase {
         XCTAssertEqual(half.sizes(cropping: 320...320, along: .horizontal, grid: 1), 640...640)
         XCTAssertEqual(half.sizes(cropping: 1...Int(Int32.max), along: .horizontal, grid: 1), 1...Int(Int32.max))
     }
+
+    /// A lens the rule takes however thin (`lens=0,0,1e-20,0.5`): its bounds lie beyond any
+    /// Int, and once trapped converting one. Its crop is the thinnest one, a grid step.
+    func testAThinnerLensThanAnyPictureHasAnswersWithoutTrapping() throws {
+        for w in [1e-20, 1e-100, 5e-324] {
+            let thin = try LensRect(x: 0, y: 0, w: w, h: 0.5)
+            for grid in [1, 2] {
+                XCTAssertEqual(thin.croppedLength(of: 64, along: .horizontal, grid: grid), grid, "\(w) grid \(grid)")
+                let sizes = thin.sizes(cropping: grid...grid, along: .horizontal, grid: grid, limit: 4096)
+                XCTAssertEqual(sizes?.lowerBound, grid, "\(w) grid \(grid)")   // a picture of 1 crops to 1
+                XCTAssertNil(thin.sizes(cropping: 100...200, along: .horizontal, grid: grid, limit: 4096), "\(w) grid \(grid)")
+            }
+        }
+    }
 }

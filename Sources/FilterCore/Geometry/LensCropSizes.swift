@@ -44,7 +44,9 @@ extension LensRect {
         let fits = { lengths.contains(croppedLength(of: $0, along: axis, grid: grid)) }
         // A crop is within a grid step (and a pixel of clamping) of f × size: no size below
         // `first` reaches the shortest length, none above `last` stays within the longest.
-        let first = max(1, Int(((Double(lengths.lowerBound) - g - 1) / f).rounded(.down)) - 1)
+        // Clamped before it becomes an Int: a lens of 1e-20 puts the bound beyond any Int.
+        let below = ((Double(lengths.lowerBound) - g - 1) / f).rounded(.down)
+        let first = max(1, Int(min(max(below, 0), Double(limit))) - 1)
         let last = min(limit, Int(min(((Double(lengths.upperBound) + g + 1) / f).rounded(.up) + 1, Double(limit))))
         guard first <= last else { return nil }
         var low = first, high = last, looked = 0
