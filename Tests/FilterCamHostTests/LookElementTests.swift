@@ -185,7 +185,7 @@ final class LookElementTests: XCTestCase {
         let bad = write("bad.cube", "LUT_3D_SIZE 2\n0 0 0\n0 2 0\n")
         setString(look, "file", bad)
         let warning = try XCTUnwrap(waitForWarning(pipeline))
-        XCTAssertTrue(warning.contains(bad) && warning.contains("line 3") && warning.contains("outside the domain"), warning)
+        XCTAssertTrue(warning.contains(bad) && warning.contains("line 3") && warning.contains("far outside the outputs' range"), warning)
         XCTAssertEqual(Pipeline.property(look, "file"), Self.cool)
         XCTAssertEqual(try next(2), try filtered(input, "lut file=\(Self.cool)"))
     }

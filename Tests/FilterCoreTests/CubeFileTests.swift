@@ -37,8 +37,9 @@ final class CubeFileTests: XCTestCase {
             ("too-many", ["LUT_3D_SIZE 2"] + entries + ["0 0 0"], 10, ["more entries", "8"]),
             ("nan", ["LUT_3D_SIZE 2"] + entries.prefix(3) + ["0.5 nan 0.5"] + entries.suffix(4), 5, ["'nan' is not a number"]),
             ("infinity", ["LUT_3D_SIZE 2", "inf 0 0"] + entries.suffix(7), 2, ["'inf' is not a number"]),
-            ("outside", ["LUT_3D_SIZE 2"] + entries.prefix(5) + ["0 1.5 0"] + entries.suffix(2), 7, ["1.5", "outside the domain 0…1"]),
-            ("negative", ["DOMAIN_MIN 0 0 0", "LUT_3D_SIZE 2", "-0.2 0 0"] + entries.suffix(7), 3, ["-0.2", "outside the domain"]),
+            ("outside", ["LUT_3D_SIZE 2"] + entries.prefix(5) + ["0 1.5 0"] + entries.suffix(2), 7, ["1.5", "far outside the outputs' range 0…1"]),
+            ("negative", ["DOMAIN_MIN 0 0 0", "LUT_3D_SIZE 2", "-0.2 0 0"] + entries.suffix(7), 3, ["-0.2", "far outside", "log or HDR"]),
+            ("wide-domain", ["DOMAIN_MAX 4 4 4", "LUT_3D_SIZE 2", "0 4.5 0"] + entries.suffix(7), 3, ["4.5", "range 0…4"]),
             ("huge", ["# big", "LUT_3D_SIZE 1000000000"] + entries, 2, ["1000000000", "out of range", "2…65"]),
             ("size-66", ["LUT_3D_SIZE 66"], 1, ["66", "2…65"]),
             ("size-word", ["LUT_3D_SIZE many"], 1, ["one whole number"]),
@@ -62,6 +63,35 @@ final class CubeFileTests: XCTestCase {
         }
     }
 
+    /// What other tools write: a byte-order mark, CR line ends (old Macs), keywords in lower
+    /// case, outputs a little outside 0…1 (clamped where applied), outputs wider than a
+    /// narrow input domain (video range in, full range out). FFmpeg's lut3d takes the last
+    /// three kinds too.
+    func testWhatOtherToolsWriteIsTaken() throws {
+        let entries = identity8.map { $0.map { String($0) }.joined(separator: " ") }
+        let bom = files.write("bom.cube", bytes: [0xEF, 0xBB, 0xBF] + Array((["TITLE \"bom\"", "LUT_3D_SIZE 2"] + entries).joined(separator: "\r\n").utf8))
+        XCTAssertEqual(try LookLibrary.load(bom).title, "bom")
+        let cr = files.write("cr.cube", (["# old Mac", "LUT_3D_SIZE 2"] + entries).joined(separator: "\r") + "\r")
+        XCTAssertEqual(try LookLibrary.load(cr).values.count, 24)
+        let lower = files.write("lower.cube", (["title \"lower\"", "lut_3d_size 2", "domain_max 1 1 1"] + entries).joined(separator: "\n"))
+        XCTAssertEqual(try LookLibrary.load(lower).title, "lower")
+
+        // -0.002 and 1.003: kept as written, clamped where applied (black stays black, white white).
+        var over = entries
+        over[0] = "-0.002 0 -0.05"
+        over[7] = "1.003 1.05 1"
+        let overshoot = try LookLibrary.load(files.write("over.cube", (["LUT_3D_SIZE 2"] + over).joined(separator: "\n")))
+        XCTAssertEqual(Array(overshoot.values[0..<3]), [-0.002, 0, -0.05])
+        XCTAssertEqual(Array(overshoot.values[21..<24]), [1.003, 1.05, 1])
+        XCTAssert(overshoot.look(r: 0, g: 0, b: 0) == (0, 0, 0) && overshoot.look(r: 255, g: 255, b: 255) == (255, 255, 255))
+
+        // Video range in (16…235 of 255), full range out: 16 gives 0, 235 gives 255, 125.5 the middle.
+        let legal = try LookLibrary.load(files.write("legal.cube", (["DOMAIN_MIN 0.0627451 0.0627451 0.0627451",
+                                                                     "DOMAIN_MAX 0.921569 0.921569 0.921569", "LUT_3D_SIZE 2"] + entries).joined(separator: "\n")))
+        XCTAssert(legal.look(r: 16, g: 16, b: 16) == (0, 0, 0) && legal.look(r: 235, g: 235, b: 235) == (255, 255, 255))
+        XCTAssertEqual(legal.look(r: 235, g: 16, b: 16).r, 255)
+    }
+
     func testBinaryAndUnreadableFilesAreRefusedClearly() throws {
         var binary = Array("LUT_3D_SIZE 2\n0 0 0\n".utf8)
         binary += [0, 1, 2, 255, 10]
@@ -72,6 +102,10 @@ final class CubeFileTests: XCTestCase {
         let png = files.write("picture.png", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
         let pngMessage = lookError { _ = try LookLibrary.load(png) }
         XCTAssertTrue(pngMessage.contains(png) && pngMessage.contains("PNG"), pngMessage)
+        // A JPEG (lossy, so never a Hald CLUT) given a .png name is named as one.
+        let jpeg = files.write("hald.png", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8))
+        let jpegMessage = lookError { _ = try LookLibrary.load(jpeg) }
+        XCTAssertEqual(jpegMessage, "look file '\(jpeg)': is a JPEG picture; Hald CLUTs are read from PNG (save it as PNG, without loss), other looks from .cube files")
 
         let missing = files.folder + "/missing.cube"
         let missingMessage = lookError { _ = try LookLibrary.load(missing) }

@@ -9,12 +9,18 @@
 ///     …
 ///
 /// Keywords come before the table; other keywords are skipped (writers add their own).
-/// Refused, naming the line: a table without a size line, a size out of range, a line that
-/// is not three numbers, NaN or infinity, a value outside the domain, too many or too few
-/// entries, binary data.
+/// Keywords in any case, LF, CRLF or CR line ends and a UTF-8 byte-order mark are taken,
+/// as the tools that write these files vary. Outputs are the 0…1 range (or the domain, if
+/// wider): values a little outside it (up to `outputSlack` of it, which a grading tool's
+/// float arithmetic leaves) are taken and clamped where they are applied. Refused, naming
+/// the line: a table without a size line, a size out of range, a line that is not three
+/// numbers, NaN or infinity, a value far outside the outputs' range (a LUT made for
+/// another range, log or HDR), too many or too few entries, binary data.
 enum CubeFile {
     static let sizes3D = 2...65
     static let sizes1D = 2...65536
+    /// How far beyond the outputs' range a value may lie, as a fraction of the range.
+    static let outputSlack = 0.1
 
     private struct Header {
         var title: String?
@@ -45,19 +51,20 @@ enum CubeFile {
         var values: [Float] = []
         var expected = 0
         var lineNumber = 0
-        var next = 0
+        // A UTF-8 byte-order mark (Notepad and .NET writers add one) is not part of line 1.
+        var next = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while next < count {
             lineNumber += 1
             var end = next
-            while end < count && b[end] != 10 { end += 1 }
+            while end < count && b[end] != 10 && b[end] != 13 { end += 1 }
             var start = next
-            next = end + 1
+            next = end < count && b[end] == 13 && end + 1 < count && b[end + 1] == 10 ? end + 2 : end + 1
             func fail(_ reason: String) -> LookError { LookError(file: file, line: lineNumber, reason) }
-            for i in start..<end where b[i] < 32 && b[i] != 9 && b[i] != 13 {
+            for i in start..<end where b[i] < 32 && b[i] != 9 {
                 throw fail("holds binary data (byte \(b[i])); a .cube file is text")
             }
             while start < end && isBlank(b[start]) { start += 1 }
-            while end > start && (isBlank(b[end - 1]) || b[end - 1] == 13) { end -= 1 }
+            while end > start && isBlank(b[end - 1]) { end -= 1 }
             guard start < end, b[start] != UInt8(ascii: "#") else { continue }
             if isLetter(b[start]) {
                 let line = Array(UnsafeBufferPointer(start: b + start, count: end - start))[...]
@@ -65,9 +72,7 @@ enum CubeFile {
                     guard values.isEmpty else {
                         throw fail("keyword \(text(line.prefix { !isBlank($0) }).quotedForMessage) after the table; keywords come first")
                     }
-                    try keyword(line, into: &header, expected: &expected, fail: fail)
-                    if line.starts(with: Array("DOMAIN_".utf8)) || line.starts(with: Array("LUT_3D_INPUT".utf8))
-                        || line.starts(with: Array("LUT_1D_INPUT".utf8)) { header.domainLine = lineNumber }
+                    if try keyword(line, into: &header, expected: &expected, fail: fail) { header.domainLine = lineNumber }
                     continue
                 }
             }
@@ -90,10 +95,12 @@ enum CubeFile {
                 guard let v = number(b, first, i) else {
                     throw fail("\(text(b, first, i).quotedForMessage) is not a number")
                 }
-                let low = header.domainMin[channel], high = header.domainMax[channel]
-                let slack = (high - low) * 1e-5   // six written decimals of float noise
+                // Outputs are 0…1, or the domain's range where it is wider (an HDR look).
+                let low = min(0, header.domainMin[channel]), high = max(1, header.domainMax[channel])
+                let slack = (high - low) * outputSlack
                 guard v >= low - slack && v <= high + slack else {
-                    throw fail("value \(text(b, first, i)) is outside the domain \(format(low))…\(format(high)) (DOMAIN_MIN…DOMAIN_MAX)")
+                    throw fail("value \(text(b, first, i)) is far outside the outputs' range \(format(low))…\(format(high)) "
+                               + "(values within \(format(slack)) of it are taken and clamped); is it a LUT for another range, log or HDR?")
                 }
                 values.append(Float(v))
             }
@@ -112,10 +119,11 @@ enum CubeFile {
 
     @inline(__always) private static func isBlank(_ c: UInt8) -> Bool { c == 32 || c == 9 }
 
+    /// Reads a keyword line into `header`; whether it set the domain.
     private static func keyword(_ line: ArraySlice<UInt8>, into header: inout Header, expected: inout Int,
-                                fail: (String) -> LookError) throws(LookError) {
+                                fail: (String) -> LookError) throws(LookError) -> Bool {
         let fields = line.split(whereSeparator: { $0 == 32 || $0 == 9 })
-        let name = text(fields[0]), arguments = Array(fields.dropFirst())
+        let name = text(fields[0]).uppercased(), arguments = Array(fields.dropFirst())
         func numbers(_ count: Int) throws(LookError) -> [Double] {
             let parsed = arguments.compactMap(Self.number)
             guard arguments.count == count, parsed.count == count else {
@@ -141,15 +149,17 @@ enum CubeFile {
             }
             header.shape = is3D ? .cube(size: size) : .curves(size: size)
             expected = is3D ? size * size * size : size
-        case "DOMAIN_MIN": header.domainMin = try numbers(3)
-        case "DOMAIN_MAX": header.domainMax = try numbers(3)
+        case "DOMAIN_MIN": header.domainMin = try numbers(3); return true
+        case "DOMAIN_MAX": header.domainMax = try numbers(3); return true
         case "LUT_3D_INPUT_RANGE", "LUT_1D_INPUT_RANGE":
             let range = try numbers(2)
             header.domainMin = Array(repeating: range[0], count: 3)
             header.domainMax = Array(repeating: range[1], count: 3)
+            return true
         default:
-            return   // another writer's keyword
+            break   // another writer's keyword
         }
+        return false
     }
 
     /// The domain, once the keywords are read: each channel's minimum below its maximum.

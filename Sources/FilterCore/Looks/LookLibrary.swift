@@ -86,7 +86,21 @@ public enum LookLibrary {
             let image = try reader(path)
             return try HaldImage.lookup(width: image.width, height: image.height, rgba: image.rgba, file: path)
         }
+        if let kind = pictureKind(bytes) {
+            throw LookError(file: path, "is a \(kind) picture; Hald CLUTs are read from PNG (save it as PNG, without loss), other looks from .cube files")
+        }
         return try CubeFile.parse(bytes, file: path)
+    }
+
+    /// The kind of a picture file other than PNG, from its first bytes (nil: not one).
+    static func pictureKind(_ bytes: [UInt8]) -> String? {
+        let signatures: [([UInt8], String)] = [
+            ([0xFF, 0xD8, 0xFF], "JPEG"), ([0x49, 0x49, 0x2A, 0x00], "TIFF"), ([0x4D, 0x4D, 0x00, 0x2A], "TIFF"),
+            (Array("GIF8".utf8), "GIF"), (Array("BM".utf8), "BMP"),
+        ]
+        if let match = signatures.first(where: { bytes.starts(with: $0.0) }) { return match.1 }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "WebP" }
+        return nil
     }
 
     private static func contents(of path: String) throws(LookError) -> [UInt8] {
