@@ -14,8 +14,9 @@ extension FilterCamElement {
         let s = settings.withLock { $0 }
         let chain = s.effectiveChain
         let activeFilters = frameState.withLock { f -> [any FrameFilter] in
-            if chain != f.chain {
+            if chain != f.chain || s.filterSets != f.filterSets {
                 f.chain = chain
+                f.filterSets = s.filterSets
                 f.filters = chain.makeFilters()
             }
             return f.filters

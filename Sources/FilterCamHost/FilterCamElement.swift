@@ -80,7 +80,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
                 .bool(defaultValue: false))
         case .looks:
             return ElementProperty(p.rawValue, nick: "Looks",
-                blurb: "A folder of .cube looks to add to the filter catalog as look:NAME (filter= and the n/p keys offer them); \(LookFolder.environmentVariable) does the same at start",
+                blurb: "A folder of .cube looks to add to the filter catalog as look:NAME (filter= and the n/p keys offer them); the catalog is the process's, shared by every element in it (a NAME another folder gives later replaces it for all); \(LookFolder.environmentVariable) does the same at start",
                 .string(defaultValue: nil))
         }
     }
@@ -111,8 +111,9 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     /// What the frame worker keeps from frame to frame. Only the worker thread takes the
     /// lock (never contended): it keeps the element Sendable, checked.
     struct FrameState {
-        /// Filter instances, rebuilt only when the chain changes.
+        /// Filter instances, rebuilt only when the chain changes or `filter` is set again.
         var chain = FilterChain.none
+        var filterSets = 0
         var filters: [any FrameFilter] = []
         /// The YUV refusal is posted once.
         var refusedYUV = false
@@ -146,7 +147,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
             let text = text ?? FilterCamSettings.defaultFilter
             do {
                 let chain = try FilterChain.parse(text)
-                settings.withLock { $0.filterText = text; $0.chain = chain }
+                settings.withLock { $0.filterText = text; $0.chain = chain; $0.filterSets += 1 }
                 let title = FilterRegistry.shared.descriptor(id: chain.leadingID)?.title ?? text
                 display.withLock { $0.filterChanged(to: title, at: Self.now) }
             } catch {
@@ -234,7 +235,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         } catch {
             throw PropertyProblem(error.message)   // refused: the property keeps its value
         }
-        settings.withLock { $0.looksFolder = folder }
+        settings.withLock { $0.looksFolder = folder; $0.filterSets += 1 }
         guard !added.problems.isEmpty || !added.replaced.isEmpty else { return }
         let count = added.problems.count
         let leftOut = count == 0 ? "" : "\(count == 1 ? "1 file was" : "\(count) files were") left out (\(added.problems.joined(separator: "; "))); "

@@ -12,6 +12,10 @@ struct FilterCamSettings: Sendable {
 
     var filterText = defaultFilter
     var chain = FilterChain.none
+    /// Counts each time `filter` or `looks` is set: the filters are made afresh then, even
+    /// for the same text, so a look file saved again (or a `look:NAME` another folder gave)
+    /// is what the next frame shows.
+    var filterSets = 0
     var intensity = defaultIntensity
     /// `intensity` overrides a filter's own default only once it has been set: so
     /// `filter=sepia` is CISepiaTone's 0.8 and `filter=invert` a full inversion.

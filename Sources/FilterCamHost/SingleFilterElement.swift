@@ -16,9 +16,13 @@ final class SingleFilterElement: SwiftElement, FrameStage, ElementPart, Sendable
     private let values: Locked<FilterValues>
     private let worker: FrameWorker
 
+    /// Counts the properties set: a property set again, even to the same value, makes the
+    /// filter afresh, so a look file saved again is read again (`fclut file=` the same path).
+    private let valuesSet = Locked(0)
+
     /// The filter instance and the values it was made with. Only the worker thread takes
     /// the lock (never contended): it keeps the element Sendable, checked.
-    private let active = Locked<(values: FilterValues, filter: any FrameFilter)?>(nil)
+    private let active = Locked<(values: FilterValues, set: Int, filter: any FrameFilter)?>(nil)
 
     init(element: UnsafeMutablePointer<GstElement>, descriptor: FilterDescriptor) {
         elementPointer = GstPointer(element)
@@ -96,6 +100,7 @@ final class SingleFilterElement: SwiftElement, FrameStage, ElementPart, Sendable
             throw PropertyProblem(error.message)
         }
         values.withLock { $0[p.name] = filterValue }
+        valuesSet.withLock { $0 += 1 }
     }
 
     func get(_ name: String) -> PropertyValue {
@@ -116,10 +121,10 @@ final class SingleFilterElement: SwiftElement, FrameStage, ElementPart, Sendable
     }
 
     func task(for input: FrameShape, stream: StreamState) -> FrameTask {
-        let current = values.withLock { $0 }
+        let current = values.withLock { $0 }, set = valuesSet.withLock { $0 }
         let filter = active.withLock { a -> any FrameFilter in
-            if let a, a.values == current { return a.filter }
-            a = (current, descriptor.make(current))
+            if let a, a.values == current, a.set == set { return a.filter }
+            a = (current, set, descriptor.make(current))
             return a!.filter
         }
         let filters: [any FrameFilter] = [filter]

@@ -190,6 +190,53 @@ final class LookElementTests: XCTestCase {
         XCTAssertEqual(try next(2), try filtered(input, "lut file=\(Self.cool)"))
     }
 
+    /// A look file saved again under the same name is read again when the property is set
+    /// again, to the same text (a colourist re-exporting a LUT); until then the look stays.
+    /// The same for `fclut file=` and for `filtercam filter="lut file=…"`, and for
+    /// `filtercam looks=` giving `look:NAME` a new file.
+    func testALookSavedAgainIsReadWhenSetAgain() throws {
+        let caps = "video/x-raw,format=RGBA,width=4,height=2,framerate=30/1"
+        func oneColour(_ r: Int, _ g: Int, _ b: Int) -> String {
+            "LUT_3D_SIZE 2\n" + String(repeating: "\(r) \(g) \(b)\n", count: 8)
+        }
+        let path = write("look.cube", oneColour(1, 0, 0))
+        let looksFolder = folder + "/looks"
+        try FileManager.default.createDirectory(atPath: looksFolder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: looksFolder + "/x.cube", contents: Data(oneColour(1, 0, 0).utf8))
+        func saveAgain(_ file: String, _ text: String) throws {
+            _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+            // A later time than the first save, however coarse the file system's clock.
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: file)
+        }
+        let cases: [(element: String, property: String, value: String, file: String, element2: String?)] = [
+            ("fclut name=look file=\(path)", "file", path, path, nil),
+            ("filtercam name=look filter=\"lut file=\(path)\"", "filter", "lut file=\(path)", path, nil),
+            ("filtercam name=look looks=\(looksFolder) filter=look:x", "looks", looksFolder, looksFolder + "/x.cube", nil),
+        ]
+        for c in cases {
+            try saveAgain(c.file, oneColour(1, 0, 0))
+            let pipeline = try Pipeline(description: "appsrc name=src format=time caps=\"\(caps)\" ! \(c.element) ! appsink name=out sync=false")
+            let src = try pipeline.requireElement("src"), look = try pipeline.requireElement("look"), sink = try pipeline.requireElement("out")
+            XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+            defer { pipeline.setState(GST_STATE_NULL) }
+            func firstPixel(_ i: Int) throws -> [UInt8] {
+                let buffer = gst_buffer_new_allocate(nil, 32, nil)!
+                _ = [UInt8](repeating: 128, count: 32).withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, 32) }
+                buffer.pointee.pts = GstClockTime(frameTime(i))
+                XCTAssertEqual(gst_app_src_push_buffer(src.asAppSrc, buffer), GST_FLOW_OK)
+                let sample = try XCTUnwrap(gst_app_sink_try_pull_sample(sink.asAppSink, GstClockTime(30 * second)), "no frame \(i)")
+                defer { gst_sample_unref(sample) }
+                return Array(try sample.capturedFrame().bytes.prefix(4))
+            }
+            XCTAssertEqual(try firstPixel(0), [255, 0, 0, 128], c.element)
+            try saveAgain(c.file, oneColour(0, 1, 0))
+            XCTAssertEqual(try firstPixel(1), [255, 0, 0, 128], "\(c.element): the look stays until it is set again")
+            setString(look, c.property, c.value)
+            XCTAssertEqual(try firstPixel(2), [0, 255, 0, 128], "\(c.element): set again, the file saved again is read")
+            XCTAssertEqual(Pipeline.property(look, c.property), c.value)
+        }
+    }
+
     /// Sets a string property as an application would (a refusal becomes a bus warning).
     private func setString(_ element: UnsafeMutablePointer<GstElement>, _ name: String, _ value: String) {
         var v = GValue()
