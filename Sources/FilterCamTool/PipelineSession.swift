@@ -177,9 +177,12 @@ public final class PipelineSession {
                 case .run(let command, let reply), .runWithoutPicture(let command, let reply):
                     // `quit` waits for the stills and the recording asked for before it;
                     // `record` behind a `record` waits for that one to start or be saved
-                    // (a start then a stop, each said, not two toggles within a frame).
+                    // (a start then a stop, each said, not two toggles within a frame);
+                    // any other command waits for the frames of the stills asked for before
+                    // it (`filter mono; snapshot; filter invert` gives a mono still).
                     let waits = command == .quit ? !stillsRequestedAreDone() || recordingIsStarting()
-                        : command == .record ? recordingIsStarting() || recordingIsStopping() : false
+                        : command == .record ? recordingIsStarting() || recordingIsStopping() || !stillsRequestedHaveBegun()
+                        : !stillsRequestedHaveBegun()
                     if waits {
                         requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
                         break inOrder   // the rest wait with it
@@ -447,6 +450,12 @@ public final class PipelineSession {
     private func stillsRequestedAreDone() -> Bool {
         ((setsStarted >= stillsRequested && stillsFinished >= stillsStarted) || Date().timeIntervalSince(lastStillRequest) > 5)
             && !countdownIsPending()
+    }
+
+    /// Whether every still asked for has its frame (its set began), so that what a command
+    /// after it changes is not in it; bounded, as `quit`'s wait.
+    private func stillsRequestedHaveBegun() -> Bool {
+        setsStarted >= stillsRequested || Date().timeIntervalSince(lastStillRequest) > 5
     }
 
     /// One line per still written or failed (`snapshot-saved` / `snapshot-failed`).

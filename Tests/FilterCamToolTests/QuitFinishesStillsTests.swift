@@ -20,6 +20,31 @@ final class QuitFinishesStillsTests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("failed"), r.stderr)
     }
 
+    /// Piped at once, commands still change the picture in order: each still shows what the
+    /// commands before it set and nothing after (every still once showed the last state).
+    func testCommandsPipedAtOnceChangeTheStillsInOrder() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=64,height=48,framerate=10/1 ! "
+                            + "filtercam flash=false snapshot-location=\(dir.path)/s-%d.jpg ! fakesink"],
+                           stdin: "filter mono\nsnapshot\nfilter invert\nsnapshot\nrotate\nsnapshot\nquit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        func still(_ i: Int) throws -> CapturedFrame {
+            try XCTUnwrap(try collectFrames("filesrc location=\(dir.path)/s-\(i).jpg ! jpegdec ! videoconvert ! video/x-raw,format=RGBx").first)
+        }
+        let mono = try still(0), inverted = try still(1), turned = try still(2)
+        XCTAssertEqual([mono.width, mono.height, inverted.width, inverted.height, turned.width, turned.height], [64, 48, 64, 48, 48, 64], r.stderr)
+        // The bars' left half: white, yellow, cyan, green at the top (full strength here). Mono
+        // greys them (R = G = B, JPEG's chroma aside); invert makes white black and yellow blue.
+        let yellow = mono.pixel(13, 10)
+        XCTAssertEqual(Int(yellow[0]), Int(yellow[2]), accuracy: 8, "mono still: yellow bar \(yellow)")
+        XCTAssertEqual(Int(inverted.pixel(3, 10)[0]), 0, accuracy: 8, "inverted still: the white bar")
+        XCTAssertGreaterThan(Int(inverted.pixel(13, 10)[2]), 150, "inverted still: yellow's blue")
+        // Turned clockwise: the bars run across, white at the top, their top edge on the right.
+        XCTAssertEqual(Int(turned.pixel(37, 3)[0]), 0, accuracy: 8, "turned, still inverted: the white bar")
+        XCTAssertGreaterThan(Int(turned.pixel(37, 13)[2]), 150, "turned, still inverted: yellow's blue")
+    }
+
     func testQuitDuringACountdownWaitsForItsStill() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
