@@ -7,13 +7,20 @@ import XCTest
 /// one or two); a countdown's still comes seconds later; a recording starts with the next
 /// frame (`record` then `quit` left no file and said nothing).
 final class QuitFinishesStillsTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws { dir = try makeTempDir() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    /// `filtercam launch` of a live 64×48 I420 source at `fps` into `filtercam` (its
+    /// properties), `stdin` piped in.
+    private func launch(fps: Int, pattern: String = "", _ filtercam: String, stdin: String) throws -> ProcessResult {
+        try runCLI(["launch", "videotestsrc is-live=true \(pattern) ! video/x-raw,format=I420,width=64,height=48,framerate=\(fps)/1 ! "
+                    + "filtercam \(filtercam) ! fakesink"], stdin: stdin, timeout: 30)
+    }
     func testQuitAfterABracketedSnapshotWritesTheWholeSet() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
         // 5 frames a second: the set's three frames span 0.4 s, far longer than writing one still.
-        let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=5/1 ! "
-                            + "filtercam snapshot-bracket=-1,0,1 flash=false snapshot-location=\(dir.path)/b-%d.jpg ! fakesink"],
-                           stdin: "snapshot\nquit\n", timeout: 30)
+        let r = try launch(fps: 5, "snapshot-bracket=-1,0,1 flash=false snapshot-location=\(dir.path)/b-%d.jpg", stdin: "snapshot\nquit\n")
         XCTAssertEqual(r.status, 0, r.summary)
         let written = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         XCTAssertEqual(written, ["b-0-ev+0.jpg", "b-0-ev+1.jpg", "b-0-ev-1.jpg"], r.stderr)
@@ -23,11 +30,8 @@ final class QuitFinishesStillsTests: XCTestCase {
     /// Piped at once, commands still change the picture in order: each still shows what the
     /// commands before it set and nothing after (every still once showed the last state).
     func testCommandsPipedAtOnceChangeTheStillsInOrder() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let r = try runCLI(["launch", "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=64,height=48,framerate=10/1 ! "
-                            + "filtercam flash=false snapshot-location=\(dir.path)/s-%d.jpg ! fakesink"],
-                           stdin: "filter mono\nsnapshot\nfilter invert\nsnapshot\nrotate\nsnapshot\nquit\n", timeout: 30)
+        let r = try launch(fps: 10, pattern: "pattern=smpte", "flash=false snapshot-location=\(dir.path)/s-%d.jpg",
+                           stdin: "filter mono\nsnapshot\nfilter invert\nsnapshot\nrotate\nsnapshot\nquit\n")
         XCTAssertEqual(r.status, 0, r.summary)
         func still(_ i: Int) throws -> CapturedFrame {
             try XCTUnwrap(try collectFrames("filesrc location=\(dir.path)/s-\(i).jpg ! jpegdec ! videoconvert ! video/x-raw,format=RGBx").first)
@@ -46,23 +50,15 @@ final class QuitFinishesStillsTests: XCTestCase {
     }
 
     func testQuitDuringACountdownWaitsForItsStill() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=10/1 ! "
-                            + "filtercam flash=false snapshot-location=\(dir.path)/c-%d.jpg ! fakesink"],
-                           stdin: "countdown\nquit\n", timeout: 30)
+        let r = try launch(fps: 10, "flash=false snapshot-location=\(dir.path)/c-%d.jpg", stdin: "countdown\nquit\n")
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["c-0.jpg"], r.stderr)
         XCTAssertTrue(r.stderr.contains("saved \(dir.path)/c-0.jpg 64x48"), r.stderr)
     }
 
     func testQuitRightAfterRecordLeavesAFileThatPlays() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
         // 5 frames a second: quit comes long before the frame that starts the recording.
-        let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=5/1 ! "
-                            + "filtercam record-location=\(dir.path)/r-%d.mp4 ! fakesink"],
-                           stdin: "record\nquit\n", timeout: 30)
+        let r = try launch(fps: 5, "record-location=\(dir.path)/r-%d.mp4", stdin: "record\nquit\n")
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["r-0.mp4"], r.stderr)
         XCTAssertTrue(r.stderr.contains("recordings=1"), r.stderr)
