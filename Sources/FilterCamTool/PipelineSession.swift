@@ -3,6 +3,7 @@ import CFilterCamShim
 import FilterCore
 import FilterCamHost
 import Foundation
+import Synchronization
 
 /// Runs one pipeline for `filtercam launch`: drives the bus, applies live commands,
 /// turns Ctrl-C into EOS, prints errors with their element, and the summary at the end.
@@ -28,10 +29,24 @@ public final class PipelineSession {
     /// session's loop, for a command from any thread).
     public typealias Reply = @Sendable (Result<String?, Error>) -> Void
 
-    /// Requests from other threads (signals, stdin, the web page), handled on the bus loop.
+    /// Requests from other threads (stdin, the web page), handled on the bus loop.
     fileprivate struct Requests {
         var commands: [Request] = []
-        var interrupts = 0
+    }
+
+    /// The signals that stop the session, as their handlers record them: atomics only (a
+    /// lock taken in a handler deadlocks if the thread it interrupted holds it).
+    final class Interrupts: Sendable {
+        private let count = Atomic<Int>(0)
+        private let firstSignal = Atomic<Int32>(0)
+
+        func record(_ signal: Int32) {
+            _ = firstSignal.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
+            count.add(1, ordering: .relaxed)
+        }
+        var seen: Int { count.load(ordering: .relaxed) }
+        /// The first signal (0: none): what the terminal is told.
+        var first: Int32 { firstSignal.load(ordering: .relaxed) }
     }
 
     /// A line of commands as it came: a command to run, or why a line is none (said in
@@ -51,6 +66,7 @@ public final class PipelineSession {
         }
     }
     private let requests = Locked(Requests())
+    private let interrupts = Interrupts()
 
     /// Called once the pipeline has taken the order to play (a value an element refused at
     /// its start makes it refuse, and then this is not called): where a server says where
@@ -75,6 +91,7 @@ public final class PipelineSession {
     /// requests: all they may reach of the session.
     public struct Inbox: Sendable {
         fileprivate let requests: Locked<Requests>
+        fileprivate let interrupts: Interrupts
 
         /// Runs `command` on the session's loop; `reply`, if given, is called there with
         /// what the command said or its error.
@@ -95,15 +112,20 @@ public final class PipelineSession {
             requests.withLock { $0.commands.append(.refused(why)) }
         }
 
-        /// Ctrl-C or SIGTERM: the first sends EOS, the second aborts.
-        public func interrupt() {
-            requests.withLock { $0.interrupts += 1 }
+        /// Ctrl-C, SIGTERM or SIGHUP (its number): the first sends EOS, the second aborts;
+        /// SIGQUIT (Ctrl-\\) aborts at once. Safe in a signal handler.
+        public func interrupt(by signal: Int32 = SIGINT) {
+            interrupts.record(signal)
+            if signal == SIGQUIT { interrupts.record(signal) }
         }
     }
-    public var inbox: Inbox { Inbox(requests: requests) }
+    public var inbox: Inbox { Inbox(requests: requests, interrupts: interrupts) }
 
     public func enqueue(_ command: LiveCommand, reply: Reply? = nil) { inbox.enqueue(command, reply: reply) }
-    public func interrupt() { inbox.interrupt() }
+    public func interrupt(by signal: Int32 = SIGINT) { inbox.interrupt(by: signal) }
+
+    /// The first signal that stopped the session (0: none).
+    public var interruptingSignal: Int32 { interrupts.first }
 
     /// A still written or failed (`snapshot-saved` / `snapshot-failed`), on the session's loop.
     public struct Still {
@@ -154,12 +176,13 @@ public final class PipelineSession {
             if ready { windowTitles.refresh(pipeline) }
             let paused = outcome == nil && pictureIsPaused?() == true
             let takeCommands = ready || outcome != nil || paused
-            let (commands, interrupts) = requests.withLock { r -> ([Request], Int) in
+            let interrupts = self.interrupts.seen
+            let commands = requests.withLock { r -> [Request] in
                 // Before the first frame, only the commands needing none at the head.
                 let taken = takeCommands ? r.commands.count
                     : r.commands.prefix { if case .runWithoutPicture = $0 { true } else { false } }.count
                 defer { r.commands.removeFirst(taken) }
-                return (Array(r.commands.prefix(taken)), r.interrupts)
+                return Array(r.commands.prefix(taken))
             }
             let unrun = commands.compactMap(\.command)
             if outcome != nil && !unrun.isEmpty {
@@ -195,7 +218,8 @@ public final class PipelineSession {
                 }
             }
             if interrupts >= 2 {
-                errorLine("Interrupted again: aborting without waiting for EOS.")
+                errorLine(self.interrupts.first == SIGQUIT ? "Quit (Ctrl-\\): aborting without waiting for EOS."
+                                                           : "Interrupted again: aborting without waiting for EOS.")
                 outcome = .aborted
             } else if interrupts == 1 && eosDeadline == nil && outcome == nil && stillsRequestedAreDone() && !recordingIsStarting() {
                 eosDeadline = beginEndOfStream("interrupt")
@@ -244,6 +268,10 @@ public final class PipelineSession {
         return Date().timeIntervalSince(asked) <= 10
     }
 
+    /// How the terminal names each signal that stops the session.
+    private static let signalWords: [Int32: String] = [SIGINT: "Interrupt", SIGTERM: "Terminated (SIGTERM)",
+                                                         SIGHUP: "Hang-up (the terminal closed)"]
+
     /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
     /// sink, no filtercam recording from the preview) the wait is short (1.5 s): a live
     /// source that never ends must not hold a quit.
@@ -252,8 +280,9 @@ public final class PipelineSession {
             Pipeline.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
         } || filterStages.contains { Pipeline.property($0.element, "record") == "true" }
         stoppingARecording = recording
+        let cause = why == "quit" ? "Quit" : Self.signalWords[interrupts.first] ?? "Interrupt"
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
-                                : "Interrupt: sending EOS so recordings are finalised (Ctrl-C again aborts)…")
+                                : "\(cause): sending EOS so recordings are finalised (Ctrl-C again aborts)…")
         var state = GST_STATE_NULL, pending = GST_STATE_NULL
         if gst_element_get_state(pipeline.element, &state, &pending, 0) != GST_STATE_CHANGE_ASYNC && state == GST_STATE_PAUSED {
             // Paused on purpose (serve's camera while nobody watches): a source that is not
@@ -288,7 +317,7 @@ public final class PipelineSession {
             report(m)
         case GST_MESSAGE_ELEMENT:
             if let out = messagesOutput, let line = MessageJSON.line(for: m) {
-                out.write((line + "\n").data(using: .utf8)!)
+                try? out.write(contentsOf: Data((line + "\n").utf8))   // a reader gone loses the line, not the process
             }
             reportStill(m)
             reportRecording(m)
@@ -548,6 +577,6 @@ public final class PipelineSession {
     }
 
     func errorLine(_ s: String) {
-        errorOutput.write((s + "\n").data(using: .utf8)!)
+        try? errorOutput.write(contentsOf: Data((s + "\n").utf8))   // a reader gone loses the line, not the process
     }
 }

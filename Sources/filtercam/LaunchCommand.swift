@@ -90,7 +90,8 @@ enum LaunchCommand {
         let restoreTerminal = startReadingCommands(into: session)
         let outcome = session.run()
         restoreTerminal()
-        return outcome.exitStatus
+        // Ctrl-\ as a shell reports it; the rest by the outcome.
+        return outcome == .aborted && session.interruptingSignal == SIGQUIT ? 128 + SIGQUIT : outcome.exitStatus
     }
 
     /// The quoted element, property or value a GStreamer parse error names.
@@ -102,12 +103,16 @@ enum LaunchCommand {
         return nil
     }
 
+    /// Ctrl-C, SIGTERM and SIGHUP (the terminal or the ssh session closed) finish the
+    /// recordings first; Ctrl-\ aborts at once (the Swift runtime's own handler waited on
+    /// the terminal for a key, leaving it raw and the process alive).
     static func installSignalHandlers() {
-        let handler: @convention(c) (Int32) -> Void = { _ in LaunchCommand.session?.interrupt() }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
-        // A full disk or a file-size limit must be an error from write(), not a kill.
+        let handler: @convention(c) (Int32) -> Void = { LaunchCommand.session?.interrupt(by: $0) }
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(s, handler) }
+        // A full disk or a file-size limit must be an error from write(), not a kill; so
+        // must a reader gone (`filtercam launch … | tee log`, whose tee the same Ctrl-C ends).
         signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Reads commands from stdin on a background thread: single keys in a terminal,
@@ -139,10 +144,10 @@ enum LaunchCommand {
                     case .none: break
                     case .command(let command):
                         // The typed command line stays as it is; what it did goes on the next line.
-                        if wasEditing { FileHandle.standardError.write(Data("\n".utf8)) }
+                        if wasEditing { FileHandle.standardError.write("\n") }
                         inbox.enqueue(command)
                     // The command line is redrawn in place on stderr while it is typed.
-                    case .show(let text): FileHandle.standardError.write(Data(("\r\u{1B}[K" + text + (keys.isEditing ? "" : "\n")).utf8))
+                    case .show(let text): FileHandle.standardError.write("\r\u{1B}[K" + text + (keys.isEditing ? "" : "\n"))
                     case .error(let text): printError("\r\u{1B}[K" + text)
                     }
                 }

@@ -1,8 +1,10 @@
 import Foundation
 
 extension FileHandle {
+    /// Writes `text`; with no reader left (`filtercam … | tee log` after Ctrl-C, SIGPIPE
+    /// ignored) the text is lost, not the process: `write(_: Data)` traps on EPIPE.
     func write(_ text: String) {
-        write(text.data(using: .utf8)!)
+        try? write(contentsOf: Data(text.utf8))
     }
 }
 

@@ -108,6 +108,76 @@ final class CLIRunTests: XCTestCase {
         XCTAssertLessThanOrEqual(duration, 5.0)
     }
 
+    /// A live recording as `filtercam launch` runs it, into `out`.
+    private static func recording(_ out: String) -> [String] {
+        ["launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! "
+            + "x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"]
+    }
+
+    /// Closing the terminal (SIGHUP) finishes the recording as Ctrl-C does: it was killed,
+    /// leaving a file without its index. The terminal is told why.
+    func testHangUpFinishesTheRecording() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("rec.mp4").path
+        let p = try RunningProcess(Build.cli, Self.recording(out))
+        p.write("set filter=sepia\n")   // answered once the first frame has passed
+        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
+        kill(p.process.processIdentifier, SIGHUP)
+        let r = p.wait(timeout: 15)
+        XCTAssertFalse(r.signaled, "killed by SIGHUP instead of handling it")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("Hang-up (the terminal closed): sending EOS"), r.stderr)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(try probeFrameCount(out), "ffprobe cannot read \(out)"), 1)
+    }
+
+    /// `filtercam launch … 2>&1 | tee log`: Ctrl-C ends `tee` too, so what filtercam then
+    /// writes finds no reader. It was killed by SIGPIPE before the recording was finished.
+    func testCtrlCWithTheOutputsReaderGoneStillFinishesTheRecording() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("rec.mp4").path
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: Build.cli)
+        process.arguments = Self.recording(out)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        try output.fileHandleForWriting.close()
+        // The reader goes once the first frames are in the file (the few lines before fit
+        // in the pipe).
+        let started = Date()
+        while (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 < 4096 && Date().timeIntervalSince(started) < 30 {
+            usleep(20_000)
+        }
+        try output.fileHandleForReading.close()
+        kill(process.processIdentifier, SIGINT)
+        XCTAssertEqual(exited.wait(timeout: .now() + 15), .success, "no exit within 15 s of SIGINT")
+        XCTAssertEqual(process.terminationReason, .exit, "killed by a signal (SIGPIPE) instead of finishing")
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(try probeFrameCount(out), "ffprobe cannot read \(out)"), 1)
+    }
+
+    /// Ctrl-\\ (SIGQUIT) aborts at once, as a shell's status 131, and says so. The Swift
+    /// runtime's handler waited for a key on the terminal and left the process alive.
+    func testCtrlBackslashAbortsAtOnce() throws {
+        try Build.requireCLI()
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam ! fakesink"])
+        p.write("set filter=mono\n")
+        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = mono", timeout: 30), p.stderrSoFar)
+        kill(p.process.processIdentifier, SIGQUIT)
+        let r = p.wait(timeout: 15)
+        XCTAssertFalse(r.timedOut, "still running 15 s after SIGQUIT")
+        XCTAssertFalse(r.signaled, r.stderr)
+        XCTAssertEqual(r.status, 131, r.stderr)
+        XCTAssertTrue(r.stderr.contains("Quit (Ctrl-\\): aborting without waiting for EOS."), r.stderr)
+    }
+
     // 11. --messages: element messages as JSON lines.
     func testMessagesAsJSONLines() throws {
         let r = try runCLI(["launch", "--messages", "audiotestsrc num-buffers=5 ! level post-messages=true ! fakesink"], timeout: 20)
