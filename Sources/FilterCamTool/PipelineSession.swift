@@ -234,14 +234,16 @@ public final class PipelineSession {
             }
         }
         if outcome == .error { finaliseRecordings() }
-        printSummary(aborted: outcome == .aborted)
+        printSummary()
         if eosDeadline != nil && !endOfStreamSent.withLock({ $0 }) {
             // The EOS never got in (see `sendEndOfStreamAside`), and stopping the pipeline
             // would wait on the same lock: the process ends with it as it is.
+            printFilesWritten(aborted: outcome == .aborted)
             errorLine("The pipeline never took the EOS (an element still waits for its first frame): stopped without it.")
             return outcome!
         }
-        pipeline.setState(GST_STATE_NULL)
+        pipeline.setState(GST_STATE_NULL)   // the file sinks close their files: their sizes are final
+        printFilesWritten(aborted: outcome == .aborted)
         return outcome!
     }
 
@@ -410,7 +412,7 @@ public final class PipelineSession {
     static let genericStateChangeError = "GStreamer error: state change failed and some element failed to post a proper error message"
 
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
-    public func printSummary(aborted: Bool = false) {
+    func printSummary() {
         for (key, count) in repeatedWarnings.sorted(by: { $0.key < $1.key }) where count > 1 {
             let parts = key.split(separator: "\n", maxSplits: 1)
             errorLine("(the WARNING from \(parts[0]) \"\(parts.count > 1 ? String(parts[1]) : "")\" came \(count) times)")
@@ -422,15 +424,20 @@ public final class PipelineSession {
             if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
             errorLine(line)
         }
-        // What a file sink wrote, so a recording's file and size are named (a newcomer
-        // running `launch record` otherwise had to look for it).
+    }
+
+    /// What each file sink wrote, so a recording's file and size are named (a newcomer
+    /// running `launch record` otherwise had to look for it), and whether it may not play.
+    func printFilesWritten(aborted: Bool) {
         for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
             guard let location = Pipeline.property(sink, "location"),
                   let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else { continue }
-            // After an abort (a second Ctrl-C) the file did not get its EOS: a recording may
-            // lack its index and not play.
-            errorLine("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))"
-                      + (aborted ? ", unfinished: aborted before EOS reached it, it may not play" : ""))
+            // A write that failed (a full disk, a file-size limit) or an abort (a second
+            // Ctrl-C: no EOS) leaves a recording without its index: it may not play.
+            let failed = String(takingGLib: gst_object_get_path_string(sink.asObject)).map(erroredSources.contains) ?? false
+            let unfinished = failed ? ", unfinished: writing it failed (above), it may not play"
+                : aborted ? ", unfinished: aborted before EOS reached it, it may not play" : ""
+            errorLine("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))" + unfinished)
         }
     }
 

@@ -163,6 +163,22 @@ final class CLIRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(try probeFrameCount(out), "ffprobe cannot read \(out)"), 1)
     }
 
+    /// A recording whose writes fail (a file-size limit here; a full disk alike) is not said
+    /// to be written as if it played: the line says it is unfinished.
+    func testARecordingWhoseWritesFailedIsSaidToBeUnfinished() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("rec.mp4").path
+        let arguments = "launch 'videotestsrc num-buffers=300 pattern=snow ! video/x-raw,width=320,height=240 ! filtercam filter=sepia ! "
+            + "x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(out)'"
+        // 64 blocks of 1 KB (dash counts -f in them); SIGXFSZ is ignored, so write() fails.
+        let r = try runProcess("/bin/sh", ["-c", "ulimit -f 64; exec '\(Build.cli)' \(arguments)"], timeout: 60)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("File too large"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("wrote \(out) (") && r.stderr.contains("unfinished: writing it failed (above), it may not play"), r.stderr)
+    }
+
     /// Ctrl-\\ (SIGQUIT) aborts at once, as a shell's status 131, and says so. The Swift
     /// runtime's handler waited for a key on the terminal and left the process alive.
     func testCtrlBackslashAbortsAtOnce() throws {
