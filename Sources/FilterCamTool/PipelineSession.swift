@@ -508,7 +508,7 @@ public final class PipelineSession {
         }
         guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
         stillsFinished += 1
-        let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
+        let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? ""
         let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) }
         onStill?(Still(path: path, saved: name == "snapshot-saved", reason: reason))
         if name == "snapshot-saved" {
@@ -518,7 +518,7 @@ public final class PipelineSession {
             // The path as given (SNAPDIR, a location with a folder): a bare name read as the working folder.
             errorLine("saved \(path) \(width)x\(height)")
         } else {
-            errorLine("snapshot \(path) failed: \(reason ?? "?")")
+            errorLine("snapshot \(path.isEmpty ? "" : path + " ")failed: \(reason ?? "?")")
         }
     }
 

@@ -176,6 +176,39 @@ final class SnapshotTests: XCTestCase {
         }
     }
 
+    /// A burst of requests near the end outruns the stream (one still a frame): each one
+    /// no frame came for is reported at EOS, so every request ends in a message.
+    func testRequestsNoFrameCameForAreReportedAtTheEnd() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description: "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=32,height=24 ! "
+                                    + "filtercam name=fc flash=false snapshot-location=\(dir.path)/s-%d.jpg ! fakesink")
+        let fc = try pipeline.requireElement("fc")
+        for _ in 0..<8 { fc_emit_action(fc, "snapshot") }
+        pipeline.setState(GST_STATE_PLAYING)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        var saved = 0, failed: [String] = [], warnings: [String] = []
+        let wanted = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue)
+        while let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, wanted)) {
+            let type = m.pointer.pointee.type
+            if type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR { XCTAssertEqual(type, GST_MESSAGE_EOS); break }
+            if type == GST_MESSAGE_WARNING { warnings.append(BusProblem(m.pointer)?.text(or: "") ?? ""); continue }
+            guard let s = gst_message_get_structure(m.pointer) else { continue }
+            switch String(cString: gst_structure_get_name(s)) {
+            case "snapshot-saved": saved += 1
+            case "snapshot-failed":
+                XCTAssertNil(gst_structure_get_string(s, "path"), "no still, so no path")
+                failed.append(gst_structure_get_string(s, "reason").map { String(cString: $0) } ?? "")
+            default: break
+            }
+        }
+        XCTAssertEqual(saved, 3, "one still from each of the 3 frames")
+        XCTAssertEqual(files(dir).count, 3)
+        XCTAssertEqual(failed.count, 5, "\(failed)")
+        XCTAssertTrue(failed.allSatisfy { $0.contains("the stream ended before a frame came for them") }, "\(failed)")
+        XCTAssertEqual(warnings.filter { $0.contains("5 snapshot requests not served") }.count, 1, "\(warnings)")
+    }
+
     func testCounterNeverOverwritesAnExistingFile() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

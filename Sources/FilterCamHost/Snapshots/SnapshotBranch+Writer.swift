@@ -205,6 +205,13 @@ extension SnapshotBranch {
         failed.post(from: element)
     }
 
+    /// A request that got no still, so no path (`finish` warns once for all of them).
+    func reportUnserved(reason: String) {
+        let failed = StructureBuilder("snapshot-failed")
+        failed.set("reason", reason)
+        failed.post(from: element)
+    }
+
     /// Waits until every queued still is written or reported (EOS, stop), at most `timeout`:
     /// encoded first (the writer hands each JPEG on before it is done with the still), then
     /// its file.

@@ -261,11 +261,20 @@ final class SnapshotBranch: ElementPart, Sendable {
 
     // MARK: Runs
 
-    /// End of stream: stills of an unfinished bracket are reported, the rest written.
+    /// End of stream: stills of an unfinished bracket are reported, and so is each request
+    /// no frame came for (one still a frame: a burst of requests near the end outruns the
+    /// stream), so that every request ends in `snapshot-saved` or `snapshot-failed`; the
+    /// stills taken are written.
     func finish() {
         let unfinished = capture.withLock { c in defer { c.bracketRemaining = [] }; return c.bracketRemaining }
         for (path, _) in unfinished {
             report(failure: "cannot write snapshot \(path): the stream ended before the bracketed set was complete", path: path)
+        }
+        let unserved = requests.exchange(0, ordering: .relaxed)
+        if unserved > 0 {
+            let reason = "the stream ended before a frame came for \(unserved == 1 ? "it" : "them") (a still is taken from each frame)"
+            fc_post_warning(element, "\(unserved) snapshot request\(unserved == 1 ? "" : "s") not served: \(reason)", nil)
+            for _ in 0..<unserved { reportUnserved(reason: "no still: " + reason) }
         }
         drain()
     }
