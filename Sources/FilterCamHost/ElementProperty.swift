@@ -23,6 +23,8 @@ public struct ElementProperty: Sendable {
     public let nick: String
     public let blurb: String
     public let kind: Kind
+    /// Kept for old pipelines only: flagged so (gst-inspect-1.0 says "deprecated").
+    public private(set) var isDeprecated = false
 
     public init(_ name: String, nick: String, blurb: String, _ kind: Kind) {
         self.name = name
@@ -45,6 +47,13 @@ public struct ElementProperty: Sendable {
         }
     }
 
+    /// The same property, flagged deprecated.
+    public func deprecated() -> ElementProperty {
+        var p = self
+        p.isDeprecated = true
+        return p
+    }
+
     var isReadOnly: Bool {
         if case .counter = kind { return true }
         return false
@@ -61,7 +70,8 @@ public struct ElementProperty: Sendable {
 
     /// A new GParamSpec (floating) for class registration.
     func makeParamSpec() -> UnsafeMutablePointer<GParamSpec> {
-        let flags = isReadOnly ? fc_param_flags_readonly() : fc_param_flags_readwrite_playing(isControllable ? 1 : 0)
+        var flags = isReadOnly ? fc_param_flags_readonly() : fc_param_flags_readwrite_playing(isControllable ? 1 : 0)
+        if isDeprecated { flags = GParamFlags(rawValue: flags.rawValue | G_PARAM_DEPRECATED.rawValue) }
         switch kind {
         case .double(let lo, let hi, let d):
             return g_param_spec_double(name, nick, blurb, lo, hi, d, flags)

@@ -120,8 +120,6 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         /// Stills written, and recordings failed, when the last frame was prepared.
         var stillsSeen: UInt64 = 0
         var recordingFailuresSeen = 0
-        /// The countdown's seconds left when the last frame was prepared (0: none).
-        var countdownSeen = 0
         /// Draws the on-screen display into YUV frames.
         let osdCanvas = OSDCanvas()
         /// Paints the effects gallery.
@@ -191,7 +189,14 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         case (.countdown, .int(let v)):
             display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
         case (.maxZoom, .double(let v)):
-            settings.withLock { $0.maxZoom = v; $0.zoom = Zoom.clamp($0.zoom, max: v) }
+            let zoomChanged = settings.withLock { s -> Bool in
+                let before = s.zoom
+                s.maxZoom = v
+                s.zoom = Zoom.clamp(s.zoom, max: v)
+                return s.zoom != before
+            }
+            // A zoom the new maximum clamps is a change of `zoom` too (a slider bound to it).
+            if zoomChanged { g_object_notify(element.asGObject, Property.zoom.rawValue) }
         case (.looks, .string(let folder)):
             try addLooks(folder)
         default:
@@ -327,8 +332,8 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         if display.withLock({ $0.countdownDue(at: Self.now) }) { snapshots.request() }
         // Its seconds left are the `countdown` property: an application watching it
         // (notify::countdown) sees 3, 2, 1, 0 as the window does.
-        let left = display.withLock { $0.countdownLeft(at: Self.now) } ?? 0
-        if frameState.withLock({ f in defer { f.countdownSeen = left }; return f.countdownSeen != left }) {
+        // (Setting the property was announced by GObject already: once, not twice.)
+        if display.withLock({ $0.countdownChanged(at: Self.now) }) {
             g_object_notify(element.asGObject, Property.countdown.rawValue)
         }
         guard s.osd else { return [] }

@@ -87,7 +87,7 @@ public enum Inspector {
         let fundamental = g_type_fundamental(type)
         func serialized(_ v: UnsafePointer<GValue>) -> String {
             if g_type_fundamental(v.pointee.g_type) == fc_type_string() {
-                return "\"\(String(optionalCString: g_value_get_string(v)) ?? "NULL")\""
+                return String(optionalCString: g_value_get_string(v)).map { "\"\($0)\"" } ?? "null"   // as gst-inspect-1.0
             }
             return String(takingGLib: gst_value_serialize(v)) ?? "?"
         }

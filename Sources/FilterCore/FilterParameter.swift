@@ -48,7 +48,7 @@ public struct FilterParameter: Sendable {
         case .color(let d): return "colour 0xAARRGGBB, default \(FilterValue.color(d))"
         case .doubleList(let n, let r, let d):
             return "list of \(n) doubles \(format(r.lowerBound))…\(format(r.upperBound)), default <\(d.map(format).joined(separator: ", "))>"
-        case .text(let what, let d): return "text (\(what)), default \(d.isEmpty ? "none" : FilterValue.text(d).description)"
+        case .text(let what, let d): return "text (\(what)), default \(d.isEmpty ? "empty" : FilterValue.text(d).description)"
         }
     }
 

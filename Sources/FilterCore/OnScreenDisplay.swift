@@ -58,6 +58,17 @@ public struct OnScreenDisplay: Sendable, Equatable {
     /// A still in `seconds` (0 cancels a running countdown).
     public mutating func countdownStarted(seconds: Int, at time: Double) {
         countdownEnd = seconds > 0 ? time + Double(seconds) : nil
+        countdownAnnounced = seconds   // whoever set it was told
+    }
+
+    /// The seconds left last announced (`notify::countdown`); 0 when none runs.
+    private var countdownAnnounced = 0
+
+    /// Whether the seconds left changed since last announced (then they count as announced).
+    public mutating func countdownChanged(at time: Double) -> Bool {
+        let left = countdownLeft(at: time) ?? 0
+        defer { countdownAnnounced = left }
+        return left != countdownAnnounced
     }
 
     /// The whole seconds left of a running countdown (3, 2, 1), nil when none runs.

@@ -548,8 +548,31 @@ class PropertiesAndStills(unittest.TestCase):
             pipeline.set_state(Gst.State.NULL)
         self.assertEqual([v for k, v in seen if k == "record"], [True, False], seen)
         countdown = [v for k, v in seen if k == "countdown"]
-        self.assertIn(1, countdown, seen)
-        self.assertEqual(countdown[-1], 0, seen)
+        self.assertEqual(countdown, [2, 1, 0], seen)   # the set's 2 once (it was said twice)
+
+    def test_a_property_another_one_changes_is_notified(self):
+        # A slider bound to notify::zoom must follow a max-zoom that clamps it, and the
+        # deprecated face-orientation-search reads face-orientations (each way round).
+        fc = Gst.ElementFactory.make("filtercam")
+        seen = []
+        for name in ("zoom", "max-zoom", "face-orientations", "face-orientation-search"):
+            fc.connect("notify::" + name, lambda element, spec: seen.append((spec.name, element.get_property(spec.name))))
+        fc.set_property("zoom", 6.0)
+        fc.set_property("max-zoom", 2.0)
+        self.assertEqual(seen, [("zoom", 6.0), ("max-zoom", 2.0), ("zoom", 2.0)])
+        del seen[:]
+        fc.set_property("max-zoom", 10.0)   # zoom stays 2: no notify::zoom
+        self.assertEqual(seen, [("max-zoom", 10.0)])
+        del seen[:]
+        fc.set_property("face-orientation-search", True)
+        nicks = lambda: sorted((k, str(v) if isinstance(v, bool) else v.value_nick) for k, v in seen)   # GObject's order aside
+        self.assertEqual(nicks(), [("face-orientation-search", "True"), ("face-orientations", "all")])
+        del seen[:]
+        Gst.util_set_object_arg(fc, "face-orientations", "upright")
+        self.assertEqual(nicks(), [("face-orientation-search", "False"), ("face-orientations", "upright")])
+        del seen[:]
+        Gst.util_set_object_arg(fc, "face-orientations", "device")   # the boolean stays false
+        self.assertEqual([k for k, _ in seen], ["face-orientations"])
 
     def test_snapshot_while_another_thread_sets_bad_values(self):
         import tempfile

@@ -345,7 +345,18 @@ final class CLIRunTests: XCTestCase {
             let expected = flagsByProperty(stock.stdoutText)
             XCTAssertGreaterThan(expected.count, 3, stock.stdoutText)
             XCTAssertEqual(flagsByProperty(ours.stdoutText), expected, element)
+            if element == "filtercam" {
+                // The kept-for-old-pipelines boolean says so; a string without default reads
+                // `null` as gst-inspect-1.0 prints it (it read "NULL", like a folder's name).
+                XCTAssertEqual(expected["face-orientation-search"]?.contains("deprecated"), true, stock.stdoutText)
+                for text in [ours.stdoutText, stock.stdoutText] {
+                    let looks = text.components(separatedBy: "\n  looks").dropFirst().first ?? ""
+                    XCTAssertTrue(looks.contains("Default: null"), looks)
+                }
+            }
         }
+        let peaking = try runCLI(["inspect", "fcfocus-peaking"], timeout: 20)
+        XCTAssertEqual(peaking.stdoutText.components(separatedBy: "0xAARRGGBB").count - 1, 1, "said once: \(peaking.stdoutText)")
     }
 
     func testInspectUnknownElementFails() throws {

@@ -88,7 +88,7 @@ final class FaceDetection: ElementPart, Sendable {
         case .orientationSearch:
             return ElementProperty(p.rawValue, nick: "Face orientation search",
                 blurb: "Deprecated: true is face-orientations=all, false face-orientations=upright",
-                .bool(defaultValue: false))
+                .bool(defaultValue: false)).deprecated()
         case .framesWithFaces:
             return ElementProperty(p.rawValue, nick: "Frames with faces",
                 blurb: "Frames in which at least one face was seen since the element started", .counter)
@@ -100,6 +100,9 @@ final class FaceDetection: ElementPart, Sendable {
 
     private let elementPointer: GstPointer<GstElement>
     var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
+
+    /// `notify::NAME` for a property that changed because another was set.
+    private func notify(_ p: Property) { g_object_notify(element.asGObject, p.rawValue) }
     private let settings = Locked(FaceSettings())
     private let cache: FaceDetectorCache
     private let worker: FaceWorker
@@ -177,9 +180,12 @@ final class FaceDetection: ElementPart, Sendable {
         case (.detectionWidth, .int(let v)):
             settings.withLock { $0.detectionWidth = v }
         case (.orientations, .int(let v)):
-            settings.withLock { $0.orientations = FaceOrientations.allCases[v] }
+            let searchWas = settings.withLock { s -> Bool in defer { s.orientations = FaceOrientations.allCases[v] }; return s.orientations == .all }
+            // The deprecated boolean reads this one: when it reads otherwise, it changed too.
+            if searchWas != (FaceOrientations.allCases[v] == .all) { notify(.orientationSearch) }
         case (.orientationSearch, .bool(let v)):
-            settings.withLock { $0.orientations = v ? .all : .upright }
+            let before = settings.withLock { s -> FaceOrientations in defer { s.orientations = v ? .all : .upright }; return s.orientations }
+            if before != (v ? .all : .upright) { notify(.orientations) }
         default:
             throw PropertyProblem.unexpected(value, for: name)
         }

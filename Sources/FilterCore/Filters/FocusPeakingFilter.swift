@@ -13,7 +13,7 @@ final class FocusPeakingFilter: PassFilter {
         parameters: [
             FilterParameter("threshold", .int(range: 0...255, defaultValue: 100),
                             "edge strength (as `edges` shows it, 0…255) above which a pixel is painted"),
-            FilterParameter("color", .color(defaultValue: 0xFFFF_0000), "paint colour, 0xAARRGGBB (alpha ignored)"),
+            FilterParameter("color", .color(defaultValue: 0xFFFF_0000), "paint colour (alpha ignored)"),
         ],
         make: { FocusPeakingFilter(threshold: $0.int("threshold"), color: $0.color("color")) })
 

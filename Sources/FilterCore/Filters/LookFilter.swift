@@ -28,7 +28,7 @@ final class LookFilter: PassFilter {
                                           "0 = original picture, 1 = the full look")]
         if file == nil {
             parameters.insert(FilterParameter("file", .text(what: "a .cube file or a Hald CLUT .png", defaultValue: ""),
-                                              "the look (none: the picture unchanged)"), at: 0)
+                                              "the look (empty: the picture unchanged)"), at: 0)
         }
         var descriptor = FilterDescriptor(
             id: id, title: title, summary: summary, parameters: parameters, strengthParameter: "intensity",
