@@ -23,6 +23,7 @@ GParamFlags fc_param_flags_readwrite_playing(gboolean controllable) {
 GParamFlags fc_param_flags_readonly(void) { return G_PARAM_READABLE; }
 
 GType fc_type_boolean(void) { return G_TYPE_BOOLEAN; }
+gboolean fc_is_element(gpointer object) { return object && GST_IS_ELEMENT(object); }
 GType fc_type_int(void) { return G_TYPE_INT; }
 GType fc_type_uint(void) { return G_TYPE_UINT; }
 GType fc_type_uint64(void) { return G_TYPE_UINT64; }

@@ -123,6 +123,21 @@ public struct PipelineFile {
         return nil
     }
 
+    /// The line that makes the element `name` of `factory`, for an error whose message
+    /// quotes nothing of the file (`Resource not found`): the line with `name=NAME`, or for
+    /// a name GStreamer gave (`filesrc0`: the factory and a count) the factory's only
+    /// mention, or its mention of that count.
+    public func line(forElement name: String, factory: String) -> (number: Int, text: String)? {
+        let code = sourceLines.map(Self.stripComment)
+        func words(_ line: String) -> [Substring] { line.split { $0 == " " || $0 == "\t" || $0 == "!" } }
+        var index = code.firstIndex { words($0).contains { $0 == "name=\(name)" || $0 == "name=\"\(name)\"" } }
+        if index == nil, name.hasPrefix(factory), let count = Int(name.dropFirst(factory.count)) {
+            let mentions = code.indices.flatMap { i in words(code[i]).filter { $0 == factory }.map { _ in i } }
+            index = mentions.count == 1 ? mentions[0] : mentions.indices.contains(count) ? mentions[count] : nil
+        }
+        return index.map { ($0 + 1, sourceLines[$0].trimmingCharacters(in: .whitespaces)) }
+    }
+
     /// Drops `#` to the end of the line, unless the `#` is inside quotes.
     static func stripComment(_ line: String) -> String {
         var inQuote: Character? = nil

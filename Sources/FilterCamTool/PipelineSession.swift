@@ -368,6 +368,12 @@ public final class PipelineSession {
         return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The element that posted `m` (nil: a pad, the pipeline's bus, …).
+    private static func element(_ m: UnsafeMutablePointer<GstMessage>) -> UnsafeMutablePointer<GstElement>? {
+        guard let src = m.pointee.src, fc_is_element(UnsafeMutableRawPointer(src)) != 0 else { return nil }
+        return UnsafeMutableRawPointer(src).assumingMemoryBound(to: GstElement.self)
+    }
+
     /// Prints an ERROR or WARNING with the element that raised it and the debug detail.
     private func report(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let problem = BusProblem(m) else { return }
@@ -391,7 +397,9 @@ public final class PipelineSession {
         errorLine("\(isError ? "ERROR" : "WARNING") from element \(source): \(text)")
         let shownDetail = Self.detailForUser(detail, withSourceLocation: showsSourceLocations)
         if !shownDetail.isEmpty { errorLine("  debug: \(shownDetail)") }
-        if isError, let (name, file) = sourceFile, let line = file.line(forError: text) {
+        if isError, let (name, file) = sourceFile, let line = file.line(forError: text) ?? Self.element(m).flatMap({ e in
+            Pipeline.factoryName(of: e).flatMap { file.line(forElement: GStreamer.name(of: e), factory: $0) }
+        }) {
             errorLine("  in \(name):\(line.number): \(line.text)")
         }
         if isError, let hint = SinkSetupHint.hint(source: source, text: text) { errorLine("  hint: \(hint)") }

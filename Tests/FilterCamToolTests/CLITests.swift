@@ -179,6 +179,20 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("wrote \(out) (") && r.stderr.contains("unfinished: writing it failed (above), it may not play"), r.stderr)
     }
 
+    /// An element's error that quotes nothing of the file (a missing input) still names the
+    /// file's line that makes the element.
+    func testAMissingInputFileIsPlacedOnItsLine() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("photo.pipeline").path
+        let missing = dir.appendingPathComponent("no-such.png").path
+        try "# a photo through sepia\nfilesrc location=\(missing)\n  ! pngdec ! filtercam filter=sepia ! fakesink\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try runCLI(["launch", file], timeout: 30)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("Resource not found"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("  in \(file):2: filesrc location=\(missing)"), r.stderr)
+    }
+
     /// Ctrl-\\ (SIGQUIT) aborts at once, as a shell's status 131, and says so. The Swift
     /// runtime's handler waited for a key on the terminal and left the process alive.
     func testCtrlBackslashAbortsAtOnce() throws {

@@ -21,6 +21,22 @@ final class PipelineFileTests: XCTestCase {
 
     /// A file saved with Windows line endings: each line ends at "\r\n" (one Character in
     /// Swift, so splitting on "\n" alone kept the file as one line and a comment hid the rest).
+    /// An error that quotes nothing of the file (`Resource not found`) is placed by the
+    /// element that posted it: its `name=`, or GStreamer's name for it (`filesrc1` is the
+    /// second filesrc the file makes).
+    func testTheLineThatMakesAnElement() throws {
+        let file = try PipelineFile(text: "# two files # and a sink\nfilesrc location=a.png ! pngdec ! mix.\n"
+                                    + "filesrc location=b.png ! pngdec ! compositor name=mix\n  ! filesink location=out.raw # filesrc here is a comment\n",
+                                    environment: [:])
+        XCTAssertEqual(file.line(forElement: "filesrc0", factory: "filesrc")?.number, 2)
+        XCTAssertEqual(file.line(forElement: "filesrc1", factory: "filesrc")?.number, 3)
+        XCTAssertEqual(file.line(forElement: "mix", factory: "compositor")?.number, 3)
+        XCTAssertEqual(file.line(forElement: "filesink0", factory: "filesink")?.text, "! filesink location=out.raw")
+        XCTAssertEqual(file.line(forElement: "filesink7", factory: "filesink")?.number, 4, "the only filesink, whatever GStreamer's count")
+        XCTAssertNil(file.line(forElement: "filesrc5", factory: "filesrc"), "two filesrc: no guess")
+        XCTAssertNil(file.line(forElement: "queue0", factory: "queue"))
+    }
+
     func testWindowsLineEndings() throws {
         let file = try PipelineFile(text: "# demo\r\nvideotestsrc ! \r\n  filtercam # lens later\r\n ! fakesink\r\n")
         XCTAssertEqual(file.description, "videotestsrc ! filtercam ! fakesink")

@@ -93,6 +93,8 @@ GParamFlags fc_param_flags_readonly(void);
 
 /// GType constants (macros in C).
 GType fc_type_boolean(void);
+/// GST_IS_ELEMENT (a macro): whether a message's source is an element.
+gboolean fc_is_element(gpointer object);
 GType fc_type_int(void);
 GType fc_type_uint(void);
 GType fc_type_uint64(void);
