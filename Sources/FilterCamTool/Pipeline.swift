@@ -145,9 +145,28 @@ public final class Pipeline {
             let choices = PropertyChoices.describe(name, of: element, given: value) ?? Inspector.typeDescription(spec)
             throw ParseError(description: "invalid value \(value.quotedForMessage) for \(elementName).\(name): \(name) takes \(choices)")
         }
+        let readable = spec.pointee.flags.rawValue & G_PARAM_READABLE.rawValue != 0
+        var before = GValue()
+        g_value_init(&before, spec.pointee.value_type)
+        defer { g_value_unset(&before) }
+        if readable { g_object_get_property(element.asGObject, name, &before) }
         // A value the element refuses (it keeps the old one) is an error here, said once.
         if let refusal = PropertyRefusal.collecting({ g_object_set_property(element.asGObject, name, &v) }).first {
             throw ParseError(description: refusal)
+        }
+        // A stock element that ignores a value (filesink's location while its file is open:
+        // GLib only warns) keeps the old one: that too is an error, not "set". FilterCam's
+        // own elements say why themselves, and may store a value in its canonical form.
+        guard readable, fc_element_get_ctx(element) == nil else { return }
+        var after = GValue()
+        g_value_init(&after, spec.pointee.value_type)
+        defer { g_value_unset(&after) }
+        g_object_get_property(element.asGObject, name, &after)
+        let equal = Int32(GST_VALUE_EQUAL)
+        if gst_value_compare(&after, &v) != equal && gst_value_compare(&after, &before) == equal {
+            let kept = String(takingGLib: gst_value_serialize(&after)) ?? "?"
+            throw ParseError(description: "\(elementName) did not take \(name)=\(value.quotedForMessage) and keeps \(kept.quotedForMessage) "
+                             + "(an element may refuse a change while it runs: a file sink's location while its file is open)")
         }
     }
 

@@ -193,6 +193,20 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("  in \(file):2: filesrc location=\(missing)"), r.stderr)
     }
 
+    /// A stock element that ignores a value (GLib only warns) keeps the old one: `set`
+    /// says so as an error instead of printing the old value as if set.
+    func testASetTheElementIgnoresIsAnError() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.raw").path
+        let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filesink location=\(out)"],
+                           stdin: "set filesink0.location=\(dir.path)/other.raw\nset videotestsrc0.pattern=ball\nquit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("command error: filesink0 did not take location='\(dir.path)/other.raw' and keeps '\(out)'"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("set videotestsrc0.pattern = ball"), "a value taken is said as before: \(r.stderr)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/other.raw"))
+    }
+
     /// Ctrl-\\ (SIGQUIT) aborts at once, as a shell's status 131, and says so. The Swift
     /// runtime's handler waited for a key on the terminal and left the process alive.
     func testCtrlBackslashAbortsAtOnce() throws {
