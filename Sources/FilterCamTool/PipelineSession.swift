@@ -502,7 +502,7 @@ public final class PipelineSession {
         setsStarted >= stillsRequested || Date().timeIntervalSince(lastStillRequest) > 5
     }
 
-    /// One line per still written or failed (`snapshot-saved` / `snapshot-failed`).
+    /// One line per still written (`snapshot-saved`); each written or failed (`snapshot-failed`) is counted.
     private func reportStill(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(m) else { return }
         let name = String(cString: gst_structure_get_name(structure))
@@ -525,9 +525,9 @@ public final class PipelineSession {
             gst_structure_get_int(structure, "height", &height)
             // The path as given (SNAPDIR, a location with a folder): a bare name read as the working folder.
             errorLine("saved \(path) \(width)x\(height)")
-        } else {
-            errorLine("snapshot \(path.isEmpty ? "" : path + " ")failed: \(reason ?? "?")")
         }
+        // A failure needs no line of its own: the element's WARNING, shown already, names
+        // the still and why (requests no frame came for: one WARNING for them all).
     }
 
     // MARK: Recordings

@@ -3,8 +3,11 @@
 /// the one known name that the given one begins (`look:teal` for `look:teal-orange`).
 public enum NameSuggestion {
     public static func closest(to name: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
-        if let (best, d) = scored, d > 0, d <= max(2, name.count / 3) { return best }
+        // The distance is at least the difference in length: candidates too far by that
+        // alone are not measured (a line of a megabyte piped as a command took seconds).
+        let allowed = max(2, name.count / 3), length = name.count
+        let scored = candidates.filter { abs($0.count - length) <= allowed }.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
+        if let (best, d) = scored, d > 0, d <= allowed { return best }
         let begun = candidates.filter { $0.hasPrefix(name) && $0 != name }
         return name.count >= 3 && begun.count == 1 ? begun[0] : nil
     }
