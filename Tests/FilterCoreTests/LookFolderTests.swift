@@ -29,6 +29,20 @@ final class LookFolderTests: XCTestCase {
         XCTAssertNotNil(registry.descriptor(id: "look:日本"))
     }
 
+    /// A name in Latin-1 (from an old archive) makes no path a String can hold: it is left
+    /// out saying so (it was "cannot be read: No such file or directory"), the others load.
+    func testAFileWhoseNameIsNotUTF8IsLeftOutSayingWhy() throws {
+        let path = try folder(["good.cube"])
+        let latin1 = Array(path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".cube".utf8) + [0]
+        let fd = latin1.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        let added = try LookFolder.add(path, to: FilterRegistry(registeringBuiltIns: true))
+        XCTAssertEqual(added.ids, ["look:good"])
+        XCTAssertEqual(added.problems.count, 1, "\(added.problems)")
+        XCTAssertTrue(added.problems[0].contains("its name is not UTF-8") && added.problems[0].contains("rename it"), added.problems[0])
+    }
+
     func testTwoFilesGivingOneNameLeaveTheSecondOutAndSaySo() throws {
         let registry = FilterRegistry(registeringBuiltIns: true)
         let added = try LookFolder.add(try folder(["A-B.cube", "a b.cube", "a=b.cube"]), to: registry)

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A folder of looks as catalog entries: every `.cube` file becomes `look:NAME` (its name
 /// without `.cube`, lower case, other characters than letters, digits, `-` and `_` as `-`),
@@ -24,7 +27,7 @@ public enum LookFolder {
     public static func add(_ folder: String, to registry: FilterRegistry = .shared) throws(FilterError) -> Added {
         var isFolder = false
         let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
-        guard exists, isFolder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        guard exists, isFolder, let (names, notUTF8) = fileNames(in: folder) else {
             let why = !exists ? "does not exist" : isFolder ? "cannot be read" : "is not a folder"
             throw FilterError("the looks folder \(folder.quotedForMessage) \(why); give a folder of .cube files")
         }
@@ -32,6 +35,10 @@ public enum LookFolder {
         // Absolute, so the entries still find their files if the working folder changes.
         let absolute = absolutePath(folder)
         var namesHere: [String: String] = [:]   // look name → the file in this folder that gave it
+        for name in notUTF8 where name.lowercased().hasSuffix(".cube") {
+            added.problems.append("\(name.quotedForMessage): its name is not UTF-8 (a Latin-1 name from an old archive, say), "
+                                  + "so no look name or path can be made of it: rename it")
+        }
         for name in names.sorted() where name.lowercased().hasSuffix(".cube") && !name.hasPrefix(".") {
             let path = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
             let id = "look:" + Self.id(forFile: name)
@@ -68,6 +75,20 @@ public enum LookFolder {
         let id: String
     }
     private static let addedFrom = Locked<[Key: String]>([:])
+
+    /// The names in `folder`: those that are UTF-8, and the others as best read (their
+    /// bytes cannot make a path again; `contentsOfDirectory` gave them as if missing).
+    static func fileNames(in folder: String) -> (utf8: [String], notUTF8: [String])? {
+        guard let dir = opendir(folder) else { return nil }
+        defer { closedir(dir) }
+        var utf8: [String] = [], other: [String] = []
+        while let entry = readdir(dir) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard bytes != Array(".".utf8), bytes != Array("..".utf8) else { continue }
+            if let name = String(validating: bytes, as: UTF8.self) { utf8.append(name) } else { other.append(String(decoding: bytes, as: UTF8.self)) }
+        }
+        return (utf8, other)
+    }
 
     /// `path` from the working folder, as the entries keep their files.
     static func absolutePath(_ path: String) -> String {
