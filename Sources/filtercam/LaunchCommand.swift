@@ -109,10 +109,7 @@ enum LaunchCommand {
     static func installSignalHandlers() {
         let handler: @convention(c) (Int32) -> Void = { LaunchCommand.session?.interrupt(by: $0) }
         for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(s, handler) }
-        // A full disk or a file-size limit must be an error from write(), not a kill; so
-        // must a reader gone (`filtercam launch … | tee log`, whose tee the same Ctrl-C ends).
-        signal(SIGXFSZ, SIG_IGN)
-        signal(SIGPIPE, SIG_IGN)
+        // SIGXFSZ and SIGPIPE are ignored from the start (main.swift).
     }
 
     /// Reads commands from stdin on a background thread: single keys in a terminal,

@@ -7,6 +7,11 @@ import Foundation
 /// measures them against GStreamer's own.
 let usage = CommandHelp.overview
 
+// Before GStreamer starts (it may rewrite its registry): a full disk or a file-size limit
+// is an error from write(), not a kill, and so is a reader gone (`… | tee log` after Ctrl-C).
+signal(SIGXFSZ, SIG_IGN)
+signal(SIGPIPE, SIG_IGN)
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
 let status: Int32

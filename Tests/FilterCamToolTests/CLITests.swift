@@ -179,6 +179,23 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("wrote \(out) (") && r.stderr.contains("unfinished: writing it failed (above), it may not play"), r.stderr)
     }
 
+    /// The same for a recording from the element (`record=true`): its failure says the
+    /// file is unfinished. The limit is set before GStreamer starts, which then may find
+    /// its registry too large to rewrite: that too must not kill the program.
+    func testARecordingFromTheElementWhoseWritesFailedIsSaidToBeUnfinished() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let description = "videotestsrc num-buffers=150 pattern=snow ! video/x-raw,width=320,height=240 ! "
+            + "filtercam record=true record-location=\(dir.path)/r-%d.mp4 ! fakesink"
+        let r = try runProcess("/bin/sh", ["-c", "ulimit -f 64; exec '\(Build.cli)' launch '\(description)'"], timeout: 60)
+        XCTAssertFalse(r.signaled, r.stderr)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 stopped: ") && r.stderr.contains("File too large"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the file is unfinished (no index) and may not play"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("processed=150"), "the stream ran on: \(r.stderr)")
+    }
+
     /// An element's error that quotes nothing of the file (a missing input) still names the
     /// file's line that makes the element.
     func testAMissingInputFileIsPlacedOnItsLine() throws {

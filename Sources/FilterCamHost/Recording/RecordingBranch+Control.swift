@@ -186,7 +186,17 @@ extension RecordingBranch {
         giveUp { s in
             if s.recorder === recorder { s.recorder = nil }
         }
-        let kept = recorder.finishAfterError() == nil ? "; the file keeps what was recorded until then" : ""
+        let kept: String
+        if recorder.finishAfterError() == nil {
+            kept = "; the file keeps what was recorded until then"
+        } else {
+            // Not finished (the disk that failed it takes no index either): an empty file is
+            // removed, one with frames kept and said to be unplayable as it is.
+            var info = stat()
+            let size = stat(recorder.path, &info) == 0 ? Int(info.st_size) : 0
+            if size == 0 { try? FileManager.default.removeItem(atPath: recorder.path) }
+            kept = size == 0 ? "; no file is left" : "; the file is unfinished (no index) and may not play"
+        }
         report(failure: "recording \(recorder.path) stopped: \(problem)\(kept)", path: recorder.path)
     }
 
