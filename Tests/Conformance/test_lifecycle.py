@@ -127,8 +127,10 @@ class FramesComeFromMemoryUsedBefore(unittest.TestCase):
             stock, ours = per_frame("identity"), per_frame("filtercam filter=mono")
             print(f"\n  page faults a frame: identity {stock:.1f}, filtercam {ours:.1f}", file=sys.stderr)
             # A fresh frame is 450 faults (its 4 KiB pages); reused memory, a few (-4 to 8
-            # measured; the old builds 4-69, depending on how the frees fell).
-            self.assertLess(ours, stock + 20, f"filtercam {ours:.1f} page faults a frame, identity {stock:.1f}")
+            # measured; the old builds 4-69, depending on how the frees fell). Each figure is
+            # a difference of two runs' whole-process counts, which start-up noise moves by
+            # tens either way (identity once read -22.3): the margin is a quarter frame.
+            self.assertLess(ours, max(stock, 0) + 110, f"filtercam {ours:.1f} page faults a frame, identity {stock:.1f}")
 
 
 class SwapInARunningPipeline(unittest.TestCase):
