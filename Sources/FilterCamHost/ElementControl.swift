@@ -24,6 +24,11 @@ public final class ElementControl: ControlTarget {
         GStreamer.property(element, property)
     }
 
+    public var appliedOrientation: String? {
+        guard let context = fc_element_get_ctx(element) else { return nil }
+        return (ElementHost.from(context: context).body as? FilterCamElement)?.appliedOrientation.nick
+    }
+
     public func set(_ property: String, _ value: String) throws {
         try setter(element, property, value)
     }

@@ -21,6 +21,7 @@ extension FilterCamElement {
             }
             return f.filters
         }
+        streamTag.withLock { $0 = stream.tagOrientation }
         let method = s.effectiveOrientation(tag: stream.tagOrientation)
         let plan = GeometryPlan(inputWidth: input.width, inputHeight: input.height, method: method,
                                 zoom: s.zoom, lens: s.lens, lensCrop: s.lensCrop, lensGrid: input.format.isYUV ? 2 : 1)

@@ -279,6 +279,17 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     /// The plan of the last frame, for mapping navigation events back.
     let activePlan = Locked<GeometryPlan?>(nil)
 
+    /// The stream's orientation tag as the last frame had it (for `appliedOrientation`).
+    let streamTag = Locked<OrientationMethod?>(nil)
+
+    /// The transform frames get now: the fixed one, or under `auto` what the stream's tag,
+    /// the device and camera-facing give, with the settings as they are this moment (a
+    /// `mirror` just made counts before any frame shows it).
+    var appliedOrientation: OrientationMethod {
+        let tag = streamTag.withLock { $0 }
+        return settings.withLock { $0.effectiveOrientation(tag: tag) }
+    }
+
     /// A 90° turn swaps width and height; a lens crop makes each side the lens's share
     /// (zoom keeps the size). `auto` follows the last frame's turn (its tags), as videoflip does.
     var capsGeometry: CapsGeometry {

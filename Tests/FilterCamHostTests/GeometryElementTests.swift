@@ -156,6 +156,22 @@ final class GeometryElementTests: XCTestCase {
         XCTAssertEqual(kept[0].width, 17)
     }
 
+    /// `rotate` under auto turns what the frames show: with the device held in portrait and
+    /// a front camera's mirror, the turn keeps both (it once turned from no transform at all,
+    /// and a mirrored selfie came out unmirrored). The same when `mirror` came just before,
+    /// with no frame between (piped commands).
+    func testRotateUnderAutoTurnsThePictureAsShown() throws {
+        for (device, facing, after) in [("portrait", "back", OrientationMethod.rotate90R.then(.rotate90R)),
+                                         ("portrait", "front", OrientationMethod.rotate90R.then(.horizontal).then(.rotate90R)),
+                                         ("landscape-left", "front", OrientationMethod.horizontal.then(.rotate90R))] {
+            let pipeline = try Pipeline(description: "videotestsrc ! filtercam name=fc orientation=auto device-orientation=\(device) ! fakesink")
+            let fc = try pipeline.requireElement("fc")
+            if facing == "front" { XCTAssertEqual(try ControlCommand.mirror.run(on: ElementControl(fc)), "mirror: on (camera-facing front)") }
+            _ = try ControlCommand.rotate.run(on: ElementControl(fc))
+            XCTAssertEqual(Pipeline.property(fc, "orientation"), after.nick, "\(device), \(facing) camera")
+        }
+    }
+
     /// Changing orientation and lens-crop while PLAYING into an encoder: new caps, no error,
     /// and every frame has the size its caps say.
     func testOrientationChangeWhilePlayingRenegotiatesThroughAnEncoder() throws {

@@ -11,6 +11,13 @@ public protocol ControlTarget: AnyObject {
     /// The lens `lens` put away, to bring back; kept with the element, so the window and
     /// the terminal share it.
     var keptLens: String? { get set }
+    /// The transform the frames get now, as an `orientation` nick: under `auto`, what the
+    /// stream's tag, the device and `camera-facing` give (nil: not known).
+    var appliedOrientation: String? { get }
+}
+
+extension ControlTarget {
+    public var appliedOrientation: String? { nil }
 }
 
 /// A command that cannot act now (an arrow key with the lens off).
@@ -55,7 +62,10 @@ extension ControlCommand {
             let next = registry.id(after: current, step: self == .nextFilter ? 1 : -1)
             return try change(target, "filter", FilterShowcase.chain(for: next))
         case .rotate:
-            return try Self.orient(target, OrientationMethod.afterRotate(target.value("orientation") ?? "identity")).afterRotateWords
+            // Under auto, from what the frames show (a front camera's mirror stays).
+            let orientation = target.value("orientation") ?? "identity"
+            let current = orientation == "auto" ? target.appliedOrientation ?? "identity" : orientation
+            return try Self.orient(target, OrientationMethod.afterRotate(current)).afterRotateWords
         case .mirror:
             let orientation = target.value("orientation") ?? "identity"
             if orientation == "auto" {
