@@ -196,6 +196,24 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("processed=150"), "the stream ran on: \(r.stderr)")
     }
 
+    /// A sound branch that fails once the recording runs (10 channels audioconvert cannot
+    /// take) is a failed recording, and the program still ends: mp4mux had the picture's
+    /// thread waiting for sound that never came, and finishing the file waited on it for good.
+    func testARecordingWhoseSoundFailsEndsAndSaysSo() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! filtercam record-audio=true "
+                                   + "record-audio-source=\"audiotestsrc is-live=true ! audio/x-raw,channels=10\" record-location=\(dir.path)/x-%d.mp4 ! fakesink"])
+        p.write("record\n")
+        XCTAssertTrue(p.waitForStderr(containing: "recording \(dir.path)/x-0.mp4 stopped: ", timeout: 30), "no failure said: \(p.stderrSoFar)")
+        p.write("quit\n")
+        let r = p.wait(timeout: 30)
+        XCTAssertFalse(r.timedOut, "still running 30 s after quit: \(r.stderr)")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("not-negotiated"), r.stderr)
+    }
+
     /// An element's error that quotes nothing of the file (a missing input) still names the
     /// file's line that makes the element.
     func testAMissingInputFileIsPlacedOnItsLine() throws {

@@ -222,12 +222,26 @@ final class MP4Recorder: Sendable {
 
     /// After an error inside the pipeline the sources may push no more: EOS goes straight
     /// into the muxer, so what it has is written and the file stays playable.
+    /// Each pad gets its EOS on a thread of its own: when one branch failed (a sound source
+    /// that cannot be converted), the other's streaming thread waits inside mp4mux for it,
+    /// holding its pad's stream lock, so an EOS sent to that pad waits too (it held the
+    /// control thread and the element's stop for good); the failed branch's pad is free,
+    /// and its EOS lets the muxer go on. Past `timeout` the pipeline stops, which frees any
+    /// EOS still waiting.
     func finishAfterError(timeout: Double = 5) -> String? {
         feed.withLock { $0.closed = true }
-        for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
-            _ = gst_pad_send_event(pad, gst_event_new_eos())
+        let senders = GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self).map { pad in
+            gst_object_ref(pad)
+            let held = GstPointer(pad)
+            return JoinableThread(name: "fc-record-eos") {
+                _ = gst_pad_send_event(held.pointer, gst_event_new_eos())
+                gst_object_unref(held.pointer)
+            }
         }
-        return waitForEndOfStream(timeout: timeout)
+        let outcome = waitForEndOfStream(timeout: timeout)
+        if outcome != nil { gst_element_set_state(pipeline, GST_STATE_NULL) }
+        senders.forEach { $0.join() }
+        return outcome
     }
 
     private func sendEndOfStreamToSoundSources() {
