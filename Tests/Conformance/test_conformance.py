@@ -574,6 +574,43 @@ class PropertiesAndStills(unittest.TestCase):
         Gst.util_set_object_arg(fc, "face-orientations", "device")   # the boolean stays false
         self.assertEqual([k for k, _ in seen], ["face-orientations"])
 
+    def test_two_recordings_started_together_get_a_file_each(self):
+        # Two elements with one template (a tee into a mono and an inverted branch): each
+        # recording makes its file as it takes the name, so the second takes the next one
+        # (both once wrote r-000.mp4 and both said it was saved).
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="fc-two-recordings-")
+        pipeline = Gst.parse_launch(
+            "videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 ! tee name=t "
+            f"t. ! queue ! filtercam name=a filter=mono record-location={folder}/r-%03d.mp4 ! fakesink "
+            f"t. ! queue ! filtercam name=b filter=invert record-location={folder}/r-%03d.mp4 ! fakesink")
+        a, b = pipeline.get_by_name("a"), pipeline.get_by_name("b")
+        bus = pipeline.get_bus()
+
+        def messages(name, count):
+            seen = []
+            deadline = time.monotonic() + 20
+            while len(seen) < count and time.monotonic() < deadline:
+                m = bus.timed_pop_filtered(Gst.SECOND, Gst.MessageType.ELEMENT)
+                if m and m.get_structure().get_name() == name:
+                    seen.append(m.get_structure().get_value("path"))
+            return seen
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            wait_for_frames(a)
+            a.set_property("record", True)
+            b.set_property("record", True)
+            started = messages("recording-started", 2)
+            a.set_property("record", False)
+            b.set_property("record", False)
+            saved = messages("recording-saved", 2)
+        finally:
+            pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(sorted(started), [f"{folder}/r-000.mp4", f"{folder}/r-001.mp4"], started)
+        self.assertEqual(sorted(saved), sorted(started))
+        for path in saved:
+            self.assertGreater(os.path.getsize(path), 1000, path)
+
     def test_snapshot_while_another_thread_sets_bad_values(self):
         import tempfile
         import threading

@@ -65,16 +65,31 @@ extension RecordingBranch {
     /// then the frames left meanwhile, and the worker takes over.
     private func begin(shapedAs first: Frame) {
         let s = settings.withLock { $0 }
-        let counter = self.counter.withLock { c -> Int in
+        var counter = self.counter.withLock { c -> Int in
             if s.naming.template != c.template { c = (0, s.naming.template) }
             let free = s.naming.nextFree(from: c.next, biases: [])
             c.next = free + 1
             return free
         }
-        let path = s.naming.path(counter: counter)
+        var path = s.naming.path(counter: counter)
         let recorder: MP4Recorder
         do {
-            try Self.checkFolder(of: path)
+            // The file is made here, exclusively: the name is this recording's. Another
+            // recording (another element, another program) that took it meanwhile moves
+            // this one to the next free name; both once wrote the same file.
+            var tries = 0
+            while try !Self.reserve(path) {
+                tries += 1
+                guard tries < Self.reservationTries else {
+                    throw MP4Recorder.Failure(description: "\(Self.reservationTries) names in a row were taken meanwhile by other recordings")
+                }
+                counter = self.counter.withLock { c -> Int in
+                    let free = s.naming.nextFree(from: max(c.next, counter + 1), biases: [])
+                    c.next = free + 1
+                    return free
+                }
+                path = s.naming.path(counter: counter)
+            }
             let sound = s.audio ? soundSource(s, live: first.facts.live, path: path) : nil
             let elementClock = sound == nil ? nil : GstOwned(gst_element_get_clock(element))
             let clock = elementClock.map { (clock: $0.pointer, base: UInt64(gst_element_get_base_time(element))) }
@@ -83,7 +98,10 @@ extension RecordingBranch {
                                 live: first.facts.live, sound: sound, clock: clock)
             }
         } catch {
-            // The name was not used: the next recording takes it.
+            // The name was not used: the next recording takes it (the empty file made for it goes).
+            if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+                unlink(path)
+            }
             self.counter.withLock { c in if c.next == counter + 1 { c.next = counter } }
             startFailed(path: path, reason: "\(error)")
             return
@@ -125,8 +143,13 @@ extension RecordingBranch {
         return nil
     }
 
-    /// A clear reason before GStreamer's own: the folder is missing or cannot be written.
-    static func checkFolder(of path: String) throws(MP4Recorder.Failure) {
+    /// Names tried when others take them meanwhile.
+    static let reservationTries = 100
+
+    /// Makes the file at `path` (empty) for this recording: false when it exists already
+    /// (another recording took the name). A clear reason before GStreamer's own: the folder
+    /// is missing or cannot be written.
+    static func reserve(_ path: String) throws(MP4Recorder.Failure) -> Bool {
         let parent = FilePathText.folder(of: path)
         let folder = parent.isEmpty ? "." : parent
         var isFolder = false
@@ -137,19 +160,17 @@ extension RecordingBranch {
         guard access(folder, W_OK) == 0 else {
             throw MP4Recorder.Failure(description: "the folder '\(folder)' cannot be written: \(String(cString: strerror(errno)))")
         }
-        // Writable to access(2) (root), yet some folders take no new files (/proc, /sys):
-        // the file is made once here, and removed for the recorder to make again.
+        // Writable to access(2) (root), yet some folders take no new files (/proc, /sys).
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let error = errno
-            throw MP4Recorder.Failure(description: error == EEXIST
-                ? "a file of that name appeared meanwhile (it is left as it is)"
-                : error == ENOENT
+            if error == EEXIST { return false }
+            throw MP4Recorder.Failure(description: error == ENOENT
                 ? "the folder '\(folder)' takes no new files (\(String(cString: strerror(error))))"
                 : "the file cannot be made: \(String(cString: strerror(error)))")
         }
         close(fd)
-        unlink(path)
+        return true
     }
 
     // MARK: End
