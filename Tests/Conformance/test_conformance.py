@@ -611,6 +611,28 @@ class PropertiesAndStills(unittest.TestCase):
         for path in saved:
             self.assertGreater(os.path.getsize(path), 1000, path)
 
+    def test_a_stopped_pipeline_reads_record_false_and_plays_again_without_recording(self):
+        # READY finishes the file; `record` then reads false (notified), so playing the
+        # pipeline again starts no recording nobody asked for (it read true and did).
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="fc-record-stop-")
+        pipeline = Gst.parse_launch("videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 ! "
+                                    f"filtercam name=fc record=true record-location={folder}/r-%03d.mp4 ! fakesink")
+        fc = pipeline.get_by_name("fc")
+        seen = []
+        fc.connect("notify::record", lambda element, _: seen.append(element.get_property("record")))
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            wait_for_frames(fc, 5)
+            pipeline.set_state(Gst.State.READY)
+            self.assertFalse(fc.get_property("record"))
+            self.assertEqual(seen, [False])
+            pipeline.set_state(Gst.State.PLAYING)
+            wait_for_frames(fc, 15)   # the counter starts again with the run
+        finally:
+            pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(sorted(os.listdir(folder)), ["r-000.mp4"])
+
     def test_snapshot_while_another_thread_sets_bad_values(self):
         import tempfile
         import threading

@@ -237,6 +237,12 @@ final class RecordingBranch: ElementPart, Sendable {
             s.stopping = false
             s.pending = []
             s.endRequested = false
+            s.wanted = false
+        }
+        // The file is finished: `record` reads false (notified, for a record button), so a
+        // pipeline played again does not start a recording nobody asked for.
+        if wantedFlag.exchange(false, ordering: .relaxed) {
+            g_object_notify(element.asGObject, Property.record.rawValue)
         }
     }
 }
