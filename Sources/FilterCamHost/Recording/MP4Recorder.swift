@@ -168,14 +168,14 @@ final class MP4Recorder: Sendable {
     /// before the recording's start are left out; a live frame is dropped (and counted)
     /// when the encoder has `queuedSeconds` of picture waiting.
     func push(_ pixels: StillPixels, framesPerSecond: Double, runningTime: UInt64?, duration: UInt64?) {
-        feed.withLock { f in
-            guard !f.closed else { return }
+        let sample = feed.withLock { f -> GstOwnedSample? in
+            guard !f.closed else { return nil }
             if live && Int(gst_app_src_get_current_level_buffers(source.asAppSrc)) >= maxQueued {
                 f.dropped += 1
-                return
+                return nil
             }
             let length = duration ?? frameDuration
-            guard let time = f.timeline.place(runningTime: runningTime, duration: length) else { return }
+            guard let time = f.timeline.place(runningTime: runningTime, duration: length) else { return nil }
             let text = pixels.caps(framerate: Self.framerate(fps: framesPerSecond))
             if f.caps?.text != text {
                 f.caps = GstOwned(gst_caps_from_string(text)).map { (text, $0) }
@@ -183,9 +183,14 @@ final class MP4Recorder: Sendable {
             let buffer = GstOwned(pixels.gstBuffer(returningTo: memory))
             buffer.pointer.pointee.pts = GstClockTime(time)
             buffer.pointer.pointee.duration = GstClockTime(length)
-            let sample = GstOwnedSample(buffer: buffer.pointer, caps: f.caps?.caps.pointer, segment: nil)
-            if gst_app_src_push_sample(source.asAppSrc, sample.pointer) == GST_FLOW_OK { f.frames += 1 }
+            return GstOwnedSample(buffer: buffer.pointer, caps: f.caps?.caps.pointer, segment: nil)
         }
+        guard let sample else { return }
+        // Outside the lock: from a stream that is not live this waits for room in the queue,
+        // and a recording whose pipeline failed meanwhile never makes any; closing the feed
+        // (`finishAfterError`) waited on the lock for good, and stopping the pipeline is
+        // what frees this wait.
+        if gst_app_src_push_sample(source.asAppSrc, sample.pointer) == GST_FLOW_OK { feed.withLock { $0.frames += 1 } }
     }
 
     /// The picture recorded so far, in seconds; the frames taken, and those dropped.
