@@ -86,10 +86,7 @@ final class CLIErrorTests: XCTestCase {
 final class CLIRunTests: XCTestCase {
     // 9. Ctrl-C finishes a recording cleanly.
     func testInterruptFinalisesRecording() throws {
-        try Build.requireCLI()
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("rec.mp4").path
+        let out = try recordingFile()
         let p = try RunningProcess(Build.cli, ["launch",
             "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
         // Piped commands wait for the first frame: its answer says the recording runs
@@ -108,6 +105,14 @@ final class CLIRunTests: XCTestCase {
         XCTAssertLessThanOrEqual(duration, 5.0)
     }
 
+    /// `rec.mp4` in a temporary folder removed after the test (the program is built).
+    private func recordingFile() throws -> String {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir.appendingPathComponent("rec.mp4").path
+    }
+
     /// A live recording as `filtercam launch` runs it, into `out`.
     private static func recording(_ out: String) -> [String] {
         ["launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! "
@@ -117,10 +122,7 @@ final class CLIRunTests: XCTestCase {
     /// Closing the terminal (SIGHUP) finishes the recording as Ctrl-C does: it was killed,
     /// leaving a file without its index. The terminal is told why.
     func testHangUpFinishesTheRecording() throws {
-        try Build.requireCLI()
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("rec.mp4").path
+        let out = try recordingFile()
         let p = try RunningProcess(Build.cli, Self.recording(out))
         p.write("set filter=sepia\n")   // answered once the first frame has passed
         XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
@@ -135,10 +137,7 @@ final class CLIRunTests: XCTestCase {
     /// `filtercam launch … 2>&1 | tee log`: Ctrl-C ends `tee` too, so what filtercam then
     /// writes finds no reader. It was killed by SIGPIPE before the recording was finished.
     func testCtrlCWithTheOutputsReaderGoneStillFinishesTheRecording() throws {
-        try Build.requireCLI()
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("rec.mp4").path
+        let out = try recordingFile()
         let process = Process(), output = Pipe()
         process.executableURL = URL(fileURLWithPath: Build.cli)
         process.arguments = Self.recording(out)
@@ -166,10 +165,7 @@ final class CLIRunTests: XCTestCase {
     /// A recording whose writes fail (a file-size limit here; a full disk alike) is not said
     /// to be written as if it played: the line says it is unfinished.
     func testARecordingWhoseWritesFailedIsSaidToBeUnfinished() throws {
-        try Build.requireCLI()
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("rec.mp4").path
+        let out = try recordingFile()
         let arguments = "launch 'videotestsrc num-buffers=300 pattern=snow ! video/x-raw,width=320,height=240 ! filtercam filter=sepia ! "
             + "x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(out)'"
         // 64 blocks of 1 KB (dash counts -f in them); SIGXFSZ is ignored, so write() fails.
