@@ -45,7 +45,7 @@ extension FilterCamElement {
         // recording's frame copied from it (squares included), then the flash drawn.
         var found: [DetectedFace] = []
         let finish: ((FrameView) -> Void)? = snapshots.needsFrame || recorded || detecting || !overlay.isEmpty ? { frame in
-            if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
+            if detecting { found = faces.process(frame, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live) }
             let still = snapshots.needsFrame
             if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
             if recorded { recording.capture(frame, facts: facts) }
@@ -76,7 +76,7 @@ extension FilterCamElement {
         }
         guard let problem else {
             let faces = self.faces, detecting = faces.isEnabled
-            let snapshots = self.snapshots, lensRect = recipe.lensRect
+            let snapshots = self.snapshots, lensRect = recipe.lensRect, plan = recipe.plan
             let recording = self.recording, recorded = recording.needsFrame, facts = recordingFacts(stream)
             let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
             var found: [DetectedFace] = []
@@ -84,7 +84,7 @@ extension FilterCamElement {
             // on-screen display are drawn into the frame.
             let onlyReads = !detecting && overlay.isEmpty && !snapshots.mayDrawFlash
             let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || recorded || !overlay.isEmpty ? { frame in
-                if detecting { found = faces.process(frame, method: method, deviceUpright: s.deviceUpright, live: live) }
+                if detecting { found = faces.process(frame, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live) }
                 let still = snapshots.needsFrame
                 if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
                 if recorded { recording.capture(frame, facts: facts) }

@@ -81,4 +81,66 @@ final class FaceLiveSquaresTests: XCTestCase {
         print("live ur-ll zoom 1.6: first square on the face at \(Double(start) / 1e9) s; squared on \(withFace) of \(counted.count) frames; "
               + "frames with a square off the face: \(frames.filter(\.elsewhere).count), longest run \(Double(longest) / 1e9) s")
     }
+
+    /// A zoom set while the face's square is shown: on every zoomed frame the square is where
+    /// the face is at the new zoom, not where it was (a result found before the change is
+    /// carried through it). 640×480: the photo scaled by 0.8 with black bars left and right
+    /// of it (115 px), the face at (239, 84), 178 px a side; zoom 1.5 about the centre puts
+    /// it at (198, 6), 266 px a side, and leaves column 60 on the photo instead of the bar,
+    /// which tells a zoomed frame from the pixels.
+    func testASquareFollowsAZoomSetWhileItIsShown() throws {
+        let photo = Build.packageRoot + "/Tests/FilterCamHostTests/Fixtures/faces/grace_hopper.jpg"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: photo), "fixture missing")
+        GStreamer.initialize()
+        let s = 0.8, left = 115.0
+        func face(zoom: Double) -> PixelRect {
+            let x = left + Double(Self.faceInPhoto.x) * s, y = Double(Self.faceInPhoto.y) * s, side = Double(Self.faceInPhoto.width) * s
+            return PixelRect(x: Int((320 + (x - 320) * zoom).rounded()), y: Int((240 + (y - 240) * zoom).rounded()),
+                             width: Int((side * zoom).rounded()), height: Int((side * zoom).rounded()))
+        }
+        let before = face(zoom: 1), after = face(zoom: 1.5)
+        let pipeline = try Pipeline(description: """
+            filesrc location=\(photo) ! jpegdec ! videoconvert ! imagefreeze is-live=true
+            ! videoscale add-borders=true ! videoconvert
+            ! video/x-raw,format=BGRx,width=640,height=480,pixel-aspect-ratio=1/1,framerate=30/1
+            ! filtercam name=cam detect-faces=true face-min-size=40 face-overlay=false
+            ! appsink name=out sync=true max-buffers=8 drop=true
+            """)
+        let sink = try pipeline.requireElement("out"), cam = try pipeline.requireElement("cam")
+        XCTAssertNotEqual(pipeline.setState(GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+        defer { pipeline.setState(GST_STATE_NULL) }
+
+        var zoomSet = false, zoomedWithSquares = 0
+        let deadline = Date().addingTimeInterval(90)   // a loaded debug build takes seconds to its first result
+        while Date() < deadline, zoomedWithSquares < 15 {
+            if let error = pipeline.popError() { return XCTFail(error) }
+            guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 100_000_000) else { continue }
+            defer { gst_sample_unref(sample) }
+            guard let buffer = gst_sample_get_buffer(sample) else { continue }
+            let squares = FaceReport.regionMetas(on: buffer).map(\.rect)
+            if !zoomSet {
+                if squares.contains(where: { DetectedFace.iou($0, before) >= 0.5 }) {
+                    try Pipeline.setProperty(cam, "zoom", "1.5")
+                    zoomSet = true
+                }
+                continue
+            }
+            // Column 60: the bar's black (16, 16, 16 from videoscale) at zoom 1; the photo at zoom 1.5.
+            var offBlack = 0
+            for y in stride(from: 0, to: 480, by: 8) {
+                var pixel = [UInt8](repeating: 0, count: 3)
+                _ = pixel.withUnsafeMutableBytes { gst_buffer_extract(buffer, gsize(y * 640 * 4 + 60 * 4), $0.baseAddress, 3) }
+                if pixel.contains(where: { abs(Int($0) - 16) > 10 }) { offBlack += 1 }
+            }
+            let zoomed = offBlack > 8
+            guard zoomed, !squares.isEmpty else { continue }
+            zoomedWithSquares += 1
+            for square in squares {
+                XCTAssertGreaterThan(DetectedFace.iou(square, after), DetectedFace.iou(square, before),
+                                     "a zoomed frame's square \(square) is where the face was before the zoom (\(before)), not where it is (\(after))")
+            }
+        }
+        XCTAssertTrue(zoomSet, "the face was never squared at zoom 1")
+        XCTAssertGreaterThanOrEqual(zoomedWithSquares, 15, "zoomed frames with squares")
+    }
 }

@@ -101,4 +101,24 @@ final class FaceOrientationTests: XCTestCase {
         let b = FaceGeometry(width: 1280, height: 960, method: .identity)
         XCTAssertEqual(a.map(face, to: b), PixelRect(x: 200, y: 100, width: 160, height: 160))
     }
+
+    /// A box found before a zoom or lens-crop change lands where the face is after it
+    /// (values by hand: zoom 2 of 640×480 shows the centre 320×240 at twice the size).
+    func testCarriedBoxFollowsZoomAndLensCrop() throws {
+        func plan(_ method: OrientationMethod = .identity, zoom: Double = 1, crop: LensRect? = nil) -> FaceGeometry {
+            FaceGeometry(plan: GeometryPlan(inputWidth: 640, inputHeight: 480, method: method, zoom: zoom,
+                                            lens: crop ?? .full, lensCrop: crop != nil))
+        }
+        let face = PixelRect(x: 300, y: 220, width: 40, height: 40)
+        XCTAssertEqual(plan().map(face, to: plan(zoom: 2)), PixelRect(x: 280, y: 200, width: 80, height: 80))
+        XCTAssertEqual(plan(zoom: 2).map(PixelRect(x: 280, y: 200, width: 80, height: 80), to: plan()), face)
+        // The lens's lower right quarter cropped: what was at (400, 300) is at (80, 60).
+        let quarter = try LensRect(x: 0.5, y: 0.5, w: 0.5, h: 0.5)
+        XCTAssertEqual(plan().map(PixelRect(x: 400, y: 300, width: 40, height: 40), to: plan(crop: quarter)),
+                       PixelRect(x: 80, y: 60, width: 40, height: 40))
+        XCTAssertNil(plan().map(PixelRect(x: 10, y: 10, width: 40, height: 40), to: plan(crop: quarter)), "cropped away")
+        // Turned 90° clockwise at zoom 2: the input's (300…340, 220…260) is the turned
+        // picture's (220…260, 300…340), and the zoom shows the turned 480×640's centre.
+        XCTAssertEqual(plan().map(face, to: plan(.rotate90R, zoom: 2)), PixelRect(x: 200, y: 280, width: 80, height: 80))
+    }
 }

@@ -248,22 +248,24 @@ final class FaceDetection: ElementPart, Sendable {
     /// Faces in `frame` (the output picture, made from the input by `method`), drawn on
     /// it when `face-overlay` is on. `deviceUpright`: the method that would show the input
     /// upright for how the device is held (nil: unknown), for `face-orientations`.
-    func process(_ frame: FrameView, method: OrientationMethod, deviceUpright: OrientationMethod? = nil,
+    /// `plan`: how the frame was made (when it was), so that a result found on an older
+    /// frame follows a zoom or lens-crop change.
+    func process(_ frame: FrameView, method: OrientationMethod, plan: GeometryPlan? = nil, deviceUpright: OrientationMethod? = nil,
                  live: Bool) -> [DetectedFace] {
-        process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live,
+        process(width: frame.width, height: frame.height, method: method, plan: plan, deviceUpright: deviceUpright, live: live,
                 grey: { GreyImage(frame: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
     }
 
     /// The same for a YUV frame: the search runs on its luma plane as it is.
-    func process(_ frame: YUVFrame, method: OrientationMethod, deviceUpright: OrientationMethod? = nil,
+    func process(_ frame: YUVFrame, method: OrientationMethod, plan: GeometryPlan? = nil, deviceUpright: OrientationMethod? = nil,
                  live: Bool) -> [DetectedFace] {
-        process(width: frame.width, height: frame.height, method: method, deviceUpright: deviceUpright, live: live,
+        process(width: frame.width, height: frame.height, method: method, plan: plan, deviceUpright: deviceUpright, live: live,
                 grey: { GreyImage(luma: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
     }
 
     /// Faces in a `width`×`height` output picture whose grey copy `grey(step)` makes;
     /// `draw` puts the squares on it.
-    private func process(width: Int, height: Int, method: OrientationMethod, deviceUpright: OrientationMethod?,
+    private func process(width: Int, height: Int, method: OrientationMethod, plan: GeometryPlan?, deviceUpright: OrientationMethod?,
                          live: Bool, grey makeGrey: (Int) -> GreyImage, draw: ([PixelRect]) -> Void) -> [DetectedFace] {
         let s = settings.withLock { $0 }
         let wasEnabled = tracking.withLock { t in defer { t.wasEnabled = s.enabled }; return t.wasEnabled }
@@ -277,7 +279,8 @@ final class FaceDetection: ElementPart, Sendable {
             }
             return []
         }
-        let geometry = FaceGeometry(width: width, height: height, method: method)
+        var geometry = FaceGeometry(width: width, height: height, method: method)
+        if let plan, plan.outputWidth == width, plan.outputHeight == height, plan.method == method { geometry.plan = plan }
         let grey = makeGrey(GreyImage.step(frameWidth: width, frameHeight: height, detectionWidth: s.detectionWidth))
         var search = s.search
         search.rolls = s.orientations.rolls(applied: method, deviceUpright: deviceUpright)
