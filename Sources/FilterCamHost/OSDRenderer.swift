@@ -101,7 +101,7 @@ enum OSDRenderer {
         init?(_ item: OnScreenDisplay.Item, _ f: FcPangoCairo, cr: OpaquePointer, width: Int, height: Int) {
             let unit = OSDRenderer.unit(width: width, height: height)
             var area = (x: 0.0, width: Double(width)), bottom: Double?
-            let (lines, font, size, top): ([String], String, Double, Double?) = switch item {
+            let (lines, font, naturalSize, top): ([String], String, Double, Double?) = switch item {
             case .banner(let text): ([text], "Sans Bold", unit, unit)
             case .card(let lines): (lines, "Monospace", unit * 0.7, nil)
             case .caption(let text, _, let size): ([text], "Sans Bold", size, nil)
@@ -114,9 +114,24 @@ enum OSDRenderer {
             guard !lines.isEmpty, let layout = f.pango_cairo_create_layout(cr) else { return nil }
             let description = f.pango_font_description_from_string(font)
             defer { f.pango_font_description_free(description) }
-            f.pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+            f.pango_font_description_set_absolute_size(description, naturalSize * Double(PANGO_SCALE))
             f.pango_layout_set_font_description(layout, description)
             f.pango_layout_set_text(layout, lines.joined(separator: "\n"), -1)
+            var size = naturalSize
+            if case .card = item {
+                // The card fits the picture whole (a small window, a 160×120 stream): smaller
+                // type rather than keys cut off. Its box is the text and a pad of half the size
+                // around it; hinted type grows in steps, hence rounds of at least 5 % less.
+                for _ in 0..<16 where size > 3 {
+                    var natural = PangoRectangle()
+                    f.pango_layout_get_pixel_extents(layout, nil, &natural)
+                    let fit = min(Double(width) / (Double(natural.width) + size), Double(height) / (Double(natural.height) + size / 2))
+                    guard fit < 1 else { break }
+                    size *= min(fit * 0.97, 0.95)
+                    f.pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+                    f.pango_layout_set_font_description(layout, description)
+                }
+            }
             let pad = size / 2
             if bottom != nil {
                 let room = max(1, area.width - 2 * pad)
