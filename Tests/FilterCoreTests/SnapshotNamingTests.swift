@@ -15,13 +15,23 @@ final class SnapshotNamingTests: XCTestCase {
 
     func testRefusedTemplatesSayWhy() {
         for (template, why) in [("shot.jpg", "needs exactly one counter"), ("%d-%d.jpg", "needs exactly one counter"),
-                                ("%%05d.jpg", "only one %-conversion"), ("%s-%d.jpg", "only one %-conversion"),
+                                ("%%05d.jpg", "needs exactly one counter"), ("%s-%d.jpg", "only one %-conversion"),
+                                ("5%-%d.jpg", "only one %-conversion"), ("%d-%%%.jpg", "only one %-conversion"),
                                 ("%-5d.jpg", "needs exactly one counter"), ("shots-%d/", "names a folder")] {
             XCTAssertThrowsError(try SnapshotNaming(template: template), template) { error in
                 XCTAssertTrue("\(error)".contains(why), "\(template): \(error)")
                 XCTAssertTrue("\(error)".contains(template), "\(template): \(error)")
             }
         }
+    }
+
+    /// `%%` is a literal `%`, as printf (and so multifilesink and splitmuxsink) reads it.
+    func testDoublePercentIsALiteralPercentAsPrintfReadsIt() throws {
+        for template in ["100%%-%05d.jpg", "%%%d%%.jpg", "a%%b/%%c-%02d", "%d%%"] {
+            let naming = try SnapshotNaming(template: template)
+            XCTAssertEqual(naming.path(counter: 7), String(format: template, 7), template)
+        }
+        XCTAssertEqual(try SnapshotNaming(template: "%%dir/s-%d.jpg").folder, "%dir")
     }
 
     func testFolder() throws {

@@ -3,7 +3,8 @@ import FoundationEssentials
 /// File names for stills from a template with one printf-style counter (`%d`, `%05d`):
 /// `snapshot-%05d.jpg` gives `snapshot-00000.jpg`, `snapshot-00001.jpg`, … The counter
 /// skips every name that already exists, so a still never overwrites a file (recordings
-/// are numbered the same way, `recording-%05d.mp4`). A bracketed
+/// are numbered the same way, `recording-%05d.mp4`). `%%` is a literal `%`, as in
+/// `multifilesink`'s and `splitmuxsink`'s templates (`100%%-crop-%d.jpg`). A bracketed
 /// set shares one counter and gets an `-ev…` suffix per still (`snapshot-00003-ev-1.jpg`,
 /// `snapshot-00003-ev+0.jpg`, `snapshot-00003-ev+1.jpg`).
 public struct SnapshotNaming: Equatable {
@@ -23,11 +24,12 @@ public struct SnapshotNaming: Equatable {
         guard counters.count == 1, let (whole, digits) = counters.first else {
             throw TemplateError(description: "\(property) \(template.quotedForMessage) needs exactly one counter such as %05d or %d (e.g. \(example))")
         }
-        prefix = String(template[..<whole.lowerBound])
-        suffix = String(template[whole.upperBound...])
-        guard !(prefix + suffix).contains("%") else {
-            throw TemplateError(description: "\(property) \(template.quotedForMessage) may hold only one %-conversion, the counter (%d or %05d); write %% nowhere else")
+        let rawPrefix = template[..<whole.lowerBound], rawSuffix = template[whole.upperBound...]
+        guard ![rawPrefix, rawSuffix].contains(where: { String($0).replacing("%%", with: "").contains("%") }) else {
+            throw TemplateError(description: "\(property) \(template.quotedForMessage) may hold only one %-conversion, the counter (%d or %05d); a literal % is written %%")
         }
+        prefix = String(rawPrefix).replacing("%%", with: "%")
+        suffix = String(rawSuffix).replacing("%%", with: "%")
         width = min(Int(digits) ?? 0, 12)
         guard !(prefix + suffix).hasSuffix("/"), !(prefix + "0" + suffix).hasSuffix("/") else {
             throw TemplateError(description: "\(property) \(template.quotedForMessage) names a folder, not a file")
@@ -35,13 +37,17 @@ public struct SnapshotNaming: Equatable {
     }
 
     /// The counters in `template`, left to right: `%`, an optional `0`, digits (the
-    /// width), `d`; with the width's digits.
+    /// width), `d`; with the width's digits. `%%` (a literal `%`) is passed over.
     private static func counters(in template: String) -> [(range: Range<String.Index>, digits: Substring)] {
         let scalars = template.unicodeScalars
         var found: [(range: Range<String.Index>, digits: Substring)] = []
         var next = scalars.startIndex
         while let percent = scalars[next...].firstIndex(of: "%") {
             var i = scalars.index(after: percent)
+            if i < scalars.endIndex, scalars[i] == "%" {
+                next = scalars.index(after: i)
+                continue
+            }
             if i < scalars.endIndex, scalars[i] == "0" { i = scalars.index(after: i) }
             let digitsStart = i
             while i < scalars.endIndex, ("0"..."9").contains(scalars[i]) { i = scalars.index(after: i) }
