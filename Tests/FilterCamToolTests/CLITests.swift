@@ -518,6 +518,18 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(faces.count, 1)
     }
 
+    /// The faces preview puts stills where SNAPDIR says, as the camera preview does.
+    func testFacesPipelineTakesStillsIntoSnapDir() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", try pipelineFile("faces.pipeline")],
+                           environment: ["SOURCE": "videotestsrc is-live=true", "SINK": "fakesink", "WIDTH": "64", "HEIGHT": "48",
+                                         "FACES": "false", "SNAPDIR": dir.path],
+                           stdin: "snapshot\nquit\n", timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["snapshot-00000.jpg"], r.stderr)
+    }
+
     func testSnapshotPipeline() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
