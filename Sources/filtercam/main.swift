@@ -13,7 +13,13 @@ signal(SIGXFSZ, SIG_IGN)
 signal(SIGPIPE, SIG_IGN)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+// No command is a usage error, as for gst-launch-1.0 and git: the usage, on stderr, and 2,
+// so that `filtercam $CMD` with an empty variable fails in a script.
+guard !arguments.isEmpty else {
+    FileHandle.standardError.write("filtercam: name a command\n\(usage)\n")
+    exit(2)
+}
+let command = arguments.removeFirst()
 let status: Int32
 if CommandHelp.isAsked(in: arguments), let help = CommandHelp.text(for: command) {
     print(help)

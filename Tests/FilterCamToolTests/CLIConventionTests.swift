@@ -97,6 +97,7 @@ final class CLIConventionTests: XCTestCase {
             (["filters", "--previw", "d"], 2, "(did you mean \"--preview\"?)"),
             (["inspect", "a", "b"], 2, "filtercam inspect: one element at a time, not 2 (a, b)"),
             (["version", "extra"], 2, "filtercam version takes no arguments, not 'extra'"),
+            ([], 2, "filtercam: name a command\nusage: filtercam COMMAND"),
             (["help", "lanch"], 2, "filtercam help: no command 'lanch' (did you mean \"launch\"?)"),
             (["help", "a", "b"], 2, "filtercam help takes one command at most (filtercam help launch), not 'a b'"),
             (["filters", "--preview", file], 1, "filtercam filters --preview: '\(file)' is a file, not a folder"),
