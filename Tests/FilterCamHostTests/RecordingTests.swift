@@ -182,6 +182,21 @@ final class RecordingTests: XCTestCase {
                       && warning.contains("Failed to connect"), warning)
     }
 
+    /// A sound source that is not live would give its sound as fast as it is taken, ahead
+    /// of the picture: the picture is recorded alone, and the warning says what to use.
+    func testASoundSourceThatIsNotLiveIsRefusedAndSaysWhatToUse() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=30 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam record=true record-audio=true record-audio-source=audiotestsrc "
+                              + "record-location=\(dir.path)/n-%05d.mp4", prepare: { messages = BusLog($0) })
+        let path = dir.appendingPathComponent("n-00000.mp4").path
+        XCTAssertEqual(try streams(path).map(\.codec), ["h264"])
+        XCTAssertEqual(messages.warnings, ["recording \(path) without sound: 'audiotestsrc' is not a live source: its sound would run "
+                                           + "ahead of the picture (a microphone, or a live test source: audiotestsrc is-live=true)"])
+    }
+
     /// A folder that is not there: a warning naming the path and why, `record` back to
     /// false, and every frame still goes through.
     func testAFolderThatCannotBeWrittenIsAWarningAndTheStreamRunsOn() throws {

@@ -136,7 +136,7 @@ extension RecordingBranch {
         } else if MP4Recorder.soundEncoder == nil {
             problem = "no AAC encoder (install gstreamer1.0-libav for avenc_aac)"
         } else {
-            problem = SoundCheck.problem(with: s.audioSource).map { "no sound from \(s.audioSource.quotedForMessage) (no microphone?): \($0)" }
+            problem = SoundCheck.problem(with: s.audioSource)
         }
         guard let problem else { return s.audioSource }
         fc_post_warning(element, "recording \(path) without sound: \(problem)", nil)

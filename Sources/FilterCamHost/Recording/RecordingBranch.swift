@@ -46,7 +46,7 @@ final class RecordingBranch: ElementPart, Sendable {
                 .bool(defaultValue: false))
         case .audioSource:
             return ElementProperty(p.rawValue, nick: "Record audio source",
-                blurb: "Where the sound comes from, as a GStreamer description: the default microphone (autoaudiosrc), a device (pulsesrc device=…), or a test tone (audiotestsrc is-live=true)",
+                blurb: "Where the sound comes from, as a live GStreamer description: the default microphone (autoaudiosrc), a device (pulsesrc device=…), or a test tone (audiotestsrc is-live=true)",
                 .string(defaultValue: defaultAudioSource))
         case .written:
             return ElementProperty(p.rawValue, nick: "Recordings written", blurb: "Recordings finished and complete on disk", .counter)
