@@ -33,9 +33,21 @@ void fc_server_loop_start(FcServerLoop *l, const char *name, int (*every_second)
   l->thread = g_thread_new(name, run, l);
 }
 
+static gboolean quit_loop(gpointer loop) {
+  g_main_loop_quit(loop);
+  return G_SOURCE_REMOVE;
+}
+
 void fc_server_loop_stop(FcServerLoop *l) {
   if (!l->thread) return;
-  g_main_loop_quit(l->loop);
+  // Quit from inside the loop: a g_main_loop_quit() from here before the new thread has
+  // entered g_main_loop_run() is lost (run sets the loop running again), and the join
+  // then waits for good (a server stopped right after it started: a web port in use).
+  GSource *quit = g_idle_source_new();
+  g_source_set_priority(quit, G_PRIORITY_HIGH);
+  g_source_set_callback(quit, quit_loop, l->loop, NULL);
+  g_source_attach(quit, l->context);
+  g_source_unref(quit);
   g_thread_join(l->thread);
   l->thread = NULL;
 }

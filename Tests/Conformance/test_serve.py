@@ -524,6 +524,16 @@ class Serve(unittest.TestCase):
         self.assertIn("cannot listen", r.stderr)
         self.assertIn("choose another with --port", r.stderr)
         self.assertNotIn("serving", r.stdout)
+        # The web port in use: the RTSP server, started already, is stopped at once (it
+        # hung at times, stopped before its thread ran its loop): five times over.
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            for _ in range(5):
+                r = serve("--port", str(free_port()), "--web", "--web-port", str(busy.getsockname()[1]), GREY)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn("choose another with --web-port", r.stderr)
+                self.assertNotIn("serving", r.stdout)
         r = serve("--address", "300.1.2.3", "--no-auth", GREY)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("300.1.2.3", r.stderr)
