@@ -30,6 +30,7 @@ GType fc_type_uint64(void) { return G_TYPE_UINT64; }
 GType fc_type_double(void) { return G_TYPE_DOUBLE; }
 GType fc_type_string(void) { return G_TYPE_STRING; }
 GType fc_type_enum(void) { return G_TYPE_ENUM; }
+GType fc_type_flags(void) { return G_TYPE_FLAGS; }
 GType fc_type_structure(void) { return GST_TYPE_STRUCTURE; }
 GType fc_type_list(void) { return GST_TYPE_LIST; }
 

@@ -117,6 +117,18 @@ public enum Inspector {
                 out += "\n                           (\(v.value)): \(String(cString: v.value_nick).padding(toLength: 22, withPad: " ", startingAt: 0)) - \(String(cString: v.value_name))"
             }
             return out
+        case fc_type_flags():
+            // As gst-inspect-1.0: the default in hex and by name, then every flag.
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecFlags.self)
+            let flagsClass = p.pointee.flags_class!
+            let hex = String(p.pointee.default_value, radix: 16)
+            var out = "Flags \"\(typeName)\" Default: 0x\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex), \"\(PropertyChoices.flagsText(p.pointee.default_value, flagsClass))\""
+            for i in 0..<Int(flagsClass.pointee.n_values) {
+                let v = flagsClass.pointee.values[i]
+                let valueHex = String(v.value, radix: 16)
+                out += "\n                           (0x\(String(repeating: "0", count: max(0, 8 - valueHex.count)) + valueHex)): \(String(cString: v.value_nick).padding(toLength: 16, withPad: " ", startingAt: 0)) - \(String(cString: v.value_name))"
+            }
+            return out
         default:
             return "\(typeName). Default: \(serialized(defaultValue))"
         }

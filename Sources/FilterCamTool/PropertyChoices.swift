@@ -17,12 +17,38 @@ public enum PropertyChoices {
             words = declared.kind.typeDescription
             nicks = declared.choices
         } else {
+            if let flags = flagNicks(spec) {
+                // Flags: names joined with +, each read on its own.
+                var words = "any of " + flags.nicks.joined(separator: ", ") + ", joined with + (default \(flags.defaultText == "(none)" ? "none" : flags.defaultText))"
+                if let value {
+                    let parts = value.split(separator: "+", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+                    let guessed = parts.map { part in flags.nicks.contains(part) ? part : closestNick(to: part, among: flags.nicks) }
+                    if guessed != parts, !guessed.contains(nil) { words += " (did you mean \"\(guessed.map { $0! }.joined(separator: "+"))\"?)" }
+                }
+                return words
+            }
             nicks = enumNicks(spec)
             words = nicks.map { "one of " + $0.joined(separator: ", ") } ?? plainWords(spec)
                 ?? Inspector.typeDescription(spec).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
         }
         guard let value, let nicks, let guess = closestNick(to: value, among: nicks) else { return words }
         return "\(words) (did you mean \"\(guess)\"?)"
+    }
+
+    /// A flags property's nicks and its default in words ("(none)" when no flag is set).
+    private static func flagNicks(_ spec: UnsafeMutablePointer<GParamSpec>) -> (nicks: [String], defaultText: String)? {
+        guard g_type_is_a(spec.pointee.value_type, fc_type_flags()) != 0 else { return nil }
+        let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecFlags.self)
+        guard let flagsClass = p.pointee.flags_class else { return nil }
+        let nicks = (0..<Int(flagsClass.pointee.n_values)).map { String(cString: flagsClass.pointee.values[$0].value_nick) }
+        return (nicks, flagsText(p.pointee.default_value, flagsClass))
+    }
+
+    /// `value`'s flags by nick, joined with + as GStreamer reads them; "(none)" for none.
+    static func flagsText(_ value: guint, _ flagsClass: UnsafeMutablePointer<GFlagsClass>) -> String {
+        let set = (0..<Int(flagsClass.pointee.n_values)).map { flagsClass.pointee.values[$0] }
+            .filter { $0.value != 0 && value & $0.value == $0.value }
+        return set.isEmpty ? "(none)" : set.map { String(cString: $0.value_nick) }.joined(separator: "+")
     }
 
     /// The nick a mistyped value most likely meant: the same letters in another case, else

@@ -44,6 +44,11 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(slip.stderr.contains("(did you mean \"90r\"?)"), slip.stderr)
         let stock = try runCLI(["launch", "videotestsrc pattern=bal ! fakesink"])
         XCTAssertTrue(stock.stderr.contains("pattern takes one of smpte, snow,") && stock.stderr.contains("(did you mean \"ball\"?)"), stock.stderr)
+        // Flags: every name, and a guess for each misspelt one.
+        let flags = try runCLI(["launch", "videotestsrc num-buffers=1 ! x264enc tune=stillimage+zerolatenc ! fakesink"])
+        XCTAssertNotEqual(flags.status, 0)
+        XCTAssertTrue(flags.stderr.contains("tune takes any of stillimage, fastdecode, zerolatency, joined with + (default none) "
+                                            + "(did you mean \"stillimage+zerolatency\"?)"), flags.stderr)
     }
 
     /// A bad value for another element's property, or one GStreamer's parser cannot read,

@@ -418,6 +418,21 @@ final class CLIRunTests: XCTestCase {
         XCTAssertEqual(peaking.stdoutText.components(separatedBy: "0xAARRGGBB").count - 1, 1, "said once: \(peaking.stdoutText)")
     }
 
+    /// A flags property reads as gst-inspect-1.0 shows it: the default in hex and by name,
+    /// then each flag (it read "GstX264EncTune. Default: 0").
+    func testInspectShowsFlagsAsGstInspect() throws {
+        func tuneBlock(_ text: String) -> [String] {
+            let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("tune ") }) else { return [] }
+            return Array(lines[(start + 2)...].prefix { $0.hasPrefix("Flags") || $0.hasPrefix("(0x") })
+        }
+        let ours = try runCLI(["inspect", "x264enc"], timeout: 20)
+        let stock = try runGstTool("gst-inspect-1.0", ["x264enc"])
+        let expected = tuneBlock(stock.stdoutText)
+        XCTAssertEqual(expected.count, 4, stock.stdoutText)
+        XCTAssertEqual(tuneBlock(ours.stdoutText), expected)
+    }
+
     func testInspectUnknownElementFails() throws {
         let r = try runCLI(["inspect", "nosuchelement"], timeout: 20)
         XCTAssertNotEqual(r.status, 0)

@@ -101,6 +101,7 @@ GType fc_type_uint64(void);
 GType fc_type_double(void);
 GType fc_type_string(void);
 GType fc_type_enum(void);
+GType fc_type_flags(void);
 GType fc_type_structure(void);
 GType fc_type_list(void);
 
