@@ -143,7 +143,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 
     public static func parseValue(_ raw: String, for p: FilterParameter) throws(FilterError) -> FilterValue {
         func bad() -> FilterError {
-            FilterError("parameter \(p.name.quotedForMessage) cannot take \(raw.quotedForMessage); it takes a \(p.rangeDescription)")
+            FilterError("parameter \(p.name.quotedForMessage) cannot take \(raw.quotedForMessage); it takes \(p.rangeWithArticle)")
         }
         switch p.kind {
         case .double:

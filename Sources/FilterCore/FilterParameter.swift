@@ -40,12 +40,18 @@ public struct FilterParameter: Sendable {
     }
 
     /// Human-readable type and range, e.g. `double 0…1, default 0.8`.
+    /// `rangeDescription` after "takes": "an int 2…64", "a double 0…1".
+    public var rangeWithArticle: String {
+        if case .int = kind { return "an " + rangeDescription }
+        return "a " + rangeDescription
+    }
+
     public var rangeDescription: String {
         switch kind {
         case .double(let r, let d): return "double \(format(r.lowerBound))…\(format(r.upperBound)), default \(format(d))"
         case .int(let r, let d): return "int \(r.lowerBound)…\(r.upperBound), default \(d)"
         case .bool(let d): return "bool, default \(d)"
-        case .color(let d): return "colour 0xAARRGGBB, default \(FilterValue.color(d))"
+        case .color(let d): return "colour (0xAARRGGBB, 0xRRGGBB or #RRGGBB), default \(FilterValue.color(d))"
         case .doubleList(let n, let r, let d):
             return "list of \(n) doubles \(format(r.lowerBound))…\(format(r.upperBound)), default <\(d.map(format).joined(separator: ", "))>"
         case .text(let what, let d): return "text (\(what)), default \(d.isEmpty ? "empty" : FilterValue.text(d).description)"
@@ -77,7 +83,7 @@ public struct FilterParameter: Sendable {
             guard list.allSatisfy({ $0.isFinite && r.contains($0) }) else { throw outOfRange(value) }
             return value
         default:
-            throw FilterError("parameter '\(name)' takes a \(rangeDescription); got \(value)")
+            throw FilterError("parameter '\(name)' takes \(rangeWithArticle); got \(value)")
         }
     }
 

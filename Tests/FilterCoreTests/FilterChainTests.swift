@@ -70,6 +70,20 @@ final class FilterChainTests: XCTestCase {
         XCTAssertEqual(NumberText.double("-2.5e1"), -25)
     }
 
+    /// A refused value's message says what the parameter takes in words: "an int", and a
+    /// colour in every form the chain reads.
+    func testARefusedValueSaysWhatItTakes() {
+        XCTAssertThrowsError(try FilterChain.parse("posterize levels=abc")) { error in
+            XCTAssertTrue("\(error)".contains("it takes an int 2…"), "\(error)")
+        }
+        XCTAssertThrowsError(try FilterChain.parse("focus-peaking color=red")) { error in
+            XCTAssertTrue("\(error)".contains("it takes a colour (0xAARRGGBB, 0xRRGGBB or #RRGGBB), default 0xFFFF0000"), "\(error)")
+        }
+        for accepted in ["focus-peaking color=0xFF00FF00", "focus-peaking color=0x00FF00", "focus-peaking color=#00FF00"] {
+            XCTAssertNoThrow(try FilterChain.parse(accepted), accepted)
+        }
+    }
+
     func testMessagesShowControlCharactersAndShortenLongText() {
         XCTAssertEqual("a\tb\n\u{1}\u{7F}é".quotedForMessage, "'a\\tb\\n\\u{1}\\u{7f}é'")
         XCTAssertEqual(String(repeating: "x", count: 200).quotedForMessage, "'" + String(repeating: "x", count: 120) + "…'")
