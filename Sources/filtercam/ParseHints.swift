@@ -13,9 +13,14 @@ enum ParseHints {
         var out: [String] = []
         let quoted = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
-        if message.hasPrefix("no element"), let name = quoted.first,
-           let guess = NameSuggestion.closest(to: name, among: elementNames()) {
-            out.append("did you mean \"\(guess)\"? (gst-inspect-1.0 lists the elements)")
+        if message.hasPrefix("no element"), let name = quoted.first {
+            // `filter=mono, vignette` unquoted: GStreamer reads ", vignette" as a next element.
+            if FilterRegistry.shared.descriptor(id: name) != nil {
+                out.append("\(name.quotedForMessage) is a FilterCam filter: a chain of several goes in quotes, e.g. "
+                           + "filter=\"mono, \(name)\" (or its own element, fc\(name))")
+            } else if let guess = NameSuggestion.closest(to: name, among: elementNames()) {
+                out.append("did you mean \"\(guess)\"? (gst-inspect-1.0 lists the elements)")
+            }
         }
         if message.hasPrefix("no property"), quoted.count >= 2,
            let guess = NameSuggestion.closest(to: quoted[0], among: propertyNames(ofFactory: quoted[1])) {

@@ -44,6 +44,11 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(slip.stderr.contains("(did you mean \"90r\"?)"), slip.stderr)
         let stock = try runCLI(["launch", "videotestsrc pattern=bal ! fakesink"])
         XCTAssertTrue(stock.stderr.contains("pattern takes one of smpte, snow,") && stock.stderr.contains("(did you mean \"ball\"?)"), stock.stderr)
+        // A chain left unquoted: GStreamer reads its second filter as an element.
+        let chain = try runCLI(["launch", "videotestsrc num-buffers=1 ! filtercam filter=mono, vignette ! fakesink"])
+        XCTAssertNotEqual(chain.status, 0)
+        XCTAssertTrue(chain.stderr.contains("'vignette' is a FilterCam filter: a chain of several goes in quotes, e.g. filter=\"mono, vignette\""),
+                      chain.stderr)
         // Flags: every name, and a guess for each misspelt one.
         let flags = try runCLI(["launch", "videotestsrc num-buffers=1 ! x264enc tune=stillimage+zerolatenc ! fakesink"])
         XCTAssertNotEqual(flags.status, 0)
