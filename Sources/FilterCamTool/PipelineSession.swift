@@ -523,8 +523,8 @@ public final class PipelineSession {
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
-            // The path as given (SNAPDIR, a location with a folder): a bare name read as the working folder.
-            errorLine("saved \(path) \(width)x\(height)")
+            // The path as given (SNAPDIR, a location with a folder), as recordings name theirs.
+            errorLine("saved \(Self.asGiven(path)) \(width)x\(height)")
         }
         // A failure needs no line of its own: the element's WARNING, shown already, names
         // the still and why (requests no frame came for: one WARNING for them all).
@@ -540,16 +540,19 @@ public final class PipelineSession {
         }
     }
 
+    /// A file's path as the user would name it: `./recording-00000.mp4` (a folder
+    /// variable's default in a pipeline file) is the file in this folder.
+    static func asGiven(_ path: String) -> String {
+        path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    }
+
     /// One line when a recording from the preview starts, and one when its file is
     /// complete: the file, its length and its size (`recording-started`, `recording-saved`;
     /// a failure, `recording-failed`, is said each time instead of the element's WARNING).
     func reportRecording(_ m: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(m) else { return }
         let name = String(cString: gst_structure_get_name(structure))
-        // As the user would name it: `./recording-00000.mp4` (a folder variable's default
-        // in a pipeline file) is the file in this folder.
-        let given = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?"
-        let path = given.hasPrefix("./") ? String(given.dropFirst(2)) : given
+        let path = Self.asGiven(gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? "?")
         var sound: gboolean = 0
         gst_structure_get_boolean(structure, "sound", &sound)
         switch name {
