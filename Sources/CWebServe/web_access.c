@@ -100,26 +100,66 @@ void fc_access_require_password(SoupServer *server, const char *const *names, co
   g_hash_table_unref(users);
 }
 
+// A refused request's answer, written now on a connection taken from libsoup, which is then
+// closed: libsoup 3.2 reads a request's whole body into memory before it answers, whatever
+// the status already set, so a 300 MB body sent without the password was held in memory.
+// The status line and libsoup's own response headers (a 401's challenge) go out as they
+// are, with the short text as the body.
+static void answer_now_and_close(SoupServerMessage *msg, guint status, const char *text) {
+  GString *response = g_string_new(NULL);
+  g_string_append_printf(response, "HTTP/1.1 %u %s\r\n", status, soup_status_get_phrase(status));
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+  soup_message_headers_iter_init(&iter, soup_server_message_get_response_headers(msg));
+  while (soup_message_headers_iter_next(&iter, &name, &value)) {
+    if (g_ascii_strcasecmp(name, "Content-Length") == 0 || g_ascii_strcasecmp(name, "Connection") == 0) continue;
+    g_string_append_printf(response, "%s: %s\r\n", name, value);
+  }
+  g_string_append_printf(response, "Content-Type: text/plain\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                         strlen(text), text);
+  GIOStream *stream = soup_server_message_steal_connection(msg);
+  if (!stream) {
+    g_string_free(response, TRUE);
+    return;
+  }
+  // A few hundred bytes: they fit the socket's buffer, so this does not wait on the client.
+  g_output_stream_write_all(g_io_stream_get_output_stream(stream), response->str, response->len, NULL, NULL, NULL);
+  g_io_stream_close(stream, NULL, NULL);
+  g_object_unref(stream);
+  g_string_free(response, TRUE);
+}
+
 // Runs after libsoup's own header handling (passwords), before the body is read.
 static void on_headers(SoupServerMessage *msg, gpointer data) {
   (void)data;
-  if (soup_server_message_get_status(msg) != 0) return;
-  spend_digest_use(msg);
   SoupMessageHeaders *headers = soup_server_message_get_request_headers(msg);
   SoupEncoding encoding = soup_message_headers_get_encoding(headers);
+  gboolean has_body = encoding == SOUP_ENCODING_CHUNKED || encoding == SOUP_ENCODING_EOF
+                      || (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > 0);
+  guint refused = soup_server_message_get_status(msg);   // a password missing or wrong
+  if (refused != 0) {
+    if (has_body) answer_now_and_close(msg, refused, "");
+    return;
+  }
+  spend_digest_use(msg);
   if (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > FC_WEB_BODY_LIMIT) {
-    soup_server_message_set_status(msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, NULL);
-    soup_server_message_set_response(msg, "text/plain", SOUP_MEMORY_STATIC, "the body is over 64 kB\n", 23);
+    answer_now_and_close(msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is over 64 kB\n");
   } else if (encoding != SOUP_ENCODING_CONTENT_LENGTH && encoding != SOUP_ENCODING_NONE) {
-    static const char why[] = "the body needs a Content-Length (a chunked body is not taken)\n";
-    soup_server_message_set_status(msg, SOUP_STATUS_LENGTH_REQUIRED, NULL);
-    soup_server_message_set_response(msg, "text/plain", SOUP_MEMORY_STATIC, why, sizeof why - 1);
+    answer_now_and_close(msg, SOUP_STATUS_LENGTH_REQUIRED, "the body needs a Content-Length (a chunked body is not taken)\n");
   }
 }
+
+/// Seconds a client may leave a request half sent (or a response unread) before its
+/// connection is closed, as the RTSP side closes a silent one.
+#define FC_WEB_STALL_SECONDS 10
 
 static void on_request_started(SoupServer *server, SoupServerMessage *msg, gpointer data) {
   (void)server; (void)data;
   g_signal_connect(msg, "got-headers", G_CALLBACK(on_headers), NULL);
+  // A read or write that waits longer fails (libsoup then closes the connection); a
+  // request paused while the server works (a WHEP answer, a still) waits on nothing.
+  GSocket *socket = soup_server_message_get_socket(msg);
+  if (socket) g_socket_set_timeout(socket, FC_WEB_STALL_SECONDS);
   // One request a connection: libsoup before 3.3 (Debian 12 has 3.2) never frees an idle
   // kept-alive connection that the client closes, so each page load held a descriptor
   // for good, and a thousand requests left the server without any.

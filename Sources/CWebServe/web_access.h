@@ -12,7 +12,9 @@ void fc_access_require_password(SoupServer *server, const char *const *users, co
                                 int n_users, gboolean tls);
 
 /// Refuses bodies over FC_WEB_BODY_LIMIT (413) and bodies of unknown length (411) once the
-/// headers are in, before the body is read.
+/// headers are in, and answers a request refused then (a password missing) at once and
+/// closes its connection: its body is never read. A request left half sent for 10 s is
+/// closed.
 void fc_access_limit_bodies(SoupServer *server);
 
 /// Whether the request may go on; if not, its status and reason are set. Without a
