@@ -68,6 +68,16 @@ extension FrameWorker {
         callbacks.eos = { _, data in
             FrameWorker.from(data).mailbox.put(.endOfStream)
         }
+        // appsink keeps every serialized event (caps, segment, tag, …) in its queue until a
+        // sample is pulled past it, and a caps event twice (its own copy too); frames never
+        // enter that queue (the probe above takes them), so each stayed for good: ~1.5 kB a
+        // caps change, without end. The queue is emptied as each comes (false: appsink
+        // still handles the event as a sink does). A buffer list's sample is pulled by
+        // `new_sample` as it comes, so only events are here.
+        callbacks.new_event = { sink, _ in
+            while let object = gst_app_sink_try_pull_object(sink, 0) { gst_mini_object_unref(object) }
+            return 0
+        }
         gst_app_sink_set_callbacks(appsink.asAppSink, &callbacks, unretained, nil)
 
         // Serialized events in stream order, and flushes, as they reach the appsink.

@@ -226,6 +226,25 @@ class Tracers(unittest.TestCase):
                 self.assertEqual(set(elements), {name}, "element records name the element, never its insides")
                 self.assertGreaterEqual(len(elements), len(reference_elements) - 2)
 
+    def test_caps_changes_are_let_go(self):
+        """A caps change reaching an element costs nothing that stays: appsink kept every
+        event in its queue (frames, taken before it, never pulled them out), ~1.5 kB a
+        change for as long as the pipeline stood. Events alive after 300 changes, counted
+        by the leaks tracer while the pipeline stands, against identity's."""
+        env = dict(os.environ, GST_TRACERS="leaks", GST_DEBUG="GST_TRACER:7", GST_DEBUG_NO_COLOR="1")
+
+        def events_alive(element):
+            out = subprocess.run([sys.executable, os.path.join(HERE, "caps_changes.py"), element, "300"], env=env,
+                                 capture_output=True, text=True, timeout=120, cwd=HERE)
+            self.assertEqual(out.returncode, 0, out.stderr[-2000:])
+            self.assertIn('"eos": true', out.stdout, out.stderr[-2000:])
+            return len(re.findall(r"object-alive, type-name=\(string\)GstEvent,", out.stderr))
+
+        reference = events_alive("identity")
+        for element in ["filtercam filter=none", "fcmono", "filtercam orientation=90r"]:
+            with self.subTest(element=element):
+                self.assertLessEqual(events_alive(element), reference + 15, "events kept per caps change")
+
     def test_leaks_tracer_finds_nothing(self):
         env = dict(os.environ, GST_TRACERS="leaks", GST_DEBUG="GST_TRACER:7")
         for description in ["videotestsrc num-buffers=30 ! video/x-raw,format=BGRx,width=160,height=120 ! "
