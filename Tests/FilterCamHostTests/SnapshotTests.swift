@@ -246,6 +246,40 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(files(elsewhere), [], "no still through the link")
     }
 
+    /// Stills filed in a folder each (per day, per event): each is written, and only the
+    /// folders used last stay open (one descriptor per folder ever used ran the process out
+    /// of descriptors).
+    func testStillsInManyFoldersKeepOnlyTheLastFoldersOpen() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=I420,width=32,height=24,framerate=30/1 ! "
+                                    + "filtercam name=fc flash=false ! fakesink")
+        let fc = try pipeline.requireElement("fc")
+        pipeline.setState(GST_STATE_PLAYING)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        func openFolders() -> Int {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return fds.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) ?? "").hasPrefix(dir.path + "/d") }.count
+        }
+        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue)
+        for i in 0..<20 {
+            let folder = dir.appendingPathComponent("d\(i)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            try Pipeline.setProperty(fc, "snapshot-location", folder.path + "/s-%d.jpg")
+            fc_emit_action(fc, "snapshot")
+            var written = false
+            while !written, let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, wanted)) {
+                XCTAssertNotEqual(m.pointer.pointee.type, GST_MESSAGE_ERROR)
+                guard let s = gst_message_get_structure(m.pointer) else { continue }
+                let name = String(cString: gst_structure_get_name(s))
+                XCTAssertNotEqual(name, "snapshot-failed", "still \(i)")
+                written = name == "snapshot-saved"
+            }
+            XCTAssertEqual(files(folder), ["s-0.jpg"], "still \(i)")
+        }
+        XCTAssertLessThanOrEqual(openFolders(), SnapshotFolders.kept, "folders kept open")
+    }
+
     func testMissingFolderIsReportedAndTheStreamRunsOn() throws {
         let missing = "/nonexistent-\(UUID().uuidString)/s-%05d.jpg"
         let r = try runCLI(["launch", "--messages", "\(source) ! filtercam snapshot-every=2 snapshot-location=\(missing) ! fakesink"])

@@ -7,19 +7,32 @@ import Glibc
 /// The folders stills go into, opened once per run (when the run starts, or at the first
 /// still of a location set later) and kept open: stills are written relative to the folder
 /// as it was then, so a folder renamed or replaced by a symbolic link while running is not
-/// looked up again for each still.
+/// looked up again for each still. The `kept` folders used last stay open; an older one is
+/// closed (and opened again if it is used again): an application that files stills in a
+/// folder per day or per event held one descriptor per folder until the process had none.
 final class SnapshotFolders: Sendable {
+    /// Folders kept open at most.
+    static let kept = 8
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    private let opened = Locked([String: Int32]())
+    /// The open folders, the one used last at the end.
+    private let opened = Locked([(folder: String, fd: Int32)]())
 
-    /// The open folder `folder` ("" is the working folder); opens it the first time.
+    /// The open folder `folder` ("" is the working folder); opens it the first time. Only
+    /// the files' thread writes through a descriptor, asking for each still's folder here
+    /// first, and the folder closed to make room is the one used longest ago: never the
+    /// one a still is being written into.
     func descriptor(for folder: String) throws -> Int32 {
         let folder = folder.isEmpty ? "." : folder
         return try opened.withLock { open in
-            if let fd = open[folder] { return fd }
+            if let i = open.firstIndex(where: { $0.folder == folder }) {
+                let entry = open.remove(at: i)
+                open.append(entry)
+                return entry.fd
+            }
             let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
                 let error = errno
@@ -29,7 +42,8 @@ final class SnapshotFolders: Sendable {
                     : "the folder '\(folder)' cannot be opened: \(String(cString: strerror(error)))"
                 throw Failure(description: problem)
             }
-            open[folder] = fd
+            if open.count >= Self.kept { close(open.removeFirst().fd) }
+            open.append((folder, fd))
             return fd
         }
     }
@@ -41,8 +55,8 @@ final class SnapshotFolders: Sendable {
 
     func closeAll() {
         opened.withLock { open in
-            open.values.forEach { close($0) }
-            open = [:]
+            open.forEach { close($0.fd) }
+            open = []
         }
     }
 
