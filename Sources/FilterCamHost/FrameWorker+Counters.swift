@@ -12,12 +12,18 @@ extension FrameWorker {
         mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
     }
 
-    /// `droppedBeforePush`, plus frames pushed into the appsrc that never left it (refused
-    /// during a flush).
+    /// `droppedBeforePush`, plus frames pushed into the appsrc that a flush threw away.
+    /// (Counted at each FLUSH_STOP, when every frame pushed has left or been thrown away:
+    /// reckoned at any other moment, a frame on its way out of the appsrc, taken from its
+    /// queue but not yet past the pad, counted as dropped, and the count went down again.)
     var framesDropped: UInt64 {
+        droppedBeforePush + flushDiscarded.load(ordering: .relaxed)
+    }
+
+    /// At FLUSH_STOP, with the appsrc empty and stopped: what was pushed and never left.
+    func countFlushDiscarded() {
         let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
-        let queued = UInt64(gst_app_src_get_current_level_buffers(appsrc.asAppSrc))
-        return droppedBeforePush + (pushed > left + queued ? pushed - left - queued : 0)
+        flushDiscarded.store(pushed > left ? pushed - left : 0, ordering: .relaxed)
     }
 }
 

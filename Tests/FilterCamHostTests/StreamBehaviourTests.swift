@@ -80,6 +80,20 @@ final class StreamBehaviourTests: XCTestCase {
         XCTAssertEqual(frames.map(\.pts), (0..<60).map { Optional(frameTime($0)) })
     }
 
+    /// Frames held on their way out (a prerolled sink in PAUSED) are not dropped ones:
+    /// `frames-dropped` read 1 there (pushed, not yet out, no longer in the appsrc's queue),
+    /// and went down again once they left.
+    func testFramesOnTheirWayOutAreNotCountedAsDropped() throws {
+        let pipeline = try Pipeline(description:
+            "videotestsrc ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! filtercam name=fc ! fakesink sync=true")
+        let fc = try pipeline.requireElement("fc")
+        pipeline.setState(GST_STATE_PAUSED)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        XCTAssertEqual(waitForState(pipeline), GST_STATE_PAUSED)
+        XCTAssertEqual(counter(fc, "frames-processed"), 1, "the prerolled frame")
+        XCTAssertEqual(counter(fc, "frames-dropped"), 0)
+    }
+
     // 13. A flushing seek from downstream crosses the element.
     func testFlushingSeekCrossesElement() throws {
         // Reference first: the same pipeline without filtercam must pass the same checks.
