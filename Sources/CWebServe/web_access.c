@@ -170,10 +170,14 @@ void fc_access_limit_bodies(SoupServer *server) {
   g_signal_connect(server, "request-started", G_CALLBACK(on_request_started), NULL);
 }
 
+/// The name in a Host header: "name:port", "[v6]:port", or a bare name.
+static char *host_name(const char *host) {
+  return host[0] == '[' ? g_strndup(host + 1, strcspn(host + 1, "]")) : g_strndup(host, strcspn(host, ":"));
+}
+
 static gboolean is_loopback_host(const char *host) {
   if (!host) return FALSE;
-  // "name:port", "[v6]:port", or a bare name.
-  char *name = host[0] == '[' ? g_strndup(host + 1, strcspn(host + 1, "]")) : g_strndup(host, strcspn(host, ":"));
+  char *name = host_name(host);
   gboolean loopback = g_ascii_strcasecmp(name, "localhost") == 0 || strcmp(name, "::1") == 0;
   GInetAddress *address = loopback ? NULL : g_inet_address_new_from_string(name);
   if (address) {
@@ -182,6 +186,23 @@ static gboolean is_loopback_host(const char *host) {
   }
   g_free(name);
   return loopback;
+}
+
+/// A Host no other site's page can bring a browser to: an address, localhost, or this
+/// machine's own name (also as NAME.local, as mDNS announces it). A name a page's owner
+/// controls can be pointed at this machine (DNS rebinding); these cannot.
+static gboolean is_this_machine_host(const char *host) {
+  if (!host) return FALSE;
+  char *name = host_name(host);
+  GInetAddress *address = g_inet_address_new_from_string(name);
+  const char *own = g_get_host_name();
+  char *own_local = g_strconcat(own, ".local", NULL);
+  gboolean ok = address != NULL || g_ascii_strcasecmp(name, "localhost") == 0 || g_ascii_strcasecmp(name, own) == 0
+                || g_ascii_strcasecmp(name, own_local) == 0;
+  if (address) g_object_unref(address);
+  g_free(own_local);
+  g_free(name);
+  return ok;
 }
 
 static gboolean changes_something(const char *method) {
@@ -193,11 +214,17 @@ static void refuse(SoupServerMessage *msg, const char *why) {
   soup_server_message_set_response(msg, "text/plain", SOUP_MEMORY_COPY, why, strlen(why));
 }
 
-gboolean fc_access_check(SoupServerMessage *msg, gboolean loopback_only, gboolean tls) {
+gboolean fc_access_check(SoupServerMessage *msg, gboolean no_password, gboolean loopback_only, gboolean tls) {
   SoupMessageHeaders *headers = soup_server_message_get_request_headers(msg);
   const char *host = soup_message_headers_get_one(headers, "Host");
   if (loopback_only && !is_loopback_host(host)) {
     refuse(msg, "this server answers only requests for this machine (Host: 127.0.0.1, localhost or [::1])\n");
+    return FALSE;
+  }
+  if (no_password && !is_this_machine_host(host)) {
+    refuse(msg, "without a password this server answers only requests that name it by address or by this "
+                "machine's name (a name another site controls could lead a browser here); serve with --auth to be "
+                "reached by any name\n");
     return FALSE;
   }
   const char *origin = soup_message_headers_get_one(headers, "Origin");

@@ -19,6 +19,7 @@ void fc_access_limit_bodies(SoupServer *server);
 
 /// Whether the request may go on; if not, its status and reason are set. Without a
 /// password the Host must name this machine (a page elsewhere cannot reach the server
-/// through a name it controls); a request that changes something must come from the
-/// server's own page (Origin) or from no page at all.
-gboolean fc_access_check(SoupServerMessage *msg, gboolean loopback_only, gboolean tls);
+/// through a name it controls): on loopback a loopback address or localhost; served to
+/// the network (--no-auth) an address, localhost or this machine's own name. A request
+/// that changes something must come from the server's own page (Origin) or from no page.
+gboolean fc_access_check(SoupServerMessage *msg, gboolean no_password, gboolean loopback_only, gboolean tls);

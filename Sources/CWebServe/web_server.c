@@ -98,7 +98,7 @@ char *fc_web_body_text(SoupServerMessage *msg, gsize *length) {
 static void on_request(SoupServer *soup, SoupServerMessage *msg, const char *path, GHashTable *query, gpointer data) {
   (void)soup; (void)query;
   FcWebServer *s = data;
-  if (!fc_access_check(msg, s->loopback_only, s->tls)) return;
+  if (!fc_access_check(msg, s->no_password, s->loopback_only, s->tls)) return;
   const char *method = soup_server_message_get_method(msg);
   if (fc_whep_route(s, msg, path)) return;
   gsize length = 0;
@@ -197,6 +197,7 @@ FcWebServer *fc_web_server_start(const FcWebServerConfig *c, char **error) {
   s->handler = c->handler;
   s->handler_data = c->handler_data;
   s->loopback_only = c->loopback_only;
+  s->no_password = c->n_users == 0;
   s->upnp = c->upnp;
   s->tls = c->tls_cert != NULL;
   g_mutex_init(&s->lock);

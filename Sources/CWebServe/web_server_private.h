@@ -13,7 +13,7 @@ struct FcWebServer {
   FcEncodedStream *stream;   // a reference
   FcWebRequestHandler handler;
   void *handler_data;
-  gboolean loopback_only, upnp, tls;
+  gboolean loopback_only, upnp, tls, no_password;
   int port;
   guint64 next_request;
   GHashTable *pending;       // request id → a request waiting for its answer

@@ -402,6 +402,32 @@ class WebRefusesBeforeReading(unittest.TestCase):
             server.stop()
 
 
+class WebWithoutPassword(unittest.TestCase):
+    """Served to the network with --no-auth, the web side still answers only requests that
+    name it by address or by this machine's name: a page on a name its owner controls
+    (DNS rebinding) could otherwise drive the camera from a visitor's browser. The check
+    was dropped silently beyond loopback."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CLI):
+            raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+
+    def test_a_name_other_than_this_machines_is_refused(self):
+        server = WebServe("--address", "0.0.0.0", "--no-auth")
+        try:
+            port = urllib.parse.urlsplit(server.url).port
+            for host, want in ((f"evil.example:{port}", 403), (f"127.0.0.1:{port}", 200),
+                               (f"{socket.gethostname()}:{port}", 200), (f"localhost:{port}", 200)):
+                with self.subTest(host=host):
+                    status, text = server.request("POST", "/control", b"rotate", {"Host": host})
+                    self.assertEqual(status, want, text)
+            self.assertIn("by address or by this machine's name",
+                          server.request("GET", "/", b"", {"Host": f"evil.example:{port}"})[1])
+        finally:
+            server.stop()
+
+
 class WhepPlaces(unittest.TestCase):
     """Offers whose player never connects (sent, then gone) fill the 16 WebRTC places; they
     must not keep a real viewer out for long."""
