@@ -81,6 +81,12 @@ public final class PipelineSession {
     /// (`needsAPicture`) are refused instead of acting whenever a viewer comes.
     public var pictureIsPaused: (() -> Bool)?
 
+    /// Whether `command` needs a frame now: `record` while a recording runs is its stop,
+    /// which finishes the file without one (as Ctrl-C does), camera paused or not.
+    func needsAPictureNow(_ command: LiveCommand) -> Bool {
+        command.needsAPicture && !(command == .record && recordingsRunning > 0)
+    }
+
     /// Why `command`, which needs a frame, was not run while the camera is paused.
     static func refusalWhilePaused(_ command: LiveCommand) -> String {
         "\(command.line.quotedForMessage) needs the live picture, and the camera is paused until someone watches "
@@ -193,8 +199,8 @@ public final class PipelineSession {
                 switch request {
                 case .refused(let why):
                     errorLine("command error: \(why)")
-                case .run(let command, let reply) where paused && command.needsAPicture,
-                     .runWithoutPicture(let command, let reply) where paused && command.needsAPicture:
+                case .run(let command, let reply) where paused && needsAPictureNow(command),
+                     .runWithoutPicture(let command, let reply) where paused && needsAPictureNow(command):
                     let why = Self.refusalWhilePaused(command)
                     if let reply { reply(.failure(ControlError(why))) } else { errorLine("command error: \(why)") }
                 case .run(let command, let reply), .runWithoutPicture(let command, let reply):

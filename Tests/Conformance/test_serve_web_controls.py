@@ -15,6 +15,7 @@ import unittest
 
 import browser
 from support import image_pixel
+from test_serve import viewer
 from test_serve_web import ServerAndBrowser, WebServe, colourful, grey, skip_without_filtercam_or_browser
 
 BARS = ("videotestsrc is-live=true pattern=smpte ! video/x-raw,width=320,height=240,framerate=30/1 ! "
@@ -198,6 +199,37 @@ class WebWithNobodyWatching(unittest.TestCase):
             server.stop()
         self.assertFalse(any("recording " in line or "snapshot-" in line for line in server.said), "\n".join(server.said))
         self.assertEqual([f for f in os.listdir(server.folder) if f.endswith((".jpg", ".mp4"))], [])
+
+    def test_a_recording_running_when_the_last_viewer_leaves_can_be_stopped(self):
+        """`record` again stops it and saves the file though the camera has paused (it was
+        refused as needing the live picture, and the file stayed unfinished until a viewer
+        came back or the server quit)."""
+        server = WebServe(description=BARS)
+        try:
+            server.wait_for_line("camera paused until a viewer comes")
+            out = os.path.join(server.folder, "viewer.ts")
+            watching = viewer(server.rtsp_url, 60, out, frames=20)
+            server.wait_for_line("camera running for a viewer")
+            status, text = server.request("POST", "/control", b"record")
+            self.assertEqual(status, 200, text)
+            name = re.search(r"^recording (\S+\.mp4)", text).group(1)
+            watching.wait(60)
+            server.wait_for_line("camera paused: nobody has watched")
+            status, text = server.request("POST", "/control", b"record")
+            self.assertEqual(status, 200, text)
+            self.assertRegex(text, rf"^recorded {re.escape(name)}")
+            probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "default=nw=1",
+                                    os.path.join(server.folder, name)], capture_output=True, text=True)
+            self.assertIn("codec_name=h264", probe.stdout, probe.stderr)
+            # The same from the terminal.
+            watching = viewer(server.rtsp_url, 60, out + "2", frames=20)
+            server.wait_for_line("camera running for a viewer")
+            server.command("record", "recording ")
+            watching.wait(60)
+            server.wait_for_line("camera paused: nobody has watched")
+            server.command("record", "recorded ")
+        finally:
+            server.stop()
 
 
 if __name__ == "__main__":

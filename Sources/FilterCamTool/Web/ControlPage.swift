@@ -98,7 +98,10 @@ public final class ControlPage: Sendable {
             return request.reply(.text(400, "\(error)"))
         }
         if let refusal = Self.refusal(of: command) { return request.reply(.text(403, refusal)) }
-        let needsPicture = command.needsAPicture
+        // `record` while a recording runs stops it: no frame needed (the camera may have
+        // paused since, the last viewer gone).
+        let stops = command == .record && filterElement.map { Pipeline.property($0.pointer, "record") == "true" } == true
+        let needsPicture = command.needsAPicture && !stops
         if needsPicture && !pictureFlows() {
             return request.reply(.text(503, PipelineSession.refusalWhilePaused(command)))
         }
