@@ -265,6 +265,15 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         }
     }
 
+    /// After PAUSED→READY: a countdown running (or due) is called off, and `countdown`
+    /// reads 0 (notified), as `record` goes back to false: a still timed for this run must
+    /// not be taken whenever the camera plays again.
+    func stop() {
+        if display.withLock({ $0.cancelCountdown() }) {
+            g_object_notify(element.asGObject, Property.countdown.rawValue)
+        }
+    }
+
     // MARK: Element
 
     func filterMessage(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {

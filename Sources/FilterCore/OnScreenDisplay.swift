@@ -84,6 +84,16 @@ public struct OnScreenDisplay: Sendable, Equatable {
         return true
     }
 
+    /// Calls off a countdown running or due (the stream stopped); true when there was one
+    /// whose seconds left were announced as more than 0 (so 0 is to be announced).
+    public mutating func cancelCountdown() -> Bool {
+        defer {
+            countdownEnd = nil
+            countdownAnnounced = 0
+        }
+        return countdownEnd != nil && countdownAnnounced != 0
+    }
+
     /// The running recording's length so far, or nil: none runs (any more).
     public mutating func recording(seconds: Double?) {
         recordingSeconds = seconds

@@ -146,6 +146,28 @@ final class SnapshotTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(written.timeIntervalSince(try XCTUnwrap(started)), 1.0 - tickSeconds, "not before the count ends")
     }
 
+    /// Stopping the pipeline calls a running countdown off, as `record` goes back to false:
+    /// `countdown` reads 0, and playing again takes no still nobody asked for (it was taken
+    /// at the first frame of the next run, however much later).
+    func testStoppingCallsTheCountdownOff() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true num-buffers=45 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 "
+                                    + "! filtercam name=fc flash=false snapshot-location=\(dir.path)/c-%02d.jpg ! fakesink")
+        let fc = try pipeline.requireElement("fc")
+        pipeline.setState(GST_STATE_PLAYING)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        XCTAssertTrue(waitForBuffers(leaving: fc, count: 2))
+        try Pipeline.setProperty(fc, "countdown", "1")
+        pipeline.setState(GST_STATE_NULL)
+        XCTAssertEqual(Pipeline.property(fc, "countdown"), "0", "called off by the stop")
+        pipeline.setState(GST_STATE_PLAYING)
+        let end = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 30_000_000_000,
+                                                      GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)))
+        XCTAssertEqual(end?.pointer.pointee.type, GST_MESSAGE_EOS, "1.5 s of frames in the second run")
+        XCTAssertEqual(files(dir), [], "no still from a countdown of the run before")
+    }
+
     func testQualityIsWhatWasSet() throws {
         guard let identify = Build.which("identify") else { throw XCTSkip("ImageMagick is not installed") }
         let dir = try makeTempDir()
