@@ -14,8 +14,8 @@ extension ServeCommand {
           payloader, prints the URL to open, and runs the camera only while someone
           watches. The keys and commands of launch work.
           --port N              RTSP port (default 8554; 0: any free port)
-          --address ADDR        address to listen on (default 127.0.0.1; 0.0.0.0: every
-                                one, which needs a password)
+          --address ADDR        address to listen on (default 127.0.0.1, also for
+                                localhost; 0.0.0.0: every one, which needs a password)
           --path /PATH          the stream's path (default /filtercam)
           --web                 also serve browsers: a control page and WebRTC (WHEP at
                                 /whep), with the same address, password and certificate
@@ -80,7 +80,12 @@ extension ServeCommand {
                     throw UsageError(description: "--port \(text.quotedForMessage): a port is a number from 1 to 65535 (0: any free port)")
                 }
                 o.configuration.port = port
-            case "--address": o.configuration.address = try value(a)
+            case "--address":
+                // GLib resolves localhost to ::1 first and the servers listen on the first
+                // address only, while many players (ffmpeg, from /etc/hosts) try 127.0.0.1
+                // alone: the URL printed was refused. localhost is served as 127.0.0.1.
+                let address = try value(a)
+                o.configuration.address = address.lowercased() == "localhost" ? "127.0.0.1" : address
             case "--path":
                 let path = try value(a)
                 // Players escape other characters differently (a space as %20 or +): the
@@ -89,7 +94,13 @@ extension ServeCommand {
                 guard plain, !path.isEmpty else {
                     throw UsageError(description: "--path \(path.quotedForMessage): a path is letters, digits and - . _ ~ /, e.g. /camera")
                 }
-                o.configuration.path = path.hasPrefix("/") ? path : "/" + path
+                // As a player writes it: one slash between names, none at the end (the
+                // server mounts "/a"; "/a/" and "/a//b" were printed and never reached).
+                let names = path.split(separator: "/")
+                guard !names.isEmpty else {
+                    throw UsageError(description: "--path \(path.quotedForMessage): the path needs a name, e.g. /camera")
+                }
+                o.configuration.path = "/" + names.joined(separator: "/")
             case "--auth": o.configuration.users.append(try userAndPassword(try value(a), from: "--auth"))
             case "--auth-file": authFile = try value(a)
             case "--no-auth": o.noAuth = true

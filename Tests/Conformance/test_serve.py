@@ -11,6 +11,7 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.parse
 
 from support import Gst, image_pixel
 
@@ -231,6 +232,29 @@ class Serve(unittest.TestCase):
                 for got, want in zip((r, g, b), (164, 149, 122)):
                     self.assertLessEqual(abs(got - want), 8,
                                          f"{fmt}: viewer pixel {(r, g, b)}, sepia of grey {(164, 149, 122)}")
+
+    def test_localhost_is_served_on_127_0_0_1(self):
+        # GLib resolves localhost to ::1 first; players reading /etc/hosts try 127.0.0.1.
+        server = Server("--address", "localhost")
+        folder = tempfile.mkdtemp(prefix="fc-localhost-")
+        try:
+            self.assertIn("rtsp://127.0.0.1:", server.url)
+            viewer(server.url, 30, os.path.join(folder, "v.ts"), frames=10).wait(35)
+        finally:
+            server.stop()
+        self.assertGreaterEqual(frames_and_duration(os.path.join(folder, "v.ts"))[0], 5, "the printed URL played nothing")
+
+    def test_a_path_is_served_where_it_is_printed(self):
+        # Slashes doubled or at the end: the URL printed plays ("/a/" was printed and 404).
+        server = Server("--path", "a//b/")
+        folder = tempfile.mkdtemp(prefix="fc-path-")
+        try:
+            self.assertTrue(server.url.endswith(":%d/a/b" % urllib.parse.urlsplit(server.url).port), server.url)
+            viewer(server.url, 30, os.path.join(folder, "v.ts"), frames=10).wait(35)
+        finally:
+            server.stop()
+        frames, _ = frames_and_duration(os.path.join(folder, "v.ts"))
+        self.assertGreaterEqual(frames, 5, "the printed URL played nothing")
 
     def test_the_picture_is_filtered_in_the_encoders_format(self):
         # GREY's source could give any format (videotestsrc through videoconvert): the served
@@ -557,7 +581,8 @@ class Serve(unittest.TestCase):
         self.assertIn(f"{auth}:5 takes USER:PASSWORD", r.stderr)
         for arguments, said in ((["--address", "no-such-host.invalid"], "'no-such-host.invalid': it does not resolve"),
                                 (["--auth", "a:b", "--no-auth"], "contradict each other"),
-                                (["--path", "/my camera"], "a path is letters, digits and")):
+                                (["--path", "/my camera"], "a path is letters, digits and"),
+                                (["--path", "//"], "the path needs a name")):
             r = serve(*arguments, GREY)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(said, r.stderr)
