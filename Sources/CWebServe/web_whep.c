@@ -195,9 +195,14 @@ static void whep_resource(FcWebServer *s, SoupServerMessage *msg, const char *id
       return;
     }
     char *fragment = fc_web_body_text(msg, NULL);
-    fc_whep_peer_add_candidates(peer->peer, fragment);
+    gboolean trickles = fc_whep_peer_add_candidates(peer->peer, fragment);
     g_free(fragment);
-    soup_server_message_set_status(msg, SOUP_STATUS_NO_CONTENT, NULL);
+    if (trickles) {
+      soup_server_message_set_status(msg, SOUP_STATUS_NO_CONTENT, NULL);
+    } else {
+      fc_web_respond_text(msg, SOUP_STATUS_BAD_REQUEST,
+                          "a trickle ICE fragment holds a=candidate: or a=end-of-candidates lines (RFC 8840)\n");
+    }
   } else {
     soup_message_headers_replace(soup_server_message_get_response_headers(msg), "Allow", "DELETE, PATCH");
     fc_web_respond_text(msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "a WebRTC viewer's resource takes DELETE (leave) or PATCH (trickle ICE)\n");

@@ -340,13 +340,16 @@ void fc_whep_peer_answer_now(FcWhepPeer *p) {
   }
 }
 
-void fc_whep_peer_add_candidates(FcWhepPeer *p, const char *fragment) {
+gboolean fc_whep_peer_add_candidates(FcWhepPeer *p, const char *fragment) {
   char **lines = g_strsplit(fragment, "\n", -1);
+  gboolean trickles = FALSE;
   for (char **line = lines; *line; line++) {
     g_strstrip(*line);
     if (g_str_has_prefix(*line, "a=candidate:")) g_signal_emit_by_name(p->webrtc, "add-ice-candidate", 0, *line + 2);
+    trickles |= g_str_has_prefix(*line, "a=candidate:") || g_str_has_prefix(*line, "a=end-of-candidates");
   }
   g_strfreev(lines);
+  return trickles;
 }
 
 gboolean fc_whep_peer_alive(FcWhepPeer *p) {

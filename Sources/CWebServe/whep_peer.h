@@ -24,7 +24,8 @@ FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, FcWhepN
 void fc_whep_peer_answer_now(FcWhepPeer *peer);
 
 /// Adds the remote candidates of a trickle-ICE fragment (`a=candidate:` lines).
-void fc_whep_peer_add_candidates(FcWhepPeer *peer, const char *fragment);
+/// FALSE when the fragment holds neither a candidate nor the end of candidates (RFC 8840).
+gboolean fc_whep_peer_add_candidates(FcWhepPeer *peer, const char *fragment);
 
 /// Whether the viewer is still there: it sent RTCP within the last 10 s (within 20 s of
 /// the offer for the first), and neither said goodbye nor failed.

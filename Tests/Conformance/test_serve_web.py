@@ -291,6 +291,8 @@ class WebPage(ServerAndBrowser):
             # A chunked body (an iterable without a length): its length is asked for.
             ("POST", "/control", iter([b"rotate"]), {}, 411),
             ("GET", "/whep", b"", {}, 405),
+            ("POST", "/state", b"x", {}, 405),
+            ("POST", "/preview/sepia.png", b"x", {}, 405),
             ("DELETE", "/whep/no-such-viewer", b"", {}, 404),
             ("GET", "/no/such/page", b"", {}, 404),
             ("POST", "/control", b"no-such-command", {}, 400),
@@ -313,6 +315,12 @@ class WebPage(ServerAndBrowser):
         self.assertIn("the body is empty", self.server.request("POST", "/whep", b"", sdp)[1])
         self.assertNotIn("root", self.server.request("POST", "/control", b"filter lut file=/etc/passwd", {})[1])
         self.assertIn("Content-Length", self.server.request("POST", "/control", iter([b"rotate"]), {})[1])
+        # A 405 names the methods the resource takes (RFC 9110).
+        for method, path, allow in (("PUT", "/", "GET"), ("GET", "/control", "POST"), ("POST", "/page.js", "GET")):
+            request = urllib.request.Request(self.server.url.rstrip("/") + path, data=b"x" if method != "GET" else None, method=method)
+            with self.assertRaises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)
+            self.assertEqual((refused.exception.code, refused.exception.headers.get("Allow")), (405, allow), path)
         self.assertFalse(any("CRITICAL" in line for line in self.server.said), "\n".join(self.server.said[-10:]))
         self.assertFalse(any("orientation" in line for line in self.server.said), "a refused rotate turned the picture")
         frames = self.browser.run("return document.getElementById('live').getVideoPlaybackQuality().totalVideoFrames")
@@ -398,6 +406,39 @@ class WebRefusesBeforeReading(unittest.TestCase):
             self.assertTrue(answer.startswith("HTTP/1.1 401") and closed, answer)
             self.assertIn("WWW-Authenticate: Digest", answer)
             self.assertLess(resident() - before, 3000, "kB of a refused body kept")
+        finally:
+            server.stop()
+
+
+class WhepTrickle(unittest.TestCase):
+    """PATCH on a viewer's resource (trickle ICE, RFC 8840) takes candidates or their end;
+    a fragment with neither is a 400 (garbage got 204)."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CLI):
+            raise unittest.SkipTest("no release build of filtercam (make test builds it)")
+
+    def test_a_fragment_without_candidates_is_refused(self):
+        server = WebServe()
+        try:
+            base = server.url.rstrip("/")
+            offer = urllib.request.Request(base + "/whep", data=whep_client.dead_offer().encode(), method="POST",
+                                           headers={"Content-Type": "application/sdp"})
+            with urllib.request.urlopen(offer, timeout=30) as answered:
+                self.assertEqual(answered.status, 201)
+                resource = base + answered.headers["Location"]
+            fragment = {"Content-Type": "application/trickle-ice-sdpfrag"}
+            for body, want in ((b"garbage", 400), (b"", 400), (b"a=ice-ufrag:x\r\na=end-of-candidates\r\n", 204)):
+                with self.subTest(body=body):
+                    request = urllib.request.Request(resource, data=body, method="PATCH", headers=fragment)
+                    try:
+                        with urllib.request.urlopen(request, timeout=30) as response:
+                            status = response.status
+                    except urllib.error.HTTPError as error:
+                        status = error.code
+                    self.assertEqual(status, want)
+            self.assertEqual(server.request("DELETE", urllib.parse.urlsplit(resource).path)[0], 200)
         finally:
             server.stop()
 

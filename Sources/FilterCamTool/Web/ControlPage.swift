@@ -40,6 +40,8 @@ public final class ControlPage: Sendable {
             request.reply(WebServer.Response(status: 200, contentType: "text/html; charset=utf-8", body: Self.page))
         case ("GET", "/page.js"):
             request.reply(WebServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: PackageResources.page_js))
+        case (let method, let path) where path.hasPrefix("/preview/") && path.hasSuffix(".png") && method != "GET":
+            request.reply(.text(405, "\(method) is not for \(path): the filters' pictures are GET"))
         case ("GET", let path) where path.hasPrefix("/preview/") && path.hasSuffix(".png"):
             let id = String(path.dropFirst("/preview/".count).dropLast(".png".count))
             thumbnails.png(for: id) { png in
@@ -52,7 +54,7 @@ public final class ControlPage: Sendable {
             request.reply(.text(200, "filter: \(filter.isEmpty ? "none" : filter)"))
         case ("POST", "/control"):
             control(request)
-        case (_, "/"), (_, "/page.js"), (_, "/control"):
+        case (_, "/"), (_, "/page.js"), (_, "/control"), (_, "/state"):
             request.reply(.text(405, "\(request.method) is not for \(request.path): the page is GET /, commands are POST /control"))
         default:
             request.reply(.text(404, "nothing at \(request.path.quotedForMessage): the page is /, WHEP is /whep"))
