@@ -224,8 +224,10 @@ public final class PipelineSession {
                 }
             }
             if interrupts >= 2 {
+                // Two Ctrl-C seen at once (a few ms apart) never had their first's EOS sent.
                 errorLine(self.interrupts.first == SIGQUIT ? "Quit (Ctrl-\\): aborting without waiting for EOS."
-                                                           : "Interrupted again: aborting without waiting for EOS.")
+                          : eosDeadline == nil ? "Interrupted twice: aborting without waiting for EOS."
+                          : "Interrupted again: aborting without waiting for EOS.")
                 outcome = .aborted
             } else if interrupts == 1 && eosDeadline == nil && outcome == nil && stillsRequestedAreDone() && !recordingIsStarting() {
                 eosDeadline = beginEndOfStream("interrupt")
@@ -240,14 +242,20 @@ public final class PipelineSession {
             }
         }
         if outcome == .error { finaliseRecordings() }
-        printSummary()
         if eosDeadline != nil && !endOfStreamSent.withLock({ $0 }) {
             // The EOS never got in (see `sendEndOfStreamAside`), and stopping the pipeline
             // would wait on the same lock: the process ends with it as it is.
+            printSummary()
             printFilesWritten(aborted: outcome == .aborted)
             errorLine("The pipeline never took the EOS (an element still waits for its first frame): stopped without it.")
             return outcome!
         }
+        // Stopping finishes a recording still running (aborted, or its stop not yet seen):
+        // its line, and the summary's count, come from what the elements say then (the
+        // bus is flushed only on the way to NULL).
+        pipeline.setState(GST_STATE_READY)
+        reportRecordingsFinishedAtStop()
+        printSummary()
         pipeline.setState(GST_STATE_NULL)   // the file sinks close their files: their sizes are final
         printFilesWritten(aborted: outcome == .aborted)
         return outcome!
@@ -550,6 +558,16 @@ public final class PipelineSession {
     /// variable's default in a pipeline file) is the file in this folder.
     static func asGiven(_ path: String) -> String {
         path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    }
+
+    /// The recordings the elements finished or gave up as the pipeline stopped, said as
+    /// while it ran.
+    private func reportRecordingsFinishedAtStop() {
+        while let message = GstOwned(gst_bus_pop_filtered(pipeline.bus, GST_MESSAGE_ELEMENT)) {
+            guard let structure = gst_message_get_structure(message.pointer) else { continue }
+            let name = String(cString: gst_structure_get_name(structure))
+            if name == "recording-saved" || name == "recording-failed" { reportRecording(message.pointer) }
+        }
     }
 
     /// One line when a recording from the preview starts, and one when its file is

@@ -253,6 +253,28 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("Quit (Ctrl-\\): aborting without waiting for EOS."), r.stderr)
     }
 
+    /// Two interrupts at once (Ctrl-C and a SIGTERM a moment apart: two of one kind can
+    /// merge into one) abort; the recording running then is finished by the stop and said
+    /// (its file, and `recordings=1`), not left out of the summary.
+    func testTwoInterruptsAtOnceSayTheRecordingFinishedByTheStop() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 "
+                                   + "! filtercam record-location=\(dir.path)/r-%d.mp4 ! fakesink"])
+        p.write("record\n")
+        XCTAssertTrue(p.waitForStderr(containing: "recording \(dir.path)/r-0.mp4 (", timeout: 30), p.stderrSoFar)
+        kill(p.process.processIdentifier, SIGINT)
+        kill(p.process.processIdentifier, SIGTERM)
+        let r = p.wait(timeout: 30)
+        XCTAssertFalse(r.timedOut, r.stderr)
+        XCTAssertEqual(r.status, 130, r.stderr)
+        XCTAssertTrue(r.stderr.contains("aborting without waiting for EOS."), r.stderr)
+        XCTAssertTrue(r.stderr.contains("recorded \(dir.path)/r-0.mp4: "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("recordings=1"), r.stderr)
+        XCTAssertGreaterThan(try probeFrameCount(dir.path + "/r-0.mp4") ?? 0, 0)
+    }
+
     // 11. --messages: element messages as JSON lines.
     func testMessagesAsJSONLines() throws {
         let r = try runCLI(["launch", "--messages", "audiotestsrc num-buffers=5 ! level post-messages=true ! fakesink"], timeout: 20)
