@@ -44,8 +44,12 @@ final class StreamBehaviourTests: XCTestCase {
         }
         XCTAssertFalse(latencies.isEmpty)
         print("live + slow downstream: processed=\(p) dropped=\(d) elapsed=\(String(format: "%.2f", elapsed)) s latency ms=\(latencies.map { Int($0) })")
+        // Bounded: ~300 ms here (the slow identity's 100 ms, a frame in the appsrc, one on
+        // its way); a queue that grew with the 20 frames a second it cannot take would hold
+        // seconds by the end. 500 ms was exceeded by 38 ms once on a machine running four
+        // other jobs, with the latency flat: the bound leaves room for that.
         for (i, l) in latencies.enumerated() {
-            XCTAssertLessThan(l, 500, "frame \(i) arrived \(Int(l)) ms after its PTS")
+            XCTAssertLessThan(l, 1000, "frame \(i) arrived \(Int(l)) ms after its PTS")
         }
         // Growth over the run: the first three frames find the pipeline empty (≈100, 167,
         // 234 ms as the slow identity, the appsrc queue and the blocked push fill up), so
