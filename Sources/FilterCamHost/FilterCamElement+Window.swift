@@ -15,6 +15,15 @@ extension FilterCamElement {
             var key: UnsafePointer<gchar>?
             return gst_navigation_event_parse_key_event(event, &key) != 0 && key.map { Keymap.command(forKey: String(cString: $0)) != nil } == true
         }
+        // A click anywhere closes the help card, on the bars around a letterboxed picture too
+        // (a tap beside an overlay dismisses it; only on the picture does a click place the lens).
+        var button: gint = 0, x = 0.0, y = 0.0
+        if s.osd && gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS
+            && gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0 && button == 1
+            && display.withLock({ d in defer { d.hideHelp() }; return d.helpShown }) {
+            log.info(element, "window: help card closed")
+            return true
+        }
         guard let input = previewInput(event, gallery: s.gallery) else { return false }
         if s.osd && PreviewControl.closesCard(input) && display.withLock({ d in defer { d.hideHelp() }; return d.helpShown }) {
             log.info(element, "window: help card closed")

@@ -203,6 +203,34 @@ final class GeometryElementTests: XCTestCase {
         XCTAssertEqual(point.y, stock.y, accuracy: 1e-9)
     }
 
+    /// A click beside the picture (a letterboxed window's bars: outside the frame once the
+    /// sink maps it) closes the help card, as a click on the picture does; it stayed up.
+    func testAClickOnTheBarsClosesTheHelpCard() throws {
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true pattern=white ! video/x-raw,format=BGRx,width=160,height=120,framerate=30/1 "
+                                    + "! filtercam osd=true ! appsink name=sink max-buffers=1 drop=true")
+        let sink = try pipeline.requireElement("sink")
+        pipeline.setState(GST_STATE_PLAYING)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        /// Waits until a frame's centre is dark (the card shown) or light (none).
+        func waitForCentre(dark: Bool) throws -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                guard let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 100_000_000) else { continue }
+                defer { gst_sample_unref(sample) }
+                let frame = try sample.capturedFrame()
+                // The card's box is dark; its letters are white: the darkest of the middle row.
+                let darkest = (0..<160).map { frame.bytes[(60 * 160 + $0) * 4] }.min() ?? 255
+                if (darkest < 150) == dark { return true }
+            }
+            return false
+        }
+        XCTAssertTrue(try waitForCentre(dark: false), "a white picture")
+        gst_element_send_event(sink, gst_navigation_event_new_key_press("h", GST_NAVIGATION_MODIFIER_NONE)!)
+        XCTAssertTrue(try waitForCentre(dark: true), "h shows the card")
+        gst_element_send_event(sink, gst_navigation_event_new_mouse_button_press(1, -20, 60, GST_NAVIGATION_MODIFIER_NONE)!)
+        XCTAssertTrue(try waitForCentre(dark: false), "a click on the bar closes the card")
+    }
+
     /// Where a button-3 click at (2, 5) on the output of `transform` (given a 33x17 BGRA
     /// input) reaches the source. Button 3: filtercam uses button 1 (the lens) and the wheel;
     /// others go upstream.
