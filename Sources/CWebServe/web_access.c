@@ -100,11 +100,58 @@ void fc_access_require_password(SoupServer *server, const char *const *names, co
   g_hash_table_unref(users);
 }
 
-// A refused request's answer, written now on a connection taken from libsoup, which is then
-// closed: libsoup 3.2 reads a request's whole body into memory before it answers, whatever
-// the status already set, so a 300 MB body sent without the password was held in memory.
-// The status line and libsoup's own response headers (a 401's challenge) go out as they
-// are, with the short text as the body.
+/// How long, and how much, of a refused request's body is read and thrown away after its
+/// answer before the connection is closed.
+#define FC_LINGER_US (2 * G_USEC_PER_SEC)
+#define FC_LINGER_BYTES (1024 * 1024)
+
+/// A connection answered early, read and thrown away for a while before it is closed.
+typedef struct {
+  GIOStream *stream;
+  GSource *read, *timeout;
+  gsize left;
+} Linger;
+
+static void linger_end(Linger *l) {
+  g_source_destroy(l->read);
+  g_source_unref(l->read);
+  g_source_destroy(l->timeout);
+  g_source_unref(l->timeout);
+  g_io_stream_close(l->stream, NULL, NULL);
+  g_object_unref(l->stream);
+  g_free(l);
+}
+
+static gboolean linger_timeout(gpointer data) {
+  linger_end(data);
+  return G_SOURCE_REMOVE;   // (destroyed already by linger_end)
+}
+
+static gboolean linger_read(GObject *input, gpointer data) {
+  Linger *l = data;
+  char buffer[16384];
+  for (;;) {
+    GError *error = NULL;
+    gssize n = g_pollable_input_stream_read_nonblocking(G_POLLABLE_INPUT_STREAM(input), buffer, sizeof buffer, NULL, &error);
+    if (n > 0 && (gsize)n < l->left) {
+      l->left -= (gsize)n;
+      continue;
+    }
+    gboolean later = n < 0 && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
+    g_clear_error(&error);
+    if (later) return G_SOURCE_CONTINUE;
+    linger_end(l);   // the client closed, failed, or sent more than is read
+    return G_SOURCE_REMOVE;
+  }
+}
+
+// A refused request's answer, written now on a connection taken from libsoup: libsoup 3.2
+// reads a request's whole body into memory before it answers, whatever the status already
+// set, so a 300 MB body sent without the password was held in memory. The status line and
+// libsoup's own response headers (a 401's challenge) go out as they are, with the short
+// text as the body. Then the connection lingers (RFC 9112 9.6): its writing side is shut
+// and what the client still sends is read and thrown away, up to 2 s or 1 MB, so that a
+// client busy sending its body reads the answer instead of a reset.
 static void answer_now_and_close(SoupServerMessage *msg, guint status, const char *text) {
   GString *response = g_string_new(NULL);
   g_string_append_printf(response, "HTTP/1.1 %u %s\r\n", status, soup_status_get_phrase(status));
@@ -124,9 +171,24 @@ static void answer_now_and_close(SoupServerMessage *msg, guint status, const cha
   }
   // A few hundred bytes: they fit the socket's buffer, so this does not wait on the client.
   g_output_stream_write_all(g_io_stream_get_output_stream(stream), response->str, response->len, NULL, NULL, NULL);
-  g_io_stream_close(stream, NULL, NULL);
-  g_object_unref(stream);
   g_string_free(response, TRUE);
+  if (G_IS_SOCKET_CONNECTION(stream)) g_socket_shutdown(g_socket_connection_get_socket(G_SOCKET_CONNECTION(stream)), FALSE, TRUE, NULL);
+  GInputStream *input = g_io_stream_get_input_stream(stream);
+  if (!G_IS_POLLABLE_INPUT_STREAM(input)) {
+    g_io_stream_close(stream, NULL, NULL);
+    g_object_unref(stream);
+    return;
+  }
+  Linger *l = g_new0(Linger, 1);
+  l->stream = stream;
+  l->left = FC_LINGER_BYTES;
+  GMainContext *context = g_main_context_get_thread_default();   // the server's own
+  l->read = g_pollable_input_stream_create_source(G_POLLABLE_INPUT_STREAM(input), NULL);
+  g_source_set_callback(l->read, (GSourceFunc)(void (*)(void))linger_read, l, NULL);
+  g_source_attach(l->read, context);
+  l->timeout = g_timeout_source_new(FC_LINGER_US / 1000);
+  g_source_set_callback(l->timeout, linger_timeout, l, NULL);
+  g_source_attach(l->timeout, context);
 }
 
 // Runs after libsoup's own header handling (passwords), before the body is read.

@@ -227,7 +227,7 @@ class WebPage(ServerAndBrowser):
         self.browser.open(self.server.url)
         pressed = "return document.querySelector('[data-filter=\"sepia\"]').getAttribute('aria-pressed')"
         self.assertTrue(self.browser.wait_for(pressed + " === 'true'", 30), "the page does not show sepia as chosen")
-        self.assertEqual(self.server.request("GET", "/state")[1].strip(), "filter: sepia")
+        self.assertEqual(self.server.request("GET", "/state")[1].strip(), "filter: sepia\npicked: sepia")
         self.open_page()
 
     def test_a_click_on_the_picture_moves_the_lens_there(self):

@@ -55,6 +55,7 @@ class WebControls(ServerAndBrowser):
         self.server.command("set zoom=1", "zoom = 1")
         self.server.command("set filter=none", "filter = none")
         self.server.command("set lens=0,0,1,1", "lens =")
+        self.server.command("set gallery=false", "gallery = false")
         size = self.browser.wait_for(f"{SIZE.replace('return [', 'return v.videoWidth === 320 && [')}", 60)
         self.assertEqual(size, [320, 240], "the page does not show the upright picture")
 
@@ -86,6 +87,45 @@ class WebControls(ServerAndBrowser):
         self.assertAlmostEqual(x + w / 2, magenta_bar[0], delta=0.01, msg=lenses)
         self.assertAlmostEqual(y + h / 2, magenta_bar[1], delta=0.01, msg=lenses)
         self.assertLess(lenses[0][0] + lenses[0][2] / 2, 0.45, f"the drag did not start on the cyan bar: {lenses}")
+
+    def test_a_filter_at_its_defaults_is_set_as_its_picture_shows_it(self):
+        # Exposure at 0 EV changes nothing: its button sets the chain its thumbnail shows.
+        self.browser.click('[data-filter="exposure"]')
+        self.server.wait_for_line("filter: exposure ev=1")
+        self.assertTrue(self.browser.wait_for(
+            "return document.querySelector('[data-filter=\"exposure\"]').getAttribute('aria-pressed') === 'true'", 10))
+
+    def test_the_pressed_button_follows_a_change_made_elsewhere(self):
+        # The terminal (as another page would) sets mono: this page's Mono button shows it
+        # pressed, so a click on it turns the filter off rather than leaving mono on.
+        self.server.command("filter mono", "filter: mono")
+        self.assertTrue(self.browser.wait_for(
+            "return document.querySelector('[data-filter=\"mono\"]').getAttribute('aria-pressed') === 'true'", 10),
+            "the page did not follow the change made elsewhere")
+        self.browser.click('[data-filter="mono"]')
+        self.server.wait_for_line("filter: none")
+
+    def test_a_click_in_the_gallery_picks_the_thumbnail(self):
+        self.server.command("gallery", "gallery")
+        start = len(self.server.said)
+        self.browser.click_at(*self.browser.run(VIEWPORT_POINT, 0.83, 0.83))
+        self.server.wait_for_line("gallery closed")
+        self.assertEqual(self.said_since(start, r"^lens: "), [], "the click moved the hidden lens instead")
+
+    def test_with_lens_crop_a_click_lands_where_it_was_on_the_cropped_picture(self):
+        self.server.command("set lens=0.5,0,0.5,0.5", "lens =")
+        self.server.command("set lens-crop=true", "lens-crop = true")
+        try:
+            self.assertTrue(self.browser.wait_for("const v = document.getElementById('live'); return v.videoWidth === 160", 30))
+            start = len(self.server.said)
+            # (0.2, 0.5) of the crop is (0.5 + 0.2 x 0.5, 0 + 0.5 x 0.5) = (0.6, 0.25) of the picture.
+            self.browser.click_at(*self.browser.run(VIEWPORT_POINT, 0.2, 0.5))
+            self.server.wait_for_line("lens: ")
+            x, y, w, h = map(float, re.search(r"lens: ([\d.,]+)", self.said_since(start, r"^lens: ")[-1]).group(1).split(","))
+            self.assertAlmostEqual(x + w / 2, 0.6, delta=0.02)
+            self.assertAlmostEqual(y + h / 2, 0.25, delta=0.02)
+        finally:
+            self.server.command("set lens-crop=false", "lens-crop = false")
 
     def test_the_wheel_zooms_in_and_out(self):
         # Zoom 1.25 about the centre shows picture x 0.08 from source x 0.5 - 0.42 / 1.25 = 0.164: yellow, not white.

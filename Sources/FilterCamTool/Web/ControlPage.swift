@@ -49,9 +49,12 @@ public final class ControlPage: Sendable {
                               ?? .text(404, "no filter \(id.quotedForMessage)"))
             }
         case ("GET", "/state"):
-            // What the page shows as it opens (a filter set from the terminal or another page).
+            // What the page shows as it opens and keeps up with (a filter set from the
+            // terminal or another page): the chain, and the button that stands for it.
             let filter = filterElement.flatMap { Pipeline.property($0.pointer, "filter") } ?? ""
-            request.reply(.text(200, "filter: \(filter.isEmpty ? "none" : filter)"))
+            let chain = filter.isEmpty ? "none" : filter
+            let picked = FilterRegistry.shared.pickableID(ofChain: chain) ?? ""
+            request.reply(.text(200, "filter: \(chain)\npicked: \(picked)"))
         case ("POST", "/control"):
             control(request)
         case (_, "/"), (_, "/page.js"), (_, "/control"), (_, "/state"):
@@ -93,13 +96,14 @@ public final class ControlPage: Sendable {
         if request.text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
             return request.reply(.text(400, "a command is one line of text; this body holds control characters"))
         }
-        let command: ControlCommand
+        let parsed: ControlCommand
         do {
-            command = try ControlCommand(line: request.text)
+            parsed = try ControlCommand(line: request.text)
         } catch {
             return request.reply(.text(400, "\(error)"))
         }
-        if let refusal = Self.refusal(of: command) { return request.reply(.text(403, refusal)) }
+        if let refusal = Self.refusal(of: parsed) { return request.reply(.text(403, refusal)) }
+        let command = placed(parsed)
         // `record` while a recording runs stops it: no frame needed (the camera may have
         // paused since, the last viewer gone).
         let stops = command == .record && filterElement.map { Pipeline.property($0.pointer, "record") == "true" } == true
@@ -123,6 +127,17 @@ public final class ControlPage: Sendable {
         if needsPicture { session.enqueue(command, reply: reply) } else { session.enqueueNeedingNoPicture(command, reply: reply) }
     }
 
+    /// A click on the page's picture as the window takes it: with the gallery open it
+    /// picks the thumbnail under it; with `lens-crop` the picture shown is the lens, so the
+    /// point is placed within it in the whole picture, where the lens is defined.
+    private func placed(_ command: ControlCommand) -> ControlCommand {
+        guard case .lensAt(let x, let y) = command, let element = filterElement?.pointer else { return command }
+        if Pipeline.property(element, "gallery") == "true" { return .pickAt(x: x, y: y) }
+        guard Pipeline.property(element, "lens-crop") == "true",
+              let lens = try? LensRect(parsing: Pipeline.property(element, "lens") ?? "") else { return command }
+        return .lensAt(x: lens.x + x * lens.w, y: lens.y + y * lens.h)
+    }
+
     private func recordingNews(_ news: PipelineSession.RecordingNews) {
         guard let request = recordingsWanted.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
         request.reply(.text(news.ok ? 200 : 500, news.line))
@@ -138,11 +153,12 @@ public final class ControlPage: Sendable {
     }
 
     /// The page with one button per filter a user can pick (not a bare `lut`, which needs
-    /// a file), its picture beside its title.
+    /// a file), its picture beside its title; a button sets the chain its picture shows
+    /// (`exposure ev=1`: at its defaults exposure changes nothing), as the gallery does.
     static let page: [UInt8] = {
         let buttons = FilterRegistry.shared.pickable.map { d in
             """
-                <button type="button" data-filter="\(d.id.escapedForHTML)" title="\(d.summary.escapedForHTML)" aria-pressed="false">\
+                <button type="button" data-filter="\(d.id.escapedForHTML)" data-chain="\(FilterShowcase.chain(for: d.id).escapedForHTML)" title="\(d.summary.escapedForHTML)" aria-pressed="false">\
             <img src="/preview/\(d.id.escapedForHTML).png" alt=""><span>\(d.title.escapedForHTML)</span></button>
             """
         }

@@ -76,22 +76,36 @@ async function snapshot() {
   say(`saved ${link.download}`);
 }
 
-// The button of the filter the status line names is the pressed one.
+// The button of the filter in use is the pressed one, kept up with what the server says
+// (another page, the terminal or the window may change it): a click on the pressed one
+// turns the filter off, on another sets the chain its picture shows (its data-chain).
+let picked = "";
 function markChosenFilter() {
-  const chosen = statusLine.textContent.replace(/^filter: /, "").trim();
-  for (const button of document.querySelectorAll("[data-filter]")) button.setAttribute("aria-pressed", String(button.dataset.filter === chosen));
+  for (const button of document.querySelectorAll("[data-filter]")) button.setAttribute("aria-pressed", String(button.dataset.filter === picked));
+}
+
+async function refreshState(announce) {
+  try {
+    const response = await fetch(here("/state"));
+    if (!response.ok) return;
+    const text = await response.text();
+    const match = /^picked: (.*)$/m.exec(text);
+    picked = match ? match[1].trim() : "";
+    markChosenFilter();
+    if (announce) say(text.split("\n")[0]);
+  } catch (error) { /* the server is away: the picture says so */ }
 }
 
 for (const button of document.querySelectorAll("[data-filter]")) {
   button.addEventListener("click", async () => {
-    if (await command(`filter ${button.dataset.filter}`)) markChosenFilter();
+    const pressed = button.getAttribute("aria-pressed") === "true";
+    if (await command(pressed ? "filter none" : `filter ${button.dataset.chain || button.dataset.filter}`)) await refreshState(false);
   });
 }
 
-// The filter in use when the page opens (set from the terminal or another page).
-fetch(here("/state")).then((r) => (r.ok ? r.text() : null)).then((text) => {
-  if (text) { say(text.trim()); markChosenFilter(); }
-}).catch(() => {});
+// The filter in use when the page opens, then every second and a half.
+refreshState(true);
+setInterval(() => refreshState(false), 1500);
 
 for (const button of document.querySelectorAll("[data-action]")) {
   const action = button.dataset.action;
