@@ -116,11 +116,12 @@ public struct OnScreenDisplay: Sendable, Equatable {
     }
 
     /// What to draw at `time`: the lens outline when it moved lately or `alwaysOutline`
-    /// (and the lens is not the whole picture), the current banner, the recording's dot
-    /// and length, the help card.
+    /// (and the lens is not the whole picture) unless the help card is up, the current
+    /// banner, the recording's dot and length, the help card.
     public func items(at time: Double, lens: PixelRect?, alwaysOutline: Bool) -> [Item] {
         var out: [Item] = []
-        if let lens, alwaysOutline || time < outlineUntil { out.append(.outline(lens)) }
+        // Not under the help card: through its translucent box the outline crossed its text.
+        if let lens, !helpShown, alwaysOutline || time < outlineUntil { out.append(.outline(lens)) }
         if let left = countdownLeft(at: time) {
             out.append(.banner("\(left)"))   // the countdown before any other banner
         } else if let banner, time < banner.until {

@@ -73,4 +73,16 @@ final class OnScreenDisplayTests: XCTestCase {
         osd.toggleHelp()
         XCTAssertEqual(osd.items(at: 100, lens: nil, alwaysOutline: false), [])
     }
+
+    /// The lens outline is not drawn under the help card (it showed through its box).
+    func testNoLensOutlineUnderTheHelpCard() {
+        var osd = OnScreenDisplay()
+        let lens = PixelRect(x: 10, y: 10, width: 40, height: 30)
+        osd.lensMoved(at: 0)
+        XCTAssertEqual(osd.items(at: 0.1, lens: lens, alwaysOutline: false), [.outline(lens)])
+        osd.toggleHelp()
+        XCTAssertEqual(osd.items(at: 0.1, lens: lens, alwaysOutline: true), [.card(OnScreenDisplay.helpLines)])
+        osd.toggleHelp()
+        XCTAssertEqual(osd.items(at: 0.1, lens: lens, alwaysOutline: true), [.outline(lens)])
+    }
 }
