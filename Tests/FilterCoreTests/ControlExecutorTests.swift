@@ -122,12 +122,12 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.rotate, ["orientation": "auto"]).0, "rotate: 90° clockwise (orientation 90r)", "auto starts from identity")
         XCTAssertEqual(try run(.mirror).0, "mirror: on (orientation horiz)")
         XCTAssertEqual(try run(.mirror, ["orientation": "horiz"]).0, "mirror: off (orientation identity)")
-        XCTAssertEqual(try run(.mirror, ["orientation": "180"]).0, "mirror: on, turned 180° (orientation vert)")
-        XCTAssertEqual(try run(.mirror, ["orientation": "90r"]).0, "mirror: on, turned 90° clockwise (orientation ul-lr)",
+        XCTAssertEqual(try run(.mirror, ["orientation": "180"]).0, "mirror: on, after a 180° turn (orientation vert)")
+        XCTAssertEqual(try run(.mirror, ["orientation": "90r"]).0, "mirror: on, after a 90° clockwise turn (orientation ul-lr)",
                        "the top-left corner stays")
         XCTAssertEqual(try run(.mirror, ["orientation": "ul-lr"]).0, "mirror: off, turned 90° clockwise (orientation 90r)")
         // Mirrored, then turned: a turn of the mirrored picture (horiz, then a quarter turn clockwise).
-        XCTAssertEqual(try run(.rotate, ["orientation": "horiz"]).0, "rotate: 90° clockwise, mirrored (orientation ur-ll)")
+        XCTAssertEqual(try run(.rotate, ["orientation": "horiz"]).0, "rotate: 90° clockwise, of the mirrored picture (orientation ur-ll)")
         XCTAssertEqual(try run(.rotate, ["orientation": "ul-lr"]).0, "rotate: none, mirrored (orientation horiz)")
         let (text, target) = try run(.mirror, ["orientation": "auto"])
         XCTAssertEqual(text, "mirror: on (camera-facing front)")

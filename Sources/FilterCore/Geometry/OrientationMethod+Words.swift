@@ -31,16 +31,20 @@ extension OrientationMethod {
     }
 
     /// What the rotate key says: "rotate: 90° clockwise (orientation 90r)",
-    /// "rotate: none, mirrored (orientation horiz)".
+    /// "rotate: 90° clockwise, of the mirrored picture (orientation ur-ll)",
+    /// "rotate: none, mirrored (orientation horiz)". (The order is in the words: the same
+    /// turn and mirror the other way round is another picture, said by the mirror key as
+    /// "mirror: on, after a 90° clockwise turn (orientation ul-lr)".)
     public var afterRotateWords: String {
-        let turn = turnAfterMirror.turnWords ?? "none"
-        return "rotate: \(turn)\(isMirrored ? ", mirrored" : "") (orientation \(nick))"
+        guard let turn = turnAfterMirror.turnWords else { return "rotate: none\(isMirrored ? ", mirrored" : "") (orientation \(nick))" }
+        return "rotate: \(turn)\(isMirrored ? ", of the mirrored picture" : "") (orientation \(nick))"
     }
 
     /// What the mirror key says: "mirror: on (orientation horiz)",
-    /// "mirror: on, turned 90° clockwise (orientation ul-lr)", "mirror: off (orientation identity)".
+    /// "mirror: on, after a 90° clockwise turn (orientation ul-lr)",
+    /// "mirror: off, turned 90° clockwise (orientation 90r)", "mirror: off (orientation identity)".
     public var afterMirrorWords: String {
-        let turn = turnBeforeMirror.turnWords.map { ", turned \($0)" } ?? ""
-        return "mirror: \(isMirrored ? "on" : "off")\(turn) (orientation \(nick))"
+        guard let turn = turnBeforeMirror.turnWords else { return "mirror: \(isMirrored ? "on" : "off") (orientation \(nick))" }
+        return isMirrored ? "mirror: on, after a \(turn) turn (orientation \(nick))" : "mirror: off, turned \(turn) (orientation \(nick))"
     }
 }
