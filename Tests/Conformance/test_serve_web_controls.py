@@ -240,6 +240,22 @@ class WebWithNobodyWatching(unittest.TestCase):
         self.assertFalse(any("recording " in line or "snapshot-" in line for line in server.said), "\n".join(server.said))
         self.assertEqual([f for f in os.listdir(server.folder) if f.endswith((".jpg", ".mp4"))], [])
 
+    def test_the_page_says_when_the_server_is_gone(self):
+        # It said "live" over a frozen picture for ~16 s, then "Failed to fetch".
+        server = WebServe(description=BARS)
+        page = browser.Browser()
+        try:
+            page.open(server.url)
+            self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60))
+            server.stop()
+            said = page.wait_for("const t = document.getElementById('status').textContent; "
+                                 "return t.includes('does not answer') && t", 10)
+            self.assertTrue(said, page.run("return document.getElementById('status').textContent"))
+        finally:
+            page.quit()
+            if server.process.poll() is None:
+                server.stop()
+
     def test_a_recording_running_when_the_last_viewer_leaves_can_be_stopped(self):
         """`record` again stops it and saves the file though the camera has paused (it was
         refused as needing the live picture, and the file stayed unfinished until a viewer

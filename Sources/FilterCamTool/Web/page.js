@@ -38,7 +38,12 @@ async function watch() {
   say("live");
 }
 
-function start() { watch().catch((error) => { say(String(error.message || error)); setTimeout(start, 3000); }); }
+// A fetch that fails outright (a TypeError) is a server gone, not a refusal.
+const serverAway = "the server does not answer (stopped, or the network is down): the picture is frozen; trying again…";
+
+function start() {
+  watch().catch((error) => { say(error instanceof TypeError ? serverAway : String(error.message || error)); setTimeout(start, 3000); });
+}
 
 addEventListener("pagehide", () => {
   if (resource) fetch(resource, { method: "DELETE", keepalive: true });
@@ -84,16 +89,23 @@ function markChosenFilter() {
   for (const button of document.querySelectorAll("[data-filter]")) button.setAttribute("aria-pressed", String(button.dataset.filter === picked));
 }
 
+// Whether the last look at /state found the server gone (said once, and when it is back).
+let away = false;
+
 async function refreshState(announce) {
   try {
     const response = await fetch(here("/state"));
+    if (away) { away = false; say("the server answers again"); }
     if (!response.ok) return;
     const text = await response.text();
     const match = /^picked: (.*)$/m.exec(text);
     picked = match ? match[1].trim() : "";
     markChosenFilter();
     if (announce) say(text.split("\n")[0]);
-  } catch (error) { /* the server is away: the picture says so */ }
+  } catch (error) {
+    // The picture would say "live" over a frozen frame until WebRTC gives up (~16 s).
+    if (!away) { away = true; say(serverAway); }
+  }
 }
 
 for (const button of document.querySelectorAll("[data-filter]")) {
