@@ -200,7 +200,13 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
                       || (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > 0);
   guint refused = soup_server_message_get_status(msg);   // a password missing or wrong
   if (refused != 0) {
-    if (has_body) answer_now_and_close(msg, refused, "");
+    // Words for the page a browser shows when its password prompt is cancelled (it was blank).
+    static const char why[] = "this server needs the user name and password it was started with (filtercam serve --auth)\n";
+    if (has_body) {
+      answer_now_and_close(msg, refused, why);
+    } else if (refused == SOUP_STATUS_UNAUTHORIZED) {
+      soup_server_message_set_response(msg, "text/plain; charset=utf-8", SOUP_MEMORY_STATIC, why, sizeof why - 1);
+    }
     return;
   }
   spend_digest_use(msg);

@@ -534,7 +534,9 @@ class WebPassword(unittest.TestCase):
                 handler = urllib.request.HTTPDigestAuthHandler()
                 handler.add_password("filtercam", server.url, "alice", password)
                 return urllib.request.build_opener(handler)
-            self.assertEqual(server.request("GET", "/")[0], 401)
+            status, text = server.request("GET", "/")
+            self.assertEqual(status, 401)
+            self.assertIn("needs the user name and password", text, "a blank page when the prompt is cancelled")
             self.assertEqual(server.request("POST", "/whep", b"v=0\r\n", {"Content-Type": "application/sdp"})[0], 401)
             self.assertEqual(whep_client.watch(server.url.rstrip("/"), frames=1, timeout=1).status, 401)
             for opener in (None, digest("wrong")):
@@ -575,7 +577,9 @@ class WebPassword(unittest.TestCase):
             self.assertTrue(server.url.startswith("https://"), server.url)
             basic = {"Authorization": "Basic " + base64.b64encode(b"alice:secret").decode()}
             wrong = {"Authorization": "Basic " + base64.b64encode(b"alice:wrong").decode()}
-            self.assertEqual(server.request("GET", "/")[0], 401)
+            status, text = server.request("GET", "/")
+            self.assertEqual(status, 401)
+            self.assertIn("needs the user name and password", text, "a blank page when the prompt is cancelled")
             self.assertEqual(server.request("POST", "/control", b"rotate", wrong)[0], 401)
             status, page = server.request("GET", "/", headers=basic)
             self.assertEqual(status, 200)
