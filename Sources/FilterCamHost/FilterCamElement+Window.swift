@@ -15,20 +15,12 @@ extension FilterCamElement {
             var key: UnsafePointer<gchar>?
             return gst_navigation_event_parse_key_event(event, &key) != 0 && key.map { Keymap.command(forKey: String(cString: $0)) != nil } == true
         }
-        // A click anywhere closes the help card, on the bars around a letterboxed picture too
-        // (a tap beside an overlay dismisses it; only on the picture does a click place the lens).
-        var button: gint = 0, x = 0.0, y = 0.0
-        if s.osd && gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS
-            && gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0 && button == 1
-            && display.withLock({ d in defer { d.hideHelp() }; return d.helpShown }) {
+        if s.osd, let closing = cardInput(event), PreviewControl.closesCard(closing),
+           display.withLock({ d in defer { d.hideHelp() }; return d.helpShown }) {
             log.info(element, "window: help card closed")
             return true
         }
         guard let input = previewInput(event, gallery: s.gallery) else { return false }
-        if s.osd && PreviewControl.closesCard(input) && display.withLock({ d in defer { d.hideHelp() }; return d.helpShown }) {
-            log.info(element, "window: help card closed")
-            return true
-        }
         let commands = preview.withLock { $0.handle(input, lensIsFull: s.lens.isFull, galleryOpen: s.gallery) }
         // A drag says where the lens ended when it is let go, not at every step.
         var dragging = false
@@ -65,6 +57,24 @@ extension FilterCamElement {
             }
         }
         log.info(element, "window: \(command.line)")
+    }
+
+    /// The event as the help card takes it: a key, or a press wherever it is. A click
+    /// anywhere closes the card, on the bars around a letterboxed picture too (a tap beside
+    /// an overlay dismisses it), where `previewInput` places nothing.
+    private func cardInput(_ event: UnsafeMutablePointer<GstEvent>) -> PreviewControl.Input? {
+        var button: gint = 0, x = 0.0, y = 0.0
+        var key: UnsafePointer<gchar>?
+        switch gst_navigation_event_get_type(event) {
+        case GST_NAVIGATION_EVENT_KEY_PRESS:
+            guard gst_navigation_event_parse_key_event(event, &key) != 0, let key else { return nil }
+            return .key(String(cString: key))
+        case GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS:
+            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0 else { return nil }
+            return .press(x: x, y: y, button: Int(button))
+        default:
+            return nil
+        }
     }
 
     /// The event as a PreviewControl input, pointers as fractions of the displayed picture
