@@ -114,7 +114,7 @@ let package = Package(
             providers: [.apt(["libgstrtspserver-1.0-dev"])]
         ),
         .target(name: "CRTSPServe", dependencies: ["CGstRTSPServer"], cSettings: [.unsafeFlags(includeFlags(rtsp + gstreamer))],
-                linkerSettings: libraries(rtsp + gstreamer) + [.linkedLibrary("gio-2.0")]),
+                linkerSettings: libraries(rtsp + gstreamer) + [.linkedLibrary("gio-2.0"), .linkedLibrary("gstrtsp-1.0")]),
         // The web side of `filtercam serve --web`: libsoup 3 (Debian libsoup-3.0-dev) for HTTP,
         // webrtcbin (libgstreamer-plugins-bad1.0-dev) and libnice (libnice-dev) for WebRTC,
         // behind a plain C API (CWebServe) like CRTSPServe's.

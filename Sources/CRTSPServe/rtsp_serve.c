@@ -79,6 +79,13 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   gst_rtsp_server_set_backlog(s->server, 256);
   // No request body is needed to watch; a bigger one is refused (413) before it is stored.
   gst_rtsp_server_set_content_length_limit(s->server, 64 * 1024);
+  // Every connection is served on this server's own thread, whose context is the thread
+  // default. The pool's client threads do not make theirs the default: over TLS,
+  // glib-networking's handshake then finished on the process's global default context,
+  // which nothing here runs, and kept each rtsps connection's socket open for good.
+  GstRTSPThreadPool *threads = gst_rtsp_server_get_thread_pool(s->server);
+  gst_rtsp_thread_pool_set_max_threads(threads, 0);
+  g_object_unref(threads);
   char port[16];
   g_snprintf(port, sizeof port, "%d", c->port);
   gst_rtsp_server_set_address(s->server, c->address);

@@ -228,6 +228,13 @@ void fc_viewers_close_idle(FcViewers *v) {
       idle = g_list_prepend(idle, g_object_ref(c->client));
   }
   g_mutex_unlock(&v->lock);
-  for (GList *l = idle; l; l = l->next) gst_rtsp_client_close(l->data);
+  for (GList *l = idle; l; l = l->next) {
+    // Shut the socket first: over TLS a silent client leaves glib-networking's handshake
+    // thread waiting in a read, holding the connection (and its socket) after the close.
+    GstRTSPConnection *connection = gst_rtsp_client_get_connection(l->data);
+    GSocket *socket = connection ? gst_rtsp_connection_get_read_socket(connection) : NULL;
+    if (socket) g_socket_shutdown(socket, TRUE, TRUE, NULL);
+    gst_rtsp_client_close(l->data);
+  }
   g_list_free_full(idle, g_object_unref);
 }

@@ -4,6 +4,7 @@ belongs to the connection that created it, the UDP re-SETUP that aborts gst-rtsp
 nothing, idle strangers are closed, and connections made at the same moment are answered."""
 import os
 import re
+import socket
 import subprocess
 import tempfile
 import threading
@@ -108,6 +109,36 @@ class Access(unittest.TestCase):
             viewer.watch(server.url)
             self.assert_still_watching(viewer, "PLAY over TLS")
             viewer.close()
+        finally:
+            server.stop()
+
+    def test_tls_connections_give_back_their_sockets(self):
+        # Each rtsps connection kept its socket open after it ended (a viewer's, one that
+        # only connected, one closed for saying nothing): a server that long ran out.
+        server, _ = tls_server()
+        try:
+            descriptors = lambda: len(os.listdir(f"/proc/{server.process.pid}/fd"))
+            first = Rtsp(server.port, tls=True)   # what the first TLS connection opens for good
+            self.assertEqual(first.request("OPTIONS", server.url)[0], 200)
+            first.close()
+            before = descriptors()
+            for _ in range(15):
+                asking = Rtsp(server.port, tls=True)
+                status, _ = asking.request("OPTIONS", server.url)
+                self.assertEqual(status, 200)
+                asking.close()
+            for connection in [socket.create_connection(("127.0.0.1", server.port)) for _ in range(15)]:
+                connection.close()
+            silent = socket.create_connection(("127.0.0.1", server.port))
+            silent.settimeout(20)
+            started = time.monotonic()
+            self.assertEqual(silent.recv(1), b"", "a silent connection was not closed")
+            self.assertLess(time.monotonic() - started, 15, "a silent connection stayed open past the idle bound")
+            silent.close()
+            deadline = time.monotonic() + 15
+            while descriptors() > before + 5 and time.monotonic() < deadline:
+                time.sleep(0.2)   # polls a count that has no event to wait for
+            self.assertLessEqual(descriptors(), before + 5, "31 ended connections left descriptors open")
         finally:
             server.stop()
 
