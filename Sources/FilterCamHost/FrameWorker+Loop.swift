@@ -110,6 +110,7 @@ extension FrameWorker {
         run.stream.frameDuration = duration == GstClockTime.max ? nil : UInt64(duration)
         let task = stage.task(for: shape, stream: run.stream)
         let job = task.job
+        if case .rgb = shape.format, task.decorate != nil || !job.work.isPassthrough { buffer = packedForRGB(buffer, run: &run) }
         let oneThread = shouldStayOnOneThread(frameDuration: duration, stream: run.stream)
         RowSplitter.withOneThread(oneThread) {
         switch job.work {

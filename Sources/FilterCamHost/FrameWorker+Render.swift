@@ -40,6 +40,28 @@ extension FrameWorker {
         return output
     }
 
+    /// RGB filters read a pixel as one 32-bit word, so each row must start 4-byte aligned.
+    /// A frame laid out otherwise (a GstVideoMeta stride such as 149 for 37 BGRx pixels, as
+    /// `rawvideoparse plane-strides` gives) is first copied into a packed buffer; it
+    /// stopped the process before. Other frames are returned as they are.
+    func packedForRGB(_ owned: GstOwned<GstBuffer>, run: inout WorkerRun) -> GstOwned<GstBuffer> {
+        var source = GstVideoFrame()
+        guard gst_video_frame_map(&source, &run.stream.inputInfo, owned.pointer, GST_MAP_READ) != 0 else { return owned }
+        defer { gst_video_frame_unmap(&source) }
+        let stride = Int(fc_video_frame_stride(&source))
+        let start = Int(bitPattern: UnsafeRawPointer(fc_video_frame_plane_data(&source)))
+        if stride % 4 == 0 && start % 4 == 0 { return owned }
+        let packed = GstOwned(gst_buffer_new_allocate(nil, run.stream.inputInfo.size, nil)!)
+        gst_buffer_copy_into(packed.pointer, owned.pointer, GstBufferCopyFlags(rawValue: GST_BUFFER_COPY_FLAGS.rawValue | GST_BUFFER_COPY_TIMESTAMPS.rawValue), 0, gsize.max)
+        fc_copy_metas(owned.pointer, packed.pointer, 1)
+        var destination = GstVideoFrame()
+        if gst_video_frame_map(&destination, &run.stream.inputInfo, packed.pointer, GST_MAP_WRITE) != 0 {
+            _ = gst_video_frame_copy(&destination, &source)
+            gst_video_frame_unmap(&destination)
+        }
+        return packed
+    }
+
     func view(of frame: inout GstVideoFrame, shape: FrameShape, timestamp: UInt64?) -> FrameView {
         guard case .rgb(let format) = shape.format else { preconditionFailure("an RGB job for a \(shape.format.name) frame") }
         return FrameView(base: UnsafeMutableRawPointer(fc_video_frame_plane_data(&frame)!),

@@ -17,6 +17,12 @@ public struct FrameJob {
         /// are, never copied, even when their memory is shared.
         case yuvRead((YUVFrame) -> Void)
         case yuvRender((_ source: YUVFrame, _ destination: YUVFrame) -> Void)
+
+        /// Whether the frame goes on untouched.
+        public var isPassthrough: Bool {
+            if case .passthrough = self { return true }
+            return false
+        }
     }
 
     public let outputWidth: Int

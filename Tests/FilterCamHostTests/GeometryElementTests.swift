@@ -58,6 +58,23 @@ final class GeometryElementTests: XCTestCase {
         }
     }
 
+    /// Rows that do not start on a 32-bit word (a stride such as 85 for 21 BGRx pixels, as
+    /// `rawvideoparse plane-strides` gives) stopped the process in every RGB job.
+    func testRowsNotAlignedToWordsAreTakenAsVideoflipTakesThem() throws {
+        for stride in [21 * 4 + 1, 21 * 4 + 3] {
+            for nick in ["90r", "horiz"] {
+                let ours = try padded("filtercam orientation=\(nick)", width: 21, height: 11, stride: stride)
+                let theirs = try padded("videoflip video-direction=\(nick)", width: 21, height: 11, stride: stride)
+                XCTAssertEqual(ours.count, 2)
+                assertSameFrames(ours, theirs, "stride \(stride), \(nick)")
+            }
+            let sepia = try padded("filtercam filter=sepia", width: 21, height: 11, stride: stride)
+            let packedSepia = try padded("filtercam filter=sepia", width: 21, height: 11, stride: 21 * 4)
+            XCTAssertEqual(sepia.count, 2)
+            assertSameFrames(sepia, packedSepia, "sepia, stride \(stride)")
+        }
+    }
+
     /// lens x,y,w,h → pixel borders: left = round(x·W), right = W − round((x+w)·W), etc.
     func testLensCropMatchesVideocrop() throws {
         for (w, h, lens) in [(64, 48, "0.25,0.25,0.5,0.5"), (33, 17, "0.1,0.3,0.55,0.6"), (33, 17, "0,0,1,0.5")] {
