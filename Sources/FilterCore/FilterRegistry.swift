@@ -66,10 +66,15 @@ public final class FilterRegistry: Sendable {
 
     public func lookup(id: String) throws(FilterError) -> FilterDescriptor {
         guard let d = descriptor(id: id) else {
-            // A look named without its `look:` prefix is the likely intent too.
-            let hint = ids.contains("look:" + id) ? " (did you mean \"look:\(id)\"?)" : NameSuggestion.hint(for: id, among: ids)
-            throw FilterError("unknown filter \(id.quotedForMessage)\(hint); valid filters: \(ids.joined(separator: ", "))")
+            throw FilterError("unknown filter \(id.quotedForMessage)\(hint(for: id)); valid filters: \(ids.joined(separator: ", "))")
         }
         return d
+    }
+
+    /// " (did you mean "x"?)" for an unknown id, or nothing: a look named without its
+    /// `look:` prefix is the likely intent too.
+    public func hint(for id: String) -> String {
+        let ids = ids
+        return ids.contains("look:" + id) ? " (did you mean \"look:\(id)\"?)" : NameSuggestion.hint(for: id, among: ids)
     }
 }

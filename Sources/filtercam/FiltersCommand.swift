@@ -46,7 +46,7 @@ enum FiltersCommand {
         if let id = arguments.first {
             guard let d = FilterRegistry.shared.descriptor(id: id) else {
                 let ids = FilterRegistry.shared.ids
-                printError("filtercam filters: no filter \(id.quotedForMessage)\(NameSuggestion.hint(for: id, among: ids)); filters: \(ids.joined(separator: ", "))")
+                printError("filtercam filters: no filter \(id.quotedForMessage)\(FilterRegistry.shared.hint(for: id)); filters: \(ids.joined(separator: ", "))")
                 return 1
             }
             print("\(d.id) — \(d.title)\n  \(d.summary)")

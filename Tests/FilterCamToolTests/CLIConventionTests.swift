@@ -21,6 +21,10 @@ final class CLIConventionTests: XCTestCase {
         let bad = try runCLI(["filters", "sepai"])
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertTrue(bad.stderr.contains("sepia"), "lists the filters: \(bad.stderr)")
+        // A shipped look named without `look:`, as the elements take it.
+        let look = try runCLI(["filters", "teal-orange"])
+        XCTAssertNotEqual(look.status, 0)
+        XCTAssertTrue(look.stderr.contains("no filter 'teal-orange' (did you mean \"look:teal-orange\"?)"), look.stderr)
     }
 
     func testUnknownElementAndPropertyGetDidYouMean() throws {

@@ -29,6 +29,17 @@ final class LookFolderTests: XCTestCase {
         XCTAssertNotNil(registry.descriptor(id: "look:日本"))
     }
 
+    /// Looks come in the order of their names (upper-case file names came first, by their
+    /// bytes), and lower-casing İ leaves no combining dot in a name (it gave `i̇stanbul`,
+    /// which `look:istanbul` did not match); a decomposed é equals the é a user types.
+    func testNamesAreSortedAsShownAndCarryNoMarksAUserCannotType() throws {
+        let registry = FilterRegistry(registeringBuiltIns: true)
+        let added = try LookFolder.add(try folder(["Zebra.cube", "İstanbul.cube", "apple.cube", "My Look.cube", "Cafe\u{301}.cube"]), to: registry)
+        XCTAssertEqual(added.ids, ["look:apple", "look:caf\u{E9}", "look:istanbul", "look:my-look", "look:zebra"])
+        XCTAssertEqual(Array(added.ids[2].unicodeScalars), Array("look:istanbul".unicodeScalars))
+        XCTAssertEqual(added.problems, [])
+    }
+
     /// A name in Latin-1 (from an old archive) makes no path a String can hold: it is left
     /// out saying so (it was "cannot be read: No such file or directory"), the others load.
     func testAFileWhoseNameIsNotUTF8IsLeftOutSayingWhy() throws {

@@ -39,9 +39,12 @@ public enum LookFolder {
             added.problems.append("\(name.quotedForMessage): its name is not UTF-8 (a Latin-1 name from an old archive, say), "
                                   + "so no look name or path can be made of it: rename it")
         }
-        for name in names.sorted() where name.lowercased().hasSuffix(".cube") && !name.hasPrefix(".") {
+        // In the order of the names shown (`My Look.cube` among the lower-case ones), not of the bytes.
+        let files = names.filter { $0.lowercased().hasSuffix(".cube") && !$0.hasPrefix(".") }
+            .map { (id: "look:" + Self.id(forFile: $0), name: $0) }
+            .sorted { ($0.id, $0.name) < ($1.id, $1.name) }
+        for (id, name) in files {
             let path = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
-            let id = "look:" + Self.id(forFile: name)
             if let first = namesHere[id] {
                 added.problems.append("\(name.quotedForMessage): its look name \(id) is taken by \(first.quotedForMessage) (rename one of them)")
                 continue
@@ -95,10 +98,12 @@ public enum LookFolder {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
-    /// A file's catalog name: `Teal Orange.cube` is `teal-orange`, `Café.cube` `café`.
+    /// A file's catalog name: `Teal Orange.cube` is `teal-orange`, `Café.cube` `café`,
+    /// `İstanbul.cube` `istanbul` (lower-casing İ gives i and a combining dot, a name no
+    /// one types; any other é, composed or not, is the é a user types: Strings compare so).
     static func id(forFile name: String) -> String {
-        let base = name.dropLast(".cube".count).lowercased()
-        let mapped = base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }
+        let dotless = String(String.UnicodeScalarView(name.dropLast(".cube".count).unicodeScalars.map { $0 == "\u{130}" ? "I" : $0 }))
+        let mapped = dotless.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }
         return String(mapped)
     }
 }
