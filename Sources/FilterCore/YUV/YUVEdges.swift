@@ -7,7 +7,7 @@
 /// Against the RGB result through videoconvert: luma samples are rounded (and 220 of them
 /// stand for 256 grey levels), and Sobel sums eight of them with weights 1 and 2; between
 /// two flat areas the rounding of each side adds up: measured ±3 on colour bars, a gradient
-/// and noise, up to 7 on a photo. BT.709 frames give edges of BT.709 luma rather than
+/// and noise, up to 8 on a photo. BT.709 frames give edges of BT.709 luma rather than
 /// Rec.601's.
 
 /// Edges: luma becomes `black + min(|gx| + |gy|, white − black)` of the luma samples,
@@ -31,7 +31,7 @@ extension EdgesFilter: YUVFilter {
         frame.mapChroma(u: neutral, v: neutral)
     }
     var yuvTolerance: String {
-        "±3 per sample on BT.601 colour bars, gradients and noise; up to 7 on a photo (Sobel sums the rounding of 8 luma samples)"
+        "±3 per sample on BT.601 colour bars, gradients and noise; up to 8 on a photo (Sobel sums the rounding of 8 luma samples)"
     }
 }
 

@@ -146,7 +146,7 @@ enum YUVNeighbourhood {
 /// site where chroma is flat over each site; where it changes inside one (a colour edge
 /// that does not fall between sites) the pixels' own chroma is gone and the result differs
 /// more: measured (radius 1, 2 and 5, every format) ±1 on a gradient and noise, up to 6 on
-/// a photo, and on colour bars, whose edges fall inside sites, 21 at radius 1 (13 at 2, 4
+/// a photo at 320×240 and 11 on one of 64×48 (more colour edges per site), and on colour bars, whose edges fall inside sites, 21 at radius 1 (13 at 2, 4
 /// at 5). (A box of half the radius on chroma instead came to 58 at radius 1.)
 extension BlurFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
@@ -160,7 +160,7 @@ extension BlurFilter: YUVFilter {
         }
     }
     var yuvTolerance: String {
-        "±2 per sample where chroma is flat over each chroma site (a gradient, noise); up to 6 on a photo and 21 at colour edges inside chroma sites (colour bars, radius 1)"
+        "±2 per sample where chroma is flat over each chroma site (a gradient, noise); up to 11 on a photo (small pictures; 6 at 320×240) and 21 at colour edges inside chroma sites (colour bars, radius 1)"
     }
 }
 
@@ -175,13 +175,13 @@ extension BlurFilter: YUVFilter {
 /// Where the RGB result clamps a channel (saturated colours at edges: a channel at 0 or
 /// 255 cannot go further while luma can), luma differs by as much as the clamp took:
 /// measured at amount 0.5 ±1 on a gradient and noise, 19 on a photo, 43 on colour bars
-/// (85 on colour bars at amount 2).
+/// (49 in full range; 85 on colour bars at amount 2).
 extension SharpenFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
         let range = frame.lumaRange
         YUVNeighbourhood.sharpen(frame.lumaGrid, amount: amount, low: range.black, high: range.white, copy: yuvCopy)
     }
     var yuvTolerance: String {
-        "±2 per sample where no channel of the RGB result clamps (a gradient, noise); up to 20 on a photo and 45 on colour bars, whose saturated colours clamp (amount 0.5; more at larger amounts)"
+        "±2 per sample where no channel of the RGB result clamps (a gradient, noise); up to 20 on a photo and 49 on colour bars, whose saturated colours clamp (amount 0.5; more at larger amounts)"
     }
 }
