@@ -102,7 +102,9 @@ public final class PipelineSession {
         /// Runs `command` on the session's loop; `reply`, if given, is called there with
         /// what the command said or its error.
         public func enqueue(_ command: LiveCommand, reply: Reply? = nil) {
-            requests.withLock { $0.commands.append(.run(command, reply)) }
+            // `quit` needs no picture: before the first frame it stops at once, as Ctrl-C
+            // does (it waited for a frame that a camera slow to start may never give).
+            requests.withLock { $0.commands.append(command == .quit ? .runWithoutPicture(command, reply) : .run(command, reply)) }
         }
 
         /// Runs `command`, which needs no picture, at once, even before the first frame
@@ -164,6 +166,7 @@ public final class PipelineSession {
         }
         onStarted?()
         var eosDeadline: Date? = nil
+        var quitWaitingSince: Date? = nil   // when a quit began waiting behind commands that need a frame
         var outcome: Outcome? = nil
         while outcome == nil {
             // 20 ms: live commands (stdin, keys) are picked up within a frame.
@@ -183,12 +186,26 @@ public final class PipelineSession {
             let paused = outcome == nil && pictureIsPaused?() == true
             let takeCommands = ready || outcome != nil || paused
             let interrupts = self.interrupts.seen
+            var quitStopsWaiting = false
             let commands = requests.withLock { r -> [Request] in
-                // Before the first frame, only the commands needing none at the head.
-                let taken = takeCommands ? r.commands.count
+                // Before the first frame, only the commands needing none at the head;
+                // a `quit` behind ones that need a frame waits for it at most 5 s.
+                var taken = takeCommands ? r.commands.count
                     : r.commands.prefix { if case .runWithoutPicture = $0 { true } else { false } }.count
+                if !takeCommands, let quit = r.commands.firstIndex(where: { $0.command?.0 == .quit }), quit >= taken {
+                    let since = quitWaitingSince ?? Date()
+                    quitWaitingSince = since
+                    if Date().timeIntervalSince(since) > 5 { taken = quit + 1; quitStopsWaiting = true }
+                }
                 defer { r.commands.removeFirst(taken) }
                 return Array(r.commands.prefix(taken))
+            }
+            if quitStopsWaiting {
+                let unrun = commands.compactMap(\.command).filter { $0.0 != .quit }
+                if !unrun.isEmpty {
+                    errorLine("not run (no frame came within 5 s of quit): \(unrun.map { "\($0.0)" }.joined(separator: ", "))")
+                    for (_, reply) in unrun { reply?(.failure(ControlError("no frame came before quit"))) }
+                }
             }
             let unrun = commands.compactMap(\.command)
             if outcome != nil && !unrun.isEmpty {
@@ -196,6 +213,7 @@ public final class PipelineSession {
                 for (_, reply) in unrun { reply?(.failure(ControlError("the pipeline has ended"))) }
             }
             inOrder: for (i, request) in commands.enumerated() where outcome == nil {
+                if quitStopsWaiting, let (command, _) = request.command, command != .quit { continue }   // said above
                 switch request {
                 case .refused(let why):
                     errorLine("command error: \(why)")

@@ -49,6 +49,19 @@ final class QuitFinishesStillsTests: XCTestCase {
         XCTAssertGreaterThan(Int(turned.pixel(37, 13)[2]), 150, "turned, still inverted: yellow's blue")
     }
 
+    /// A source that never gives a frame (a camera slow to start, a network stream not sent
+    /// yet): `quit` stops as Ctrl-C does (it waited for the first frame for good); behind a
+    /// command that needs a frame it waits for one at most 5 s, and says what it left.
+    func testQuitBeforeAnyFrameStops() throws {
+        let silent = "udpsrc port=0 caps=video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! filtercam ! fakesink"
+        let alone = try runCLI(["launch", silent], stdin: "quit\n", timeout: 30)
+        XCTAssertEqual(alone.status, 0, alone.summary)
+        XCTAssertTrue(alone.stderr.contains("Quit: sending EOS"), alone.stderr)
+        let behind = try runCLI(["launch", silent], stdin: "rotate\nquit\n", timeout: 30)
+        XCTAssertEqual(behind.status, 0, behind.summary)
+        XCTAssertTrue(behind.stderr.contains("not run (no frame came within 5 s of quit): rotate"), behind.stderr)
+    }
+
     func testQuitDuringACountdownWaitsForItsStill() throws {
         let r = try launch(fps: 10, "flash=false snapshot-location=\(dir.path)/c-%d.jpg", stdin: "countdown\nquit\n")
         XCTAssertEqual(r.status, 0, r.summary)
