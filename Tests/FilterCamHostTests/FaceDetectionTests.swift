@@ -229,6 +229,26 @@ final class FaceDetectionTests: XCTestCase {
         XCTAssertTrue(first.isEmpty || first == reference)
     }
 
+    /// Turned on again, detection starts with no faces: the element searches no frame while
+    /// it is off, so nothing cleared the last result, and the first frame after showed the
+    /// old square (with a `faces` message) on a picture with no face.
+    func testTurnedOnAgainStartsWithNoFaces() throws {
+        let face = try FaceFixtures.load(FaceFixtures.astronaut), noFace = try FaceFixtures.load(FaceFixtures.home)
+        let d = make(["detect-faces": .bool(true), "face-overlay": .bool(false)])
+        d.start()
+        defer { d.stop() }
+        var faces: [DetectedFace] = []
+        let deadline = Date(timeIntervalSinceNow: 600)   // a hang guard only (see above)
+        while faces.isEmpty && Date() < deadline {
+            faces = d.process(face.view, method: .identity, live: true)
+            if faces.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        XCTAssertEqual(faces.count, 1)
+        try d.set("detect-faces", .bool(false))   // no frame searched while off, as in the element
+        try d.set("detect-faces", .bool(true))
+        XCTAssertEqual(d.process(noFace.view, method: .identity, live: true), [], "the old square came back")
+    }
+
     /// `method` is the orientation that made the output: a face rotated in it is found
     /// when that roll is searched (`all`, or `auto` with the device orientation unknown),
     /// its box on the face in the output frame, its roll clockwise in `angle`; not with

@@ -108,6 +108,24 @@ final class FaceDetectorTests: XCTestCase {
         XCTAssertEqual(try search.run(FaceFixtures.detector, on: grey, frameWidth: 512, frameHeight: 512), [])
     }
 
+    /// Every face given lies within face-min-size and face-max-size: the finer look at weak
+    /// candidates searched 0.6–1.6× their size beyond them (a 220-pixel face with
+    /// face-max-size=180), and OpenCV itself falls back to its nearest scale when no scale
+    /// lies between the two (face-min-size above face-max-size).
+    func testEveryFaceFoundIsWithinTheSizesAskedFor() throws {
+        let frame = try FaceFixtures.load(FaceFixtures.lfwMosaic)
+        let grey = FaceFixtures.grey(frame, detectionWidth: frame.width)   // step 1: sizes exact
+        for (smallest, largest) in [(0, 80), (80, 0), (30, 85), (200, 50)] {
+            var search = FaceSearch()
+            search.parameters.minSize = smallest
+            search.parameters.maxSize = largest
+            for face in try search.run(FaceFixtures.detector, on: grey, frameWidth: frame.width, frameHeight: frame.height) {
+                let side = max(face.rect.width, face.rect.height)
+                XCTAssertTrue(side >= smallest && (largest == 0 || side <= largest), "\(face.rect) with sizes \(smallest)…\(largest)")
+            }
+        }
+    }
+
     /// The face library is looked for beside the plugin (or program) in a build folder,
     /// then in PREFIX/lib/filtercam, where `make install` puts it: not in the plugin
     /// folder, whose every .so GStreamer tries as a plugin.

@@ -118,6 +118,8 @@ final class FaceDetection: ElementPart, Sendable {
     /// worker does not run): it keeps the part Sendable, checked.
     private struct Tracking {
         var wasEnabled = false
+        /// `FaceSettings.enabledCount` at the last frame searched.
+        var enabledCount = 0
         var tracker = FaceTracker(confirmNeighbors: FaceSettings.defaultConfirmNeighbors)
         var schedule = FaceRollSchedule()
     }
@@ -157,7 +159,10 @@ final class FaceDetection: ElementPart, Sendable {
         guard let property = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (property, value) {
         case (.detectFaces, .bool(let v)):
-            settings.withLock { $0.enabled = v }
+            settings.withLock { s in
+                if v && !s.enabled { s.enabledCount += 1 }
+                s.enabled = v
+            }
             if v { preload() }
         case (.overlay, .bool(let v)):
             settings.withLock { $0.overlay = v }
@@ -169,8 +174,10 @@ final class FaceDetection: ElementPart, Sendable {
             preload()
         case (.minSize, .int(let v)):
             settings.withLock { $0.search.parameters.minSize = v }
+            warnIfNoSizeFits()
         case (.maxSize, .int(let v)):
             settings.withLock { $0.search.parameters.maxSize = v }
+            warnIfNoSizeFits()
         case (.scaleFactor, .double(let v)):
             settings.withLock { $0.search.parameters.scaleFactor = v }
         case (.minNeighbors, .int(let v)):
@@ -211,6 +218,15 @@ final class FaceDetection: ElementPart, Sendable {
         }
     }
 
+    /// A smallest face larger than the largest finds nothing: said (a warning) when it is
+    /// set while the element runs, and at each start (values set before have no bus yet).
+    private func warnIfNoSizeFits() {
+        let p = settings.withLock { $0.search.parameters }
+        guard running.load(ordering: .relaxed), p.maxSize > 0, p.minSize > p.maxSize else { return }
+        fc_post_warning(element, "\(GStreamer.name(of: element)): face-min-size \(p.minSize) is larger than face-max-size "
+                        + "\(p.maxSize), so no face can be found; lower face-min-size or raise face-max-size (0: no limit)", nil)
+    }
+
     // MARK: State
 
     /// READY→PAUSED: a new run (counters reset, the cascade loaded if detection is on).
@@ -226,6 +242,7 @@ final class FaceDetection: ElementPart, Sendable {
         }
         running.store(true, ordering: .relaxed)
         preload()
+        warnIfNoSizeFits()
     }
 
     /// PAUSED→READY: stops and joins the face worker.
@@ -278,6 +295,16 @@ final class FaceDetection: ElementPart, Sendable {
                 }
             }
             return []
+        }
+        // Turned on again: the faces of the last time are not drawn (the frames in between
+        // were not searched, so nothing cleared them, and the first frame showed them).
+        let turnedOnAgain = tracking.withLock { t in defer { t.enabledCount = s.enabledCount }; return t.enabledCount != s.enabledCount }
+        if turnedOnAgain {
+            worker.clear()
+            tracking.withLock { t in
+                t.tracker.reset()
+                t.schedule.reset()
+            }
         }
         var geometry = FaceGeometry(width: width, height: height, method: method)
         if let plan, plan.outputWidth == width, plan.outputHeight == height, plan.method == method { geometry.plan = plan }

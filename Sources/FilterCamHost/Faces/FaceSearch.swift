@@ -52,7 +52,7 @@ struct FaceSearch: Equatable, Sendable {
             // A seed group where OpenCV's own grouping already has a box adds nothing.
             let kept = detections.filter { d in !d.seed || !groups.contains { FaceOrientationMerge.sameFace($0.rect, d.rect) } }
             let weak = refinement == nil ? [] : kept.indices.filter { kept[$0].seed || kept[$0].neighbors <= verifyAbove }
-            let verdicts = try refinement.map { try refined(weak.map { kept[$0].rect }, in: image, detector, $0) } ?? []
+            let verdicts = try refinement.map { try refined(weak.map { kept[$0].rect }, in: image, detector, $0, within: p) } ?? []
             let sureOf = Dictionary(uniqueKeysWithValues: zip(weak, verdicts))
             for (i, seed) in kept.enumerated() {
                 var d = seed
@@ -63,6 +63,10 @@ struct FaceSearch: Equatable, Sendable {
                         continue   // only a seed
                     }
                 }
+                // The sizes asked for hold for every face given: OpenCV falls back to its
+                // nearest scale when none lies between them (face-min-size above face-max-size).
+                let side = max(d.rect.width, d.rect.height)
+                if side < p.minSize || (p.maxSize > 0 && side > p.maxSize) { continue }
                 let r = turn.sourceRect(forOutputRect: d.rect, inputWidth: grey.width, inputHeight: grey.height)
                 var face = DetectedFace(rect: r, angle: roll, neighbors: d.neighbors)
                 if let confirmer, d.neighbors > verifyAbove { face.verified = try confirms(d.rect, in: image, confirmer) }
@@ -93,10 +97,16 @@ struct FaceSearch: Equatable, Sendable {
     /// of a crop round the box would lay its window grid from the crop's corner, and the
     /// count of a face's windows swings with that grid (0 to 8 for one face as the crop moves
     /// by a pixel), so the whole picture makes each verdict OpenCV's own at these settings.
+    /// The sizes looked at stay within the search's own (`face-min-size`, `face-max-size`:
+    /// the finer look found faces of 0.6–1.6× a candidate's size beyond them).
     private func refined(_ boxes: [PixelRect], in image: GreyImage, _ detector: FaceDetector,
-                         _ look: FaceVerification) throws -> [FaceDetector.Detection?] {
-        guard !boxes.isEmpty else { return [] }
-        let sizes = boxes.map { look.sizes(for: $0) }
+                         _ look: FaceVerification, within bounds: FaceDetector.Parameters) throws -> [FaceDetector.Detection?] {
+        let sizes = boxes.map { box in
+            let size = look.sizes(for: box)
+            return (smallest: max(size.smallest, bounds.minSize),
+                    largest: bounds.maxSize > 0 ? min(size.largest, bounds.maxSize) : size.largest)
+        }
+        guard sizes.contains(where: { $0.smallest <= $0.largest }) else { return boxes.map { _ in nil } }
         let p = FaceDetector.Parameters(scaleFactor: look.scaleFactor, minNeighbors: look.minNeighbors,
                                         minSize: sizes.map(\.smallest).min()!, maxSize: sizes.map(\.largest).max()!)
         let found = try detector.detect(image, p)

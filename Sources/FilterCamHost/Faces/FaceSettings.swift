@@ -14,6 +14,8 @@ struct FaceSettings: Sendable {
     static let defaultConfirmNeighbors = 4
 
     var enabled = false
+    /// Counts the times detection was turned on: each time starts with no faces.
+    var enabledCount = 0
     var overlay = true
     var cascadePath = FaceDetector.defaultCascadePath
     /// The second cascade that must also see a face before it is drawn ("": none).
