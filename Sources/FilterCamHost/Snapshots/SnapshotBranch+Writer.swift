@@ -142,6 +142,7 @@ extension SnapshotBranch {
             frame.convertSamples(to: .jfif)
             pixels = .yuv(buffer, .jfif)
         }
+        if case .yuv(let buffer, _) = pixels { buffer.repeatLastSampleIntoRowPadding() }
         return (pixels, exifOrientation)
     }
 

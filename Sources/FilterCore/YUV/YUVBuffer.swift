@@ -27,6 +27,25 @@ public final class YUVBuffer: Sendable {
         YUVFrame(format: format, width: width, height: height, bases: planes.map(\.base), strides: strides)
     }
 
+    /// Fills each row's padding, up to its stride, with copies of the row's last sample. A
+    /// JPEG encoder given the planes as they are (`jpegenc`) reads whole 8×8 blocks, so at
+    /// a width that is no multiple of 16 it encodes the padding with the picture, and stray
+    /// colours from whatever the padding held came out in the still's last columns.
+    public func repeatLastSampleIntoRowPadding() {
+        for (i, p) in frame.planes.enumerated() where p.width > 0 {
+            let used = p.width * p.elementBytes, stride = strides[i]
+            guard used + p.elementBytes <= stride else { continue }
+            for y in 0..<p.height {
+                let row = p.row(y), last = row + used - p.elementBytes
+                var x = used
+                while x + p.elementBytes <= stride {
+                    (row + x).copyMemory(from: last, byteCount: p.elementBytes)
+                    x += p.elementBytes
+                }
+            }
+        }
+    }
+
     /// The planes' bytes without row padding, plane after plane (GStreamer's tightly
     /// packed layout when no row needs padding).
     public var packedBytes: [UInt8] {
