@@ -215,6 +215,24 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(recording, "false")
     }
 
+    /// The folder removed while a recording runs: the file is written to its end but no
+    /// folder holds it, so it is said to be lost (it was said to be saved, "0 B").
+    func testARecordingWhoseFolderIsRemovedIsSaidToBeLost() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        let frames = try collectFrames("videotestsrc num-buffers=20 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                                       + "! filtercam record=true record-location=\(dir.path)/r-%05d.mp4",
+                                       prepare: { messages = BusLog($0) }, onFrame: { i, _, _ in
+            if i == 10 { try? FileManager.default.removeItem(at: dir) }
+        })
+        XCTAssertEqual(frames.count, 20, "the stream runs on")
+        XCTAssertEqual(messages.warnings, ["recording \(dir.path)/r-00000.mp4 is lost: the file is no longer there (its folder was "
+                                           + "removed or renamed while it recorded)"])
+        XCTAssertTrue(messages.elements.contains { $0.hasPrefix("recording-failed") }, "\(messages.elements)")
+        XCTAssertFalse(messages.elements.contains { $0.hasPrefix("recording-saved") }, "\(messages.elements)")
+    }
+
     /// The `record` command (key v) twice, then again: numbered files that never overwrite
     /// one another (nor a file already there), the second finished by the end of the stream.
     func testRecordCommandStartsAndStopsNumberedFiles() throws {

@@ -183,6 +183,10 @@ extension RecordingBranch {
         } else if recorder.frames == 0 {
             try? FileManager.default.removeItem(atPath: recorder.path)
             report(failure: "recording \(recorder.path) stopped before its first frame: no file is left", path: recorder.path)
+        } else if access(recorder.path, F_OK) != 0 {
+            // Written to the end into a file no folder holds any more: nothing to play.
+            report(failure: "recording \(recorder.path) is lost: the file is no longer there (its folder was removed or "
+                   + "renamed while it recorded)", path: recorder.path)
         } else {
             writtenCount.add(1, ordering: .relaxed)
             // stat(2): the attributes' `.size` is an Int in FoundationEssentials (the plugin)
