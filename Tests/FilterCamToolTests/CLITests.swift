@@ -509,10 +509,11 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("wireplumber"), r.stderr)
     }
 
+    /// (OUT has a space, as "My Videos/demo.mp4": the file quotes it.)
     func testDemoPipeline() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("demo.mp4").path
+        let out = dir.appendingPathComponent("my demo.mp4").path
         let r = try runCLI(["launch", try pipelineFile("demo.pipeline")], environment: ["FRAMES": "10", "OUT": out], timeout: 60)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out))
@@ -567,9 +568,12 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["snapshot-00000.jpg"], r.stderr)
     }
 
+    /// (The folder's name has a space, as "My Pictures": the file quotes SNAPDIR.)
     func testSnapshotPipeline() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let top = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: top) }
+        let dir = top.appendingPathComponent("my stills")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let r = try runCLI(["launch", try pipelineFile("snapshot.pipeline")],
                            environment: ["SOURCE": "videotestsrc num-buffers=12", "SINK": "fakesink", "SNAPDIR": dir.path,
                                          "EVERY": "5", "BRACKET": "-1,0,1"], timeout: 60)
