@@ -268,6 +268,38 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(files(elsewhere), [], "no still through the link")
     }
 
+    /// A folder removed while running and made again by its name takes the next stills
+    /// (stills said it "does not exist any more" beside the new folder; recordings used it).
+    func testAFolderRemovedAndMadeAgainTakesTheNextStills() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("stills")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=I420,width=32,height=24,framerate=30/1 ! "
+                                    + "filtercam name=fc flash=false snapshot-location=\(folder.path)/s-%05d.jpg ! fakesink")
+        let fc = try pipeline.requireElement("fc")
+        pipeline.setState(GST_STATE_PLAYING)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue)
+        /// Asks for a still and waits for its message: the name of it.
+        func still() -> String? {
+            fc_emit_action(fc, "snapshot")
+            while let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, wanted)) {
+                guard m.pointer.pointee.type != GST_MESSAGE_ERROR, let s = gst_message_get_structure(m.pointer) else { return nil }
+                let name = String(cString: gst_structure_get_name(s))
+                if name == "snapshot-saved" || name == "snapshot-failed" { return name }
+            }
+            return nil
+        }
+        XCTAssertEqual(still(), "snapshot-saved")
+        try FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        XCTAssertEqual(still(), "snapshot-saved", "a still in the folder made again")
+        XCTAssertEqual(files(folder), ["s-00001.jpg"])
+        try FileManager.default.removeItem(at: folder)
+        XCTAssertEqual(still(), "snapshot-failed", "no folder at all")
+    }
+
     /// Stills filed in a folder each (per day, per event): each is written, and only the
     /// folders used last stay open (one descriptor per folder ever used ran the process out
     /// of descriptors).

@@ -7,7 +7,9 @@ import Glibc
 /// The folders stills go into, opened once per run (when the run starts, or at the first
 /// still of a location set later) and kept open: stills are written relative to the folder
 /// as it was then, so a folder renamed or replaced by a symbolic link while running is not
-/// looked up again for each still. The `kept` folders used last stay open; an older one is
+/// looked up again for each still. A folder removed while running is looked up again: one
+/// made again by that name is used, as recordings use it (stills said it did not exist any
+/// more while the new folder was there). The `kept` folders used last stay open; an older one is
 /// closed (and opened again if it is used again): an application that files stills in a
 /// folder per day or per event held one descriptor per folder until the process had none.
 final class SnapshotFolders: Sendable {
@@ -28,16 +30,24 @@ final class SnapshotFolders: Sendable {
     func descriptor(for folder: String) throws -> Int32 {
         let folder = folder.isEmpty ? "." : folder
         return try opened.withLock { open in
+            var removed = false
             if let i = open.firstIndex(where: { $0.folder == folder }) {
                 let entry = open.remove(at: i)
-                open.append(entry)
-                return entry.fd
+                var info = stat()
+                if fstat(entry.fd, &info) == 0 && info.st_nlink == 0 {
+                    close(entry.fd)   // removed while running: looked up again below
+                    removed = true
+                } else {
+                    open.append(entry)
+                    return entry.fd
+                }
             }
             let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
                 let error = errno
                 var info = stat()
                 let problem = error == ENOTDIR && stat(folder, &info) == 0 ? "'\(folder)' is not a folder"
+                    : removed && error == ENOENT ? "the folder '\(folder)' does not exist any more (removed while running)"
                     : error == ENOENT || error == ENOTDIR ? "the folder '\(folder)' does not exist"
                     : "the folder '\(folder)' cannot be opened: \(String(cString: strerror(error)))"
                 throw Failure(description: problem)
