@@ -167,6 +167,7 @@ public final class PipelineSession {
         onStarted?()
         var eosDeadline: Date? = nil
         var quitWaitingSince: Date? = nil   // when a quit began waiting behind commands that need a frame
+        var abortedByUser = false           // a second interrupt
         var outcome: Outcome? = nil
         while outcome == nil {
             // 20 ms: live commands (stdin, keys) are picked up within a frame.
@@ -247,6 +248,7 @@ public final class PipelineSession {
                           : eosDeadline == nil ? "Interrupted twice: aborting without waiting for EOS."
                           : "Interrupted again: aborting without waiting for EOS.")
                 outcome = .aborted
+                abortedByUser = true
             } else if interrupts == 1 && eosDeadline == nil && outcome == nil && stillsRequestedAreDone() && !recordingIsStarting() {
                 eosDeadline = beginEndOfStream("interrupt")
             }
@@ -265,7 +267,10 @@ public final class PipelineSession {
             // would wait on the same lock: the process ends with it as it is.
             printSummary()
             printFilesWritten(aborted: outcome == .aborted)
-            errorLine("The pipeline never took the EOS (an element still waits for its first frame): stopped without it.")
+            // (Aborted by a second Ctrl-C while the EOS was on its way: said above, not blamed on the pipeline.)
+            if !abortedByUser {
+                errorLine("The pipeline never took the EOS (an element still waits for its first frame): stopped without it.")
+            }
             return outcome!
         }
         // Stopping finishes a recording still running (aborted, or its stop not yet seen):
