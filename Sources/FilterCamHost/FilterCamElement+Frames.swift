@@ -11,6 +11,7 @@ extension FilterCamElement {
     /// two for the preview only), then the faces onto the buffer. Faces go from the pixels
     /// to the buffer through this task's own closures.
     func task(for input: FrameShape, stream: StreamState) -> FrameTask {
+        runKeysAfterStill()
         let s = settings.withLock { $0 }
         let chain = s.effectiveChain
         let activeFilters = frameState.withLock { f -> [any FrameFilter] in

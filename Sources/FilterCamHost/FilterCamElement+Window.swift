@@ -37,8 +37,27 @@ extension FilterCamElement {
     }
 
     /// A command from the window, run as the terminal runs it (`ControlCommand.run(on:)`);
-    /// what it changed goes to the program that runs the pipeline as `feedback`.
+    /// what it changed goes to the program that runs the pipeline as `feedback`. While a
+    /// still waits for its frame, keys wait behind it (`runKeysAfterStill`).
     private func run(_ command: ControlCommand, osd: Bool, quietly: Bool) {
+        let waits = keysAfterStill.withLock { keys -> Bool in
+            guard command.waitsForAStill, !keys.isEmpty || snapshots.stillIsWaiting else { return false }
+            keys.append((command, osd))
+            return true
+        }
+        if !waits { runNow(command, osd: osd, quietly: quietly) }
+    }
+
+    /// The keys that waited for a still, in order, once no still waits (worker thread, at
+    /// the start of a frame's task, before its settings are read); a `snapshot` among them
+    /// holds the rest back again.
+    func runKeysAfterStill() {
+        while !snapshots.stillIsWaiting, let (command, osd) = keysAfterStill.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            runNow(command, osd: osd, quietly: false)
+        }
+    }
+
+    private func runNow(_ command: ControlCommand, osd: Bool, quietly: Bool) {
         switch command {
         case .help:
             if osd { display.withLock { $0.toggleHelp() } }
@@ -153,4 +172,12 @@ extension FilterCamElement {
         g_value_unset(&value)
         gst_element_post_message(element, gst_message_new_application(element.asObject, structure))
     }
+}
+
+private extension ControlCommand {
+    /// Whether a window key with this command waits behind a still asked for before it: the
+    /// ones that change the picture, and stills. Not help, quit, record or countdown (the
+    /// still's picture stays as it is), nor faces (its cascade loads on the caller's thread,
+    /// which a waiting key's is not: never the video's).
+    var waitsForAStill: Bool { ![.help, .quit, .record, .countdown, .faces].contains(self) }
 }

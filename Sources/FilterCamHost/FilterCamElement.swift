@@ -330,6 +330,9 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     let preview = Locked(PreviewControl())
     /// A drag moved the lens since the button went down.
     let draggedLens = Locked(false)
+    /// Window keys pressed while a still waits for its frame, run in order once it is taken
+    /// (`s` then `r` within a frame turned the still), as the terminal's commands wait.
+    let keysAfterStill = Locked<[(command: ControlCommand, osd: Bool)]>([])
 
     var log: DebugCategory { .filtercam }
 

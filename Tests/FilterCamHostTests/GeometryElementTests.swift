@@ -220,6 +220,34 @@ final class GeometryElementTests: XCTestCase {
         XCTAssertEqual(point.y, stock.y, accuracy: 1e-9)
     }
 
+    /// Window keys `s` then `r` pressed within one frame: the still is of the picture before
+    /// the turn, as with the terminal's commands (the turn reached the still's frame).
+    func testAKeyPressedAfterSnapshotWaitsForTheStill() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 "
+                                    + "! filtercam flash=false snapshot-location=\(dir.path)/s-%d.jpg ! fakesink name=sink")
+        let sink = try pipeline.requireElement("sink")
+        pipeline.setState(GST_STATE_PLAYING)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue)
+        var sizes: [String] = []
+        for i in 0..<3 {
+            gst_element_send_event(sink, gst_navigation_event_new_key_press("s", GST_NAVIGATION_MODIFIER_NONE)!)
+            gst_element_send_event(sink, gst_navigation_event_new_key_press("r", GST_NAVIGATION_MODIFIER_NONE)!)
+            var saved = false
+            while !saved, let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, wanted)) {
+                XCTAssertNotEqual(m.pointer.pointee.type, GST_MESSAGE_ERROR)
+                guard m.pointer.pointee.type == GST_MESSAGE_ELEMENT, let st = gst_message_get_structure(m.pointer) else { break }
+                saved = String(cString: gst_structure_get_name(st)) == "snapshot-saved"
+            }
+            XCTAssertTrue(saved, "still \(i)")
+            let still = try XCTUnwrap(try collectFrames("filesrc location=\(dir.path)/s-\(i).jpg ! jpegdec").first)
+            sizes.append("\(still.width)x\(still.height)")
+        }
+        XCTAssertEqual(sizes, ["64x48", "48x64", "64x48"], "each still before the turn pressed after it")
+    }
+
     /// A click beside the picture (a letterboxed window's bars: outside the frame once the
     /// sink maps it) closes the help card, as a click on the picture does; it stayed up.
     func testAClickOnTheBarsClosesTheHelpCard() throws {

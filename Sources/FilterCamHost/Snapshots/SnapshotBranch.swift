@@ -162,6 +162,11 @@ final class SnapshotBranch: ElementPart, Sendable {
             || settings.withLock { $0.every } > 0
     }
 
+    /// Whether a still asked for (or the rest of its bracketed set) waits for a frame.
+    var stillIsWaiting: Bool {
+        requests.load(ordering: .relaxed) > 0 || capture.withLock { !$0.bracketRemaining.isEmpty }
+    }
+
     /// Whether a flash may be drawn on this frame (one is showing, or a still taken now
     /// starts one).
     var mayDrawFlash: Bool {
