@@ -230,18 +230,11 @@ final class GeometryElementTests: XCTestCase {
         let sink = try pipeline.requireElement("sink")
         pipeline.setState(GST_STATE_PLAYING)
         defer { pipeline.setState(GST_STATE_NULL) }
-        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue)
         var sizes: [String] = []
         for i in 0..<3 {
             gst_element_send_event(sink, gst_navigation_event_new_key_press("s", GST_NAVIGATION_MODIFIER_NONE)!)
             gst_element_send_event(sink, gst_navigation_event_new_key_press("r", GST_NAVIGATION_MODIFIER_NONE)!)
-            var saved = false
-            while !saved, let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, wanted)) {
-                XCTAssertNotEqual(m.pointer.pointee.type, GST_MESSAGE_ERROR)
-                guard m.pointer.pointee.type == GST_MESSAGE_ELEMENT, let st = gst_message_get_structure(m.pointer) else { break }
-                saved = String(cString: gst_structure_get_name(st)) == "snapshot-saved"
-            }
-            XCTAssertTrue(saved, "still \(i)")
+            XCTAssertEqual(nextStillMessage(on: pipeline), "snapshot-saved", "still \(i)")
             let still = try XCTUnwrap(try collectFrames("filesrc location=\(dir.path)/s-\(i).jpg ! jpegdec").first)
             sizes.append("\(still.width)x\(still.height)")
         }

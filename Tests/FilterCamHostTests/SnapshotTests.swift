@@ -280,16 +280,10 @@ final class SnapshotTests: XCTestCase {
         let fc = try pipeline.requireElement("fc")
         pipeline.setState(GST_STATE_PLAYING)
         defer { pipeline.setState(GST_STATE_NULL) }
-        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue)
         /// Asks for a still and waits for its message: the name of it.
         func still() -> String? {
             fc_emit_action(fc, "snapshot")
-            while let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, wanted)) {
-                guard m.pointer.pointee.type != GST_MESSAGE_ERROR, let s = gst_message_get_structure(m.pointer) else { return nil }
-                let name = String(cString: gst_structure_get_name(s))
-                if name == "snapshot-saved" || name == "snapshot-failed" { return name }
-            }
-            return nil
+            return nextStillMessage(on: pipeline)
         }
         XCTAssertEqual(still(), "snapshot-saved")
         try FileManager.default.removeItem(at: folder)

@@ -475,6 +475,18 @@ package func waitForBuffers(leaving element: UnsafeMutablePointer<GstElement>, c
     return seen.wait(until: { $0 >= count }, timeout: timeout) { _ in true } ?? false
 }
 
+/// The name of the next still's message on `pipeline`'s bus (`snapshot-saved` or
+/// `snapshot-failed`); nil when an error came first or nothing within `timeout` s.
+package func nextStillMessage(on pipeline: Pipeline, timeout: TimeInterval = 20) -> String? {
+    let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue)
+    while let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, GstClockTime(timeout * 1e9), wanted)) {
+        guard m.pointer.pointee.type != GST_MESSAGE_ERROR, let s = gst_message_get_structure(m.pointer) else { return nil }
+        let name = String(cString: gst_structure_get_name(s))
+        if name == "snapshot-saved" || name == "snapshot-failed" { return name }
+    }
+    return nil
+}
+
 /// Reads a filtercam counter property as a number.
 package func counter(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> UInt64? {
     Pipeline.property(element, name).flatMap { UInt64($0) }
