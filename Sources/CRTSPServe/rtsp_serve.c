@@ -2,6 +2,7 @@
 #include <gst/gst.h>
 #include <gst/rtsp-server/rtsp-server.h>
 #include <string.h>
+#include "rtsp_thread_pool.h"
 #include "rtsp_viewers.h"
 #include "server_loop.h"
 
@@ -79,12 +80,10 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   gst_rtsp_server_set_backlog(s->server, 256);
   // No request body is needed to watch; a bigger one is refused (413) before it is stored.
   gst_rtsp_server_set_content_length_limit(s->server, 64 * 1024);
-  // Every connection is served on this server's own thread, whose context is the thread
-  // default. The pool's client threads do not make theirs the default: over TLS,
-  // glib-networking's handshake then finished on the process's global default context,
-  // which nothing here runs, and kept each rtsps connection's socket open for good.
-  GstRTSPThreadPool *threads = gst_rtsp_server_get_thread_pool(s->server);
-  gst_rtsp_thread_pool_set_max_threads(threads, 0);
+  // Client threads whose context is their thread default (rtsp_thread_pool.c: rtsps
+  // connections kept their sockets for good).
+  GstRTSPThreadPool *threads = fc_rtsp_thread_pool_new();
+  gst_rtsp_server_set_thread_pool(s->server, threads);
   g_object_unref(threads);
   char port[16];
   g_snprintf(port, sizeof port, "%d", c->port);
@@ -171,6 +170,9 @@ void fc_rtsp_server_stop(FcRtspServer *s) {
     GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(s->server);
     gst_rtsp_session_pool_cleanup(pool);
     g_object_unref(pool);
+    GstRTSPThreadPool *threads = gst_rtsp_server_get_thread_pool(s->server);
+    fc_rtsp_thread_pool_release(threads);
+    g_object_unref(threads);
     g_object_unref(s->server);
   }
   fc_server_loop_free(s->loop);
