@@ -52,6 +52,7 @@ extension FilterCamElement {
     /// the start of a frame's task, before its settings are read); a `snapshot` among them
     /// holds the rest back again.
     func runKeysAfterStill() {
+        guard !keysAfterStill.withLock({ $0.isEmpty }) else { return }   // (every frame: nothing more then)
         while !snapshots.stillIsWaiting, let (command, osd) = keysAfterStill.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
             runNow(command, osd: osd, quietly: false)
         }

@@ -43,8 +43,10 @@ extension FrameWorker {
     /// RGB filters read a pixel as one 32-bit word, so each row must start 4-byte aligned.
     /// A frame laid out otherwise (a GstVideoMeta stride such as 149 for 37 BGRx pixels, as
     /// `rawvideoparse plane-strides` gives) is first copied into a packed buffer; it
-    /// stopped the process before. Other frames are returned as they are.
+    /// stopped the process before. Other frames are returned as they are: without a
+    /// GstVideoMeta a frame has the caps' own layout (rows of 4-byte pixels), looked at no further.
     func packedForRGB(_ owned: GstOwned<GstBuffer>, run: inout WorkerRun) -> GstOwned<GstBuffer> {
+        guard gst_buffer_get_video_meta(owned.pointer) != nil else { return owned }
         var source = GstVideoFrame()
         guard gst_video_frame_map(&source, &run.stream.inputInfo, owned.pointer, GST_MAP_READ) != 0 else { return owned }
         defer { gst_video_frame_unmap(&source) }

@@ -202,17 +202,9 @@ public final class PipelineSession {
                 return Array(r.commands.prefix(taken))
             }
             if quitStopsWaiting {
-                let unrun = commands.compactMap(\.command).filter { $0.0 != .quit }
-                if !unrun.isEmpty {
-                    errorLine("not run (no frame came within 5 s of quit): \(unrun.map { "\($0.0)" }.joined(separator: ", "))")
-                    for (_, reply) in unrun { reply?(.failure(ControlError("no frame came before quit"))) }
-                }
+                sayNotRun(commands.compactMap(\.command).filter { $0.0 != .quit }, "no frame came within 5 s of quit", "no frame came before quit")
             }
-            let unrun = commands.compactMap(\.command)
-            if outcome != nil && !unrun.isEmpty {
-                errorLine("not run (the pipeline ended first): \(unrun.map { "\($0.0)" }.joined(separator: ", "))")
-                for (_, reply) in unrun { reply?(.failure(ControlError("the pipeline has ended"))) }
-            }
+            if outcome != nil { sayNotRun(commands.compactMap(\.command), "the pipeline ended first", "the pipeline has ended") }
             inOrder: for (i, request) in commands.enumerated() where outcome == nil {
                 if quitStopsWaiting, let (command, _) = request.command, command != .quit { continue }   // said above
                 switch request {
@@ -314,6 +306,13 @@ public final class PipelineSession {
     /// EOS first, so recordings are finalised; with nothing recording (no muxer or file
     /// sink, no filtercam recording from the preview) the wait is short (1.5 s): a live
     /// source that never ends must not hold a quit.
+    /// Commands taken but not run: one line saying `why`, and each reply the `error`.
+    private func sayNotRun(_ unrun: [(LiveCommand, Reply?)], _ why: String, _ error: String) {
+        guard !unrun.isEmpty else { return }
+        errorLine("not run (\(why)): \(unrun.map { "\($0.0)" }.joined(separator: ", "))")
+        for (_, reply) in unrun { reply?(.failure(ControlError(error))) }
+    }
+
     private func beginEndOfStream(_ why: String) -> Date {
         let recording = pipeline.elements.contains { e in
             Pipeline.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
