@@ -56,6 +56,14 @@ extension FrameWorker {
         return usable
     }
 
+    /// Whether upstream could send something of `accepted`: then a format refused now is
+    /// only the one it had (the element linked into a running pipeline: its sticky caps come
+    /// first), and upstream picks again; an ERROR there stopped a stream that was fine.
+    func upstreamCanOffer(_ accepted: UnsafeMutablePointer<GstCaps>) -> Bool {
+        guard let possible = GstOwned(gst_pad_peer_query_caps(sinkPad, accepted)) else { return false }
+        return gst_caps_is_empty(possible.pointer) == 0
+    }
+
     /// The caps the element takes (its pad templates'), for `FormatProblem`.
     var acceptedCaps: GstOwned<GstCaps> { GstOwned(gst_caps_from_string(Self.caps(formats: formats))!) }
 

@@ -131,7 +131,8 @@ extension FrameWorker {
             if let offered {
                 // Interlacing is found when the caps arrive (`adopt`): the query allows any mode.
                 let accepted = me.acceptedCaps
-                if let problem = FormatProblem(offered: offered, accepted: accepted.pointer), problem != .interlaced {
+                if let problem = FormatProblem(offered: offered, accepted: accepted.pointer), problem != .interlaced,
+                   !me.upstreamCanOffer(accepted.pointer) {
                     me.refuse(problem)
                 }
             }

@@ -6,6 +6,7 @@ element's src pad answers what upstream can give, carried across the element.
 Each case runs a few 64x48 frames into fakesink (cheap); the reference is what the stock
 element negotiates in the same pipeline.
 """
+import threading
 import unittest
 
 from support import Gst, require_plugin, run_to_eos
@@ -126,6 +127,54 @@ class DownstreamChoosesTheFormat(unittest.TestCase):
         with self.assertRaises(Exception) as raised:
             Gst.parse_launch("videotestsrc ! filtercam name=fc ! video/x-raw,format=GRAY8 ! fakesink")
         self.assertIn("fc", str(raised.exception))
+
+
+class LinkedIntoARunningPipeline(unittest.TestCase):
+    """The usual recipe for adding an element to a playing pipeline (a blocking probe,
+    unlink, link, sync state) where the format flowing is one the element does not take
+    (videotestsrc's default ABGR64_LE): upstream picks again, as for videoflip. The
+    element posted an ERROR for the old caps (most applications stop on one) while the
+    stream went on in a format it takes."""
+
+    def inserted(self, factory):
+        pipeline = Gst.parse_launch("videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 "
+                                    "! identity name=up ! fakesink name=sink signal-handoffs=true")
+        up, sink = pipeline.get_by_name("up"), pipeline.get_by_name("sink")
+        formats, seen = [], threading.Condition()
+
+        def handoff(_sink, _buffer, pad):
+            with seen:
+                formats.append(pad.get_current_caps().get_structure(0).get_value("format"))
+                seen.notify_all()
+        sink.connect("handoff", handoff)
+        pipeline.set_state(Gst.State.PLAYING)
+        with seen:
+            self.assertTrue(seen.wait_for(lambda: len(formats) >= 2, 20), "the pipeline never played")
+        element = Gst.ElementFactory.make(factory)
+
+        def relink(pad, _info):
+            pad.unlink(sink.get_static_pad("sink"))
+            pipeline.add(element)
+            up.link(element)
+            element.link(sink)
+            element.sync_state_with_parent()
+            return Gst.PadProbeReturn.REMOVE
+        before = len(formats)
+        up.get_static_pad("src").add_probe(Gst.PadProbeType.BLOCK_DOWNSTREAM, relink)
+        with seen:
+            self.assertTrue(seen.wait_for(lambda: len(formats) >= before + 10, 20), f"{factory}: frames stopped after the insertion")
+        errors = []
+        while (message := pipeline.get_bus().pop_filtered(Gst.MessageType.ERROR)) is not None:
+            errors.append(message.parse_error()[0].message)
+        pipeline.set_state(Gst.State.NULL)
+        return formats[0], formats[-1], errors
+
+    def test_upstream_picks_again_and_no_error_is_posted_as_for_videoflip(self):
+        for factory in ("videoflip", "filtercam", "fcsepia"):
+            first, last, errors = self.inserted(factory)
+            self.assertEqual(first, "ABGR64_LE", "the case this test is about: a format the element does not take")
+            self.assertEqual(errors, [], factory)
+            self.assertNotEqual(last, "ABGR64_LE", factory)
 
 
 class SrcPadAnswersWhatUpstreamGives(unittest.TestCase):
