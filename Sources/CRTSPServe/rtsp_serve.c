@@ -11,6 +11,7 @@ struct FcRtspServer {
   FcEncodedStream *stream;  // a reference
   FcServerLoop *loop;
   FcViewers *viewers;
+  gboolean tls;             // every connection is TLS
 };
 
 static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
@@ -62,7 +63,7 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
 
 static int on_second(void *data) {
   FcRtspServer *s = data;
-  fc_viewers_close_idle(s->viewers);
+  fc_viewers_close_idle(s->viewers, s->tls);
   return G_SOURCE_CONTINUE;
 }
 
@@ -74,6 +75,7 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   FcRtspServer *s = g_new0(FcRtspServer, 1);
   s->loop = fc_server_loop_new();
   s->viewers = fc_viewers_new();
+  s->tls = c->tls_cert != NULL;
   s->stream = fc_encoded_stream_ref(c->stream);
   s->server = gst_rtsp_server_new();
   // 40 viewers connecting at once all wait in the queue rather than retrying SYNs (default 5).

@@ -1,5 +1,6 @@
 // The per-connection rules of `filtercam serve` (rtsp_viewers.c); private to this target.
 #pragma once
+#include <glib.h>
 
 typedef struct FcViewers FcViewers;
 
@@ -18,4 +19,4 @@ void fc_viewers_session_removed(FcViewers *viewers, const char *session_id);
 int fc_viewers_watching(FcViewers *viewers);
 
 /// Closes connections that have created no session within the idle bound.
-void fc_viewers_close_idle(FcViewers *viewers);
+void fc_viewers_close_idle(FcViewers *viewers, gboolean tls);
