@@ -182,6 +182,26 @@ final class LookFilterTests: XCTestCase {
         }
     }
 
+    /// Every value of a pixel's first byte through the gathers, which read an entry that
+    /// starts a cache line (a first byte that is a multiple of 64) from its first byte and
+    /// every other from the byte before it: each gives the per-pixel path's colour.
+    func testTheGathersReadEveryEntryOfARowWhereverItLiesInItsCacheLine() throws {
+        let look = try LookLibrary.load(shippedLooks.first ?? handLook())
+        var picture = Picture.noise(width: 259, height: 3, seed: 3)
+        for y in 0..<picture.height {
+            for x in 0..<picture.width {
+                picture[x, y].b = UInt8(x & 0xFF)   // BGRx's first byte
+                picture[x, y].r = 200               // its third: the slab built
+            }
+        }
+        let table = LookTable()
+        LookTables.fill(table, slabs: 200..<201, kernel: look.kernel, space: .rgb(redFirst: false))
+        let kernel = TableLookKernel(entries: table.entries)
+        let direct = applyFilters([LookFilter(look: look, intensity: 1)], on: picture, format: .bgrx)
+        XCTAssertNotEqual(direct, picture)
+        XCTAssertEqual(applyFilters([KernelFilter { kernel.lookUp($0) }], on: picture, format: .bgrx), direct)
+    }
+
     /// A frame of noise; V samples from `vSamples` when given.
     static func fillNoise(_ buffer: YUVBuffer, vSamples: [UInt8]? = nil) {
         var state: UInt32 = 99
