@@ -41,6 +41,24 @@ final class LookFilterTests: XCTestCase {
         }
     }
 
+    /// Vertices a little outside 0…1 (what a grading tool leaves) are interpolated as they
+    /// are and the result clamped, as FFmpeg's lut3d does: identity corners but for black at
+    /// −0.05 and white at 1.08. Grey v: (1 − f)·(−0.05) + f·1.08, f = v / 255, × 255.
+    func testVerticesBeyondTheRangeAreInterpolatedAndOnlyTheResultIsClamped() throws {
+        var corners = LookFiles.identity2
+        corners[0] = [-0.05, -0.05, -0.05]
+        corners[7] = [1.08, 1.08, 1.08]
+        let path = files.write("overshoot.cube", LookFiles.cube(["LUT_3D_SIZE 2"], corners))
+        // 0: −12.75 → 0; 64: 59.57; 128: 131.89; 255: 275.4 → 255 (clamped vertices: 64, 128)
+        for (v, want) in [(UInt8(0), UInt8(0)), (64, 60), (128, 132), (255, 255)] {
+            for format in PixelFormat.allCases {
+                let grey = RGBA(r: v, g: v, b: v)
+                XCTAssertEqual(try apply("lut file=\(path)", to: one(grey), format: format).pixels[0], RGBA(r: want, g: want, b: want),
+                               "grey \(v) \(format)")
+            }
+        }
+    }
+
     func testIntensityMixesLinearlyWithTheOriginal() throws {
         let path = handLook(), input = one(RGBA(r: 204, g: 102, b: 51, a: 200))   // full look (181, 102, 56)
         // c + k (t − c), rounded half up: k 0.5 → (192.5, 102, 53.5); k 0.25 → (198.25, 102, 52.25).
@@ -54,10 +72,15 @@ final class LookFilterTests: XCTestCase {
 
     func testDomainScalesTheInputOntoTheTable() throws {
         let identity = LookFiles.identity2
-        // Inputs 0…2 on the table: v becomes v / 2 (200 → 100, 255 → 127.5 → 128).
+        // Inputs 0…2 on the table, which is the identity there (corners 0 and 2): 200 sits
+        // at 0.39 of the cell and comes out as 200, as with FFmpeg's lut3d.
         let wide = files.write("wide.cube", LookFiles.cube(["LUT_3D_SIZE 2", "DOMAIN_MIN 0 0 0", "DOMAIN_MAX 2 2 2"],
                                                            identity.map { (c: [Double]) -> [Double] in c.map { $0 * 2 } }))
-        XCTAssertEqual(try apply("lut file=\(wide)", to: one(RGBA(r: 200, g: 255, b: 0))).pixels[0], RGBA(r: 100, g: 128, b: 0))
+        XCTAssertEqual(try apply("lut file=\(wide)", to: one(RGBA(r: 200, g: 255, b: 0))).pixels[0], RGBA(r: 200, g: 255, b: 0))
+        // A wider look (an HDR one, outputs to 10) is counted more coarsely; still the identity.
+        let hdr = files.write("hdr.cube", LookFiles.cube(["LUT_3D_SIZE 2", "DOMAIN_MAX 10 10 10"],
+                                                         identity.map { (c: [Double]) -> [Double] in c.map { $0 * 10 } }))
+        XCTAssertEqual(try apply("lut file=\(hdr)", to: one(RGBA(r: 200, g: 50, b: 0))).pixels[0], RGBA(r: 200, g: 50, b: 0))
         // Red's inputs 0.2…1 (and its outputs, which must lie in the domain): red 0.2 at the
         // lattice's 0 and 1 at its 1, i.e. out = 0.2 + 0.8 t with t = (v/255 − 0.2)/0.8:
         // 102 is t = 0.25 (out 0.4 → 102); 40 lies below the domain, t = 0 (out 0.2 → 51).

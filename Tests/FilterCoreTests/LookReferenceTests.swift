@@ -52,6 +52,31 @@ final class LookReferenceTests: XCTestCase {
         }
     }
 
+    /// A look whose vertices overshoot 0…1 as grading tools write them (saturation 1.1 about
+    /// the BT.709 luma: pure red's vertex is (1.079, −0.021, −0.021)) against `lut3d`, which
+    /// interpolates the vertices as they are and clamps the result.
+    func testALookWhoseVerticesOvershootTheRangeMatchesFFmpeg() throws {
+        let files = LookFiles(), n = 9
+        var entries: [[Double]] = []
+        for b in 0..<n {
+            for g in 0..<n {
+                for r in 0..<n {
+                    let c = [r, g, b].map { Double($0) / Double(n - 1) }
+                    let luma = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+                    entries.append(c.map { luma + 1.1 * ($0 - luma) })
+                }
+            }
+        }
+        XCTAssertLessThan(entries.flatMap { $0 }.min()!, -0.02)
+        XCTAssertGreaterThan(entries.flatMap { $0 }.max()!, 1.07)
+        let path = files.write("saturate.cube", LookFiles.cube(["LUT_3D_SIZE \(n)"], entries))
+        let picture = try pictures()
+        let reference = try ffmpegRGBA(picture.rgbaBytes, width: picture.width, height: picture.height,
+                                       filters: ["lut3d=file=\(path):interp=tetrahedral"])[0]
+        assertWithinOne(try apply("lut file=\(path)", to: picture, format: .rgba),
+                        Picture(width: picture.width, height: picture.height, rgba: reference), "saturation 1.1")
+    }
+
     /// A 1D look (a gamma curve on red, an inverted ramp on blue) against `lut1d`.
     func testCurvesMatchFFmpegLut1d() throws {
         let files = LookFiles()

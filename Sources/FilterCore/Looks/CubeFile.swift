@@ -12,7 +12,7 @@
 /// Keywords in any case, LF, CRLF or CR line ends and a UTF-8 byte-order mark are taken,
 /// as the tools that write these files vary. Outputs are the 0…1 range (or the domain, if
 /// wider): values a little outside it (up to `outputSlack` of it, which a grading tool's
-/// float arithmetic leaves) are taken and clamped where they are applied. Refused, naming
+/// float arithmetic leaves) are taken as they are; the looked colour is clamped (as FFmpeg's `lut3d`). Refused, naming
 /// the line: a table without a size line, a size out of range, a line that is not three
 /// numbers, NaN or infinity, a value far outside the outputs' range (a LUT made for
 /// another range, log or HDR), too many or too few entries, binary data.

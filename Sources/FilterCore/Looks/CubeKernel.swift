@@ -5,14 +5,20 @@
 /// offset into the lattice, and the position inside the cell in 255ths. The cell's cube
 /// splits into six tetrahedra along its diagonal; the position's three fractions, sorted
 /// (f₁ ≥ f₂ ≥ f₃), pick one and weigh its corners `255 − f₁`, `f₁ − f₂`, `f₂ − f₃`, `f₃`
-/// (they sum to 255). Each lattice vertex holds R, G, B in 16ths of an output level
-/// (0…4080) in 21-bit lanes of a `UInt64`, so the weighted sum is four 64-bit multiply-adds
-/// for all three channels; a lane's sum stays within 255 · 4080 < 2²¹, so lanes never carry
-/// into each other. Each channel is then `(sum + 2040) / 4080`, rounded half up.
+/// (they sum to 255). Each lattice vertex holds R, G, B in 21-bit lanes of a `UInt64`, each
+/// channel counted in `scale.unit`ths of an output level from the look's lowest value, so
+/// the weighted sum is four 64-bit multiply-adds for all three channels; `LatticeScale`
+/// keeps a lane's sum below 2²¹, so lanes never carry into each other. Each channel is then
+/// the sum less the weighted offset, divided by the unit (rounded half up) and clamped to
+/// 0…255. The result is clamped, not the vertices, as FFmpeg's `lut3d` does: a vertex a
+/// grading tool left a little above 1 still pulls the colours around it (a 2-point cube
+/// whose white is 1.08 takes mid-grey 128 to 138, as FFmpeg; clamping the vertex gave
+/// 128), and a look for a wider domain keeps its values (an identity on 0…2 keeps 200).
 ///
 /// On the default domain (0…1) the position of v is exactly v·(N − 1)/255, which splits
 /// into a cell and 255ths without rounding: the only rounding is the lattice's, to 1/32 of
-/// a level at most, so an identity lattice gives back every input. Other domains round the
+/// a level at most (a look within 0…1 or a little beyond counts in 16ths of a level), so an
+/// identity lattice gives back every input. Other domains round the
 /// position to 1/255 of a cell.
 struct CubeKernel: RGBLook {
     /// Red, green and blue tables of 256 entries: `offset << 8 | weight`.
@@ -20,10 +26,12 @@ struct CubeKernel: RGBLook {
     let lattice: UnsafePointer<UInt64>
     /// Lattice strides: 1, N and N² vertices.
     let red: Int32, green: Int32, blue: Int32
+    let scale: LatticeScale
 
-    init(axes: UnsafePointer<Int32>, lattice: UnsafePointer<UInt64>, size n: Int) {
+    init(axes: UnsafePointer<Int32>, lattice: UnsafePointer<UInt64>, size n: Int, scale: LatticeScale) {
         self.axes = axes
         self.lattice = lattice
+        self.scale = scale
         red = 1
         green = Int32(n)
         blue = Int32(n * n)
@@ -45,9 +53,7 @@ struct CubeKernel: RGBLook {
         let sum = c0 &* UInt64(truncatingIfNeeded: 255 &- f1) &+ c1 &* UInt64(truncatingIfNeeded: f1 &- f2)
             &+ c2 &* UInt64(truncatingIfNeeded: f2 &- f3) &+ c3 &* UInt64(truncatingIfNeeded: f3)
         let lane: UInt64 = 0x1F_FFFF
-        let o0 = ((sum & lane) &+ 2040) / 4080
-        let o1 = (((sum &>> 21) & lane) &+ 2040) / 4080
-        let o2 = (((sum &>> 42) & lane) &+ 2040) / 4080
+        let o0 = scale.level(sum & lane), o1 = scale.level((sum &>> 21) & lane), o2 = scale.level((sum &>> 42) & lane)
         return UInt32(truncatingIfNeeded: o0 | o1 &<< 8 | o2 &<< 16)
     }
 
@@ -58,12 +64,6 @@ struct CubeKernel: RGBLook {
         (a, b, stepA, stepB) = swap ? (b, a, stepB, stepA) : (a, b, stepA, stepB)
     }
 
-    /// A lattice vertex: each channel clamped to 0…1, in 16ths of a level, in its lane.
-    static func vertex(_ r: Float, _ g: Float, _ b: Float) -> UInt64 {
-        sixteenths(r) | sixteenths(g) << 21 | sixteenths(b) << 42
-    }
-
-    private static func sixteenths(_ x: Float) -> UInt64 { UInt64((Double(min(max(x, 0), 1)) * 4080).rounded()) }
 
     /// The cell below channel value `v` on an axis of `size` vertices spanning `min…max`,
     /// and the position inside it in 255ths (255 only at the top of the last cell).
@@ -75,5 +75,36 @@ struct CubeKernel: RGBLook {
         let t = Swift.min(Swift.max((Double(v) / 255 - min) / (max - min), 0), 1) * Double(n - 1)
         let cell = Swift.min(Int(t), n - 2)
         return (cell, Int(((t - Double(cell)) * 255).rounded()))
+    }
+}
+
+/// How a look's lattice values are counted in a vertex's lanes: in `unit`ths of an output
+/// level, from `offset` of them below 0 (the look's lowest value, or 0). 16ths of a level
+/// (4080 a unit of the range) for values spanning up to 2, fewer for a wider look (one for a
+/// wider domain, an HDR look), so that 255 times the largest stored value stays below 2²¹.
+struct LatticeScale: Sendable {
+    let unit: Int64
+    let offset: Int64
+
+    /// The scale for a lattice holding `values`.
+    init(values: [Float]) {
+        let low = Double(min(values.min() ?? 0, 0)), high = Double(max(values.max() ?? 1, 1))
+        unit = min(4080, Int64(8220 / (high - low)))   // 255 · 8221 < 2²¹
+        offset = Int64((-low * Double(unit)).rounded(.up))
+    }
+
+    /// A lattice vertex, R G B in their lanes.
+    func vertex(_ r: Float, _ g: Float, _ b: Float) -> UInt64 {
+        stored(r) | stored(g) << 21 | stored(b) << 42
+    }
+
+    private func stored(_ x: Float) -> UInt64 { UInt64(max((Double(x) * Double(unit)).rounded() + Double(offset), 0)) }
+
+    /// An output level from a lane's weighted sum (weights summing to 255): rounded half up,
+    /// clamped to 0…255.
+    @inline(__always)
+    func level(_ weighted: UInt64) -> UInt64 {
+        let units = Int64(truncatingIfNeeded: weighted) &- 255 &* offset &+ unit / 2
+        return UInt64(truncatingIfNeeded: Swift.min(Swift.max(units, 0) / unit, 255))
     }
 }

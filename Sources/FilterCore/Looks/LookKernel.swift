@@ -9,7 +9,7 @@ final class LookKernel: Sendable {
     /// Where the tables lie in `memory`: three axis tables of 256 `Int32`, then the
     /// lattice; or three curves of 256 bytes.
     private enum Layout {
-        case cube(size: Int)
+        case cube(size: Int, scale: LatticeScale)
         case curves
         static let axisBytes = 3 * 256 * 4
     }
@@ -19,9 +19,9 @@ final class LookKernel: Sendable {
     /// The kernel over this look's memory (made for each use: it points into it).
     var form: Form {
         switch layout {
-        case .cube(let n):
+        case .cube(let n, let scale):
             .cube(CubeKernel(axes: memory.base.assumingMemoryBound(to: Int32.self),
-                             lattice: (memory.base + Layout.axisBytes).assumingMemoryBound(to: UInt64.self), size: n))
+                             lattice: (memory.base + Layout.axisBytes).assumingMemoryBound(to: UInt64.self), size: n, scale: scale))
         case .curves:
             .curves(CurvesKernel(tables: memory.base.assumingMemoryBound(to: UInt8.self)))
         }
@@ -42,11 +42,12 @@ final class LookKernel: Sendable {
                     axes[channel * 256 + v] = Int32(cell * stride) << 8 | Int32(weight)
                 }
             }
+            let scale = LatticeScale(values: values)
             values.withUnsafeBufferPointer { v in
-                for i in 0..<latticeCount { lattice[i] = CubeKernel.vertex(v[3 * i], v[3 * i + 1], v[3 * i + 2]) }
+                for i in 0..<latticeCount { lattice[i] = scale.vertex(v[3 * i], v[3 * i + 1], v[3 * i + 2]) }
             }
             self.memory = memory
-            layout = .cube(size: n)
+            layout = .cube(size: n, scale: scale)
         case .curves(let n):
             let memory = PixelMemory(byteCount: 3 * 256, alignment: 8, zeroed: false)
             let tables = memory.base.bindMemory(to: UInt8.self, capacity: 3 * 256)
