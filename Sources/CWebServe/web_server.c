@@ -178,6 +178,7 @@ static gboolean listen_on(FcWebServer *s, const FcWebServerConfig *c, char **err
     return FALSE;
   }
   GSocketAddress *address = g_inet_socket_address_new(addresses->data, (guint16)c->port);
+  if (!g_inet_address_get_is_any(addresses->data)) s->local = g_object_ref(addresses->data);
   g_resolver_free_addresses(addresses);
   gboolean listening = soup_server_listen(s->soup, address, c->tls_cert ? SOUP_SERVER_LISTEN_HTTPS : 0, &err);
   g_object_unref(address);
@@ -258,6 +259,7 @@ void fc_web_server_stop(FcWebServer *s) {
   }
   fc_server_loop_free(s->loop);
   fc_encoded_stream_unref(s->stream);
+  g_clear_object(&s->local);
   g_mutex_clear(&s->lock);
   g_free(s);
 }

@@ -14,6 +14,7 @@ struct FcWebServer {
   FcWebRequestHandler handler;
   void *handler_data;
   gboolean loopback_only, upnp, tls, no_password;
+  GInetAddress *local;       // the address served on, where WebRTC viewers' ICE is; NULL: every network
   int port;
   guint64 next_request;
   GHashTable *pending;       // request id → a request waiting for its answer

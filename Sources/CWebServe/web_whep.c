@@ -156,7 +156,7 @@ static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
     return;
   }
   char *offer = fc_web_body_text(msg, NULL), *error = NULL, *id = g_uuid_string_random();
-  FcWhepPeer *whep = fc_whep_peer_new(s->stream, offer, s->loopback_only ? FC_WHEP_LOOPBACK_ONLY : s->upnp ? FC_WHEP_UPNP : FC_WHEP_NETWORKS, id, on_answered, s, &error);
+  FcWhepPeer *whep = fc_whep_peer_new(s->stream, offer, s->local, s->upnp, id, on_answered, s, &error);
   g_free(offer);
   if (!whep) {
     char *text = g_strdup_printf("%s\n", error);

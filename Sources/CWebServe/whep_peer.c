@@ -187,24 +187,28 @@ static void unsync_clocksyncs(GstElement *pipeline) {
   g_signal_connect(pipeline, "deep-element-added", G_CALLBACK(on_element_added), NULL);
 }
 
-// The viewer's ICE: libnice's UPnP (on by default: it multicasts on every network, binds
-// the network's address and asks the router to open ports to the internet) only when the
-// user asked for it; without a password the server is for this machine only, and so are
-// its ICE candidates.
-static void set_up_ice(GstElement *webrtc, gboolean loopback_only, gboolean upnp) {
+// The viewer's ICE: its candidates only on the address the server serves on (libnice takes
+// every network's address unless given some), so that a server on loopback opens no port
+// beyond it, password or not; libnice's UPnP (on by default: it multicasts on every
+// network, binds the network's address and asks the router to open ports to the internet)
+// only when the user asked for it.
+static void set_up_ice(GstElement *webrtc, GInetAddress *local, gboolean upnp) {
   GObject *ice = NULL;
   g_object_get(webrtc, "ice-agent", &ice, NULL);
   if (!ice) return;
   NiceAgent *agent = NULL;
   if (g_object_class_find_property(G_OBJECT_GET_CLASS(ice), "agent")) g_object_get(ice, "agent", &agent, NULL);
   if (agent) {
-    if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "upnp")) g_object_set(agent, "upnp", upnp && !loopback_only, NULL);
-    static const char *const loopback[] = {"127.0.0.1", "::1"};
-    for (guint i = 0; loopback_only && i < G_N_ELEMENTS(loopback); i++) {
+    const gboolean loopback = local && g_inet_address_get_is_loopback(local);
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "upnp")) g_object_set(agent, "upnp", upnp && !loopback, NULL);
+    char *named = local && !loopback ? g_inet_address_to_string(local) : NULL;
+    const char *const addresses[] = {loopback ? "127.0.0.1" : named, loopback ? "::1" : NULL};
+    for (guint i = 0; i < G_N_ELEMENTS(addresses) && addresses[i]; i++) {
       NiceAddress address;
       nice_address_init(&address);
-      if (nice_address_set_from_string(&address, loopback[i])) nice_agent_add_local_address(agent, &address);
+      if (nice_address_set_from_string(&address, addresses[i])) nice_agent_add_local_address(agent, &address);
     }
+    g_free(named);
     g_object_unref(agent);
   }
   g_object_unref(ice);
@@ -270,7 +274,7 @@ static GstWebRTCSessionDescription *parse_offer(const char *offer, int *pt, char
   return gst_webrtc_session_description_new(GST_WEBRTC_SDP_TYPE_OFFER, sdp);
 }
 
-static gboolean build(FcWhepPeer *p, int pt, FcWhepNetwork network, char **error) {
+static gboolean build(FcWhepPeer *p, int pt, GInetAddress *local, gboolean upnp, char **error) {
   char *description = g_strdup_printf(
       "appsrc name=encoded is-live=true format=time ! rtph264pay config-interval=-1 aggregate-mode=zero-latency mtu=1200 pt=%d "
       "! application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=%d "
@@ -294,7 +298,7 @@ static gboolean build(FcWhepPeer *p, int pt, FcWhepNetwork network, char **error
     g_object_set(transceiver, "direction", GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_SENDONLY, NULL);
     gst_object_unref(transceiver);
   }
-  set_up_ice(p->webrtc, network == FC_WHEP_LOOPBACK_ONLY, network == FC_WHEP_UPNP);
+  set_up_ice(p->webrtc, local, upnp);
   g_signal_connect(p->webrtc, "notify::ice-gathering-state", G_CALLBACK(on_gathering), p);
   g_signal_connect(p->webrtc, "notify::ice-connection-state", G_CALLBACK(on_connection_state), p);
   g_signal_connect(p->webrtc, "pad-added", G_CALLBACK(on_pad_added), p);
@@ -305,7 +309,7 @@ static gboolean build(FcWhepPeer *p, int pt, FcWhepNetwork network, char **error
   return TRUE;
 }
 
-FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, FcWhepNetwork network,
+FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, GInetAddress *local, gboolean upnp,
                              const char *id, FcWhepAnswered answered, void *data, char **error) {
   int pt = -1;
   GstWebRTCSessionDescription *remote = parse_offer(offer, &pt, error);
@@ -316,7 +320,7 @@ FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, FcWhepN
   p->answered = answered;
   p->data = data;
   p->created = g_get_monotonic_time();
-  if (!build(p, pt, network, error)) {
+  if (!build(p, pt, local, upnp, error)) {
     gst_webrtc_session_description_free(remote);
     peer_unref(p);
     return NULL;

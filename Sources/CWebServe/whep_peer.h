@@ -1,6 +1,6 @@
 // One WebRTC viewer of `filtercam serve` (whep_peer.c); private to this target.
 #pragma once
-#include <glib.h>
+#include <gio/gio.h>
 #include "encoded_stream.h"
 
 typedef struct FcWhepPeer FcWhepPeer;
@@ -9,15 +9,14 @@ typedef struct FcWhepPeer FcWhepPeer;
 /// candidates (owned by the callee), or NULL and why not.
 typedef void (*FcWhepAnswered)(const char *peer_id, char *answer, const char *error, void *data);
 
-/// Where a viewer's ICE candidates are: on loopback only (no password); on this machine's
-/// networks; or there and, through the router's UPnP port mapping, on its public address.
-typedef enum { FC_WHEP_LOOPBACK_ONLY, FC_WHEP_NETWORKS, FC_WHEP_UPNP } FcWhepNetwork;
-
 /// Checks the offer and starts answering it: the peer's own pipeline (an appsrc fed by
 /// `stream`, rtph264pay, webrtcbin) answers with H.264 on the offer's payload type.
-/// Returns NULL and sets *error
-/// (the reason for a 400) when the offer cannot be answered.
-FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, FcWhepNetwork network,
+/// Its ICE candidates are on `local`, the address the server serves on (a loopback one:
+/// 127.0.0.1 and ::1), or on every network of this machine when `local` is NULL (the
+/// server serves on all of them); with `upnp`, also on the public address the router's
+/// UPnP port mapping gives (never for loopback). Returns NULL and sets *error (the reason
+/// for a 400) when the offer cannot be answered.
+FcWhepPeer *fc_whep_peer_new(FcEncodedStream *stream, const char *offer, GInetAddress *local, gboolean upnp,
                              const char *id, FcWhepAnswered answered, void *data, char **error);
 
 /// Answers now with the candidates gathered so far (gathering took too long).

@@ -151,6 +151,10 @@ extension ServeCommand {
         o.web?.loopbackOnly = o.configuration.users.isEmpty && loopback
         if upnp {
             guard o.web != nil else { throw UsageError(description: "--upnp opens ports for WebRTC viewers: give it with --web") }
+            guard !loopback else {
+                throw UsageError(description: "--upnp: the server is for this machine only (--address \(o.configuration.address)); "
+                                 + "give --address 0.0.0.0 (or this machine's network address) and a password too")
+            }
             guard o.web?.loopbackOnly == false else {
                 throw UsageError(description: "--upnp: without a password the web side is for this machine only; give --auth USER:PASSWORD or --auth-file FILE too")
             }

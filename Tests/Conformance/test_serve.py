@@ -561,7 +561,9 @@ class Serve(unittest.TestCase):
         r = serve("--address", "300.1.2.3", "--no-auth", GREY)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("300.1.2.3", r.stderr)
-        for arguments, reason in ((["--upnp"], "with --web"), (["--web", "--upnp"], "for this machine only")):
+        # UPnP opens the router to WebRTC viewers: not for a server on loopback, password or not.
+        for arguments, reason in ((["--upnp"], "with --web"), (["--web", "--upnp"], "for this machine only"),
+                                  (["--web", "--upnp", "--auth", "alice:secret"], "--address 0.0.0.0")):
             r = serve(*arguments, GREY)
             self.assertNotEqual(r.returncode, 0)
             self.assertIn(reason, r.stderr)

@@ -552,6 +552,11 @@ class WebPassword(unittest.TestCase):
             page.open(server.url.replace("http://", "http://alice:secret@"))
             self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60),
                             "no picture with the right password: " + page.run("return document.body.innerText"))
+            # On the default loopback address a password changes who may watch, not where
+            # from: every socket of the server, the WebRTC viewer's ICE ones too, stays on
+            # loopback (they were on every network, and stayed open after the viewer left).
+            local = [address.rsplit(":", 1)[0].strip("[]") for address in sockets_of(server.process.pid)]
+            self.assertEqual([a for a in local if a not in ("127.0.0.1", "::1")], [], local)
             self.assertEqual(server.request("POST", "/control", b"filter mono", opener=digest("secret")), (200, "filter: mono\n"))
             # A request's Digest header seen on the network, sent again with another body:
             # refused (libsoup alone took any nonce it gave, with any count, for ever).

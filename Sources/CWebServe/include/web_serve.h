@@ -24,8 +24,9 @@ typedef struct {
   int n_users;
   const char *tls_cert;      // PEM files; NULL: plain HTTP
   const char *tls_key;
-  int loopback_only;         // no password: the Host must name this machine, ICE stays on loopback
-  int upnp;                  // ask the router (UPnP) to open the viewers' ICE ports; never with loopback_only
+  int loopback_only;         // no password on a loopback address: the Host must name this machine
+  int upnp;                  // ask the router (UPnP) to open the viewers' ICE ports; never on loopback
+                             // (the viewers' ICE is always on `address` alone, or every network for 0.0.0.0)
   FcEncodedStream *stream;   // what every WebRTC viewer is sent
   FcWebRequestHandler handler;
   void *handler_data;

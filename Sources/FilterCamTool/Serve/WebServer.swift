@@ -14,7 +14,8 @@ public final class WebServer {
         public var users: [(String, String)] = []
         public var tlsCertificate: String?
         public var tlsKey: String?
-        /// Without a password: requests must name this machine, and ICE stays on loopback.
+        /// Without a password on a loopback address: requests must name this machine. (WebRTC
+        /// viewers' ICE is on `address` alone whatever this says, or every network for 0.0.0.0.)
         public var loopbackOnly = true
         /// Asks the router (UPnP) to open each WebRTC viewer's ports to the internet.
         public var upnp = false
