@@ -284,6 +284,8 @@ public final class PipelineSession {
     var recordingAsked: Date?
     /// When a running recording was asked to stop (nil once saved or failed).
     var recordingStopAsked: Date?
+    /// Whether a recording runs or is about to start (`serve` keeps its camera running for it).
+    public var recordingIsOn: Bool { recordingsRunning > 0 || recordingAsked != nil }
 
     /// Whether a recording asked for has yet to start (quit and Ctrl-C wait at most 5 s
     /// for it, so that `record` then `quit` leaves a file).

@@ -127,12 +127,14 @@ enum ServeCommand {
         LaunchCommand.installSignalHandlers()
         let restoreTerminal = LaunchCommand.startReadingCommands(into: session)
         var lastViewer = Date.distantPast
+        var keptForRecording = false
         session.onTick = {
             stream.tick()
             guard !options.alwaysOn else { return }
             // Said on stderr, so whoever runs the server sees why the camera light goes off.
             if server.viewers + (web?.watching ?? 0) > 0 {
                 lastViewer = Date()
+                keptForRecording = false
                 if !cameraRunning.withLock({ $0 }) {
                     pipeline.setPlaying(true)
                     cameraRunning.withLock { $0 = true }
@@ -140,7 +142,14 @@ enum ServeCommand {
                 }
             } else if cameraRunning.withLock({ $0 }) && Date().timeIntervalSince(lastViewer) > 3 && stream.cameraSeen {
                 // Not before the camera's first frame: the channel learns the picture's size
-                // from it (a first viewer's stream was set up at 320x240 otherwise).
+                // from it (a first viewer's stream was set up at 320x240 otherwise). Not during
+                // a recording either: its file would stall, the time lost without a word.
+                guard !session.recordingIsOn else {
+                    if !keptForRecording { printError("filtercam serve: nobody watches; the camera runs on for the recording") }
+                    keptForRecording = true
+                    return
+                }
+                keptForRecording = false
                 pipeline.setPlaying(false)
                 cameraRunning.withLock { $0 = false }
                 printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"

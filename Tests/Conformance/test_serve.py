@@ -444,6 +444,34 @@ class Serve(unittest.TestCase):
         # grace: about 200 frames at 30 fps; 270 allows up to twice the grace, not more.
         self.assertLess(processed, 270, f"the camera kept running after the viewer left ({time.time() - left:.0f} s ago): {err[-500:]}")
 
+    def test_a_recording_keeps_the_camera_running_after_the_last_viewer_leaves(self):
+        # The camera paused 3 s after the viewer left while the recording ran on: its file
+        # stalled and lost that time without a word (5 s recorded of 7).
+        folder = tempfile.mkdtemp(prefix="fc-rec-leave-")
+        server = Server(cwd=folder)
+        try:
+            watched = viewer(server.url, 30, os.path.join(folder, "v.ts"), frames=30)
+            self.assertTrue(server.wait_for_err("camera running for a viewer"))
+            server.process.stdin.write("record\n")
+            server.process.stdin.flush()
+            self.assertTrue(server.wait_for_err("recording recording-00000"), "the recording did not start")
+            started = time.monotonic()
+            watched.wait(30)
+            self.assertTrue(server.wait_for_err("the camera runs on for the recording"), "the camera was paused under the recording")
+            # The camera's frames keep coming: two more seconds of them, counted by the element.
+            server.process.stdin.write("record\n")
+            server.process.stdin.flush()
+            self.assertTrue(server.wait_for_err("recorded"), "the recording was not saved")
+            elapsed = time.monotonic() - started
+            # Now nobody watches and nothing records: the camera pauses.
+            self.assertTrue(server.wait_for_err("camera paused: nobody has watched"), "the camera never paused after the recording")
+        finally:
+            status, err = server.stop()
+        saved = re.search(r"recorded \S+: ([\d.]+) s, [^(]*\((\d+) frames", err)
+        self.assertIsNotNone(saved, err[-800:])
+        # Every frame of the time it ran (30 fps), less what the stop's command round takes.
+        self.assertGreaterEqual(int(saved.group(2)), int(30 * (elapsed - 1)), f"{elapsed:.1f} s recorded as {saved.group(0)}")
+
     def test_a_first_viewer_gets_the_cameras_size_from_the_first_frame(self):
         # The camera used to pause before its first frame, so the channel to the encoder knew
         # only its default 320x240: a first viewer's stream began with black 320x240 frames
