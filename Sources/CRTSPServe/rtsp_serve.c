@@ -1,4 +1,5 @@
 #include "rtsp_serve.h"
+#include "tls_pair.h"
 #include <gst/gst.h>
 #include <gst/rtsp-server/rtsp-server.h>
 #include <string.h>
@@ -122,11 +123,8 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
         GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
         GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
     if (c->tls_cert) {
-      GError *err = NULL;
-      GTlsCertificate *cert = g_tls_certificate_new_from_files(c->tls_cert, c->tls_key, &err);
+      GTlsCertificate *cert = fc_tls_certificate_load(c->tls_cert, c->tls_key, error);
       if (!cert) {
-        *error = fc_error("cannot read the TLS certificate and key: %s", err ? err->message : "?");
-        if (err) g_error_free(err);
         g_object_unref(auth);
         g_object_unref(factory);
         fc_rtsp_server_stop(s);

@@ -3,6 +3,7 @@
 // and main context, as the RTSP server does; a request waiting for its answer (a WHEP
 // offer while ICE gathers, a still being written) is paused, not the server.
 #include "web_server_private.h"
+#include "tls_pair.h"
 #include <gst/gst.h>
 #include <libsoup/soup.h>
 #include <string.h>
@@ -213,11 +214,8 @@ FcWebServer *fc_web_server_start(const FcWebServerConfig *c, char **error) {
   s->context = fc_server_loop_context(s->loop);
   GTlsCertificate *certificate = NULL;
   if (c->tls_cert) {
-    GError *err = NULL;
-    certificate = g_tls_certificate_new_from_files(c->tls_cert, c->tls_key, &err);
+    certificate = fc_tls_certificate_load(c->tls_cert, c->tls_key, error);
     if (!certificate) {
-      *error = g_strdup_printf("cannot read the TLS certificate and key: %s", err ? err->message : "?");
-      g_clear_error(&err);
       fc_web_server_stop(s);
       return NULL;
     }

@@ -601,6 +601,18 @@ class Serve(unittest.TestCase):
         r = serve("--tls-cert", os.path.join(folder, "missing.pem"), "--tls-key", os.path.join(folder, "missing.key"), GREY)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("missing.pem", r.stderr)
+        # A key that is not the certificate's: every client's handshake would fail, unexplained.
+        pairs = []
+        for name in ("one", "two"):
+            key, cert = os.path.join(folder, name + ".key"), os.path.join(folder, name + ".pem")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                            "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+            pairs.append((cert, key))
+        for web in ([], ["--web"]):
+            r = serve(*web, "--auth", "alice:secret", "--tls-cert", pairs[0][0], "--tls-key", pairs[1][1], GREY)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("does not belong to the certificate", r.stderr)
+            self.assertNotIn("serving", r.stdout)
         # A mistake in the password file is named at the line an editor shows (blank
         # lines count).
         with open(auth, "w") as f:
