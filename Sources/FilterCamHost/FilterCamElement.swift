@@ -102,6 +102,14 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
 
     private let elementPointer: GstPointer<GstElement>
     var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
+
+    /// Whether the element runs (PAUSED or PLAYING): before, its properties come from a
+    /// description or an application setting it up, in any order.
+    private var hasStarted: Bool {
+        var state = GST_STATE_NULL, next = GST_STATE_NULL
+        gst_element_get_state(element, &state, &next, 0)
+        return state.rawValue >= GST_STATE_PAUSED.rawValue
+    }
     let settings = Locked(FilterCamSettings())
     private let worker: FrameWorker
     let snapshots: SnapshotBranch
@@ -174,7 +182,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
             if v.isNaN {
                 throw PropertyProblem("a zoom factor is a number, clamped to [1, max-zoom]")
             } else {
-                let zoom = settings.withLock { s -> Double in s.zoom = Zoom.clamp(v, max: s.maxZoom); return s.zoom }
+                let zoom = settings.withLock { s -> Double in s.zoomAsked = v; s.zoom = Zoom.clamp(v, max: s.maxZoom); return s.zoom }
                 display.withLock { $0.zoomChanged(to: zoom, at: Self.now) }
             }
         case (.navigation, .bool(let v)):
@@ -189,10 +197,14 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         case (.countdown, .int(let v)):
             display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
         case (.maxZoom, .double(let v)):
+            // Before the start (a description) the zoom asked for is clamped again, so that
+            // `zoom=10 max-zoom=12` is `max-zoom=12 zoom=10`; while running, like a pinch,
+            // the zoom in use is.
+            let started = hasStarted
             let zoomChanged = settings.withLock { s -> Bool in
                 let before = s.zoom
                 s.maxZoom = v
-                s.zoom = Zoom.clamp(s.zoom, max: v)
+                s.zoom = Zoom.clamp(started ? s.zoom : s.zoomAsked, max: v)
                 return s.zoom != before
             }
             // A zoom the new maximum clamps is a change of `zoom` too (a slider bound to it).
@@ -247,9 +259,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         let replaced = added.replaced.isEmpty ? "" : "replaced: \(added.replaced.joined(separator: "; ")); "
         let warning = "\(GStreamer.name(of: element)): looks \(folder.quotedForMessage): \(leftOut)\(replaced)"
             + "added: \(added.ids.isEmpty ? "none" : added.ids.joined(separator: ", "))"
-        var state = GST_STATE_NULL, next = GST_STATE_NULL
-        gst_element_get_state(element, &state, &next, 0)
-        if state.rawValue >= GST_STATE_PAUSED.rawValue {
+        if hasStarted {
             fc_post_warning(element, warning, nil)
         } else {
             looksLeftOut.withLock { $0 = warning }   // no bus yet: said when the element starts

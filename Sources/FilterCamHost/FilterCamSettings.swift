@@ -28,6 +28,9 @@ struct FilterCamSettings: Sendable {
     var device = DeviceOrientationTracker()
     var cameraFacing = CameraFacing.back
     var zoom = 1.0
+    /// The zoom last set, before clamping: a `max-zoom` set after it in a description
+    /// clamps this one again.
+    var zoomAsked = 1.0
     var maxZoom = defaultMaxZoom
     /// Whether the preview window's mouse and keys drive the element.
     var navigation = true

@@ -130,6 +130,15 @@ final class GeometryElementTests: XCTestCase {
         }
     }
 
+    /// In a description the order of the properties does not matter: `zoom=10 max-zoom=12`
+    /// was clamped to the default maximum 8 before max-zoom came.
+    func testZoomBeforeMaxZoomInADescriptionIsNotClampedByTheDefault() throws {
+        for properties in ["zoom=10 max-zoom=12", "max-zoom=12 zoom=10"] {
+            let pipeline = try Pipeline(description: "videotestsrc ! filtercam name=fc \(properties) ! fakesink")
+            XCTAssertEqual(Pipeline.property(try pipeline.requireElement("fc"), "zoom").flatMap(Double.init), 10, properties)
+        }
+    }
+
     func testZoomTwoShowsTheCentreScaledUp() throws {
         // A 2x zoom of 64x48 is its centre 32x24 (videocrop 16/16/12/12) scaled back to
         // 64x48. GStreamer's bilinear videoscale is the reference; the two bilinear
