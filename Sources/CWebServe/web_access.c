@@ -210,7 +210,11 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
     return;
   }
   spend_digest_use(msg);
-  if (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > FC_WEB_BODY_LIMIT) {
+  if (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) < 0) {
+    // libsoup reads "-5" as a length of -5 and warns on the server's terminal when it
+    // makes the body's stream: refused here, before it gets that far.
+    answer_now_and_close(msg, SOUP_STATUS_BAD_REQUEST, "the Content-Length is not a length\n");
+  } else if (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > FC_WEB_BODY_LIMIT) {
     answer_now_and_close(msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "the body is over 64 kB\n");
   } else if (encoding != SOUP_ENCODING_CONTENT_LENGTH && encoding != SOUP_ENCODING_NONE) {
     answer_now_and_close(msg, SOUP_STATUS_LENGTH_REQUIRED, "the body needs a Content-Length (a chunked body is not taken)\n");
