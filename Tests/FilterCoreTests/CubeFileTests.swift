@@ -106,6 +106,10 @@ final class CubeFileTests: XCTestCase {
         let jpeg = files.write("hald.png", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8))
         let jpegMessage = lookError { _ = try LookLibrary.load(jpeg) }
         XCTAssertEqual(jpegMessage, "look file '\(jpeg)': is a JPEG picture; Hald CLUTs are read from PNG (save it as PNG, without loss), other looks from .cube files")
+        // Bytes that are no picture under a .png name: the user meant a Hald CLUT, not .cube text.
+        let noise = files.write("broken.png", bytes: [0x13, 0x37, 0, 200, 17, 99, 0xFE, 1, 2, 3, 4, 5])
+        XCTAssertEqual(lookError { _ = try LookLibrary.load(noise) },
+                       "look file '\(noise)': is named .png but is not a PNG picture (it lacks PNG's signature): a Hald CLUT must be a PNG file")
 
         let missing = files.folder + "/missing.cube"
         let missingMessage = lookError { _ = try LookLibrary.load(missing) }

@@ -89,6 +89,10 @@ public enum LookLibrary {
         if let kind = pictureKind(bytes) {
             throw LookError(file: path, "is a \(kind) picture; Hald CLUTs are read from PNG (save it as PNG, without loss), other looks from .cube files")
         }
+        // Named as a picture but not one: what the user meant is a Hald CLUT, not .cube text.
+        if path.lowercased().hasSuffix(".png") {
+            throw LookError(file: path, "is named .png but is not a PNG picture (it lacks PNG's signature): a Hald CLUT must be a PNG file")
+        }
         return try CubeFile.parse(bytes, file: path)
     }
 
