@@ -231,6 +231,28 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(warnings.filter { $0.contains("5 snapshot requests not served") }.count, 1, "\(warnings)")
     }
 
+    /// A request no frame came for before the pipeline stopped (no EOS) is reported when it
+    /// stops: it was kept, said nothing, and took a still of the next run's first frame.
+    func testARequestOpenWhenThePipelineStopsIsReported() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A live source: no frame comes while PAUSED.
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=I420,width=32,height=24 ! "
+                                    + "filtercam name=fc flash=false snapshot-location=\(dir.path)/s-%d.jpg ! fakesink")
+        defer { pipeline.setState(GST_STATE_NULL) }
+        pipeline.setState(GST_STATE_PAUSED)
+        XCTAssertEqual(gst_element_get_state(pipeline.element, nil, nil, 10_000_000_000), GST_STATE_CHANGE_NO_PREROLL)
+        fc_emit_action(try pipeline.requireElement("fc"), "snapshot")
+        pipeline.setState(GST_STATE_READY)
+        var failed: [String] = []
+        while let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 0, GST_MESSAGE_ELEMENT)) {
+            guard let s = gst_message_get_structure(m.pointer), String(cString: gst_structure_get_name(s)) == "snapshot-failed" else { continue }
+            failed.append(gst_structure_get_string(s, "reason").map { String(cString: $0) } ?? "")
+        }
+        XCTAssertEqual(failed, ["no still: the pipeline stopped before a frame came for it (a still is taken from each frame)"])
+        XCTAssertEqual(files(dir), [])
+    }
+
     func testCounterNeverOverwritesAnExistingFile() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -222,9 +222,12 @@ extension SnapshotBranch {
         _ = files.waitUntilIdle(timeout: max(deadline - MonotonicClock.seconds, 0))
     }
 
-    /// The run is over: stills already taken are written (or reported) first, then the
-    /// writer's and the files' threads end and are joined.
+    /// The run is over (PAUSED→READY): requests still open are reported, as at EOS (kept,
+    /// they gave a still of whatever frame came first whenever the element ran again, and
+    /// a bracket cut short said nothing of its other stills); stills already taken are
+    /// written (or reported), then the writer's and the files' threads end and are joined.
     func stop() {
+        failOpenRequests(because: "the pipeline stopped")
         drain()
         stills.stop()
         files.stop()

@@ -266,25 +266,32 @@ final class SnapshotBranch: ElementPart, Sendable {
 
     // MARK: Runs
 
-    /// End of stream: stills of an unfinished bracket are reported, and so is each request
-    /// no frame came for (one still a frame: a burst of requests near the end outruns the
-    /// stream), so that every request ends in `snapshot-saved` or `snapshot-failed`; the
-    /// stills taken are written.
+    /// End of stream: every request still open is reported (`failOpenRequests`); the stills
+    /// taken are written.
     func finish() {
-        let unfinished = capture.withLock { c in defer { c.bracketRemaining = [] }; return c.bracketRemaining }
-        for (path, _) in unfinished {
-            report(failure: "cannot write snapshot \(path): the stream ended before the bracketed set was complete", path: path)
-        }
-        let unserved = requests.exchange(0, ordering: .relaxed)
-        if unserved > 0 {
-            let reason = "the stream ended before a frame came for \(unserved == 1 ? "it" : "them") (a still is taken from each frame)"
-            fc_post_warning(element, "\(unserved) snapshot request\(unserved == 1 ? "" : "s") not served: \(reason)", nil)
-            for _ in 0..<unserved { reportUnserved(reason: "no still: " + reason) }
-        }
+        failOpenRequests(because: "the stream ended")
         drain()
     }
 
-    /// A new run: counters of the worker start again, pending requests are kept.
+    /// Stills of an unfinished bracket are reported, and so is each request no frame came
+    /// for (one still a frame: a burst of requests near the end outruns the stream), so that
+    /// every request ends in `snapshot-saved` or `snapshot-failed`: at EOS, and when the
+    /// element stops without one (`ended`: what happened).
+    func failOpenRequests(because ended: String) {
+        let unfinished = capture.withLock { c in defer { c.bracketRemaining = [] }; return c.bracketRemaining }
+        for (path, _) in unfinished {
+            report(failure: "cannot write snapshot \(path): \(ended) before the bracketed set was complete", path: path)
+        }
+        let unserved = requests.exchange(0, ordering: .relaxed)
+        if unserved > 0 {
+            let reason = "\(ended) before a frame came for \(unserved == 1 ? "it" : "them") (a still is taken from each frame)"
+            fc_post_warning(element, "\(unserved) snapshot request\(unserved == 1 ? "" : "s") not served: \(reason)", nil)
+            for _ in 0..<unserved { reportUnserved(reason: "no still: " + reason) }
+        }
+    }
+
+    /// A new run: counters of the worker start again (requests left open were reported when
+    /// the last run stopped; one made while stopped waits for this run's first frame).
     func start() {
         folders.prepare(forPath: settings.withLock { $0.naming.template })
         startWriter()
