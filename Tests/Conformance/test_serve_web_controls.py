@@ -257,9 +257,9 @@ class WebWithNobodyWatching(unittest.TestCase):
                 server.stop()
 
     def test_a_recording_running_when_the_last_viewer_leaves_can_be_stopped(self):
-        """`record` again stops it and saves the file though the camera has paused (it was
-        refused as needing the live picture, and the file stayed unfinished until a viewer
-        came back or the server quit)."""
+        """The camera runs on for the recording (it paused, and the file lost that time), and
+        `record` again stops it and saves the file; then the camera pauses (`record` was once
+        refused as needing the live picture, the file unfinished until a viewer came back)."""
         server = WebServe(description=BARS)
         try:
             server.wait_for_line("camera paused until a viewer comes")
@@ -270,10 +270,11 @@ class WebWithNobodyWatching(unittest.TestCase):
             self.assertEqual(status, 200, text)
             name = re.search(r"^recording (\S+\.mp4)", text).group(1)
             watching.wait(60)
-            server.wait_for_line("camera paused: nobody has watched")
+            server.wait_for_line("the camera runs on for the recording")
             status, text = server.request("POST", "/control", b"record")
             self.assertEqual(status, 200, text)
             self.assertRegex(text, rf"^recorded {re.escape(name)}")
+            server.wait_for_line("camera paused: nobody has watched")
             probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "default=nw=1",
                                     os.path.join(server.folder, name)], capture_output=True, text=True)
             self.assertIn("codec_name=h264", probe.stdout, probe.stderr)
@@ -282,8 +283,9 @@ class WebWithNobodyWatching(unittest.TestCase):
             server.wait_for_line("camera running for a viewer")
             server.command("record", "recording ")
             watching.wait(60)
-            server.wait_for_line("camera paused: nobody has watched")
+            server.wait_for_line("the camera runs on for the recording")
             server.command("record", "recorded ")
+            server.wait_for_line("camera paused: nobody has watched")
         finally:
             server.stop()
 
