@@ -142,6 +142,9 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.zoomIn, ["zoom": "3.5"]).0, "zoom: 4")
         XCTAssertEqual(try run(.zoomOut, ["zoom": "2.5"]).0, "zoom: 2")
         XCTAssertEqual(try run(.zoomOut).0, "zoom: 1")
+        // Steps land on hundredths, as the window's echo and a slider show them.
+        XCTAssertEqual(try run(.zoomIn, ["zoom": "3.05"]).0, "zoom: 3.81")
+        XCTAssertEqual(try run(.zoomOut, ["zoom": "1.56"]).0, "zoom: 1.25")
     }
 
     func testLensOffAndBackWhereItWas() throws {

@@ -78,7 +78,9 @@ extension ControlCommand {
         case .zoomIn, .zoomOut:
             let zoom = target.value("zoom").flatMap(NumberText.double) ?? 1
             let maxZoom = target.value("max-zoom").flatMap(NumberText.double) ?? 1
-            let next = Zoom.clamp(self == .zoomIn ? zoom * Self.zoomStep : zoom / Self.zoomStep, max: maxZoom)
+            // In hundredths: steps of exactly 1.25 gave 3.0517578125, 7.450580596923828 (as said).
+            let stepped = ((self == .zoomIn ? zoom * Self.zoomStep : zoom / Self.zoomStep) * 100).rounded() / 100
+            let next = Zoom.clamp(stepped, max: maxZoom)
             return try change(target, "zoom", NumberText.text(next))
         case .lens:
             let lens = try Self.lens(of: target)
