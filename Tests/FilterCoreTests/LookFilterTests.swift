@@ -81,6 +81,11 @@ final class LookFilterTests: XCTestCase {
         let hdr = files.write("hdr.cube", LookFiles.cube(["LUT_3D_SIZE 2", "DOMAIN_MAX 10 10 10"],
                                                          identity.map { (c: [Double]) -> [Double] in c.map { $0 * 10 } }))
         XCTAssertEqual(try apply("lut file=\(hdr)", to: one(RGBA(r: 200, g: 50, b: 0))).pixels[0], RGBA(r: 200, g: 50, b: 0))
+        // A domain no 8-bit picture needs (to 20000): taken without a fault (its unit of
+        // count would be below one level); every 8-bit input lies at its very bottom.
+        let absurd = files.write("absurd.cube", LookFiles.cube(["LUT_3D_SIZE 2", "DOMAIN_MAX 20000 20000 20000"],
+                                                            identity.map { (c: [Double]) -> [Double] in c.map { $0 * 20000 } }))
+        XCTAssertEqual(try apply("lut file=\(absurd)", to: one(RGBA(r: 255, g: 9, b: 0))).pixels[0], RGBA(r: 0, g: 0, b: 0))
         // Red's inputs 0.2…1 (and its outputs, which must lie in the domain): red 0.2 at the
         // lattice's 0 and 1 at its 1, i.e. out = 0.2 + 0.8 t with t = (v/255 − 0.2)/0.8:
         // 102 is t = 0.25 (out 0.4 → 102); 40 lies below the domain, t = 0 (out 0.2 → 51).

@@ -89,7 +89,9 @@ struct LatticeScale: Sendable {
     /// The scale for a lattice holding `values`.
     init(values: [Float]) {
         let low = Double(min(values.min() ?? 0, 0)), high = Double(max(values.max() ?? 1, 1))
-        unit = min(4080, Int64(8220 / (high - low)))   // 255 · 8221 < 2²¹
+        // At least 1 (a look spanning more than 8220, a domain no 8-bit picture needs, has
+        // its vertices capped below instead): 255 · 8221 < 2²¹.
+        unit = max(1, min(4080, Int64(8220 / (high - low))))
         offset = Int64((-low * Double(unit)).rounded(.up))
     }
 
@@ -98,7 +100,7 @@ struct LatticeScale: Sendable {
         stored(r) | stored(g) << 21 | stored(b) << 42
     }
 
-    private func stored(_ x: Float) -> UInt64 { UInt64(max((Double(x) * Double(unit)).rounded() + Double(offset), 0)) }
+    private func stored(_ x: Float) -> UInt64 { UInt64(min(max((Double(x) * Double(unit)).rounded() + Double(offset), 0), 8220)) }
 
     /// An output level from a lane's weighted sum (weights summing to 255): rounded half up,
     /// clamped to 0…255.
