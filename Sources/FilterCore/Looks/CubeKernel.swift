@@ -106,7 +106,11 @@ struct LatticeScale: Sendable {
     /// clamped to 0…255.
     @inline(__always)
     func level(_ weighted: UInt64) -> UInt64 {
-        let units = Int64(truncatingIfNeeded: weighted) &- 255 &* offset &+ unit / 2
-        return UInt64(truncatingIfNeeded: Swift.min(Swift.max(units, 0) / unit, 255))
+        let units = Swift.max(Int64(truncatingIfNeeded: weighted) &- 255 &* offset &+ unit / 2, 0)
+        // The usual unit divides as a constant (a multiply): a division by a variable cost
+        // the per-pixel path ~10 % more CPU (150 1080p frames before the table: 0.63-0.91
+        // against 0.57-0.79 s).
+        let level = unit == 4080 ? units / 4080 : units / unit
+        return UInt64(truncatingIfNeeded: Swift.min(level, 255))
     }
 }
