@@ -87,6 +87,20 @@ public final class Pipeline {
         _ = setState(playing ? GST_STATE_PLAYING : GST_STATE_PAUSED)
     }
 
+    /// Whether the last state asked for is PAUSED (`setPlaying(false)`), whether or not
+    /// the pause has settled: a pause waits for the sink's next frame (ASYNC) meanwhile.
+    public var isPausedOnPurpose: Bool {
+        // Only the session's thread asks for states, so the field is read as it set it.
+        element.pointee.target_state == GST_STATE_PAUSED
+    }
+
+    /// Whether a state change is still under way (a sink waits for its preroll frame, or
+    /// the bin has yet to carry on to the state asked for).
+    public var isChangingState: Bool {
+        var state = GST_STATE_NULL, pending = GST_STATE_NULL
+        return gst_element_get_state(element, &state, &pending, 0) == GST_STATE_CHANGE_ASYNC
+    }
+
     @discardableResult
     public func setState(_ state: GstState) -> GstStateChangeReturn {
         gst_element_set_state(element, state)

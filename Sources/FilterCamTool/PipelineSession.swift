@@ -323,10 +323,10 @@ public final class PipelineSession {
         let cause = why == "quit" ? "Quit" : Self.signalWords[interrupts.first] ?? "Interrupt"
         errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
                                 : "\(cause): sending EOS so recordings are finalised (Ctrl-C again aborts)…")
-        var state = GST_STATE_NULL, pending = GST_STATE_NULL
-        if gst_element_get_state(pipeline.element, &state, &pending, 0) != GST_STATE_CHANGE_ASYNC && state == GST_STATE_PAUSED {
-            // Paused on purpose (serve's camera while nobody watches): a source that is not
-            // live waits in the sink's preroll there, where no EOS gets past; playing, it flows.
+        if pipeline.isPausedOnPurpose {
+            // Serve's camera while nobody watches: a source that is not live waits in the
+            // sink's preroll there, where no EOS gets past; playing, it flows. Also while the
+            // pause is still settling (the sink not yet prerolled): the EOS would wait for good.
             pipeline.setPlaying(true)
         }
         sendEndOfStreamAside()

@@ -140,10 +140,16 @@ enum ServeCommand {
                     cameraRunning.withLock { $0 = true }
                     printError("filtercam serve: camera running for a viewer")
                 }
-            } else if cameraRunning.withLock({ $0 }) && Date().timeIntervalSince(lastViewer) > 3 && stream.cameraSeen {
+            } else if cameraRunning.withLock({ $0 }) && Date().timeIntervalSince(lastViewer) > 3 && stream.cameraSeen
+                        && !pipeline.isChangingState {
                 // Not before the camera's first frame: the channel learns the picture's size
-                // from it (a first viewer's stream was set up at 320x240 otherwise). Not during
-                // a recording either: its file would stall, the time lost without a word.
+                // from it (a first viewer's stream was set up at 320x240 otherwise). Not while
+                // the start still settles: a source that is not live has its first frame in the
+                // sink before the pipeline carries on to PLAYING, and a pause asked for in
+                // between left it stuck half-way for good (GStreamer drops the carry-on, and
+                // waits for a preroll that already came): the first viewer's picture froze on
+                // that frame and Ctrl-C's EOS never got through. Not during a recording
+                // either: its file would stall, the time lost without a word.
                 guard !session.recordingIsOn else {
                     if !keptForRecording { printError("filtercam serve: nobody watches; the camera runs on for the recording") }
                     keptForRecording = true

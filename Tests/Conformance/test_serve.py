@@ -539,6 +539,27 @@ class Serve(unittest.TestCase):
         self.assertIsNotNone(server.process.poll(), "Ctrl-C did not stop the paused server within 10 s")
         status, err = server.stop()
         self.assertEqual(status, 0, err[-800:])
+        self.assertNotIn("never took the EOS", err)
+
+    def test_a_camera_paused_while_it_starts_runs_for_its_first_viewer(self):
+        # A source that is not live has its first frame in the sink before the pipeline
+        # carries on to PLAYING; the pause for nobody watching, asked for in between, left
+        # the pipeline stuck half-way in about 2 starts of 5: the first viewer's picture froze
+        # on that frame (the summary said processed=1) and Ctrl-C's EOS never got through.
+        # Five starts, each watched for 30 frames.
+        description = "videotestsrc pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia"
+        folder = tempfile.mkdtemp(prefix="fc-serve-first-")
+        for start in range(5):
+            server = Server(description=description)
+            self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+            out = os.path.join(folder, f"viewer{start}.ts")
+            viewer(server.url, 20, out, frames=30).wait()
+            status, err = server.stop()
+            self.assertEqual(status, 0, err[-800:])
+            self.assertNotIn("never took the EOS", err, f"start {start}")
+            processed = re.search(r"filtercam0: processed=(\d+)", err)
+            self.assertIsNotNone(processed, err[-800:])
+            self.assertGreaterEqual(int(processed.group(1)), 30, f"start {start}: the camera froze for its viewer\n{err[-800:]}")
 
     def test_snapshot_command_while_serving_writes_the_served_picture(self):
         folder = tempfile.mkdtemp(prefix="fc-serve-still-")
