@@ -105,11 +105,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
 
     /// Whether the element runs (PAUSED or PLAYING): before, its properties come from a
     /// description or an application setting it up, in any order.
-    private var hasStarted: Bool {
-        var state = GST_STATE_NULL, next = GST_STATE_NULL
-        gst_element_get_state(element, &state, &next, 0)
-        return state.rawValue >= GST_STATE_PAUSED.rawValue
-    }
+    private var hasStarted: Bool { element.isRunning }
     let settings = Locked(FilterCamSettings())
     private let worker: FrameWorker
     let snapshots: SnapshotBranch

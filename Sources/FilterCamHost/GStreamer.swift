@@ -89,6 +89,13 @@ extension UnsafeMutablePointer where Pointee == GstElement {
     package var asBin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstBin.self) }
     package var asAppSink: UnsafeMutablePointer<GstAppSink> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSink.self) }
     package var asAppSrc: UnsafeMutablePointer<GstAppSrc> { UnsafeMutableRawPointer(self).assumingMemoryBound(to: GstAppSrc.self) }
+
+    /// Whether the element runs (PAUSED or PLAYING), as it stands now (no wait).
+    var isRunning: Bool {
+        var state = GST_STATE_NULL, next = GST_STATE_NULL
+        gst_element_get_state(self, &state, &next, 0)
+        return state.rawValue >= GST_STATE_PAUSED.rawValue
+    }
 }
 
 /// Reads a GValue of the common fundamental types as Swift values.

@@ -31,9 +31,7 @@ package final class PropertyRefusal: Sendable {
 
     func refuse(_ index: Int, _ value: PropertyValue, _ property: String, _ valueText: String, _ why: String) {
         let text = message(property, valueText, why)
-        var state = GST_STATE_NULL, next = GST_STATE_NULL
-        gst_element_get_state(element, &state, &next, 0)
-        if state.rawValue >= GST_STATE_PAUSED.rawValue {
+        if element.isRunning {
             if Self.collector.collect(text) { return }   // the setter reports it itself
             fc_post_warning(element, text, nil)
         } else {
