@@ -255,6 +255,31 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(written, "2")
     }
 
+    /// `v v` in quick succession (the second within a frame or two, while the recording
+    /// still starts): the recording was announced, then said to have stopped before its
+    /// first frame, with no file. The frames kept for it are its frames: it leaves a file.
+    func testAStopWhileTheRecordingStartsKeepsTheFramesItHas() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=30 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam name=fc record-location=\(dir.path)/q-%05d.mp4", prepare: { messages = BusLog($0) },
+                              onFrame: { i, _, pipeline in
+            // Frame 6 reaching the sink was kept for the recording before: it has a frame.
+            guard [5, 6].contains(i), let fc = pipeline.element(named: "fc") else { return }
+            XCTAssertNil(try? ControlCommand.record.run(on: ElementControl(fc)))
+        })
+        XCTAssertEqual(messages.warnings, [], "no 'stopped before its first frame'")
+        XCTAssertEqual(files(dir), ["q-00000.mp4"])
+        let saved = try XCTUnwrap(messages.elements.first { $0.hasPrefix("recording-saved") }, "\(messages.elements)")
+        let frames = try XCTUnwrap(Int(try XCTUnwrap(saved.range(of: #"frames=\(\w+\)(\d+)"#, options: .regularExpression)
+            .map { saved[$0].split(separator: ")").last.map(String.init) ?? "" }, saved)), saved)
+        XCTAssertTrue((1...3).contains(frames), saved)
+        let path = dir.appendingPathComponent("q-00000.mp4").path
+        try assertPlayableEverywhere(path)
+        XCTAssertEqual(try probeFrameCount(path), frames)
+    }
+
     /// Through the loadable plugin in stock gst-launch-1.0 (FoundationEssentials, not the
     /// program's Foundation): `recording-saved` gives the file's size as on disk.
     func testTheSavedMessageGivesTheFilesSizeInStockGstLaunch() throws {

@@ -25,7 +25,8 @@ extension RecordingBranch {
             // (only this thread publishes a recording, so it cannot start meanwhile).
             let running = state.withLock { $0.recorder != nil }
             let next = state.wait(until: { s in
-                s.stopping || s.endRequested || (s.recorder != nil && !s.wanted) || (s.recorder == nil && s.wanted && !s.pending.isEmpty)
+                s.stopping || s.endRequested || (s.recorder != nil && !s.wanted)
+                    || (s.recorder == nil && (s.wanted || s.finishOnceStarted) && !s.pending.isEmpty)
             }, timeout: running ? 0.1 : nil) { s -> Work in
                 if let r = s.recorder, !s.wanted || s.endRequested || s.stopping {
                     s.recorder = nil
@@ -33,9 +34,10 @@ extension RecordingBranch {
                 }
                 if s.endRequested || s.stopping {
                     s.pending = []
+                    s.finishOnceStarted = false
                     return s.stopping ? .exit : .endDone
                 }
-                if s.recorder == nil, s.wanted, let first = s.pending.first {
+                if s.recorder == nil, s.wanted || s.finishOnceStarted, let first = s.pending.first {
                     s.starting = true
                     return .start(first)
                 }
@@ -112,8 +114,9 @@ extension RecordingBranch {
                 let frames = s.pending
                 s.pending = []
                 if frames.isEmpty {
-                    s.recorder = recorder
+                    s.recorder = recorder   // finished next if `record` went false meanwhile
                     s.starting = false
+                    s.finishOnceStarted = false
                 }
                 return frames
             }
@@ -229,6 +232,7 @@ extension RecordingBranch {
         giveUp { s in
             s.pending = []
             s.starting = false
+            s.finishOnceStarted = false
         }
         report(failure: "cannot record to \(path): \(reason)", path: path, started: false)
     }

@@ -85,6 +85,10 @@ final class RecordingBranch: ElementPart, Sendable {
         var pending: [Frame] = []
         /// The control thread is starting a recording.
         var starting = false
+        /// `record` went false after frames were kept for a recording that had yet to start
+        /// (a quick `v v`): it starts with those frames and is finished at once, so a
+        /// recording announced always leaves a file.
+        var finishOnceStarted = false
         /// The stream ended: the running recording is to be finished (cleared when it is).
         var endRequested = false
         var thread: JoinableThread?
@@ -117,7 +121,8 @@ final class RecordingBranch: ElementPart, Sendable {
         case (.record, .bool(let on)):
             state.withLockAndWake { s in
                 s.wanted = on
-                if !on { s.pending = [] }
+                s.finishOnceStarted = !on && (s.starting || (s.recorder == nil && !s.pending.isEmpty))
+                if !on && !s.finishOnceStarted { s.pending = [] }
             }
             wantedFlag.store(on, ordering: .relaxed)
         case (.location, .string(let text)):
