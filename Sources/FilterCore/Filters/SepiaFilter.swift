@@ -31,6 +31,8 @@ final class SepiaFilter: PassFilter {
         make: { SepiaFilter(intensity: $0.double("intensity")) })
 
     let intensity: Double
+    /// On I420/NV12: each chroma site's grey correction (`SepiaFilter+YUV`).
+    let yuvCorrections = Scratch<Int16>()
     init(intensity: Double) { self.intensity = intensity }
 
     func run(_ pass: FramePass) {

@@ -7,11 +7,11 @@
 /// Against the RGB filter's result converted by videoconvert: within ±2 per sample where
 /// chroma is flat over each site and the RGB result needs no clamping. A matrix that mixes
 /// chroma into luma needs each pixel's own chroma, which subsampled frames no longer have:
-/// at colour edges inside a site it differs more (up to 9 measured on small colour bars, 21
-/// on 1280×720 ones, whose bar edges fall inside sites); where
+/// at colour edges inside a site it differs more (channel-mix's example matrix on colour
+/// bars: 43 at 320×240, 46 from 640×480 on, 33 as BT.709); where
 /// the RGB result clamps, the YUV result is clamped per sample instead.
 struct YUVAffine {
-    static let tolerance = "±2 per sample where chroma is flat over each chroma site and no channel clamps (up to 21 at colour edges inside chroma sites: colour bars at 1280×720)"
+    static let tolerance = "±2 per sample where chroma is flat over each chroma site and no channel clamps; up to 46 at colour edges inside chroma sites (colour bars, channel-mix's example matrix, which never clamps); where channels clamp, more (color-controls saturation=2: 68 on colour bars, 35 on a photo)"
 
     /// Rows Y, U, V of `[y, u − 128, v − 128, 1]` coefficients, × 1024 (offsets × 1024 + 512).
     let k: [Int32]
