@@ -107,16 +107,31 @@ final class CameraSourceTests: XCTestCase {
         XCTAssertEqual(rgba.first?.format, "RGBA")
     }
 
-    /// A preset whose size fits nothing after the source (here: the size a lens crop asks
+    /// A caps filter naming the preset's size links and runs, as after any source: the
+    /// links of a description are made before the camera opens, and the element said
+    /// 640x480 whatever the preset until then ("could not link", a tester's find). Photo
+    /// (the camera's largest, 1920x1080 for a test picture) takes any size until it opens.
+    func testACapsFilterWithThePresetsSizeLinks() throws {
+        for (preset, w, h) in [("1280x720", 1280, 720), ("1920x1080", 1920, 1080), ("photo", 1920, 1080)] {
+            let frames = try collectFrames("filtercamsrc camera=test:smpte preset=\(preset) num-buffers=2 ! video/x-raw,width=\(w),height=\(h)")
+            XCTAssertEqual(frames.count, 2, preset)
+            XCTAssertEqual(frames.map { [$0.width, $0.height] }, [[w, h], [w, h]], preset)
+        }
+    }
+
+    /// A camera whose size fits nothing after the source (here: the size a lens crop asks
     /// for its fixed output) is an error of the source naming both sizes, not the camera's
-    /// bare "not-linked" from inside it.
+    /// bare "not-linked" from inside it. A preset of a known size fails earlier, at the link,
+    /// as any source of that fixed size does; photo's size is known once the camera opens.
     func testAPresetThatFitsNothingAfterIsNamedWithBothSizes() throws {
-        let r = try runCLI(["launch", "filtercamsrc camera=test:smpte num-buffers=3 preset=1280x720 ! "
-                            + "filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true ! video/x-raw,format=I420,width=320,height=240 ! fakesink"],
-                           timeout: 30)
+        let after = " ! filtercam lens=0.25,0.25,0.5,0.5 lens-crop=true ! video/x-raw,format=I420,width=320,height=240 ! fakesink"
+        let r = try runCLI(["launch", "filtercamsrc camera=test:smpte num-buffers=3 preset=photo" + after], timeout: 30)
         XCTAssertNotEqual(r.status, 0, r.summary)
-        XCTAssertTrue(r.stderr.contains("filtercamsrc0 gives 1280x720 and what follows it takes 640x480 I420: put videoconvert ! videoscale after filtercamsrc0"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("filtercamsrc0 gives 1920x1080 and what follows it takes 640x480 I420: put videoconvert ! videoscale after filtercamsrc0"), r.stderr)
         XCTAssertFalse(r.stderr.contains("not-linked"), r.stderr)
+        let known = try runCLI(["launch", "filtercamsrc camera=test:smpte num-buffers=3 preset=1280x720" + after], timeout: 30)
+        XCTAssertNotEqual(known.status, 0, known.summary)
+        XCTAssertTrue(known.stderr.contains("could not link filtercam0 to fakesink0") && known.stderr.contains("put videoconvert ! videoscale after"), known.stderr)
     }
 
     /// num-buffers counts the frames that leave, as a GstBaseSrc's does: `FRAMES=60` is 60

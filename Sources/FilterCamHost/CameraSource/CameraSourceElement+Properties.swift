@@ -77,9 +77,17 @@ extension CameraSourceElement {
         case (.preset, .int(let v)):
             let preset = CameraPreset.allCases[v]
             settings.withLock { $0.preset = preset }
-            // Under `switching`: a start or a switch on another thread reads the size.
+            // Under `switching`: a start or a switch on another thread reads the size. Before
+            // the camera opens too: a description's links are made then, and they must see
+            // the preset's size (`! video/x-raw,width=1280,height=720` after preset=1280x720
+            // did not link, the element still saying 640x480). The camera's largest (photo)
+            // is known once it opens: any size until then.
             switching.lock()
-            if hasSource, let size = preset.size { setOutputCaps(width: size.width, height: size.height) }
+            if let size = preset.size {
+                setOutputCaps(width: size.width, height: size.height)
+            } else if !hasSource {
+                setOutputCaps(width: nil, height: nil)
+            }
             switching.unlock()
         case (.fallback, .int(let v)):
             settings.withLock { $0.fallback = CameraFallback.allCases[v] }

@@ -158,11 +158,17 @@ extension CameraSourceElement {
     }
 
     /// Called with `switching` held (it guards `outputSize`).
-    func setOutputCaps(width: Int, height: Int) {
-        outputSize = (width, height)
-        log.info(element, "output size \(width)x\(height) at \(Self.framerate)")
+    /// The output caps: `width`×`height` at 30 fps (nil: any size, for a camera not yet opened
+    /// whose size is its largest).
+    func setOutputCaps(width: Int?, height: Int?) {
+        var size = ""
+        if let width, let height {
+            outputSize = (width, height)
+            size = ",width=\(width),height=\(height)"
+            log.info(element, "output size \(width)x\(height) at \(Self.framerate)")
+        }
         GStreamer.set(UnsafeMutableRawPointer(capsFilter), "caps",
-                      "video/x-raw,format=(string)\(Self.outputFormats),width=\(width),height=\(height),framerate=\(Self.framerate),pixel-aspect-ratio=1/1")
+                      "video/x-raw,format=(string)\(Self.outputFormats)\(size),framerate=\(Self.framerate),pixel-aspect-ratio=1/1")
     }
 
     /// Puts `source` in place of the current one (see the file header).
