@@ -25,6 +25,24 @@ final class SnapshotNamingTests: XCTestCase {
         }
     }
 
+    /// A name that promises another kind of file than the one written is refused, naming
+    /// both and the extensions to use (a still named .png was a JPEG, silently); names with
+    /// the right extension, in any case, or none that names a media kind, are taken.
+    func testANameForAnotherKindOfFileIsRefused() throws {
+        for template in ["x-%05d.png", "shots/%d.PNG", "s-%d.webp", "s-%d.mp4"] {
+            XCTAssertThrowsError(try SnapshotNaming(template: template), template) { error in
+                XCTAssertTrue("\(error)".contains(template) && "\(error)".contains("written as JPEG: end the name in .jpg or .jpeg"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try SnapshotNaming(template: "r-%d.mkv", property: "record-location", example: "recording-%05d.mp4")) { error in
+            XCTAssertTrue("\(error)".contains("names Matroska files, but they are written as MP4: end the name in .mp4 or .m4v"), "\(error)")
+        }
+        for template in ["x-%05d.JPG", "x-%d.jpeg", "x-%d", "x-%d.still", "v1.png.d/s-%d.jpg"] {
+            XCTAssertNoThrow(try SnapshotNaming(template: template), template)
+        }
+        XCTAssertNoThrow(try SnapshotNaming(template: "r-%d.M4V", property: "record-location", example: "recording-%05d.mp4"))
+    }
+
     /// `%%` is a literal `%`, as printf (and so multifilesink and splitmuxsink) reads it.
     func testDoublePercentIsALiteralPercentAsPrintfReadsIt() throws {
         for template in ["100%%-%05d.jpg", "%%%d%%.jpg", "a%%b/%%c-%02d", "%d%%"] {

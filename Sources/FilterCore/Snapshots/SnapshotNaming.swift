@@ -34,6 +34,29 @@ public struct SnapshotNaming: Equatable {
         guard !(prefix + suffix).hasSuffix("/"), !(prefix + "0" + suffix).hasSuffix("/") else {
             throw TemplateError(description: "\(property) \(template.quotedForMessage) names a folder, not a file")
         }
+        // A name that promises another kind of file than the one written (a still named .png
+        // was a JPEG, silently): refused. Names without a media extension are taken.
+        let written = Self.fileKind(of: example)
+        if let kind = Self.fileKind(of: prefix + "0" + suffix), let written, kind.name != written.name {
+            throw TemplateError(description: "\(property) \(template.quotedForMessage) names \(kind.name) files, but they are written as \(written.name): "
+                                + "end the name in \(written.extensions.map { "." + $0 }.joined(separator: " or ")) (e.g. \(example))")
+        }
+    }
+
+    /// The kinds of media file a name can promise, by extension.
+    private static let fileKinds: [(name: String, extensions: [String])] = [
+        ("JPEG", ["jpg", "jpeg"]), ("MP4", ["mp4", "m4v"]),
+        ("PNG", ["png"]), ("GIF", ["gif"]), ("BMP", ["bmp"]), ("TIFF", ["tif", "tiff"]), ("WebP", ["webp"]),
+        ("HEIF", ["heic", "heif"]), ("AVIF", ["avif"]), ("Matroska", ["mkv"]), ("WebM", ["webm"]),
+        ("QuickTime", ["mov"]), ("AVI", ["avi"]), ("MPEG-TS", ["ts", "m2ts"]), ("Ogg", ["ogv", "ogg"]),
+    ]
+
+    /// The kind of media file `name` promises by its extension (nil: none known).
+    private static func fileKind(of name: String) -> (name: String, extensions: [String])? {
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        guard let dot = file.lastIndex(of: ".") else { return nil }
+        let ext = file[file.index(after: dot)...].lowercased()
+        return fileKinds.first { $0.extensions.contains(ext) }
     }
 
     /// The counters in `template`, left to right: `%`, an optional `0`, digits (the
