@@ -111,6 +111,11 @@ extension FilterCamElement {
         recording.finish(atEndOfStream: true)
     }
 
+    /// After a flush, frames may follow an EOS: a still asked for waits for one again.
+    func streamFlushed() {
+        snapshots.streamResumed()
+    }
+
     /// What places this frame in a recording.
     private func recordingFacts(_ stream: StreamState) -> RecordingBranch.FrameFacts {
         RecordingBranch.FrameFacts(framesPerSecond: stream.framesPerSecond, runningTime: stream.frameRunningTime,

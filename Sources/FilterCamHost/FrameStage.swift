@@ -26,6 +26,8 @@ protocol FrameStage: AnyObject, Sendable {
     func task(for input: FrameShape, stream: StreamState) -> FrameTask
     /// EOS arrived, before it goes downstream (worker thread): finish pending work (stills).
     func endOfStream()
+    /// FLUSH_STOP arrived (a pad's streaming thread): frames may come again after an EOS.
+    func streamFlushed()
     /// A navigation event from the window (the sink's thread): true when the element used it.
     func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool
     /// A pointer position on the output mapped back to the input, for navigation events
@@ -35,6 +37,7 @@ protocol FrameStage: AnyObject, Sendable {
 
 extension FrameStage {
     func endOfStream() {}
+    func streamFlushed() {}
     func navigate(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { false }
     func mapPointerToInput(x: Double, y: Double) -> (x: Double, y: Double) { (x, y) }
 }

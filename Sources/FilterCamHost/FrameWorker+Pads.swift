@@ -101,6 +101,7 @@ extension FrameWorker {
                 }
                 me.earliestTime.store(UInt64.max, ordering: .relaxed)
                 me.liveState.store(0, ordering: .relaxed)
+                me.stage?.streamFlushed()
                 me.mailbox.setFlushing(false)
             case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP, GST_EVENT_STREAM_START,
                  GST_EVENT_STREAM_GROUP_DONE, GST_EVENT_TOC, GST_EVENT_CUSTOM_DOWNSTREAM_STICKY, GST_EVENT_SINK_MESSAGE,

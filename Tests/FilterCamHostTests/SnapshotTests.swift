@@ -253,6 +253,49 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(files(dir), [])
     }
 
+    /// A still asked for after EOS, the pipeline left PLAYING: no frame will come, and it
+    /// is said at once (it waited, unanswered, until the pipeline stopped; a tester's find).
+    /// After a flushing seek frames come again, and a still asked for then is taken.
+    func testARequestAfterTheEndOfTheStreamIsAnsweredAtOnce() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description: "videotestsrc ! video/x-raw,format=I420,width=32,height=24,framerate=30/1 ! "
+                                    + "filtercam name=fc flash=false snapshot-location=\(dir.path)/s-%d.jpg ! fakesink sync=false")
+        defer { pipeline.setState(GST_STATE_NULL) }
+        // Ten frames: a segment that stops at 1/3 s, played from PAUSED (prerolled).
+        func playTenFrames(then: () -> Void = {}) {
+            pipeline.setState(GST_STATE_PAUSED)
+            _ = gst_element_get_state(pipeline.element, nil, nil, 10_000_000_000)
+            XCTAssertTrue(gst_element_seek(pipeline.element, 1, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 0,
+                                           GST_SEEK_TYPE_SET, 333_333_333) != 0)
+            _ = gst_element_get_state(pipeline.element, nil, nil, 10_000_000_000)
+            then()
+            pipeline.setState(GST_STATE_PLAYING)
+        }
+        playTenFrames()
+        XCTAssertNotNil(GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 10_000_000_000, GST_MESSAGE_EOS)), "EOS")
+        let fc = try pipeline.requireElement("fc")
+        fc_emit_action(fc, "snapshot")
+        func nextStillMessage() -> (name: String, text: String)? {
+            while let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 10_000_000_000, GST_MESSAGE_ELEMENT)) {
+                guard let s = gst_message_get_structure(m.pointer) else { continue }
+                let name = String(cString: gst_structure_get_name(s))
+                guard name.hasPrefix("snapshot-saved") || name.hasPrefix("snapshot-failed") else { continue }
+                let text = gst_structure_get_string(s, name == "snapshot-failed" ? "reason" : "path").map { String(cString: $0) } ?? ""
+                return (name, text)
+            }
+            return nil
+        }
+        let answer = try XCTUnwrap(nextStillMessage(), "no answer within 10 s while PLAYING after EOS")
+        XCTAssertEqual(answer.name, "snapshot-failed")
+        XCTAssertTrue(answer.text.contains("the stream has ended"), answer.text)
+        // Asked for while prerolled after the seek: the frames still to come give it.
+        playTenFrames { fc_emit_action(fc, "snapshot") }
+        let taken = try XCTUnwrap(nextStillMessage(), "no still after the flushing seek")
+        XCTAssertEqual(taken.name, "snapshot-saved", taken.text)
+        XCTAssertEqual(files(dir), ["s-0.jpg"])
+    }
+
     func testCounterNeverOverwritesAnExistingFile() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -76,6 +76,9 @@ final class SnapshotBranch: ElementPart, Sendable {
     var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let settings = Locked(Settings())
     private let requests = Atomic<Int>(0)
+    /// EOS went through and no frame has come since (a flushing seek or a new run brings
+    /// frames again): a request now is answered at once instead of waiting for the stop.
+    private let streamEnded = Atomic<Bool>(false)
     let writtenCount = Atomic<UInt64>(0)
     /// The file name of the last still written, for the on-screen display.
     let lastWrittenName = Locked<String?>(nil)
@@ -153,6 +156,17 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// The `snapshot` action signal and live command.
     func request() {
         requests.add(1, ordering: .relaxed)
+        // After EOS no frame comes for it (an application that keeps the pipeline PLAYING
+        // waited for an answer until it stopped). Counted first, so that this and EOS's own
+        // reckoning (`finish`) answer each request exactly once.
+        if streamEnded.load(ordering: .sequentiallyConsistent) {
+            failUnservedRequests(because: "the stream has ended (seek back, or play it again, for more frames)")
+        }
+    }
+
+    /// Frames may come again (a flushing seek after EOS).
+    func streamResumed() {
+        streamEnded.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Whether the next frame must be touched (a still is due or the flash is showing),
@@ -200,6 +214,7 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// bracketed set) and which: its path and exposure bias, with the settings it uses.
     private func dueStill(timestamp: UInt64?) -> ((path: String, bias: Double?), Settings)? {
         let s = settings.withLock { $0 }
+        streamResumed()   // a frame came: a segment seek's after EOS, say
         return capture.withLock { c -> ((path: String, bias: Double?), Settings)? in
             c.framesSeen += 1
             if s.naming.template != c.counterTemplate {
@@ -269,6 +284,7 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// End of stream: every request still open is reported (`failOpenRequests`); the stills
     /// taken are written.
     func finish() {
+        streamEnded.store(true, ordering: .sequentiallyConsistent)
         failOpenRequests(because: "the stream ended")
         drain()
     }
@@ -282,18 +298,23 @@ final class SnapshotBranch: ElementPart, Sendable {
         for (path, _) in unfinished {
             report(failure: "cannot write snapshot \(path): \(ended) before the bracketed set was complete", path: path)
         }
-        let unserved = requests.exchange(0, ordering: .relaxed)
-        if unserved > 0 {
-            let reason = "\(ended) before a frame came for \(unserved == 1 ? "it" : "them") (a still is taken from each frame)"
-            fc_post_warning(element, "\(unserved) snapshot request\(unserved == 1 ? "" : "s") not served: \(reason)", nil)
-            for _ in 0..<unserved { reportUnserved(reason: "no still: " + reason) }
-        }
+        failUnservedRequests(because: "\(ended) before a frame came for")
+    }
+
+    /// Each request no frame came for: a WARNING, and `snapshot-failed` for each.
+    private func failUnservedRequests(because ended: String) {
+        let unserved = requests.exchange(0, ordering: .sequentiallyConsistent)
+        guard unserved > 0 else { return }
+        let reason = ended.hasSuffix(" for") ? "\(ended) \(unserved == 1 ? "it" : "them") (a still is taken from each frame)" : ended
+        fc_post_warning(element, "\(unserved) snapshot request\(unserved == 1 ? "" : "s") not served: \(reason)", nil)
+        for _ in 0..<unserved { reportUnserved(reason: "no still: " + reason) }
     }
 
     /// A new run: counters of the worker start again (requests left open were reported when
     /// the last run stopped; one made while stopped waits for this run's first frame).
     func start() {
         folders.prepare(forPath: settings.withLock { $0.naming.template })
+        streamResumed()
         startWriter()
         capture.withLock { c in
             c.framesSeen = 0
