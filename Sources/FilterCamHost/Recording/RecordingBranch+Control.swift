@@ -35,6 +35,7 @@ extension RecordingBranch {
                 if s.endRequested || s.stopping {
                     s.pending = []
                     s.finishOnceStarted = false
+                    capturingFlag.store(s.wanted, ordering: .relaxed)
                     return s.stopping ? .exit : .endDone
                 }
                 if s.recorder == nil, s.wanted || s.finishOnceStarted, let first = s.pending.first {
@@ -117,6 +118,7 @@ extension RecordingBranch {
                     s.recorder = recorder   // finished next if `record` went false meanwhile
                     s.starting = false
                     s.finishOnceStarted = false
+                    capturingFlag.store(s.wanted, ordering: .relaxed)
                 }
                 return frames
             }
@@ -243,9 +245,11 @@ extension RecordingBranch {
         state.withLockAndWake { s in
             change(&s)
             s.wanted = false
+            s.finishOnceStarted = false
             s.failures += 1
         }
         wantedFlag.store(false, ordering: .relaxed)
+        capturingFlag.store(false, ordering: .relaxed)
         g_object_notify(element.asGObject, Property.record.rawValue)
     }
 

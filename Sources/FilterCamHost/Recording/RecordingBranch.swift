@@ -85,9 +85,10 @@ final class RecordingBranch: ElementPart, Sendable {
         var pending: [Frame] = []
         /// The control thread is starting a recording.
         var starting = false
-        /// `record` went false after frames were kept for a recording that had yet to start
-        /// (a quick `v v`): it starts with those frames and is finished at once, so a
-        /// recording announced always leaves a file.
+        /// `record` went false while the stream ran and before the recording asked for had
+        /// started (a quick `v v`): it starts with the frames kept for it, or the next one if
+        /// none came yet, and is finished at once. So each press acts, as piped `record`
+        /// lines do (a start and a stop, each said), and a recording announced leaves a file.
         var finishOnceStarted = false
         /// The stream ended: the running recording is to be finished (cleared when it is).
         var endRequested = false
@@ -104,6 +105,8 @@ final class RecordingBranch: ElementPart, Sendable {
     let writtenCount = Atomic<UInt64>(0)
     /// `state.wanted`, for the worker's look at every frame without the lock.
     let wantedFlag = Atomic<Bool>(false)
+    /// Whether frames are copied for a recording: `wanted`, or `finishOnceStarted`.
+    let capturingFlag = Atomic<Bool>(false)
 
     /// The next counter to try, per template (as for stills). Only the control thread takes
     /// the lock (never contended): it keeps the branch Sendable, checked.
@@ -119,12 +122,16 @@ final class RecordingBranch: ElementPart, Sendable {
         guard let p = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (p, value) {
         case (.record, .bool(let on)):
-            state.withLockAndWake { s in
+            let running = element.isRunning
+            let capturing = state.withLockAndWake { s -> Bool in
+                let unstarted = s.wanted && s.recorder == nil && (s.starting || !s.pending.isEmpty || running)
                 s.wanted = on
-                s.finishOnceStarted = !on && (s.starting || (s.recorder == nil && !s.pending.isEmpty))
+                s.finishOnceStarted = !on && (unstarted || (s.finishOnceStarted && s.recorder == nil))
                 if !on && !s.finishOnceStarted { s.pending = [] }
+                return on || s.finishOnceStarted
             }
             wantedFlag.store(on, ordering: .relaxed)
+            capturingFlag.store(capturing, ordering: .relaxed)
         case (.location, .string(let text)):
             do {
                 let naming = try SnapshotNaming(template: text ?? Self.defaultLocation, property: p.rawValue, example: Self.defaultLocation)
@@ -155,7 +162,7 @@ final class RecordingBranch: ElementPart, Sendable {
     // MARK: The worker thread
 
     /// Whether frames are to be copied for a recording (so the worker touches each one).
-    var needsFrame: Bool { wantedFlag.load(ordering: .relaxed) }
+    var needsFrame: Bool { capturingFlag.load(ordering: .relaxed) }
 
     /// The running recording's length so far in seconds, nil when none runs.
     var runningSeconds: Double? {
@@ -196,7 +203,7 @@ final class RecordingBranch: ElementPart, Sendable {
         }
         let (recorder, waits) = state.withLockAndWake { s -> (MP4Recorder?, Bool) in
             if let r = s.recorder { return (r, false) }   // it started meanwhile
-            guard s.wanted, !s.stopping else { return (nil, false) }
+            guard s.wanted || s.finishOnceStarted, !s.stopping else { return (nil, false) }
             if s.pending.count >= Self.maximumPending { s.pending.removeFirst() }
             s.pending.append(frame)
             if s.thread == nil {
@@ -206,7 +213,7 @@ final class RecordingBranch: ElementPart, Sendable {
         }
         recorder?.push(frame)
         if waits {
-            _ = state.wait(until: { $0.pending.isEmpty || !$0.wanted || $0.stopping }, timeout: 30) { _ in }
+            _ = state.wait(until: { $0.pending.isEmpty || !($0.wanted || $0.finishOnceStarted) || $0.stopping }, timeout: 30) { _ in }
         }
     }
 
@@ -217,7 +224,7 @@ final class RecordingBranch: ElementPart, Sendable {
     /// for that never got a frame is said to have recorded nothing, rather than left unsaid.
     func finish(atEndOfStream: Bool = false) {
         let (running, unstarted) = state.withLockAndWake { s -> (Bool, Bool) in
-            guard s.thread != nil else { return (false, s.wanted) }
+            guard s.thread != nil else { return (false, s.wanted || s.finishOnceStarted) }
             s.endRequested = true
             return (true, false)
         }
@@ -243,7 +250,9 @@ final class RecordingBranch: ElementPart, Sendable {
             s.pending = []
             s.endRequested = false
             s.wanted = false
+            s.finishOnceStarted = false
         }
+        capturingFlag.store(false, ordering: .relaxed)
         // The file is finished: `record` reads false (notified, for a record button), so a
         // pipeline played again does not start a recording nobody asked for.
         if wantedFlag.exchange(false, ordering: .relaxed) {
