@@ -151,6 +151,11 @@ public final class PipelineSession {
     }
     public var onRecording: ((RecordingNews) -> Void)?
 
+    /// Whether the pipeline is live (known once started, when `onStarted` is called).
+    public private(set) var isLive = false
+    /// Whether quit or a signal sent the EOS (otherwise an EOS came from the source: a file's end).
+    public private(set) var endOfStreamAsked = false
+
     /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
     public func run() -> Outcome {
         let bus = pipeline.bus
@@ -158,7 +163,10 @@ public final class PipelineSession {
         // and the pipeline stops before a sink downstream has opened its file (filesink
         // truncates it: a typo in FILTER would empty the last good recording).
         let refusing = pipeline.filterCamElements.contains { gst_element_set_state($0.element, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE }
-        if refusing || pipeline.setState(GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+        let started = refusing ? GST_STATE_CHANGE_FAILURE : pipeline.setState(GST_STATE_PLAYING)
+        // Live sources give frames only while PLAYING: nothing to preroll.
+        isLive = started == GST_STATE_CHANGE_NO_PREROLL
+        if started == GST_STATE_CHANGE_FAILURE {
             // The reason is on the bus; print it.
             while let m = GstOwned(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) { report(m.pointer) }
             errorLine("ERROR: pipeline refused to start")
@@ -316,6 +324,7 @@ public final class PipelineSession {
     }
 
     private func beginEndOfStream(_ why: String) -> Date {
+        endOfStreamAsked = true
         let recording = pipeline.elements.contains { e in
             Pipeline.isMuxer(e) || Pipeline.factoryName(of: e) == "filesink" || Pipeline.factoryName(of: e) == "multifilesink"
         } || filterStages.contains { Pipeline.property($0.element, "record") == "true" }

@@ -57,7 +57,7 @@ enum ServeCommand {
             // format (a test source, a `videoconvert`, FilterCam's elements) it gives that one
             // and the encoder converts nothing; a format fixed upstream still passes.
             pipeline = try Pipeline(description: "\(description) ! capsfilter name=filtercam-serve-out caps=\"video/x-raw,format=I420;video/x-raw\" "
-                                    + "! intervideosink channel=\(channel) sync=false")
+                                    + "! intervideosink name=filtercam-serve-sink channel=\(channel) sync=false")
         } catch {
             printError("filtercam serve: \(error)")
             if "\(error)".contains("filtercam-serve-out") || "\(error)".contains("intervideosink") {
@@ -113,7 +113,17 @@ enum ServeCommand {
                 return 1
             }
         }
-        session.onStarted = { [web] in
+        session.onStarted = { [web, weak session] in
+            // A source that is not live (a test picture without is-live=true, a file) ran as
+            // fast as it could into the unsynced sink: both cores busy, viewers saw the
+            // picture race (a ball 200 px a frame), recordings ran 40x long and a file ended
+            // in a moment. It is paced by the clock, as a window paces it (set before the
+            // pipeline reaches PLAYING: the sink is still waiting for its preroll frame). A
+            // live one (a camera) keeps the sink unsynced: its frames come at their own
+            // pace, and waiting for their time would add the latency to every viewer's.
+            if session?.isLive == false, let sink = pipeline.element(named: "filtercam-serve-sink") {
+                try? Pipeline.setProperty(sink, "sync", "true")
+            }
             var lines = ServeInstructions.lines(scheme: configuration.tlsCertificate == nil ? "rtsp" : "rtsps", address: configuration.address,
                                                 port: server.port, path: configuration.path, user: configuration.users.first?.0)
             if let web { lines.append("  in a browser: \(web.url) (WebRTC; WHEP players: \(web.url)whep)") }
@@ -163,8 +173,12 @@ enum ServeCommand {
             }
         }
         let outcome = session.run()
+        if outcome == .endOfStream && !session.endOfStreamAsked {
+            printError("filtercam serve: the source ended (end of stream): stopped serving")
+        }
         restoreTerminal()
         withExtendedLifetime((server, web)) {}
         return outcome.exitStatus
     }
+
 }

@@ -561,6 +561,38 @@ class Serve(unittest.TestCase):
             self.assertIsNotNone(processed, err[-800:])
             self.assertGreaterEqual(int(processed.group(1)), 30, f"start {start}: the camera froze for its viewer\n{err[-800:]}")
 
+    def test_a_source_that_is_not_live_is_paced_to_its_frame_rate(self):
+        # Not live (videotestsrc without is-live, a file), the pipeline ran as fast as it
+        # could into the server's unsynced sink: both cores busy, the viewer's picture raced
+        # (thousands of frames processed for 60 seen), a file ended in a moment. Paced by
+        # the clock now: about the frames the viewer saw, plus the start's and stop's few.
+        description = "videotestsrc pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia"
+        server = Server(description=description)
+        self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-paced-"), "viewer.ts")
+        viewer(server.url, 20, out, frames=60).wait()
+        frames, _ = frames_and_duration(out)
+        status, err = server.stop()
+        self.assertEqual(status, 0, err[-800:])
+        self.assertGreaterEqual(frames, 55, err[-800:])
+        processed = int(re.search(r"filtercam0: processed=(\d+)", err).group(1))
+        self.assertLessEqual(processed, frames + 60, f"{processed} frames processed for {frames} seen: not paced\n{err[-800:]}")
+
+    def test_a_file_is_served_at_its_pace_and_its_end_is_said(self):
+        # A 2 s source that is not live: the viewer gets its frames over about 2 s (they came
+        # in a burst: 2 or 3 reached the viewer), and the server says why it stops. (The
+        # camera starts when the viewer connects, before its player runs: the first few
+        # frames of a file can be missed, as a camera's are.)
+        server = Server(description="videotestsrc num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia")
+        self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-file-"), "viewer.ts")
+        viewer(server.url, 20, out).wait()
+        self.assertTrue(server.wait_for_err("the source ended (end of stream): stopped serving", timeout=20))
+        status, err = server.stop()
+        self.assertEqual(status, 0, err[-800:])
+        frames, _ = frames_and_duration(out)
+        self.assertGreaterEqual(frames, 30, err[-800:])
+
     def test_snapshot_command_while_serving_writes_the_served_picture(self):
         folder = tempfile.mkdtemp(prefix="fc-serve-still-")
         err = command_while_watched(folder, "snapshot")
