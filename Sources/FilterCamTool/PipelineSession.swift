@@ -543,6 +543,10 @@ public final class PipelineSession {
             && !countdownIsPending()
     }
 
+    /// Whether a still asked for (a countdown's too) has yet to be written: `serve` keeps
+    /// its camera running for it.
+    public var stillIsPending: Bool { !stillsRequestedAreDone() }
+
     /// Whether every still asked for has its frame (its set began), so that what a command
     /// after it changes is not in it; bounded, as `quit`'s wait.
     private func stillsRequestedHaveBegun() -> Bool {

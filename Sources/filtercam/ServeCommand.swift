@@ -137,14 +137,14 @@ enum ServeCommand {
         LaunchCommand.installSignalHandlers()
         let restoreTerminal = LaunchCommand.startReadingCommands(into: session)
         var lastViewer = Date.distantPast
-        var keptForRecording = false
+        var keptFor: String?   // what the camera runs on for with nobody watching
         session.onTick = {
             stream.tick()
             guard !options.alwaysOn else { return }
             // Said on stderr, so whoever runs the server sees why the camera light goes off.
             if server.viewers + (web?.watching ?? 0) > 0 {
                 lastViewer = Date()
-                keptForRecording = false
+                keptFor = nil
                 if !cameraRunning.withLock({ $0 }) {
                     pipeline.setPlaying(true)
                     cameraRunning.withLock { $0 = true }
@@ -159,13 +159,16 @@ enum ServeCommand {
                 // between left it stuck half-way for good (GStreamer drops the carry-on, and
                 // waits for a preroll that already came): the first viewer's picture froze on
                 // that frame and Ctrl-C's EOS never got through. Not during a recording
-                // either: its file would stall, the time lost without a word.
-                guard !session.recordingIsOn else {
-                    if !keptForRecording { printError("filtercam serve: nobody watches; the camera runs on for the recording") }
-                    keptForRecording = true
+                // either: its file would stall, the time lost without a word; nor while a
+                // still asked for (a countdown's) waits for its frame: it was taken when the
+                // next viewer came, minutes later, with that moment's filter.
+                let needed = session.recordingIsOn ? "the recording" : session.stillIsPending ? "the still asked for" : nil
+                if let needed {
+                    if keptFor != needed { printError("filtercam serve: nobody watches; the camera runs on for \(needed)") }
+                    keptFor = needed
                     return
                 }
-                keptForRecording = false
+                keptFor = nil
                 pipeline.setPlaying(false)
                 cameraRunning.withLock { $0 = false }
                 printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"

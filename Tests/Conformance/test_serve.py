@@ -472,6 +472,27 @@ class Serve(unittest.TestCase):
         # Every frame of the time it ran (30 fps), less what the stop's command round takes.
         self.assertGreaterEqual(int(saved.group(2)), int(30 * (elapsed - 1)), f"{elapsed:.1f} s recorded as {saved.group(0)}")
 
+    def test_a_countdown_asked_for_as_the_last_viewer_leaves_is_taken_then(self):
+        # A countdown asked for in the 3 s after the last viewer left was accepted, then the
+        # camera paused under it: the still came when the next viewer did, minutes later and
+        # with that moment's filter. The camera now runs on for it, then pauses.
+        folder = tempfile.mkdtemp(prefix="fc-countdown-leave-")
+        server = Server(cwd=folder)
+        try:
+            viewer(server.url, 30, os.path.join(folder, "v.ts"), frames=30).wait(30)
+            server.process.stdin.write("countdown\n")
+            server.process.stdin.flush()
+            self.assertTrue(server.wait_for_err("countdown: a still in 3 s"))
+            # (Whether the still or the end of the 3 s comes first depends on the moment:
+            # "the camera runs on for the still asked for" is said only in the second case.)
+            self.assertTrue(server.wait_for_err("saved snapshot-00000.jpg", timeout=20), "no still without a viewer")
+            self.assertTrue(server.wait_for_err("camera paused: nobody has watched"), "the camera never paused after the still")
+        finally:
+            status, err = server.stop()
+        self.assertEqual(status, 0, err[-800:])
+        self.assertLess(err.index("saved snapshot-00000.jpg"), err.index("camera paused: nobody has watched"), err[-800:])
+        self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".jpg")), ["snapshot-00000.jpg"])
+
     def test_a_first_viewer_gets_the_cameras_size_from_the_first_frame(self):
         # The camera used to pause before its first frame, so the channel to the encoder knew
         # only its default 320x240: a first viewer's stream began with black 320x240 frames
