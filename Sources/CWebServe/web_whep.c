@@ -30,12 +30,19 @@ GHashTable *fc_whep_peers_new(void) {
   return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, peer_free);
 }
 
+// A viewer counts as watching (the camera runs for it) once its offer is answered, until
+// it leaves; one that has not connected within FC_UNCONNECTED_EVICT_US of its answer no
+// longer does: an offer that never connects kept the camera running until its viewer was
+// dropped, 20 s on (the sweep, once a second, counts again).
 static void count_watching(FcWebServer *s) {
   int n = 0;
   GHashTableIter it;
   gpointer value;
   g_hash_table_iter_init(&it, s->peers);
-  while (g_hash_table_iter_next(&it, NULL, &value)) n += ((Peer *)value)->offer == 0;
+  while (g_hash_table_iter_next(&it, NULL, &value)) {
+    Peer *peer = value;
+    n += peer->offer == 0 && fc_whep_peer_unconnected_for(peer->peer) < FC_UNCONNECTED_EVICT_US;
+  }
   g_mutex_lock(&s->lock);
   s->watching = n;
   g_mutex_unlock(&s->lock);

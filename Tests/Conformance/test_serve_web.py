@@ -83,9 +83,10 @@ def colourful(rgb):
 class WebServe:
     """`filtercam serve --web` with a reader of its stderr, and commands on its stdin."""
 
-    def __init__(self, *arguments, description=COLOUR):
+    def __init__(self, *arguments, description=COLOUR, ports=None):
         self.folder = tempfile.mkdtemp(prefix="fc-web-")
-        self.process = subprocess.Popen([CLI, "serve", "--port", str(free_port()), "--web", "--web-port", str(free_port()),
+        self.ports = ports or (free_port(), free_port())   # RTSP, web
+        self.process = subprocess.Popen([CLI, "serve", "--port", str(self.ports[0]), "--web", "--web-port", str(self.ports[1]),
                                          *arguments, description], cwd=self.folder,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines = queue.Queue()
@@ -351,6 +352,32 @@ class WebPage(ServerAndBrowser):
         self.assertLessEqual(fds() - before, 5, "the server holds the closed connections")
 
 
+class WebServerRestart(unittest.TestCase):
+    def test_a_server_started_again_is_watched_again_at_once(self):
+        # The page said "the server answers again" within a second of a restart, then kept
+        # the frozen picture 13-16 s more, until WebRTC gave up. It watches again as soon
+        # as it sees the server back with no frame coming.
+        skip_without_filtercam_or_browser()
+        first = WebServe(description=COLOUR.replace("filter=none", "filter=mono"))
+        page = browser.Browser()
+        try:
+            page.open(first.url)
+            centre = [(0.5, 0.5)]
+            self.assertTrue(grey(picture_at(page, centre, lambda p: grey(p[0]))[0]), "the first server's picture is not grey")
+            self.assertEqual(first.stop(), 0)
+            second = WebServe(description=COLOUR, ports=first.ports)
+            try:
+                back = time.monotonic()
+                seen = picture_at(page, centre, lambda p: colourful(p[0]), timeout=10)
+                self.assertTrue(seen and colourful(seen[0]),
+                                f"10 s after the restart the page still shows {seen}: " + page.run("return document.getElementById('status').textContent"))
+                print(f"\n  picture back {time.monotonic() - back:.1f} s after the restart", file=__import__("sys").stderr)
+            finally:
+                second.stop()
+        finally:
+            page.quit()
+
+
 class WebRefusesBeforeReading(unittest.TestCase):
     """A request refused at its headers is answered at once and its connection closed; its
     body is never read (libsoup 3.2 reads a refused request's whole body into memory before
@@ -506,6 +533,22 @@ class WhepPlaces(unittest.TestCase):
             self.assertEqual(watched.status, 201, watched.answer)
             self.assertGreaterEqual(watched.frames, 30, "the viewer that got a place decoded too few frames")
             self.assertTrue(all("too many WebRTC viewers" in r for r in refusals), refusals[:3])
+        finally:
+            server.stop()
+
+    def test_an_offer_that_never_connects_does_not_keep_the_camera_running(self):
+        # An answered offer whose viewer never connects woke the camera for about 23 s (until
+        # the viewer was dropped), so any local process could keep it on. Its place counts
+        # as watching 5 s after the answer at most; then the camera pauses 3 s later.
+        server = WebServe(description=COLOUR)
+        try:
+            server.wait_for_line("camera paused until a viewer comes")
+            status, text = server.request("POST", "/whep", whep_client.dead_offer().encode(), {"Content-Type": "application/sdp"})
+            self.assertEqual(status, 201, text)
+            server.wait_for_line("camera running for a viewer")
+            answered = time.monotonic()
+            server.wait_for_line("camera paused: nobody has watched for 3 s", timeout=15)
+            self.assertLess(time.monotonic() - answered, 15)
         finally:
             server.stop()
 

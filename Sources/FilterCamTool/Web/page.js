@@ -6,6 +6,7 @@
 const video = document.getElementById("live");
 const statusLine = document.getElementById("status");
 let resource = null;   // this viewer's WHEP resource, DELETEd on leaving
+let current = null;    // this viewer's RTCPeerConnection
 
 function say(text) { statusLine.textContent = text; }
 
@@ -28,7 +29,9 @@ async function watch() {
   if (response.status !== 201) throw new Error(`the server refused to send video (${response.status}): ${await response.text()}`);
   resource = here(response.headers.get("Location"));
   await pc.setRemoteDescription({ type: "answer", sdp: await response.text() });
+  current = pc;
   pc.addEventListener("connectionstatechange", () => {
+    if (pc !== current) return;   // replaced already (reconnectIfFrozen)
     if (pc.connectionState === "failed" || pc.connectionState === "closed") {
       say("the picture stopped; reconnecting…");
       pc.close();
@@ -92,10 +95,44 @@ function markChosenFilter() {
 // Whether the last look at /state found the server gone (said once, and when it is back).
 let away = false;
 
+// A server started again has none of the old viewers: the picture stayed frozen until
+// WebRTC gave up, 13-16 s later. While a viewer is up the camera runs, so a picture that
+// has shown frames and then none for two looks at /state (3 s), or none within a second
+// of the server answering again, means the viewer is gone: a new one is made at once.
+const frames = () => video.getVideoPlaybackQuality().totalVideoFrames;
+let framesAtLastLook = 0, stillLooks = 0;
+
+function watchAgain() {
+  if (!current) return;
+  say("the picture stopped; reconnecting…");
+  const pc = current, left = resource;
+  current = null;
+  resource = null;
+  pc.close();
+  if (left) fetch(left, { method: "DELETE" }).catch(() => {});
+  start();
+}
+
+function reconnectIfFrozen() {
+  const before = frames();
+  setTimeout(() => { if (frames() === before) watchAgain(); }, 1000);
+}
+
+function lookForAFrozenPicture() {
+  // A hidden tab's video may not be decoded: no frames there says nothing.
+  const now = frames(), shown = document.visibilityState === "visible";
+  stillLooks = shown && current && now > 0 && now === framesAtLastLook ? stillLooks + 1 : 0;
+  framesAtLastLook = now;
+  if (stillLooks >= 2) {
+    stillLooks = 0;
+    watchAgain();
+  }
+}
+
 async function refreshState(announce) {
   try {
     const response = await fetch(here("/state"));
-    if (away) { away = false; say("the server answers again"); }
+    if (away) { away = false; say("the server answers again"); reconnectIfFrozen(); }
     if (!response.ok) return;
     const text = await response.text();
     const match = /^picked: (.*)$/m.exec(text);
@@ -117,7 +154,7 @@ for (const button of document.querySelectorAll("[data-filter]")) {
 
 // The filter in use when the page opens, then every second and a half.
 refreshState(true);
-setInterval(() => refreshState(false), 1500);
+setInterval(() => { refreshState(false); lookForAFrozenPicture(); }, 1500);
 
 for (const button of document.querySelectorAll("[data-action]")) {
   const action = button.dataset.action;
