@@ -123,6 +123,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         var refusedYUV = false
         /// Stills written, and recordings failed, when the last frame was prepared.
         var stillsSeen: UInt64 = 0
+        var stillFailuresSeen: UInt64 = 0
         var recordingFailuresSeen = 0
         /// Draws the on-screen display into YUV frames.
         let osdCanvas = OSDCanvas()
@@ -354,8 +355,8 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
     var galleryPainter: GalleryPainter { frameState.withLock { $0.galleryPainter } }
 
     /// What to draw on this frame with `osd` on (worker thread): the lens is outlined unless
-    /// it is the whole picture or the whole output; notes a still written since the last
-    /// one, the running recording's length, a recording that failed.
+    /// it is the whole picture or the whole output; notes a still written or failed since
+    /// the last one, the running recording's length, a recording that failed.
     func onScreenItems(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
         // A countdown's still is due with the first frame after its end, with or without osd.
         if display.withLock({ $0.countdownDue(at: Self.now) }) { snapshots.request() }
@@ -367,15 +368,16 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         }
         guard s.osd else { return [] }
         let lens = s.lens.isFull || s.lensCrop ? nil : recipe.lensRect
-        let written = snapshots.written
+        let written = snapshots.written, stillFailures = snapshots.failed
         let recorded = recording.runningSeconds, failures = recording.failures
         let now = Self.now
         let seen = frameState.withLock { f in
-            defer { (f.stillsSeen, f.recordingFailuresSeen) = (written, failures) }
-            return (stills: f.stillsSeen, recordingFailures: f.recordingFailuresSeen)
+            defer { (f.stillsSeen, f.stillFailuresSeen, f.recordingFailuresSeen) = (written, stillFailures, failures) }
+            return (stills: f.stillsSeen, stillFailures: f.stillFailuresSeen, recordingFailures: f.recordingFailuresSeen)
         }
         return display.withLock { d in
             if written > seen.stills, let name = snapshots.lastWritten { d.snapshotSaved(fileName: name, at: now) }
+            if stillFailures > seen.stillFailures { d.snapshotFailed(at: now) }
             d.recording(seconds: recorded)
             if failures > seen.recordingFailures { d.recordingFailed(at: now) }
             return d.items(at: now, lens: lens, alwaysOutline: s.lensOutline)

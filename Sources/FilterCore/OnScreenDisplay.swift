@@ -55,6 +55,12 @@ public struct OnScreenDisplay: Sendable, Equatable {
         banner = ("saved \(fileName)", time + Self.holdSeconds)
     }
 
+    /// A still asked for could not be written (a missing folder, a full disk; the terminal
+    /// says why): the flash had shown, so the picture says it for a moment too.
+    public mutating func snapshotFailed(at time: Double) {
+        banner = ("snapshot failed", time + Self.holdSeconds)
+    }
+
     /// A still in `seconds` (0 cancels a running countdown).
     public mutating func countdownStarted(seconds: Int, at time: Double) {
         countdownEnd = seconds > 0 ? time + Double(seconds) : nil

@@ -253,6 +253,28 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(files(dir), [])
     }
 
+    /// A still that cannot be written (its folder is missing) is said on the picture for a
+    /// moment, as a failed recording is: the window showed nothing (a tester's find). The
+    /// frames some time after the request differ from the same run's without one only by
+    /// that banner (a solid colour, no flash).
+    func testAFailedStillIsSaidOnThePicture() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let description = "videotestsrc is-live=true num-buffers=30 pattern=solid-color foreground-color=0xff3060a0 "
+            + "! video/x-raw,format=BGRx,width=160,height=120,framerate=30/1 "
+            + "! filtercam name=fc osd=true flash=false snapshot-location=\(dir.path)/missing/s-%d.jpg"
+        var messages: BusLog!
+        let asked = try collectFrames(description, prepare: { messages = BusLog($0) }, onFrame: { i, _, pipeline in
+            if i == 2, let fc = pipeline.element(named: "fc") { fc_emit_action(fc, "snapshot") }
+        })
+        let plain = try collectFrames(description)
+        XCTAssertTrue(messages.warnings.contains { $0.contains("cannot write snapshot") }, "\(messages.warnings)")
+        XCTAssertEqual(asked.count, 30)
+        XCTAssertEqual(plain.count, 30)
+        XCTAssertEqual(asked[1].bytes, plain[1].bytes, "the same picture before the request")
+        XCTAssertNotEqual(asked[20].bytes, plain[20].bytes, "no banner after the failed still")
+    }
+
     /// A still asked for after EOS, the pipeline left PLAYING: no frame will come, and it
     /// is said at once (it waited, unanswered, until the pipeline stopped; a tester's find).
     /// After a flushing seek frames come again, and a still asked for then is taken.

@@ -58,6 +58,15 @@ final class OnScreenDisplayTests: XCTestCase {
         XCTAssertEqual(osd.items(at: 32, lens: nil, alwaysOutline: false), [])
     }
 
+    /// A still that could not be written says so for a moment, as a failed recording does
+    /// (the flash had shown: the window looked as if the picture was taken).
+    func testAFailedStillIsSaid() {
+        var osd = OnScreenDisplay()
+        osd.snapshotFailed(at: 5)
+        XCTAssertEqual(osd.items(at: 5.5, lens: nil, alwaysOutline: false), [.banner("snapshot failed")])
+        XCTAssertEqual(osd.items(at: 7, lens: nil, alwaysOutline: false), [])
+    }
+
     func testCountdownZeroCancels() {
         var osd = OnScreenDisplay()
         osd.countdownStarted(seconds: 2, at: 0)

@@ -199,6 +199,7 @@ extension SnapshotBranch {
     }
 
     func report(failure: String, path: String) {
+        failedCount.add(1, ordering: .relaxed)
         fc_post_warning(element, failure, nil)
         let failed = StructureBuilder("snapshot-failed")
         failed.set("path", path)
@@ -208,6 +209,7 @@ extension SnapshotBranch {
 
     /// A request that got no still, so no path (`finish` warns once for all of them).
     func reportUnserved(reason: String) {
+        failedCount.add(1, ordering: .relaxed)
         let failed = StructureBuilder("snapshot-failed")
         failed.set("reason", reason)
         failed.post(from: element)

@@ -80,6 +80,8 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// frames again): a request now is answered at once instead of waiting for the stop.
     private let streamEnded = Atomic<Bool>(false)
     let writtenCount = Atomic<UInt64>(0)
+    /// Stills asked for that failed (written or not served), for the on-screen display.
+    let failedCount = Atomic<UInt64>(0)
     /// The file name of the last still written, for the on-screen display.
     let lastWrittenName = Locked<String?>(nil)
 
@@ -107,6 +109,7 @@ final class SnapshotBranch: ElementPart, Sendable {
     }
 
     var written: UInt64 { writtenCount.load(ordering: .relaxed) }
+    var failed: UInt64 { failedCount.load(ordering: .relaxed) }
     var lastWritten: String? { lastWrittenName.withLock { $0 } }
 
     // MARK: Properties
