@@ -173,7 +173,10 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.moveLens(.left), ["lens": "0,0,0.5,0.5"]).0, "lens: 0,0,0.5,0.5", "at the edge it stays")
         XCTAssertEqual(try run(.lensSmaller, lens).0, "lens: 0.3,0.3,0.4,0.4")
         XCTAssertEqual(try run(.lensLarger, lens).0, "lens: 0.1875,0.1875,0.625,0.625")
-        XCTAssertEqual(try run(.lensLarger, ["lens": "0,0,0.9,0.9"]).0, "lens: off", "at most the whole picture")
+        // At most 95 % of each side: grown to the whole picture it was off, and `[` refused.
+        XCTAssertEqual(try run(.lensLarger, ["lens": "0,0,0.9,0.9"]).0, "lens: 0,0,0.95,0.95")
+        XCTAssertEqual(try run(.lensLarger, ["lens": "0.025,0.025,0.95,0.95"]).0, "lens: 0.025,0.025,0.95,0.95", "as large as it gets")
+        XCTAssertEqual(try run(.lensSmaller, ["lens": "0.025,0.025,0.95,0.95"]).0, "lens: 0.12,0.12,0.76,0.76")
         for command in [ControlCommand.moveLens(.up), .lensSmaller, .lensLarger] {
             XCTAssertThrowsError(try run(command)) { XCTAssertTrue("\($0)".contains("the lens is off"), "\($0)") }
         }

@@ -160,6 +160,9 @@ extension ControlCommand {
 }
 
 extension LensRect {
+    /// The largest side `]` grows a lens to (a fraction of the picture's).
+    static let largestSide = 0.95
+
     /// A square (in fractions) lens of `size` in the middle of the picture.
     static func centred(size s: Double) -> LensRect {
         try! LensRect(x: (1 - s) / 2, y: (1 - s) / 2, w: s, h: s)
@@ -174,9 +177,11 @@ extension LensRect {
         return (try? LensRect(x: left, y: top, w: w, h: h)) ?? self
     }
 
-    /// The lens scaled about its centre, between 5 % and the whole picture.
+    /// The lens scaled about its centre, between 5 % and 95 % of each side (or its size, if
+    /// larger): growing to the whole picture turned the lens off, and `[` was then refused.
     func resized(by factor: Double) -> LensRect {
-        let w = min(max(self.w * factor, 0.05), 1), h = min(max(self.h * factor, 0.05), 1)
+        func side(_ s: Double) -> Double { min(max(s * factor, 0.05), max(s, Self.largestSide)) }
+        let w = side(self.w), h = side(self.h)
         let sized = (try? LensRect(x: 0, y: 0, w: w, h: h)) ?? self
         return sized.centred(atX: x + self.w / 2, y: y + self.h / 2)
     }
