@@ -122,7 +122,7 @@ extension ElementProperty.Kind {
     func accepts(_ value: PropertyValue) -> Bool {
         switch (self, value) {
         case (.double, .double), (.int, .int), (.uint, .int), (.bool, .bool), (.string, .string),
-             (.enumeration, .int), (.gstEnum, .int), (.counter, .uint64):
+             (.enumeration, .int), (.gstEnum, .int), (.counter, .uint64), (.readOnlyText, .string):
             return true
         default:
             return false
@@ -144,6 +144,7 @@ extension ElementProperty.Kind {
         case .gstEnum(let getType, _, let refused):
             return "one of \(ElementProperty.nicks(of: getType()).filter { !refused.contains($0) }.joined(separator: ", "))"
         case .counter: return "a read-only counter"
+        case .readOnlyText: return "read-only text"
         }
     }
 }

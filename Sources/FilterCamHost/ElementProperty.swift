@@ -17,6 +17,8 @@ public struct ElementProperty: Sendable {
         case gstEnum(getType: @Sendable () -> GType, defaultValue: Int32, refused: [String] = [])
         /// Read-only 64-bit counter.
         case counter
+        /// Read-only text the element reports (a string property that cannot be set).
+        case readOnlyText
     }
 
     public let name: String
@@ -44,6 +46,7 @@ public struct ElementProperty: Sendable {
         case .enumeration(_, _, let d): return .int(d)
         case .gstEnum(_, let d, _): return .int(Int(d))
         case .counter: return .uint64(0)
+        case .readOnlyText: return .string(nil)
         }
     }
 
@@ -55,15 +58,17 @@ public struct ElementProperty: Sendable {
     }
 
     var isReadOnly: Bool {
-        if case .counter = kind { return true }
-        return false
+        switch kind {
+        case .counter, .readOnlyText: return true
+        default: return false
+        }
     }
 
     /// GstController's bindings interpolate numbers (and switch booleans and enums); a
     /// string property cannot follow a control source, so it is not flagged controllable.
     var isControllable: Bool {
         switch kind {
-        case .string, .counter: return false
+        case .string, .counter, .readOnlyText: return false
         default: return true
         }
     }
@@ -89,6 +94,8 @@ public struct ElementProperty: Sendable {
             return g_param_spec_enum(name, nick, blurb, getType(), d, flags)
         case .counter:
             return g_param_spec_uint64(name, nick, blurb, 0, guint64.max, 0, flags)
+        case .readOnlyText:
+            return g_param_spec_string(name, nick, blurb, nil, flags)
         }
     }
 
@@ -158,7 +165,7 @@ public enum PropertyValue: Equatable, Sendable {
         case .int: self = .int(Int(g_value_get_int(value)))
         case .uint: self = .int(Int(g_value_get_uint(value)))
         case .bool: self = .bool(g_value_get_boolean(value) != 0)
-        case .string: self = .string(GValueReader.string(value))
+        case .string, .readOnlyText: self = .string(GValueReader.string(value))
         case .enumeration, .gstEnum: self = .int(Int(g_value_get_enum(value)))
         case .counter: self = .uint64(UInt64(g_value_get_uint64(value)))
         }
@@ -170,7 +177,7 @@ public enum PropertyValue: Equatable, Sendable {
         case (.int, .int(let v)): g_value_set_int(value, Int32(clamping: v))
         case (.uint, .int(let v)): g_value_set_uint(value, UInt32(clamping: v))
         case (.bool, .bool(let v)): g_value_set_boolean(value, v ? 1 : 0)
-        case (.string, .string(let v)): g_value_set_string(value, v)
+        case (.string, .string(let v)), (.readOnlyText, .string(let v)): g_value_set_string(value, v)
         case (.enumeration, .int(let v)), (.gstEnum, .int(let v)): g_value_set_enum(value, Int32(v))
         case (.counter, .uint64(let v)): g_value_set_uint64(value, guint64(v))
         default: break

@@ -243,6 +243,26 @@ final class CameraSourceTests: XCTestCase {
     }
 
     /// The live command `camera ID` in `filtercam launch`.
+    /// `camera front` with no such camera says so on its own line, with what stands in
+    /// (the answer was "camera: front" over a test picture, the warning held back as a
+    /// repeat until the exit's summary). `showing` reads what is shown.
+    func testACameraCommandForACameraNotFoundSaysWhatIsShown() throws {
+        if hasCamera { throw XCTSkip("this machine has a camera") }
+        try Build.requireCLI()
+        let p = try RunningProcess(Build.cli, ["launch", "filtercamsrc camera=test:smpte num-buffers=90 ! fakesink sync=true"])
+        p.write("camera front\n")
+        XCTAssertTrue(p.waitForStderr(containing: "camera: front: not shown, no camera found", timeout: 10), p.stderrSoFar)
+        p.write("camera test:ball\n")
+        XCTAssertTrue(p.waitForStderr(containing: "camera: test:ball\n", timeout: 10), p.stderrSoFar)
+        let r = p.wait(timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let showing = try collectFrames("filtercamsrc camera=test:ball num-buffers=1", afterEOS: { pipeline in
+            let source = try? XCTUnwrap(pipeline.element(named: "filtercamsrc0"))
+            XCTAssertEqual(source.flatMap { Pipeline.property($0, "showing") }, "test:ball")
+        })
+        XCTAssertEqual(showing.count, 1)
+    }
+
     func testLiveCameraCommandSwitches() throws {
         try Build.requireCLI()
         let dir = try makeTempDir()

@@ -192,6 +192,11 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertThrowsError(try run(.set(element: nil, property: "bogus", value: "2")))
         XCTAssertThrowsError(try run(.camera("front")), "a filtercam has no camera")
         XCTAssertEqual(try run(.camera("front"), ["camera": "back"]).0, "camera: front")
+        // A test picture standing in for the camera asked for is said on the same line
+        // (the answer was "camera: front" over a test picture).
+        XCTAssertEqual(try run(.camera("front"), ["camera": "back", "showing": "front"]).0, "camera: front")
+        XCTAssertEqual(try run(.camera("front"), ["camera": "back", "showing": "test picture (no camera found)"]).0,
+                       "camera: front: not shown, no camera found; a test picture stands in")
         for command in [ControlCommand.help, .quit] {
             let (text, target) = try run(command)
             XCTAssertNil(text)

@@ -22,6 +22,10 @@ extension CameraSourceElement {
             return ElementProperty(p.rawValue, nick: "Number of buffers",
                 blurb: "Frames to deliver before EOS, counted at the output (at 30 fps, across camera switches; -1 = unlimited)",
                 .int(min: -1, max: Int32.max, defaultValue: -1))
+        case .showing:
+            return ElementProperty(p.rawValue, nick: "Showing",
+                blurb: "What the source shows now (read-only): the camera's name, test:PATTERN, or a test picture standing in for a camera that was not found or failed (and why); empty before it starts",
+                .readOnlyText)
         case .torch:
             return ElementProperty(p.rawValue, nick: "Torch", blurb: "Torch (LED) on", .bool(defaultValue: false))
         case .focusMode:
@@ -105,6 +109,7 @@ extension CameraSourceElement {
         case .preset: return .int(CameraPreset.allCases.firstIndex(of: s.preset)!)
         case .fallback: return .int(CameraFallback.allCases.firstIndex(of: s.fallback)!)
         case .numBuffers: return .int(s.numBuffers)
+        case .showing: return .string(shown.withLock { $0?.label })
         default:
             return s.control(named: name)?.propertyValue
                 ?? Self.properties.first { $0.name == name }!.defaultValue

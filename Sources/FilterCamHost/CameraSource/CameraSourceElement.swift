@@ -43,7 +43,7 @@ import Synchronization
 /// (camera controls written to V4L2) and CameraSourceElement+FrameCount (`num-buffers`).
 package final class CameraSourceElement: SwiftElement, ElementPart, Sendable {
     enum Property: String, PropertyNames {
-        case camera, preset, fallback, numBuffers = "num-buffers"
+        case camera, preset, fallback, numBuffers = "num-buffers", showing
         // Camera controls (`CameraControl`): names as CameraControl.propertyName.
         case torch, focusMode = "focus-mode", focusPosition = "focus-position", exposureBias = "exposure-bias"
         case exposureTime = "exposure-time", iso, whiteBalance = "white-balance", tint, zoom

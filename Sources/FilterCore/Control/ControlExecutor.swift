@@ -127,7 +127,12 @@ extension ControlCommand {
             try target.set("detect-faces", on ? "false" : "true")
             return "faces: \(on ? "off" : "on")"
         case .camera(let id):
-            return try change(target, "camera", id)
+            // What is shown, when not the camera asked for (not found, failed: a test
+            // picture stands in): the answer said "camera: front" over a test picture.
+            let said = try change(target, "camera", id)
+            let standIn = "test picture ("
+            guard let showing = target.value("showing"), showing.hasPrefix(standIn), showing.hasSuffix(")") else { return said }
+            return "\(said): not shown, \(showing.dropFirst(standIn.count).dropLast()); a test picture stands in"
         case .help, .quit:
             return nil
         }
