@@ -656,6 +656,10 @@ public final class PipelineSession {
     }
 
     func errorLine(_ s: String) {
-        try? errorOutput.write(contentsOf: Data((s + "\n").utf8))   // a reader gone loses the line, not the process
+        if errorOutput === FileHandle.standardError {
+            TypedLine.standardError.print(s)   // above a command line being typed
+        } else {
+            try? errorOutput.write(contentsOf: Data((s + "\n").utf8))   // a reader gone loses the line, not the process
+        }
     }
 }

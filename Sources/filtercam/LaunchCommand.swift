@@ -141,11 +141,12 @@ enum LaunchCommand {
                     case .none: break
                     case .command(let command):
                         // The typed command line stays as it is; what it did goes on the next line.
-                        if wasEditing { FileHandle.standardError.write("\n") }
+                        if wasEditing { TypedLine.standardError.finish() }
                         inbox.enqueue(command)
-                    // The command line is redrawn in place on stderr while it is typed.
-                    case .show(let text): FileHandle.standardError.write("\r\u{1B}[K" + text + (keys.isEditing ? "" : "\n"))
-                    case .error(let text): printError("\r\u{1B}[K" + text)
+                    // The command line is redrawn in place on stderr while it is typed (lines
+                    // printed meanwhile go above it).
+                    case .show(let text): TypedLine.standardError.redraw(text, editing: keys.isEditing)
+                    case .error(let text): TypedLine.standardError.finish(with: text)
                     }
                 }
             }

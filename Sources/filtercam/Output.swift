@@ -1,3 +1,4 @@
+import FilterCamTool
 import Foundation
 
 extension FileHandle {
@@ -8,7 +9,7 @@ extension FileHandle {
     }
 }
 
-/// Prints to stderr.
+/// Prints to stderr (above a command line being typed in the terminal).
 func printError(_ text: String) {
-    FileHandle.standardError.write(text.hasSuffix("\n") ? text : text + "\n")
+    TypedLine.standardError.print(text)
 }

@@ -15,13 +15,14 @@ class Terminal(unittest.TestCase):
     def setUp(self):
         if shutil.which("tmux") is None or not os.path.exists(CLI):
             self.skipTest("needs tmux and a release build of filtercam (make test installs and builds both)")
-        self.session = f"fc-test-{os.getpid()}"
+        self.session = f"fc-test-{os.getpid()}-{self._testMethodName[5:25]}"
         # A tmux server of the test's own (its own socket): a user's tmux, or another
         # program starting or killing the default server meanwhile, cannot touch it.
         self.tmux = ["tmux", "-L", self.session]
         self.folder = tempfile.mkdtemp(prefix="fc-terminal-")
         command = (f"{CLI} launch 'videotestsrc is-live=true ! video/x-raw,width=160,height=120 ! videoconvert ! "
-                   f"filtercam record-location={self.folder}/t-%05d.mp4 ! fakesink'; echo EXIT=$?; sleep 30")
+                   f"filtercam record-location={self.folder}/t-%05d.mp4 snapshot-location={self.folder}/s-%05d.jpg ! fakesink'; "
+                   "echo EXIT=$?; sleep 30")
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
         subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
                        check=True, env=env)
@@ -96,6 +97,20 @@ class Terminal(unittest.TestCase):
         self.assertIn("EXIT=0", screen)
         self.assertIn(f"recorded {self.folder}/t-00001.mp4: ", screen)
         self.assertIn("processed=", screen)
+
+    def test_a_line_printed_while_a_command_is_typed_goes_above_it(self):
+        # A countdown's still is said while ':filter ve' is half typed: the line was written
+        # onto the typed text (':filter vesaved …') and the typed text vanished.
+        self.keys("t")
+        self.wait_for("countdown: a still in 3 s")
+        self.keys(":", "filter ve")
+        screen = self.wait_for("saved ")
+        lines = [line for line in screen.splitlines() if line.strip()]
+        self.assertEqual(lines[-1], ":filter ve", screen)
+        saved = [line for line in lines if "saved " in line]
+        self.assertTrue(saved and saved[0].startswith("saved "), screen)
+        self.keys("rtical-bars", "Escape")
+        self.wait_for("(cancelled)")
 
 
 if __name__ == "__main__":

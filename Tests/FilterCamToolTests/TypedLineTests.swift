@@ -1,0 +1,47 @@
+@testable import FilterCamTool
+import Foundation
+import XCTest
+
+/// Lines printed while a command line is typed in the terminal go above it, and the typed
+/// text is drawn again after them: a window key's echo was written onto the half-typed
+/// line (`:filter vewindow: rotate: …`, a tester's find).
+final class TypedLineTests: XCTestCase {
+    private func written(_ body: (TypedLine) -> Void) throws -> String {
+        let pipe = Pipe()
+        let line = TypedLine(pipe.fileHandleForWriting)
+        body(line)
+        try pipe.fileHandleForWriting.close()
+        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    private let clear = "\r\u{1B}[K"
+
+    func testALinePrintedWhileTypingGoesAboveTheTypedText() throws {
+        let out = try written { line in
+            line.redraw(":filter ve", editing: true)
+            line.print("window: rotate: 90° clockwise")
+        }
+        XCTAssertEqual(out, clear + ":filter ve" + clear + "window: rotate: 90° clockwise\n" + ":filter ve")
+    }
+
+    func testOnceEnteredOrCancelledLinesArePlain() throws {
+        let out = try written { line in
+            line.redraw(":zoom 2", editing: true)
+            line.finish()
+            line.print("zoom: 2")
+            line.redraw(":x", editing: true)
+            line.redraw("(cancelled)", editing: false)
+            line.print("filter: mono")
+        }
+        XCTAssertEqual(out, clear + ":zoom 2" + "\n" + "zoom: 2\n" + clear + ":x" + clear + "(cancelled)\n" + "filter: mono\n")
+    }
+
+    func testARefusalReplacesTheTypedLine() throws {
+        let out = try written { line in
+            line.redraw(":bogus", editing: true)
+            line.finish(with: "unknown command 'bogus'")
+            line.print("next")
+        }
+        XCTAssertEqual(out, clear + ":bogus" + clear + "unknown command 'bogus'\n" + "next\n")
+    }
+}
