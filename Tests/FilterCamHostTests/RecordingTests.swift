@@ -265,6 +265,27 @@ final class RecordingTests: XCTestCase {
         try assertQuickStartThenStopRecords(at: [5, 5])   // no frame between the two
     }
 
+    /// `record` false then true at once, from the application, while a recording runs: two
+    /// files, every time (the false was lost in about 1 run of 8: one file, no
+    /// recording-saved for the first part). And true, false, true before the first frame:
+    /// a short file, then the next.
+    func testFalseThenTrueAtOnceSplitsTheRecording() throws {
+        for (name, toggles) in [("split", [(2, true), (12, false), (12, true)]), ("before", [(2, true), (2, false), (2, true)])] {
+            let dir = try makeTempDir()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            var messages: BusLog!
+            _ = try collectFrames("videotestsrc is-live=true num-buffers=30 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                                  + "! filtercam name=fc record-location=\(dir.path)/s-%05d.mp4", prepare: { messages = BusLog($0) },
+                                  onFrame: { i, _, pipeline in
+                guard let fc = pipeline.element(named: "fc") else { return }
+                for (at, on) in toggles where at == i { try? Pipeline.setProperty(fc, "record", on ? "true" : "false") }
+            })
+            XCTAssertEqual(files(dir), ["s-00000.mp4", "s-00001.mp4"], name)
+            XCTAssertEqual(messages.elements.filter { $0.hasPrefix("recording-saved") }.count, 2, "\(name): \(messages.elements)")
+            XCTAssertEqual(messages.warnings, [], name)
+        }
+    }
+
     private func assertQuickStartThenStopRecords(at presses: [Int]) throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

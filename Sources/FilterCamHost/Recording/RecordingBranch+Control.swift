@@ -25,11 +25,12 @@ extension RecordingBranch {
             // (only this thread publishes a recording, so it cannot start meanwhile).
             let running = state.withLock { $0.recorder != nil }
             let next = state.wait(until: { s in
-                s.stopping || s.endRequested || (s.recorder != nil && !s.wanted)
+                s.stopping || s.endRequested || (s.recorder != nil && (!s.wanted || s.finishRunning))
                     || (s.recorder == nil && (s.wanted || s.finishOnceStarted) && !s.pending.isEmpty)
             }, timeout: running ? 0.1 : nil) { s -> Work in
-                if let r = s.recorder, !s.wanted || s.endRequested || s.stopping {
+                if let r = s.recorder, !s.wanted || s.finishRunning || s.endRequested || s.stopping {
                     s.recorder = nil
+                    s.finishRunning = false
                     return .finish(r)
                 }
                 if s.endRequested || s.stopping {
@@ -117,6 +118,9 @@ extension RecordingBranch {
                 if frames.isEmpty {
                     s.recorder = recorder   // finished next if `record` went false meanwhile
                     s.starting = false
+                    // Stopped before it started, and asked for again meanwhile: this one is
+                    // finished at once, and the next starts with the frames after it.
+                    if s.finishOnceStarted && s.wanted { s.finishRunning = true }
                     s.finishOnceStarted = false
                     capturingFlag.store(s.wanted, ordering: .relaxed)
                 }
@@ -246,6 +250,7 @@ extension RecordingBranch {
             change(&s)
             s.wanted = false
             s.finishOnceStarted = false
+            s.finishRunning = false
             s.failures += 1
         }
         wantedFlag.store(false, ordering: .relaxed)

@@ -90,6 +90,10 @@ final class RecordingBranch: ElementPart, Sendable {
         /// none came yet, and is finished at once. So each press acts, as piped `record`
         /// lines do (a start and a stop, each said), and a recording announced leaves a file.
         var finishOnceStarted = false
+        /// `record` went false while a recording ran: it is finished even if `record` is
+        /// true again before the control thread looks (false then true is two files; the
+        /// false was lost in about 1 run of 8).
+        var finishRunning = false
         /// The stream ended: the running recording is to be finished (cleared when it is).
         var endRequested = false
         var thread: JoinableThread?
@@ -125,8 +129,11 @@ final class RecordingBranch: ElementPart, Sendable {
             let running = element.isRunning
             let capturing = state.withLockAndWake { s -> Bool in
                 let unstarted = s.wanted && s.recorder == nil && (s.starting || !s.pending.isEmpty || running)
+                if !on && s.wanted && s.recorder != nil { s.finishRunning = true }
                 s.wanted = on
-                s.finishOnceStarted = !on && (unstarted || (s.finishOnceStarted && s.recorder == nil))
+                // (true again before it started: it is still finished once it has a frame,
+                // and the next one starts then.)
+                if !on { s.finishOnceStarted = unstarted || (s.finishOnceStarted && s.recorder == nil) }
                 if !on && !s.finishOnceStarted { s.pending = [] }
                 return on || s.finishOnceStarted
             }
@@ -251,6 +258,7 @@ final class RecordingBranch: ElementPart, Sendable {
             s.endRequested = false
             s.wanted = false
             s.finishOnceStarted = false
+            s.finishRunning = false
         }
         capturingFlag.store(false, ordering: .relaxed)
         // The file is finished: `record` reads false (notified, for a record button), so a
