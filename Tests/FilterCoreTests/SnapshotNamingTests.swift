@@ -29,7 +29,7 @@ final class SnapshotNamingTests: XCTestCase {
     /// both and the extensions to use (a still named .png was a JPEG, silently); names with
     /// the right extension, in any case, or none that names a media kind, are taken.
     func testANameForAnotherKindOfFileIsRefused() throws {
-        for template in ["x-%05d.png", "shots/%d.PNG", "s-%d.webp", "s-%d.mp4"] {
+        for template in ["x-%05d.png", "shots/%d.PNG", "s-%d.webp", "s-%d.mp4", "a-%d.jxl", "a-%d.jp2", "a-%d.ppm", "a-%d.svg", "a-%d.png "] {
             XCTAssertThrowsError(try SnapshotNaming(template: template), template) { error in
                 XCTAssertTrue("\(error)".contains(template) && "\(error)".contains("written as JPEG: end the name in .jpg or .jpeg"), "\(error)")
             }
@@ -41,6 +41,22 @@ final class SnapshotNamingTests: XCTestCase {
             XCTAssertNoThrow(try SnapshotNaming(template: template), template)
         }
         XCTAssertNoThrow(try SnapshotNaming(template: "r-%d.M4V", property: "record-location", example: "recording-%05d.mp4"))
+    }
+
+    /// A width as printf gives it (12 digits at most before: %020d gave 12, multifilesink 20).
+    func testACounterWidthIsKeptAsPrintfKeepsIt() throws {
+        XCTAssertEqual(try SnapshotNaming(template: "a-%020d.jpg").path(counter: 7), "a-" + String(repeating: "0", count: 19) + "7.jpg")
+    }
+
+    /// A symbolic link is a name taken, even one to nothing: the still replaced a dangling
+    /// link with a file, where the counter "never overwrites an existing file".
+    func testADanglingLinkIsANameTaken() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fc-naming-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("s-0.jpg").path, withDestinationPath: "/nonexistent/target")
+        let naming = try SnapshotNaming(template: dir.path + "/s-%d.jpg")
+        XCTAssertEqual(naming.nextFree(from: 0, biases: []), 1)
     }
 
     /// `%%` is a literal `%`, as printf (and so multifilesink and splitmuxsink) reads it.

@@ -30,7 +30,7 @@ public struct SnapshotNaming: Equatable {
         }
         prefix = String(rawPrefix).replacing("%%", with: "%")
         suffix = String(rawSuffix).replacing("%%", with: "%")
-        width = min(Int(digits) ?? 0, 12)
+        width = min(Int(digits) ?? 0, 200)   // as printf (and multifilesink) pad; a file name holds 255 bytes
         guard !(prefix + suffix).hasSuffix("/"), !(prefix + "0" + suffix).hasSuffix("/") else {
             throw TemplateError(description: "\(property) \(template.quotedForMessage) names a folder, not a file")
         }
@@ -47,15 +47,20 @@ public struct SnapshotNaming: Equatable {
     private static let fileKinds: [(name: String, extensions: [String])] = [
         ("JPEG", ["jpg", "jpeg"]), ("MP4", ["mp4", "m4v"]),
         ("PNG", ["png"]), ("GIF", ["gif"]), ("BMP", ["bmp"]), ("TIFF", ["tif", "tiff"]), ("WebP", ["webp"]),
-        ("HEIF", ["heic", "heif"]), ("AVIF", ["avif"]), ("Matroska", ["mkv"]), ("WebM", ["webm"]),
-        ("QuickTime", ["mov"]), ("AVI", ["avi"]), ("MPEG-TS", ["ts", "m2ts"]), ("Ogg", ["ogv", "ogg"]),
+        ("HEIF", ["heic", "heif"]), ("AVIF", ["avif"]), ("JPEG XL", ["jxl"]), ("JPEG 2000", ["jp2", "j2k", "jpx"]),
+        ("Netpbm", ["ppm", "pgm", "pbm", "pnm"]), ("SVG", ["svg"]), ("ICO", ["ico"]), ("OpenEXR", ["exr"]),
+        ("Radiance HDR", ["hdr"]), ("QOI", ["qoi"]), ("Photoshop", ["psd"]), ("DNG", ["dng"]),
+        ("Matroska", ["mkv"]), ("WebM", ["webm"]), ("QuickTime", ["mov"]), ("AVI", ["avi"]),
+        ("MPEG-TS", ["ts", "m2ts"]), ("Ogg", ["ogv", "ogg"]), ("FLV", ["flv"]), ("WMV", ["wmv"]),
+        ("3GP", ["3gp"]), ("MPEG", ["mpg", "mpeg", "m2v"]), ("MXF", ["mxf"]), ("Y4M", ["y4m"]),
+        ("raw H.264/H.265", ["h264", "264", "h265", "265", "hevc"]),
     ]
 
     /// The kind of media file `name` promises by its extension (nil: none known).
     private static func fileKind(of name: String) -> (name: String, extensions: [String])? {
         let file = name.split(separator: "/").last.map(String.init) ?? name
         guard let dot = file.lastIndex(of: ".") else { return nil }
-        let ext = file[file.index(after: dot)...].lowercased()
+        let ext = file[file.index(after: dot)...].lowercased().trimmingSpaces   // 'a-%d.png ' promises a PNG too
         return fileKinds.first { $0.extensions.contains(ext) }
     }
 
@@ -112,9 +117,15 @@ public struct SnapshotNaming: Equatable {
         var n = max(start, 0)
         while true {
             let names = biases.isEmpty ? [path(counter: n)] : biases.map { path(counter: n, bias: $0) }
-            if !names.contains(where: { FileManager.default.fileExists(atPath: $0) }) { return n }
+            if !names.contains(where: Self.isTaken) { return n }
             n += 1
         }
+    }
+
+    /// Whether a name is taken: a file, a folder, or a symbolic link even to nothing (the
+    /// still replaced a dangling link with a file; "the counter never overwrites").
+    private static func isTaken(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
     }
 
     /// Parses a bracket list such as `-1,0,1` (EV); empty means no bracketing.
