@@ -114,6 +114,7 @@ extension FilterCamElement {
     /// After a flush, frames may follow an EOS: a still asked for waits for one again.
     func streamFlushed() {
         snapshots.streamResumed()
+        recording.streamResumed()
     }
 
     /// What places this frame in a recording.

@@ -141,6 +141,29 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(frames.count, 0)
         XCTAssertTrue(messages.warnings.contains { $0.contains("record=true") && $0.contains("no file") }, "\(messages.warnings)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+        // As a recording that cannot start: recording-failed, not started, and `record`
+        // back to false (it read true, said only by the warning).
+        XCTAssertTrue(messages.elements.contains { $0.hasPrefix("recording-failed") && $0.contains("started=(boolean)false") }, "\(messages.elements)")
+    }
+
+    /// `record=true` after EOS, the pipeline still PLAYING: no frame will come. Said at once
+    /// and `record` stays false (it was taken silently, and a later flushing seek started a
+    /// recording nobody saw asked for).
+    func testARecordingAskedForAfterTheEndIsRefusedAtOnce() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description: "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                                    + "! filtercam name=fc record-location=\(dir.path)/a-%05d.mp4 ! fakesink sync=false")
+        defer { pipeline.setState(GST_STATE_NULL) }
+        let messages = BusLog(pipeline)
+        pipeline.setState(GST_STATE_PLAYING)
+        XCTAssertNotNil(GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 10_000_000_000, GST_MESSAGE_EOS)), "EOS")
+        let fc = try pipeline.requireElement("fc")
+        try Pipeline.setProperty(fc, "record", "true")
+        XCTAssertEqual(Pipeline.property(fc, "record"), "false")
+        XCTAssertTrue(messages.warnings.contains { $0.contains("the stream has ended") }, "\(messages.warnings)")
+        XCTAssertTrue(messages.elements.contains { $0.hasPrefix("recording-failed") }, "\(messages.elements)")
+        XCTAssertEqual(files(dir), [])
     }
 
     /// Sound from a source given as a property (a tone: the test needs no microphone),

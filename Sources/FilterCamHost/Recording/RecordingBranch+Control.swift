@@ -243,6 +243,20 @@ extension RecordingBranch {
         report(failure: "cannot record to \(path): \(reason)", path: path, started: false)
     }
 
+    /// A recording asked for that cannot get a frame (the stream ended): a WARNING and
+    /// `recording-failed` (not started), and `record` back to false, notified.
+    func failUnstarted(_ reason: String) {
+        giveUp { s in
+            s.pending = []
+            s.starting = false
+        }
+        fc_post_warning(element, reason, nil)
+        StructureBuilder("recording-failed").with { m in
+            m.set("reason", reason)
+            m.set("started", false)
+        }.post(from: element)
+    }
+
     /// A failure counted and `record` back to false (notified, for a record button), after
     /// `change` to the state.
     private func giveUp(_ change: (inout State) -> Void) {

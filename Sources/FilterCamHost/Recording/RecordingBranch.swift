@@ -111,6 +111,8 @@ final class RecordingBranch: ElementPart, Sendable {
     let wantedFlag = Atomic<Bool>(false)
     /// Whether frames are copied for a recording: `wanted`, or `finishOnceStarted`.
     let capturingFlag = Atomic<Bool>(false)
+    /// EOS went through and no frame has come since: `record=true` now can record nothing.
+    let streamEnded = Atomic<Bool>(false)
 
     /// The next counter to try, per template (as for stills). Only the control thread takes
     /// the lock (never contended): it keeps the branch Sendable, checked.
@@ -126,6 +128,12 @@ final class RecordingBranch: ElementPart, Sendable {
         guard let p = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (p, value) {
         case (.record, .bool(let on)):
+            if on && streamEnded.load(ordering: .sequentiallyConsistent) {
+                // Said at once, and `record` stays false (it was taken silently, and a later
+                // seek started a recording nobody saw asked for).
+                failUnstarted("record=true, but the stream has ended: no frame will come to record (seek back, or play it again)")
+                return
+            }
             let running = element.isRunning
             let capturing = state.withLockAndWake { s -> Bool in
                 let unstarted = s.wanted && s.recorder == nil && (s.starting || !s.pending.isEmpty || running)
@@ -181,6 +189,7 @@ final class RecordingBranch: ElementPart, Sendable {
 
     /// Called with every finished RGB frame, before the flash and the on-screen display.
     func capture(_ frame: FrameView, facts: FrameFacts) {
+        streamResumed()
         guard needsFrame else { return }
         let recorder = state.withLock { $0.recorder }
         let memory = recorder?.memory ?? StillMemory(kept: 0)
@@ -192,6 +201,7 @@ final class RecordingBranch: ElementPart, Sendable {
     /// The same for a YUV frame: the copy keeps the frame's format (I420 goes into the
     /// encoder as it is; the others through videoconvert, on the recording's thread).
     func capture(_ frame: YUVFrame, facts: FrameFacts) {
+        streamResumed()
         guard needsFrame else { return }
         let recorder = state.withLock { $0.recorder }
         let memory = recorder?.memory ?? StillMemory(kept: 0)
@@ -235,16 +245,27 @@ final class RecordingBranch: ElementPart, Sendable {
             s.endRequested = true
             return (true, false)
         }
-        if atEndOfStream && unstarted {
-            fc_post_warning(element, "record=true, but the stream ended before a frame came to record: no file was made", nil)
+        if atEndOfStream {
+            streamEnded.store(true, ordering: .sequentiallyConsistent)
+            if unstarted {
+                // `record` back to false, notified, with recording-failed: as when a recording
+                // cannot start (it read true, with no message but the warning).
+                failUnstarted("record=true, but the stream ended before a frame came to record: no file was made")
+            }
         }
         guard running else { return }
         _ = state.wait(until: { !$0.endRequested }, timeout: 30) { _ in }
     }
 
+    /// Frames may come again (a flushing seek, a new run).
+    func streamResumed() {
+        if streamEnded.load(ordering: .relaxed) { streamEnded.store(false, ordering: .sequentiallyConsistent) }
+    }
+
     /// The run is over: the running recording is finished, then the control thread ends
     /// and is joined. `record` stays as set: a new run records again.
     func stop() {
+        streamResumed()
         finish()
         let thread = state.withLockAndWake { s -> JoinableThread? in
             s.stopping = true
