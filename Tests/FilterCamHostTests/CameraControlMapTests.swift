@@ -169,6 +169,10 @@ final class CameraControlMapTests: XCTestCase {
         XCTAssertEqual(try CameraRequest(parsing: "/dev/video2"), .path("/dev/video2"))
         XCTAssertEqual(try CameraRequest(parsing: "test:ball"), .test(pattern: "ball"))
         XCTAssertEqual(try CameraRequest(parsing: "test"), .test(pattern: "smpte"))
+        // By number, as videotestsrc takes pattern=18 (it was refused).
+        XCTAssertEqual(try CameraRequest(parsing: "test:18"), .test(pattern: "ball"))
+        XCTAssertEqual(try CameraRequest(parsing: "test:0"), .test(pattern: "smpte"))
+        XCTAssertThrowsError(try CameraRequest(parsing: "test:99"))
         XCTAssertThrowsError(try CameraRequest(parsing: "sideways"))
         XCTAssertThrowsError(try CameraRequest(parsing: "test:nonsense")) { error in
             XCTAssertTrue("\(error)".contains("smpte"), "\(error)")

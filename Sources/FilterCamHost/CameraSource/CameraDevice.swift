@@ -86,7 +86,9 @@ public enum CameraRequest: Equatable, Sendable, CustomStringConvertible {
             if t.hasPrefix("/") {
                 self = .path(t)
             } else if t.hasPrefix("test:") || t == "test" {
-                let pattern = t == "test" ? "smpte" : String(t.dropFirst(5))
+                var pattern = t == "test" ? "smpte" : String(t.dropFirst(5))
+                // By number too, as videotestsrc's pattern=18 (its enum's values are 0, 1, …).
+                if let number = Int(pattern), TestPicture.patterns.indices.contains(number) { pattern = TestPicture.patterns[number] }
                 guard TestPicture.patterns.contains(pattern) else {
                     throw Invalid(description: "unknown test pattern \(pattern.quotedForMessage); patterns: \(TestPicture.patterns.joined(separator: ", "))")
                 }
