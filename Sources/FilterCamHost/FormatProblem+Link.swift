@@ -34,8 +34,27 @@ extension FormatProblem {
             return "\(hint) (accepted formats: \(formats.joined(separator: ", ")))"
         }
         guard fc_element_get_ctx(upstream.pointer) != nil else { return nil }
+        if GStreamer.factoryName(of: upstream.pointer) == CameraSourceElement.factoryName {
+            return cameraSourceHint(failedLink.upstream, caps: failedLink.caps ?? "")
+        }
         let taken = GstOwned(gst_element_get_static_pad(downstream.pointer, "sink")).flatMap { GstOwned(gst_pad_query_caps($0.pointer, nil)) }
         return (taken.flatMap { encodedOnly(taken: $0.pointer) } ?? .refusedDownstream()).hint(for: failedLink.upstream)
+    }
+
+    /// What `filtercamsrc` cannot give (`caps`: what follows it takes, as the error quoted
+    /// it): it gives its preset's size at 30 fps. Its hint named videoconvert ! videoscale
+    /// for a frame rate too, which fails again, and never the preset.
+    private static func cameraSourceHint(_ element: String, caps: String) -> String {
+        var remedies: [String] = []
+        if caps.contains("width") || caps.contains("height") {
+            remedies.append("\(element) gives the size of its preset (preset=640x480, 1280x720, 1920x1080 or photo): "
+                            + "choose the preset of that size, or put videoconvert ! videoscale after it")
+        }
+        if caps.contains("framerate") {
+            remedies.append("\(element) gives 30 fps: put videorate after it for another rate (… ! videorate ! video/x-raw,framerate=15/1)")
+        }
+        return remedies.isEmpty ? "\(element) gives raw video in its preset's size at 30 fps: put videoconvert ! videoscale after it for another format or size"
+                                : remedies.joined(separator: "; ")
     }
 
     /// The formats the first structure of `caps` lists.

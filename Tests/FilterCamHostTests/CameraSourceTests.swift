@@ -119,6 +119,18 @@ final class CameraSourceTests: XCTestCase {
         }
     }
 
+    /// A caps filter after the source that it cannot give: the hint says what it gives and
+    /// what to do (it said "videoconvert ! videoscale" for a frame rate too, which fails
+    /// again, and never named the preset; a tester's find).
+    func testACapsFilterTheSourceCannotGiveGetsTheRightHint() throws {
+        for (caps, remedy) in [("video/x-raw,framerate=15/1", "put videorate after it"),
+                               ("video/x-raw,width=1280,height=720", "choose the preset of that size")] {
+            let r = try runCLI(["launch", "filtercamsrc camera=test:ball num-buffers=2 ! \(caps) ! fakesink"], timeout: 30)
+            XCTAssertNotEqual(r.status, 0, r.summary)
+            XCTAssertTrue(r.stderr.contains("hint: filtercamsrc0 gives") && r.stderr.contains(remedy), r.stderr)
+        }
+    }
+
     /// A camera whose size fits nothing after the source (here: the size a lens crop asks
     /// for its fixed output) is an error of the source naming both sizes, not the camera's
     /// bare "not-linked" from inside it. A preset of a known size fails earlier, at the link,
