@@ -84,6 +84,10 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(Keymap.command(forKey: "t"), .countdown)
         XCTAssertEqual(try ControlCommand(line: "countdown"), .countdown)
         XCTAssertThrowsError(try run(.countdown), "an element without the property (fc<id>) refuses")
+        // Again while it counts: called off (it started again).
+        let (again, counting) = try run(.countdown, ["countdown": "2"])
+        XCTAssertEqual(again, "countdown: cancelled")
+        XCTAssertEqual(counting.properties["countdown"], "0")
     }
 
     /// `record` (key v) toggles the element's `record`; what the recording became is the

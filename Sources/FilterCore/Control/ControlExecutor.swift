@@ -114,6 +114,12 @@ extension ControlCommand {
             try target.snapshot()
             return nil
         case .countdown:
+            // Again while it counts: called off, as a camera app's timer is by a second tap
+            // (it started again, and Esc did not stop it either).
+            if let left = target.value("countdown").flatMap(Double.init), left > 0 {
+                try target.set("countdown", "0")
+                return "countdown: cancelled"
+            }
             try target.set("countdown", String(Self.countdownSeconds))
             return "countdown: a still in \(Self.countdownSeconds) s"
         case .record:

@@ -56,7 +56,7 @@ public enum Keymap {
         Row("gallery pages", [Binding(.turnPage(-1), ["Prior", "Page_Up"], "the gallery's previous page"),
                               Binding(.turnPage(1), ["Next", "Page_Down"], "the gallery's next page")]),
         Row("snapshot", [Binding(.snapshot, ["s", "space"], "take a still")]),
-        Row("countdown still", [Binding(.countdown, ["t"], "a still after a 3-2-1 countdown on the picture")]),
+        Row("countdown still", [Binding(.countdown, ["t"], "a still after a 3-2-1 countdown on the picture (again: cancel it)")]),
         Row("record on/off", [Binding(.record, ["v"], "start or stop recording the picture (without the on-screen display) to a numbered MP4")]),
         Row("faces on/off", [Binding(.faces, ["f"], "face detection on/off")]),
         // The window sinks name a key by its unshifted symbol: "?" comes as "slash" (and
