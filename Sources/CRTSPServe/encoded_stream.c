@@ -249,8 +249,29 @@ static void report_errors(FcEncodedStream *s) {
   gst_object_unref(bus);
 }
 
+// The encoder reads the channel at the camera's own frame rate, from its first frame's
+// caps: at a fixed 30 fps a 25 fps camera's picture repeated one frame in five and a
+// 60 fps one lost every other frame. (A variable rate, 0/1, keeps 30 fps.)
+static void follow_camera_rate(FcEncodedStream *s, GstPad *pad) {
+  GstCaps *caps = gst_pad_get_current_caps(pad);
+  if (!caps) return;
+  gint n = 0, d = 0;
+  GstStructure *structure = gst_caps_get_size(caps) ? gst_caps_get_structure(caps, 0) : NULL;
+  if (structure && gst_structure_get_fraction(structure, "framerate", &n, &d) && n > 0 && d > 0) {
+    GstElement *rate = gst_bin_get_by_name(GST_BIN(s->pipeline), "rate");
+    if (rate) {
+      GstCaps *wanted = gst_caps_new_simple("video/x-raw", "framerate", GST_TYPE_FRACTION, n, d, NULL);
+      g_object_set(rate, "caps", wanted, NULL);
+      gst_caps_unref(wanted);
+      gst_object_unref(rate);
+    }
+  }
+  gst_caps_unref(caps);
+}
+
 static GstPadProbeReturn note_camera_frame(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-  (void)pad; (void)info;
+  (void)info;
+  follow_camera_rate(data, pad);
   __atomic_store_n(&((FcEncodedStream *)data)->camera_seen, TRUE, __ATOMIC_RELAXED);
   return GST_PAD_PROBE_REMOVE;
 }

@@ -599,6 +599,20 @@ class Serve(unittest.TestCase):
         processed = int(re.search(r"filtercam0: processed=(\d+)", err).group(1))
         self.assertLessEqual(processed, frames + 60, f"{processed} frames processed for {frames} seen: not paced\n{err[-800:]}")
 
+    def test_a_viewer_gets_the_cameras_own_frame_rate(self):
+        # The encoder read the channel at a fixed 30 fps: a 25 fps camera's picture repeated
+        # one frame in five, a 60 fps one lost every other frame. It follows the camera's rate.
+        description = "videotestsrc is-live=true pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! filtercam filter=sepia"
+        server = Server(description=description)
+        self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-rate-"), "viewer.ts")
+        viewer(server.url, 30, out, frames=75).wait()
+        status, err = server.stop()
+        self.assertEqual(status, 0, err[-800:])
+        frames, duration = frames_and_duration(out)
+        self.assertGreaterEqual(frames, 70, err[-800:])
+        self.assertAlmostEqual(frames / duration, 25, delta=1.5, msg=f"{frames} frames in {duration:.2f} s of stream")
+
     def test_a_file_is_served_at_its_pace_and_its_end_is_said(self):
         # A 2 s source that is not live: the viewer gets its frames over about 2 s (they came
         # in a burst: 2 or 3 reached the viewer), and the server says why it stops. (The
