@@ -129,6 +129,21 @@ def frames_and_duration(path):
     return (int(packets.group(1)) if packets else 0), (float(duration.group(1)) if duration else 0.0)
 
 
+def first_viewer(description, frames):
+    """Serves DESCRIPTION, waits until the camera pauses for want of a viewer, lets one
+    viewer watch FRAMES frames, stops the server: (status, frames seen, seconds of stream,
+    the server's stderr)."""
+    server = Server(description=description)
+    if not server.wait_for_err("camera paused until a viewer comes"):
+        server.stop()
+        raise AssertionError("the camera never paused for want of a viewer")
+    out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-viewer-"), "viewer.ts")
+    viewer(server.url, 30, out, frames=frames).wait()
+    status, err = server.stop()
+    seen, duration = frames_and_duration(out)
+    return status, seen, duration, err
+
+
 def udp_port_bound(port):
     """Whether some process has bound UDP PORT (IPv4 or IPv6), from /proc."""
     for table in ("/proc/net/udp", "/proc/net/udp6"):
@@ -569,13 +584,8 @@ class Serve(unittest.TestCase):
         # on that frame (the summary said processed=1) and Ctrl-C's EOS never got through.
         # Five starts, each watched for 30 frames.
         description = "videotestsrc pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia"
-        folder = tempfile.mkdtemp(prefix="fc-serve-first-")
         for start in range(5):
-            server = Server(description=description)
-            self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
-            out = os.path.join(folder, f"viewer{start}.ts")
-            viewer(server.url, 20, out, frames=30).wait()
-            status, err = server.stop()
+            status, _, _, err = first_viewer(description, 30)
             self.assertEqual(status, 0, err[-800:])
             self.assertNotIn("never took the EOS", err, f"start {start}")
             processed = re.search(r"filtercam0: processed=(\d+)", err)
@@ -587,13 +597,7 @@ class Serve(unittest.TestCase):
         # could into the server's unsynced sink: both cores busy, the viewer's picture raced
         # (thousands of frames processed for 60 seen), a file ended in a moment. Paced by
         # the clock now: about the frames the viewer saw, plus the start's and stop's few.
-        description = "videotestsrc pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia"
-        server = Server(description=description)
-        self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
-        out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-paced-"), "viewer.ts")
-        viewer(server.url, 20, out, frames=60).wait()
-        frames, _ = frames_and_duration(out)
-        status, err = server.stop()
+        status, frames, _, err = first_viewer("videotestsrc pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia", 60)
         self.assertEqual(status, 0, err[-800:])
         self.assertGreaterEqual(frames, 55, err[-800:])
         processed = int(re.search(r"filtercam0: processed=(\d+)", err).group(1))
@@ -602,14 +606,9 @@ class Serve(unittest.TestCase):
     def test_a_viewer_gets_the_cameras_own_frame_rate(self):
         # The encoder read the channel at a fixed 30 fps: a 25 fps camera's picture repeated
         # one frame in five, a 60 fps one lost every other frame. It follows the camera's rate.
-        description = "videotestsrc is-live=true pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! filtercam filter=sepia"
-        server = Server(description=description)
-        self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
-        out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-rate-"), "viewer.ts")
-        viewer(server.url, 30, out, frames=75).wait()
-        status, err = server.stop()
+        status, frames, duration, err = first_viewer(
+            "videotestsrc is-live=true pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! filtercam filter=sepia", 75)
         self.assertEqual(status, 0, err[-800:])
-        frames, duration = frames_and_duration(out)
         self.assertGreaterEqual(frames, 70, err[-800:])
         self.assertAlmostEqual(frames / duration, 25, delta=1.5, msg=f"{frames} frames in {duration:.2f} s of stream")
 
