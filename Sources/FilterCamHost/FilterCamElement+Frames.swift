@@ -113,8 +113,8 @@ extension FilterCamElement {
 
     /// After a flush, frames may follow an EOS: a still asked for waits for one again.
     func streamFlushed() {
-        snapshots.streamResumed()
-        recording.streamResumed()
+        snapshots.streamEnd.resume()
+        recording.streamEnd.resume()
     }
 
     /// What places this frame in a recording.

@@ -238,7 +238,6 @@ extension RecordingBranch {
         giveUp { s in
             s.pending = []
             s.starting = false
-            s.finishOnceStarted = false
         }
         report(failure: "cannot record to \(path): \(reason)", path: path, started: false)
     }
@@ -250,11 +249,7 @@ extension RecordingBranch {
             s.pending = []
             s.starting = false
         }
-        fc_post_warning(element, reason, nil)
-        StructureBuilder("recording-failed").with { m in
-            m.set("reason", reason)
-            m.set("started", false)
-        }.post(from: element)
+        report(failure: reason, path: nil, started: false)
     }
 
     /// A failure counted and `record` back to false (notified, for a record button), after
@@ -274,10 +269,10 @@ extension RecordingBranch {
 
     /// A WARNING naming the path and why (the stream goes on), and `recording-failed`
     /// (`started`: whether `recording-started` came for it).
-    private func report(failure: String, path: String, started: Bool = true) {
+    private func report(failure: String, path: String?, started: Bool = true) {
         fc_post_warning(element, failure, nil)
         StructureBuilder("recording-failed").with { m in
-            m.set("path", path)
+            if let path { m.set("path", path) }
             m.set("reason", failure)
             m.set("started", started)
         }.post(from: element)

@@ -112,7 +112,7 @@ final class RecordingBranch: ElementPart, Sendable {
     /// Whether frames are copied for a recording: `wanted`, or `finishOnceStarted`.
     let capturingFlag = Atomic<Bool>(false)
     /// EOS went through and no frame has come since: `record=true` now can record nothing.
-    let streamEnded = Atomic<Bool>(false)
+    let streamEnd = StreamEnd()
 
     /// The next counter to try, per template (as for stills). Only the control thread takes
     /// the lock (never contended): it keeps the branch Sendable, checked.
@@ -128,7 +128,7 @@ final class RecordingBranch: ElementPart, Sendable {
         guard let p = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (p, value) {
         case (.record, .bool(let on)):
-            if on && streamEnded.load(ordering: .sequentiallyConsistent) {
+            if on && streamEnd.hasEnded {
                 // Said at once, and `record` stays false (it was taken silently, and a later
                 // seek started a recording nobody saw asked for).
                 failUnstarted("record=true, but the stream has ended: no frame will come to record (seek back, or play it again)")
@@ -189,7 +189,7 @@ final class RecordingBranch: ElementPart, Sendable {
 
     /// Called with every finished RGB frame, before the flash and the on-screen display.
     func capture(_ frame: FrameView, facts: FrameFacts) {
-        streamResumed()
+        streamEnd.resume()
         guard needsFrame else { return }
         let recorder = state.withLock { $0.recorder }
         let memory = recorder?.memory ?? StillMemory(kept: 0)
@@ -201,7 +201,7 @@ final class RecordingBranch: ElementPart, Sendable {
     /// The same for a YUV frame: the copy keeps the frame's format (I420 goes into the
     /// encoder as it is; the others through videoconvert, on the recording's thread).
     func capture(_ frame: YUVFrame, facts: FrameFacts) {
-        streamResumed()
+        streamEnd.resume()
         guard needsFrame else { return }
         let recorder = state.withLock { $0.recorder }
         let memory = recorder?.memory ?? StillMemory(kept: 0)
@@ -246,7 +246,7 @@ final class RecordingBranch: ElementPart, Sendable {
             return (true, false)
         }
         if atEndOfStream {
-            streamEnded.store(true, ordering: .sequentiallyConsistent)
+            streamEnd.mark()
             if unstarted {
                 // `record` back to false, notified, with recording-failed: as when a recording
                 // cannot start (it read true, with no message but the warning).
@@ -257,15 +257,10 @@ final class RecordingBranch: ElementPart, Sendable {
         _ = state.wait(until: { !$0.endRequested }, timeout: 30) { _ in }
     }
 
-    /// Frames may come again (a flushing seek, a new run).
-    func streamResumed() {
-        if streamEnded.load(ordering: .relaxed) { streamEnded.store(false, ordering: .sequentiallyConsistent) }
-    }
-
     /// The run is over: the running recording is finished, then the control thread ends
     /// and is joined. `record` stays as set: a new run records again.
     func stop() {
-        streamResumed()
+        streamEnd.resume()
         finish()
         let thread = state.withLockAndWake { s -> JoinableThread? in
             s.stopping = true

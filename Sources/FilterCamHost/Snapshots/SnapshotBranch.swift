@@ -76,9 +76,8 @@ final class SnapshotBranch: ElementPart, Sendable {
     var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let settings = Locked(Settings())
     private let requests = Atomic<Int>(0)
-    /// EOS went through and no frame has come since (a flushing seek or a new run brings
-    /// frames again): a request now is answered at once instead of waiting for the stop.
-    private let streamEnded = Atomic<Bool>(false)
+    /// EOS went through and no frame has come since: a request now is answered at once.
+    let streamEnd = StreamEnd()
     let writtenCount = Atomic<UInt64>(0)
     /// Stills asked for that failed (written or not served), for the on-screen display.
     let failedCount = Atomic<UInt64>(0)
@@ -162,14 +161,9 @@ final class SnapshotBranch: ElementPart, Sendable {
         // After EOS no frame comes for it (an application that keeps the pipeline PLAYING
         // waited for an answer until it stopped). Counted first, so that this and EOS's own
         // reckoning (`finish`) answer each request exactly once.
-        if streamEnded.load(ordering: .sequentiallyConsistent) {
-            failUnservedRequests(because: "the stream has ended (seek back, or play it again, for more frames)")
+        if streamEnd.hasEnded {
+            failUnservedRequests { _ in "the stream has ended (seek back, or play it again, for more frames)" }
         }
-    }
-
-    /// Frames may come again (a flushing seek after EOS).
-    func streamResumed() {
-        streamEnded.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Whether the next frame must be touched (a still is due or the flash is showing),
@@ -217,7 +211,7 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// bracketed set) and which: its path and exposure bias, with the settings it uses.
     private func dueStill(timestamp: UInt64?) -> ((path: String, bias: Double?), Settings)? {
         let s = settings.withLock { $0 }
-        streamResumed()   // a frame came: a segment seek's after EOS, say
+        streamEnd.resume()   // a frame came: a segment seek's after EOS, say
         return capture.withLock { c -> ((path: String, bias: Double?), Settings)? in
             c.framesSeen += 1
             if s.naming.template != c.counterTemplate {
@@ -287,7 +281,7 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// End of stream: every request still open is reported (`failOpenRequests`); the stills
     /// taken are written.
     func finish() {
-        streamEnded.store(true, ordering: .sequentiallyConsistent)
+        streamEnd.mark()
         failOpenRequests(because: "the stream ended")
         drain()
     }
@@ -301,14 +295,15 @@ final class SnapshotBranch: ElementPart, Sendable {
         for (path, _) in unfinished {
             report(failure: "cannot write snapshot \(path): \(ended) before the bracketed set was complete", path: path)
         }
-        failUnservedRequests(because: "\(ended) before a frame came for")
+        failUnservedRequests { n in "\(ended) before a frame came for \(n == 1 ? "it" : "them") (a still is taken from each frame)" }
     }
 
-    /// Each request no frame came for: a WARNING, and `snapshot-failed` for each.
-    private func failUnservedRequests(because ended: String) {
+    /// Each request no frame came for: a WARNING (`why`, for that many requests), and
+    /// `snapshot-failed` for each.
+    private func failUnservedRequests(_ why: (Int) -> String) {
         let unserved = requests.exchange(0, ordering: .sequentiallyConsistent)
         guard unserved > 0 else { return }
-        let reason = ended.hasSuffix(" for") ? "\(ended) \(unserved == 1 ? "it" : "them") (a still is taken from each frame)" : ended
+        let reason = why(unserved)
         fc_post_warning(element, "\(unserved) snapshot request\(unserved == 1 ? "" : "s") not served: \(reason)", nil)
         for _ in 0..<unserved { reportUnserved(reason: "no still: " + reason) }
     }
@@ -317,7 +312,7 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// the last run stopped; one made while stopped waits for this run's first frame).
     func start() {
         folders.prepare(forPath: settings.withLock { $0.naming.template })
-        streamResumed()
+        streamEnd.resume()
         startWriter()
         capture.withLock { c in
             c.framesSeen = 0
