@@ -3,19 +3,15 @@ W3C protocol over HTTP on loopback), with no Python package beyond the standard 
 Starting one costs about 3 s, so tests share one: `Browser()` once, `quit()` at the end."""
 import json
 import os
+import queue
+import re
 import shutil
-import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def available():
@@ -33,9 +29,12 @@ class WebDriverError(Exception):
 class Browser:
     def __init__(self, extra_args=()):
         self.downloads = tempfile.mkdtemp(prefix="fc-downloads-")
-        self.port = _free_port()
-        self.driver = subprocess.Popen(["chromedriver", f"--port={self.port}", "--allowed-ips=127.0.0.1"],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Port 0: chromedriver binds a port of its own and prints it. A port picked here and
+        # handed over could be taken by another socket in between (CI saw chromedriver exit 1,
+        # "port not available").
+        self.driver = subprocess.Popen(["chromedriver", "--port=0", "--allowed-ips=127.0.0.1"],
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.port = self._port_said_by_driver()
         self.base = f"http://127.0.0.1:{self.port}"
         self._wait_for_driver()
         options = {
@@ -47,6 +46,29 @@ class Browser:
         }
         value = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}})
         self.session = f"/session/{value['sessionId']}"
+
+    def _port_said_by_driver(self, timeout=20):
+        """Reads chromedriver's output until it says its port; the rest is drained in the background."""
+        found = queue.Queue()
+
+        def read():
+            said = []
+            for line in self.driver.stdout:
+                said.append(line.strip())
+                match = re.search(r"started successfully on port (\d+)", line)
+                if match:
+                    found.put(int(match.group(1)))
+            found.put(said)  # output ended: chromedriver exited
+
+        threading.Thread(target=read, daemon=True).start()
+        try:
+            answer = found.get(timeout=timeout)
+        except queue.Empty:
+            raise WebDriverError(f"chromedriver did not say its port within {timeout} s") from None
+        if isinstance(answer, list):
+            self.driver.wait()
+            raise WebDriverError(f"chromedriver exited with {self.driver.returncode}: {' / '.join(answer)[-400:]}")
+        return answer
 
     def _wait_for_driver(self, timeout=20):
         deadline = time.monotonic() + timeout
