@@ -29,8 +29,9 @@ def free_port():
 
 class Server:
     def __init__(self, *arguments, description=GREY, cwd=None, env=None):
-        self.port = free_port()
-        self.process = subprocess.Popen([CLI, "serve", "--port", str(self.port)] + list(arguments) + [description],
+        # Port 0: the server binds a free port itself and prints it in its URL. A port picked
+        # here could be taken by another socket before the server binds it.
+        self.process = subprocess.Popen([CLI, "serve", "--port", "0"] + list(arguments) + [description],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         cwd=cwd, env=env)
         self.url = None
@@ -45,6 +46,7 @@ class Server:
         if self.url is None:
             self.process.kill()
             raise AssertionError("no URL printed: " + self.process.stderr.read()[-1500:])
+        self.port = urllib.parse.urlsplit(self.url).port
         # stderr is read as it comes, so a test can wait for a line (an event) instead of a
         # time; stdout is drained too, so a chatty server never blocks on a full pipe.
         self._err, self._out = [], []
@@ -533,8 +535,7 @@ class Serve(unittest.TestCase):
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if hard <= 256:
             self.skipTest("the hard limit leaves nothing to raise")
-        port = free_port()
-        process = subprocess.Popen([CLI, "serve", "--port", str(port), GREY], stdin=subprocess.DEVNULL,
+        process = subprocess.Popen([CLI, "serve", "--port", "0", GREY], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)))
         try:
@@ -669,7 +670,7 @@ class Serve(unittest.TestCase):
             busy.bind(("127.0.0.1", 0))
             busy.listen()
             for _ in range(5):
-                r = serve("--port", str(free_port()), "--web", "--web-port", str(busy.getsockname()[1]), GREY)
+                r = serve("--port", "0", "--web", "--web-port", str(busy.getsockname()[1]), GREY)
                 self.assertEqual(r.returncode, 1, r.stderr)
                 self.assertIn("choose another with --web-port", r.stderr)
                 self.assertNotIn("serving", r.stdout)

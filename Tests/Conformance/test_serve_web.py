@@ -25,7 +25,7 @@ import urllib.request
 import browser
 import whep_client
 from support import image_pixel
-from test_serve import CLI, free_port
+from test_serve import CLI
 
 # (48, 112, 192): far from grey, so the filters' changes are plain to see.
 COLOUR = ("videotestsrc is-live=true pattern=solid-color foreground-color=0xff3070c0 ! "
@@ -85,8 +85,8 @@ class WebServe:
 
     def __init__(self, *arguments, description=COLOUR, ports=None):
         self.folder = tempfile.mkdtemp(prefix="fc-web-")
-        self.ports = ports or (free_port(), free_port())   # RTSP, web
-        self.process = subprocess.Popen([CLI, "serve", "--port", str(self.ports[0]), "--web", "--web-port", str(self.ports[1]),
+        asked = ports or (0, 0)   # RTSP, web; 0: the server binds free ports and prints them
+        self.process = subprocess.Popen([CLI, "serve", "--port", str(asked[0]), "--web", "--web-port", str(asked[1]),
                                          *arguments, description], cwd=self.folder,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines = queue.Queue()
@@ -106,6 +106,7 @@ class WebServe:
         if self.url is None:
             self.process.kill()
             raise AssertionError("no page URL printed: " + "\n".join(self.said[-20:]))
+        self.ports = (urllib.parse.urlsplit(self.rtsp_url).port, urllib.parse.urlsplit(self.url).port)
 
     def _read_stderr(self):
         for line in self.process.stderr:
