@@ -41,6 +41,10 @@ struct FcEncodedStream {
   gint64 empty_since;      // monotonic µs; 0 while someone is subscribed
   gint64 key_requested;    // monotonic µs of the request on its way, 0 when none; atomic
   gboolean camera_seen;    // a frame has left the camera's pipeline (fc_encoded_stream_watch_camera); atomic
+  GMutex end_lock;         // ended, viewers_told
+  GCond end_said;
+  gboolean ended;          // fc_encoded_stream_finish was called: no new start
+  gboolean viewers_told;   // the end of stream has been pushed into every viewer's appsrc
 };
 
 static void subscriber_free(gpointer p) {
@@ -125,6 +129,27 @@ static GstFlowReturn on_sample(GstAppSink *sink, gpointer data) {
   return GST_FLOW_OK;
 }
 
+// The encoder's last frame has gone out: every viewer is told the stream ended (an RTSP
+// viewer gets an RTCP BYE, which rtspsrc turns into EOS: a recording viewer's file is
+// finished instead of cut off by an error).
+static void on_eos(GstAppSink *sink, gpointer data) {
+  (void)sink;
+  FcEncodedStream *s = data;
+  g_mutex_lock(&s->lock);
+  for (guint i = 0; i < s->subscribers->len; i++) {
+    Subscriber *sub = g_ptr_array_index(s->subscribers, i);
+    GstElement *src = g_weak_ref_get(&sub->appsrc);
+    if (!src) continue;
+    gst_app_src_end_of_stream(GST_APP_SRC(src));
+    gst_object_unref(src);
+  }
+  g_mutex_unlock(&s->lock);
+  g_mutex_lock(&s->end_lock);
+  s->viewers_told = TRUE;
+  g_cond_broadcast(&s->end_said);
+  g_mutex_unlock(&s->end_lock);
+}
+
 // A viewer's request for a key frame (RTSP PLAY, a browser's picture-loss report) stops at
 // its appsrc; it is the encoder's to answer.
 static GstPadProbeReturn on_upstream_event(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
@@ -145,6 +170,8 @@ static void stream_clear(gpointer p) {
   g_ptr_array_unref(s->subscribers);
   g_mutex_clear(&s->lock);
   g_mutex_clear(&s->state_lock);
+  g_mutex_clear(&s->end_lock);
+  g_cond_clear(&s->end_said);
 }
 
 FcEncodedStream *fc_encoded_stream_new(const char *description, char **error) {
@@ -168,10 +195,12 @@ FcEncodedStream *fc_encoded_stream_new(const char *description, char **error) {
   s->sink = sink;
   g_mutex_init(&s->lock);
   g_mutex_init(&s->state_lock);
+  g_mutex_init(&s->end_lock);
+  g_cond_init(&s->end_said);
   s->subscribers = g_ptr_array_new_with_free_func(subscriber_free);
   s->empty_since = g_get_monotonic_time();
   g_object_set(sink, "sync", FALSE, "enable-last-sample", FALSE, "qos", FALSE, NULL);
-  GstAppSinkCallbacks callbacks = {.new_sample = on_sample};
+  GstAppSinkCallbacks callbacks = {.new_sample = on_sample, .eos = on_eos};
   gst_app_sink_set_callbacks(GST_APP_SINK(sink), &callbacks, s, NULL);
   return s;
 }
@@ -182,7 +211,10 @@ void fc_encoded_stream_unref(FcEncodedStream *s) { g_atomic_rc_box_release_full(
 
 static void ensure_running(FcEncodedStream *s) {
   g_mutex_lock(&s->state_lock);
-  if (!s->running) {
+  g_mutex_lock(&s->end_lock);
+  gboolean ended = s->ended;
+  g_mutex_unlock(&s->end_lock);
+  if (!s->running && !ended) {
     gst_element_set_state(s->pipeline, GST_STATE_PLAYING);
     s->running = TRUE;
   }
@@ -225,6 +257,25 @@ void fc_encoded_stream_unsubscribe(FcEncodedStream *s, void *appsrc) {
   }
   if (s->subscribers->len == 0 && s->empty_since == 0) s->empty_since = g_get_monotonic_time();
   g_mutex_unlock(&s->lock);
+}
+
+int fc_encoded_stream_finish(FcEncodedStream *s, int timeout_ms) {
+  g_mutex_lock(&s->state_lock);
+  g_mutex_lock(&s->end_lock);
+  s->ended = TRUE;
+  g_mutex_unlock(&s->end_lock);
+  gboolean running = s->running;
+  // The encoder reads a channel that never ends by itself: EOS is sent into it, so the
+  // frames it holds are encoded and sent before the end is.
+  if (running) gst_element_send_event(s->pipeline, gst_event_new_eos());
+  g_mutex_unlock(&s->state_lock);
+  if (!running) return 1;
+  gint64 deadline = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+  g_mutex_lock(&s->end_lock);
+  while (!s->viewers_told && g_cond_wait_until(&s->end_said, &s->end_lock, deadline)) {}
+  gboolean told = s->viewers_told;
+  g_mutex_unlock(&s->end_lock);
+  return told;
 }
 
 int fc_encoded_stream_subscribers(FcEncodedStream *s) {

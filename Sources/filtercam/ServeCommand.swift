@@ -179,9 +179,23 @@ enum ServeCommand {
         if outcome == .endOfStream && !session.endOfStreamAsked {
             printError("filtercam serve: the source ended (end of stream): stopped serving")
         }
+        endForViewers(stream: stream, server: server)
         restoreTerminal()
         withExtendedLifetime((server, web)) {}
         return outcome.exitStatus
+    }
+
+    /// Viewers are told the stream ended before the server goes, as gst-rtsp-server tells
+    /// them when its media ends: cut off, an RTSP viewer's player reported an error and a
+    /// file it recorded (`gst-launch-1.0 -e … ! mp4mux`) was left without its index. RTSP
+    /// viewers are given a moment to leave (their players stop on the end); WebRTC ones
+    /// get the end on their track.
+    private static func endForViewers(stream: EncodedStream, server: RTSPServer) {
+        guard stream.finish(within: 1) else { return }
+        let deadline = Date().addingTimeInterval(2)
+        while server.viewers > 0 && Date() < deadline {
+            usleep(20_000)
+        }
     }
 
 }

@@ -121,6 +121,15 @@ def viewer(url, seconds, out, extra=(), frames=None):
                                  "filesink", f"location={out}"], stdout=log, stderr=subprocess.STDOUT)
 
 
+def mp4_viewer(url, out, seconds=40):
+    """A viewer recording into MP4, which is whole only if EOS reaches mp4mux (it writes
+    its index then); SIGINT after SECONDS only bounds a stuck one."""
+    with open(out + ".log", "w") as log:
+        return subprocess.Popen(["timeout", "--foreground", "-s", "INT", str(seconds), "gst-launch-1.0", "-e", "rtspsrc", f"location={url}",
+                                 "latency=200", "!", "rtph264depay", "!", "h264parse", "!", "mp4mux", "!", "filesink", "buffer-mode=unbuffered", f"location={out}"],
+                                stdout=log, stderr=subprocess.STDOUT)
+
+
 def frames_and_duration(path):
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return 0, 0.0
@@ -627,6 +636,46 @@ class Serve(unittest.TestCase):
         self.assertEqual(status, 0, err[-800:])
         frames, _ = frames_and_duration(out)
         self.assertGreaterEqual(frames, 30, err[-800:])
+
+    def test_a_recording_viewer_is_told_the_source_ended_and_its_file_is_whole(self):
+        # The server stopped at the source's end without a word to its viewers: each
+        # player reported an error and a file it recorded had no index (mp4mux writes it
+        # at EOS): "moov atom not found". Stock gst-rtsp-server ends the stream (RTCP BYE).
+        server = Server(description="videotestsrc num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia")
+        self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-end-"), "viewer.mp4")
+        ended = mp4_viewer(server.url, out).wait(timeout=60)
+        status, err = server.stop()
+        with open(out + ".log") as f:
+            said = f.read()
+        self.assertEqual(ended, 0, said[-800:])
+        self.assertIn("Got EOS from element", said)
+        self.assertNotIn("handling interrupt", said)   # it ended by itself, not by its timeout
+        self.assertEqual(status, 0, err[-800:])
+        frames, duration = frames_and_duration(out)
+        self.assertGreaterEqual(frames, 30, said[-800:])
+
+    def test_ctrl_c_ends_the_stream_for_a_recording_viewer(self):
+        server = Server()
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-stop-"), "viewer.mp4")
+        recording = mp4_viewer(server.url, out)
+        try:
+            self.assertTrue(server.wait_for_err("camera running for a viewer", timeout=20))
+            deadline = time.monotonic() + 20   # frames in the file (a flat grey frame is ~25 bytes)
+            while (not os.path.exists(out) or os.path.getsize(out) < 2000) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            status, err = server.stop()
+            ended = recording.wait(timeout=30)
+        finally:
+            if recording.poll() is None:
+                recording.kill()
+        with open(out + ".log") as f:
+            said = f.read()
+        self.assertEqual(status, 0, err[-800:])
+        self.assertEqual(ended, 0, said[-800:])
+        self.assertNotIn("handling interrupt", said)
+        frames, _ = frames_and_duration(out)
+        self.assertGreaterEqual(frames, 10, said[-800:])
 
     def test_snapshot_command_while_serving_writes_the_served_picture(self):
         folder = tempfile.mkdtemp(prefix="fc-serve-still-")

@@ -22,6 +22,12 @@ void fc_encoded_stream_unref(FcEncodedStream *stream);
 void fc_encoded_stream_subscribe(FcEncodedStream *stream, void *appsrc);
 void fc_encoded_stream_unsubscribe(FcEncodedStream *stream, void *appsrc);
 
+/// The stream ends: the encoder sends out what it holds, then every viewer's appsrc gets
+/// EOS (RTSP viewers an RTCP BYE, which players take as the end); it does not start again.
+/// Waits up to `timeout_ms` for the EOS to be pushed; returns whether it was (1 when no
+/// encoder was running: nobody to tell).
+int fc_encoded_stream_finish(FcEncodedStream *stream, int timeout_ms);
+
 /// Appsrcs fed now.
 int fc_encoded_stream_subscribers(FcEncodedStream *stream);
 

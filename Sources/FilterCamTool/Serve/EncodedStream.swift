@@ -41,6 +41,13 @@ public final class EncodedStream {
     public func watchCamera(_ element: UnsafeMutablePointer<GstElement>) { fc_encoded_stream_watch_camera(pointer, element) }
     public var cameraSeen: Bool { fc_encoded_stream_camera_seen(pointer) != 0 }
 
+    /// Ends the stream for every viewer: the encoder sends out the frames it holds, then the
+    /// end of stream (an RTSP viewer gets an RTCP BYE, which players take as the end: a file
+    /// being recorded is finished, not cut off by an error). It does not start again.
+    /// Returns whether the end went out within `timeout` seconds (true when nobody watched).
+    @discardableResult
+    public func finish(within timeout: Double) -> Bool { fc_encoded_stream_finish(pointer, Int32(timeout * 1000)) != 0 }
+
     /// Forgets viewers that are gone and stops the encoder when nobody is left; call often.
     public func tick() { fc_encoded_stream_tick(pointer) }
 }
