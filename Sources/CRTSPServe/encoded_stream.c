@@ -41,6 +41,10 @@ struct FcEncodedStream {
   gint64 empty_since;      // monotonic µs; 0 while someone is subscribed
   gint64 key_requested;    // monotonic µs of the request on its way, 0 when none; atomic
   gboolean camera_seen;    // a frame has left the camera's pipeline (fc_encoded_stream_watch_camera); atomic
+  GstVideoInfo channel_info;  // the caps the channel said last (its streaming thread only)
+  gboolean channel_info_set;
+  gboolean failed;         // the encoder posted an error: started again by the next tick; atomic
+  gint64 last_restart;     // monotonic µs
   GMutex end_lock;         // ended, viewers_told
   GCond end_said;
   gboolean ended;          // fc_encoded_stream_finish was called: no new start
@@ -135,6 +139,12 @@ static GstFlowReturn on_sample(GstAppSink *sink, gpointer data) {
 static void on_eos(GstAppSink *sink, gpointer data) {
   (void)sink;
   FcEncodedStream *s = data;
+  // Only the end asked for (fc_encoded_stream_finish) ends the viewers' streams: the
+  // channel also sends EOS after an error, and the encoder is started again then.
+  g_mutex_lock(&s->end_lock);
+  gboolean ended = s->ended;
+  g_mutex_unlock(&s->end_lock);
+  if (!ended) return;
   g_mutex_lock(&s->lock);
   for (guint i = 0; i < s->subscribers->len; i++) {
     Subscriber *sub = g_ptr_array_index(s->subscribers, i);
@@ -158,6 +168,44 @@ static GstPadProbeReturn on_upstream_event(GstPad *pad, GstPadProbeInfo *info, g
   if (!gst_video_event_is_force_key_unit(event)) return GST_PAD_PROBE_OK;
   request_key_frame(data);
   return GST_PAD_PROBE_DROP;
+}
+
+// Between the camera's pipeline and the encoder, the inter-video channel (intervideosink
+// → intervideosrc) keeps the new caps and the last frame apart: after a size change (a
+// lens crop, a turn) it sends a frame or two of the old size under the new caps. The
+// encoder failed on the first that was too small ("invalid buffer size", the stream dead
+// for every viewer) and read a larger one as garbage: such frames are dropped here.
+// x264 cannot encode 4:2:0 at an odd width or height (a crop of 131x89 stopped the
+// encoder): the size it is given is rounded down to even (capsfilter "even").
+static GstPadProbeReturn on_channel_output(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad;
+  FcEncodedStream *s = data;
+  if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+    GstCaps *caps = NULL;
+    gst_event_parse_caps(event, &caps);
+    s->channel_info_set = gst_video_info_from_caps(&s->channel_info, caps);
+    if (!s->channel_info_set) return GST_PAD_PROBE_OK;
+    GstElement *even = gst_bin_get_by_name(GST_BIN(s->pipeline), "even");
+    if (even) {
+      gint width = GST_VIDEO_INFO_WIDTH(&s->channel_info), height = GST_VIDEO_INFO_HEIGHT(&s->channel_info);
+      GstCaps *wanted = (width | height) & 1
+          ? gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, MAX(2, width & ~1), "height", G_TYPE_INT, MAX(2, height & ~1), NULL)
+          : gst_caps_new_empty_simple("video/x-raw");
+      g_object_set(even, "caps", wanted, NULL);
+      gst_caps_unref(wanted);
+      gst_object_unref(even);
+    }
+    return GST_PAD_PROBE_OK;
+  }
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  if (!buffer || !s->channel_info_set) return GST_PAD_PROBE_OK;
+  GstVideoMeta *meta = gst_buffer_get_video_meta(buffer);
+  gboolean fits = meta ? meta->width == (guint)GST_VIDEO_INFO_WIDTH(&s->channel_info)
+                             && meta->height == (guint)GST_VIDEO_INFO_HEIGHT(&s->channel_info)
+                       : gst_buffer_get_size(buffer) == GST_VIDEO_INFO_SIZE(&s->channel_info);
+  return fits ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP;
 }
 
 static void stream_clear(gpointer p) {
@@ -202,6 +250,13 @@ FcEncodedStream *fc_encoded_stream_new(const char *description, char **error) {
   g_object_set(sink, "sync", FALSE, "enable-last-sample", FALSE, "qos", FALSE, NULL);
   GstAppSinkCallbacks callbacks = {.new_sample = on_sample, .eos = on_eos};
   gst_app_sink_set_callbacks(GST_APP_SINK(sink), &callbacks, s, NULL);
+  GstElement *channel = gst_bin_get_by_name(GST_BIN(pipeline), "camera");
+  GstPad *out = channel ? gst_element_get_static_pad(channel, "src") : NULL;
+  if (out) {
+    gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_channel_output, s, NULL);
+    gst_object_unref(out);
+  }
+  if (channel) gst_object_unref(channel);
   return s;
 }
 
@@ -294,6 +349,7 @@ static void report_errors(FcEncodedStream *s) {
       gst_message_parse_error(m, &err, NULL);
       g_printerr("filtercam serve: the encoder: %s\n", err ? err->message : "?");
       g_clear_error(&err);
+      __atomic_store_n(&s->failed, TRUE, __ATOMIC_RELAXED);
     }
     gst_message_unref(m);
   }
@@ -353,6 +409,28 @@ void fc_encoded_stream_tick(FcEncodedStream *s) {
   gboolean idle = s->subscribers->len == 0 && now - s->empty_since > FC_IDLE_STOP_US;
   g_mutex_unlock(&s->lock);
   report_errors(s);
+  // An encoder that failed stays stopped for every viewer, the page saying "live" over a
+  // frozen picture: it is started again (at most once a second), each viewer from the
+  // next key frame.
+  if (__atomic_load_n(&s->failed, __ATOMIC_RELAXED) && now - s->last_restart > G_USEC_PER_SEC) {
+    __atomic_store_n(&s->failed, FALSE, __ATOMIC_RELAXED);
+    s->last_restart = now;
+    g_mutex_lock(&s->state_lock);
+    g_mutex_lock(&s->end_lock);
+    gboolean ended = s->ended;
+    g_mutex_unlock(&s->end_lock);
+    if (s->running && !ended) {
+      gst_element_set_state(s->pipeline, GST_STATE_NULL);
+      report_errors(s);   // what came while it stopped: not a reason to start again
+      __atomic_store_n(&s->failed, FALSE, __ATOMIC_RELAXED);
+      g_mutex_lock(&s->lock);
+      for (guint i = 0; i < s->subscribers->len; i++) ((Subscriber *)g_ptr_array_index(s->subscribers, i))->waiting_for_key = TRUE;
+      g_mutex_unlock(&s->lock);
+      gst_element_set_state(s->pipeline, GST_STATE_PLAYING);
+      g_printerr("filtercam serve: the encoder was started again\n");
+    }
+    g_mutex_unlock(&s->state_lock);
+  }
   if (!idle) return;
   g_mutex_lock(&s->state_lock);
   // Someone may have subscribed since: only stop if the stream is still unwatched.

@@ -130,6 +130,34 @@ def mp4_viewer(url, out, seconds=40):
                                 stdout=log, stderr=subprocess.STDOUT)
 
 
+class SizesSeen:
+    """An RTSP viewer in this process noting each decoded frame's size, in order."""
+
+    def __init__(self, url):
+        self.sizes = []
+        self._seen = threading.Condition()
+        self.pipeline = Gst.parse_launch(f"rtspsrc location={url} latency=100 ! rtph264depay ! h264parse ! avdec_h264 "
+                                         "! fakesink name=out sync=false")
+        self.pipeline.get_by_name("out").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self._frame)
+        self.pipeline.set_state(Gst.State.PLAYING)
+
+    def _frame(self, pad, info):
+        s = pad.get_current_caps().get_structure(0)
+        with self._seen:
+            self.sizes.append((s.get_value("width"), s.get_value("height")))
+            self._seen.notify_all()
+        return Gst.PadProbeReturn.OK
+
+    def wait_for(self, size, count, timeout=20):
+        """Whether COUNT frames of SIZE come after those seen so far, within TIMEOUT s."""
+        with self._seen:
+            start = len(self.sizes)
+            return self._seen.wait_for(lambda: self.sizes[start:].count(size) >= count, timeout)
+
+    def stop(self):
+        self.pipeline.set_state(Gst.State.NULL)
+
+
 def frames_and_duration(path):
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return 0, 0.0
@@ -676,6 +704,27 @@ class Serve(unittest.TestCase):
         self.assertNotIn("handling interrupt", said)
         frames, _ = frames_and_duration(out)
         self.assertGreaterEqual(frames, 10, said[-800:])
+
+    def test_a_lens_crop_to_an_odd_size_and_back_keeps_the_picture_coming(self):
+        # The encoder stopped for good, every viewer's picture frozen, after a lens crop:
+        # 131x89 (BGRA, cropped to the pixel) cannot be 4:2:0 H.264, and back at 160x120
+        # the inter-video channel gave a frame of the old size under the new caps ("invalid
+        # buffer size 17600 < 28800"). Now: 160x120, 130x88 (rounded down to even), 160x120.
+        server = Server(description="videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1 "
+                                    "! videoconvert ! filtercam lens-crop=true lens=0,0,0.5,0.5")
+        watching = SizesSeen(server.url)
+        try:
+            self.assertTrue(watching.wait_for((160, 120), 10), watching.sizes[-5:])
+            server.process.stdin.write("set lens=0.05,0.05,0.41,0.37\n")
+            server.process.stdin.flush()
+            self.assertTrue(watching.wait_for((130, 88), 10), f"{watching.sizes[-5:]}; " + "".join(server._err)[-600:])
+            server.process.stdin.write("set lens=0,0,0.5,0.5\n")
+            server.process.stdin.flush()
+            self.assertTrue(watching.wait_for((160, 120), 30), f"{watching.sizes[-5:]}; " + "".join(server._err)[-600:])
+        finally:
+            watching.stop()
+            _, err = server.stop()
+        self.assertNotIn("the encoder:", err)
 
     def test_snapshot_command_while_serving_writes_the_served_picture(self):
         folder = tempfile.mkdtemp(prefix="fc-serve-still-")

@@ -19,7 +19,8 @@ public final class EncodedStream {
     /// small or still picture filled 2 Mbit/s with nothing to show for it.
     public init(channel: String) throws {
         let description = """
-            intervideosrc name=camera channel=\(channel) ! capsfilter name=rate caps=video/x-raw,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 \
+            intervideosrc name=camera channel=\(channel) ! capsfilter name=rate caps=video/x-raw,framerate=30/1 ! videoconvert ! videoscale \
+            ! capsfilter name=even ! video/x-raw,format=I420 \
             ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 pass=qual quantizer=23 bitrate=2048 \
             ! video/x-h264,profile=constrained-baseline,stream-format=avc,alignment=au ! appsink name=encoded
             """
