@@ -191,6 +191,36 @@ static void answer_now_and_close(SoupServerMessage *msg, guint status, const cha
   g_source_attach(l->timeout, context);
 }
 
+// The name in a request's Authorization header (Digest's username, Basic's or a bearer
+// token's USER before the colon), noted once libsoup has accepted it with its password:
+// what a viewer's resource is checked against (one user cannot end another's viewer).
+static void note_user(SoupServerMessage *msg) {
+  const char *given = soup_message_headers_get_one(soup_server_message_get_request_headers(msg), "Authorization");
+  char *user = NULL;
+  if (given && g_ascii_strncasecmp(given, "Digest ", 7) == 0) {
+    GHashTable *params = soup_header_parse_param_list(given + 7);
+    user = g_strdup(g_hash_table_lookup(params, "username"));
+    soup_header_free_param_list(params);
+  } else if (given && g_ascii_strncasecmp(given, "Basic ", 6) == 0) {
+    gsize length = 0;
+    guchar *decoded = g_base64_decode(given + 6, &length);
+    char *text = g_strndup((const char *)decoded, length);
+    char *colon = strchr(text, ':');
+    user = colon ? g_strndup(text, (gsize)(colon - text)) : NULL;
+    g_free(text);
+    g_free(decoded);
+  } else if (given && g_ascii_strncasecmp(given, "Bearer ", 7) == 0) {
+    const char *colon = strchr(given + 7, ':');
+    user = colon ? g_strndup(given + 7, (gsize)(colon - (given + 7))) : NULL;
+  }
+  g_object_set_data_full(G_OBJECT(msg), "fc-user", user ? user : g_strdup(""), g_free);
+}
+
+const char *fc_access_user(SoupServerMessage *msg) {
+  const char *user = g_object_get_data(G_OBJECT(msg), "fc-user");
+  return user ? user : "";
+}
+
 // Runs after libsoup's own header handling (passwords), before the body is read.
 static void on_headers(SoupServerMessage *msg, gpointer data) {
   (void)data;
@@ -210,6 +240,7 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
     return;
   }
   spend_digest_use(msg);
+  note_user(msg);
   if (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) < 0) {
     // libsoup reads "-5" as a length of -5 and warns on the server's terminal when it
     // makes the body's stream: refused here, before it gets that far.

@@ -11,6 +11,10 @@
 void fc_access_require_password(SoupServer *server, const char *const *users, const char *const *passwords,
                                 int n_users, gboolean tls);
 
+/// The user whose password a request gave ("" when the server takes none). Only for a
+/// request past the password check (libsoup checked the name with the password).
+const char *fc_access_user(SoupServerMessage *msg);
+
 /// Refuses bodies over FC_WEB_BODY_LIMIT (413) and bodies of unknown length (411) once the
 /// headers are in, and answers a request refused then (a password missing) at once and
 /// closes its connection: its body is never read. A request left half sent for 10 s is

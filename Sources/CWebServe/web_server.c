@@ -58,7 +58,7 @@ static void set_response(SoupServerMessage *msg, int status, const char *type, G
   if (status == SOUP_STATUS_METHOD_NOT_ALLOWED && !soup_message_headers_get_one(headers, "Allow")) {
     // RFC 9110: a 405 says which methods the resource takes.
     const char *path = g_uri_get_path(soup_server_message_get_uri(msg));
-    soup_message_headers_replace(headers, "Allow", strcmp(path, "/control") == 0 ? "POST" : "GET");
+    soup_message_headers_replace(headers, "Allow", strcmp(path, "/control") == 0 ? "POST" : "GET, HEAD");
   }
   if (filename) {
     char *disposition = g_strdup_printf("attachment; filename=\"%s\"", filename);

@@ -3,6 +3,7 @@
 // resource leaves; PATCH trickles ICE candidates. Answers wait (the request is paused)
 // until the viewer's candidates are gathered.
 #include <string.h>
+#include "web_access.h"
 #include "web_server_private.h"
 #include "whep_peer.h"
 
@@ -18,11 +19,13 @@
 typedef struct {
   FcWhepPeer *peer;
   guint64 offer;             // the POST waiting for the answer; 0 once answered
+  char *owner;               // the user who made it ("" without passwords): only they may end it
 } Peer;
 
 static void peer_free(gpointer data) {
   Peer *p = data;
   fc_whep_peer_close(p->peer);
+  g_free(p->owner);
   g_free(p);
 }
 
@@ -175,6 +178,7 @@ static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
   }
   Peer *peer = g_new0(Peer, 1);
   peer->peer = whep;
+  peer->owner = g_strdup(fc_access_user(msg));
   peer->offer = fc_web_hold(s, msg);
   g_hash_table_insert(s->peers, g_strdup(id), peer);
   PeerTimer *timer = g_new0(PeerTimer, 1);
@@ -192,6 +196,10 @@ static void whep_resource(FcWebServer *s, SoupServerMessage *msg, const char *id
   Peer *peer = g_hash_table_lookup(s->peers, id);
   if (!peer) {
     fc_web_respond_text(msg, SOUP_STATUS_NOT_FOUND, "no such WebRTC viewer\n");
+  } else if (strcmp(peer->owner, fc_access_user(msg)) != 0) {
+    // As RTSP answers 454 for another connection's session: the resource's URL travels
+    // in the clear without TLS, and one user could end (or feed candidates to) another's.
+    fc_web_respond_text(msg, SOUP_STATUS_FORBIDDEN, "this WebRTC viewer was started by another user\n");
   } else if (strcmp(method, "DELETE") == 0) {
     g_hash_table_remove(s->peers, id);
     count_watching(s);

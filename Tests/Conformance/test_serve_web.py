@@ -623,6 +623,31 @@ class WebPassword(unittest.TestCase):
             server.stop()
 
 
+    def test_one_user_cannot_end_another_users_viewer(self):
+        # Bob's DELETE of Alice's WebRTC viewer was answered 200 and ended it (its URL
+        # travels in the clear without TLS); RTSP answers 454 for another's session.
+        server = WebServe("--auth", "alice:secret", "--auth", "bob:other")
+        try:
+            def digest(user, password):
+                handler = urllib.request.HTTPDigestAuthHandler()
+                handler.add_password("filtercam", server.url, user, password)
+                return urllib.request.build_opener(handler)
+            alice, bob = digest("alice", "secret"), digest("bob", "other")
+            offer = urllib.request.Request(server.url.rstrip("/") + "/whep", data=whep_client.dead_offer().encode(), method="POST",
+                                           headers={"Content-Type": "application/sdp"})
+            with alice.open(offer, timeout=30) as answered:
+                self.assertEqual(answered.status, 201)
+                resource = answered.headers["Location"]
+            status, text = server.request("DELETE", resource, opener=bob)
+            self.assertEqual(status, 403, text)
+            self.assertIn("another user", text)
+            fragment = {"Content-Type": "application/trickle-ice-sdpfrag"}
+            self.assertEqual(server.request("PATCH", resource, b"a=end-of-candidates\r\n", fragment, opener=bob)[0], 403)
+            self.assertEqual(server.request("DELETE", resource, opener=alice), (200, "left\n"))
+            self.assertEqual(server.request("HEAD", "/", opener=bob), (200, ""), "HEAD is GET without the body")
+        finally:
+            server.stop()
+
     def test_over_tls_the_password_may_be_basic_or_a_whep_token(self):
         folder = tempfile.mkdtemp(prefix="fc-web-tls-")
         cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")

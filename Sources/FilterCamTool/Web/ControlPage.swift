@@ -35,13 +35,15 @@ public final class ControlPage: Sendable {
     }
 
     public func handle(_ request: WebServer.Request) {
-        switch (request.method, request.path) {
+        // HEAD is GET without the body (RFC 9110; libsoup leaves the body out).
+        let method = request.method == "HEAD" ? "GET" : request.method
+        switch (method, request.path) {
         case ("GET", "/"):
             request.reply(WebServer.Response(status: 200, contentType: "text/html; charset=utf-8", body: Self.page))
         case ("GET", "/page.js"):
             request.reply(WebServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: PackageResources.page_js))
-        case (let method, let path) where path.hasPrefix("/preview/") && path.hasSuffix(".png") && method != "GET":
-            request.reply(.text(405, "\(method) is not for \(path): the filters' pictures are GET"))
+        case (_, let path) where path.hasPrefix("/preview/") && path.hasSuffix(".png") && method != "GET":
+            request.reply(.text(405, "\(request.method) is not for \(path): the filters' pictures are GET"))
         case ("GET", let path) where path.hasPrefix("/preview/") && path.hasSuffix(".png"):
             let id = String(path.dropFirst("/preview/".count).dropLast(".png".count))
             thumbnails.png(for: id) { png in
