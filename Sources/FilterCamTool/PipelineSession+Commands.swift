@@ -82,7 +82,10 @@ extension PipelineSession {
     }
 
     private func run(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) throws -> String? {
-        try command.run(on: ElementControl(element, set: Pipeline.setProperty))
+        try command.run(on: ElementControl(element, set: { element, property, value in
+            try self.refuseSizeChangeIntoAFile(element, property, value)
+            try Pipeline.setProperty(element, property, value)
+        }))
     }
 
     private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {

@@ -542,6 +542,48 @@ final class PipelineFileRunTests: XCTestCase {
         try assertPlayableEverywhere(out)
     }
 
+    // `rotate` during record.pipeline left 640x480 then 480x640 frames in one MP4 track,
+    // played squashed with decode errors, and was answered as if all was well.
+    func testACommandThatWouldChangeTheSizeInTheMiddleOfAFileIsRefused() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("record.mp4").path
+        let p = try RunningProcess(Build.cli, ["launch", try pipelineFile("record.pipeline")],
+                                   environment: ["SOURCE": "videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1", "OUT": out])
+        defer { if p.process.isRunning { p.interrupt() } }
+        p.write("rotate\n")
+        XCTAssertTrue(p.waitForStderr(containing: "refused", timeout: 10), p.stderrSoFar)
+        XCTAssertTrue(p.stderrSoFar.contains("mp4mux0"), "the muxer is named: \(p.stderrSoFar)")
+        // What keeps the size still works: a 180° turn, the lens crop of the whole picture.
+        p.write("set filtercam0.orientation=180\nset lens-crop=true\n")
+        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.lens-crop = true", timeout: 10), p.stderrSoFar)
+        p.write("set lens=0.25,0.25,0.5,0.5\n")
+        XCTAssertTrue(p.waitForStderr(containing: "this lens would crop the picture to another size", timeout: 10), p.stderrSoFar)
+        p.write("quit\n")
+        let r = p.wait(timeout: 20)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("set filtercam0.orientation = 180"), r.stderr)
+        let ffprobe = try XCTUnwrap(Build.which("ffprobe"))
+        let sizes = try runProcess(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=width,height", "-of", "csv=p=0", out], timeout: 30)
+        let distinct = Set(sizes.stdoutText.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ,")) }.filter { !$0.isEmpty })
+        XCTAssertEqual(distinct, ["64,48"], "one picture size in the file")
+        // Found through a tee and inside a bin (splitmuxsink); with no such muxer a turn is taken.
+        let split = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 ! filtercam "
+            + "! tee name=t ! queue ! fakesink t. ! queue ! x264enc ! h264parse ! splitmuxsink location=\(dir.path)/s%02d.mp4"])
+        defer { if split.process.isRunning { split.interrupt() } }
+        split.write("rotate\n")
+        XCTAssertTrue(split.waitForStderr(containing: "splitmuxsink0 writes", timeout: 10), split.stderrSoFar)
+        split.write("quit\n")
+        XCTAssertEqual(split.wait(timeout: 20).status, 0, split.stderrSoFar)
+        let free = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 ! filtercam ! x264enc ! fakesink"])
+        defer { if free.process.isRunning { free.interrupt() } }
+        free.write("rotate\n")
+        XCTAssertTrue(free.waitForStderr(containing: "rotate: 90° clockwise", timeout: 10), free.stderrSoFar)
+        free.write("quit\n")
+        XCTAssertEqual(free.wait(timeout: 20).status, 0, free.stderrSoFar)
+    }
+
     func testFacesPipeline() throws {
         // The element tests' face fixture.
         let photo = Build.packageRoot + "/Tests/FilterCamHostTests/Fixtures/faces/astronaut.png"

@@ -42,6 +42,10 @@ typedef struct {
 #define FC_CAPS_SWAPS_AXES 1
 #define FC_CAPS_LENS_CROP 2
 
+/// The name of the first element downstream of `start` (through tees, queues and bins)
+/// made by one of `factories` (NULL-terminated), or NULL; free with g_free.
+char *fc_downstream_element_of_factory(GstElement *start, const char *const *factories);
+
 /// An element's lens crop for `fc_caps_across_geometry` (its callbacks and `ctx`).
 typedef struct {
   int (*length)(void *ctx, int axis, int size, int grid);

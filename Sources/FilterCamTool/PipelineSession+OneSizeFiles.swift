@@ -1,0 +1,82 @@
+import CGStreamer
+import CFilterCamShim
+import FilterCore
+import FilterCamHost
+
+/// Live commands that would change the picture's size while a file is being written.
+/// An MP4 (or Matroska, AVI) file has one picture size: `rotate` during
+/// `record.pipeline` left frames of 640x480 then 480x640 in one track, played squashed
+/// and with decode errors, the command answered as if all was well. Such a change is
+/// refused with the reason; turns that keep the shape, mirrors, filters, zoom and moving
+/// a cropped lens still work. (The element's own recording, `record` or `v`, letterboxes
+/// a turned picture into its file.)
+extension PipelineSession {
+    /// Muxers that write one picture size per file (splitmuxsink holds one of them).
+    static let oneSizeMuxers = ["mp4mux", "qtmux", "3gppmux", "mj2mux", "ismlmux", "isofmp4mux", "cmafmux",
+                                "matroskamux", "webmmux", "avimux", "splitmuxsink"]
+
+    /// Throws when setting `property` of `element` to `value` would change the size of the
+    /// pictures it sends to such a muxer.
+    func refuseSizeChangeIntoAFile(_ element: UnsafeMutablePointer<GstElement>, _ property: String, _ value: String) throws {
+        guard PictureShape.properties.contains(property) else { return }
+        let now = PictureShape(of: element)
+        var next = now
+        next.set(property, value)
+        guard next != now, let muxer = Self.oneSizeMuxer(downstreamOf: element) else { return }
+        let what = property == "orientation"
+            ? "orientation \(value) would turn the picture's width into its height"
+            : "this lens would crop the picture to another size"
+        throw ControlError("\(what) in the middle of the file \(muxer) writes (one picture size a file): refused. "
+                           + "Mirrors and 180° turns, filters, zoom and moving the lens work; to record turned pictures, "
+                           + "the element's own recording (record=true, v in the window) letterboxes them")
+    }
+
+    private static func oneSizeMuxer(downstreamOf element: UnsafeMutablePointer<GstElement>) -> String? {
+        var names = oneSizeMuxers.map { UnsafePointer<CChar>(strdup($0)) }
+        defer { names.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        names.append(nil)
+        return String(takingGLib: fc_downstream_element_of_factory(element, names))
+    }
+}
+
+/// What decides the size of the pictures a FilterCam element sends: whether its
+/// orientation swaps width and height, and the size of its lens when it crops to it.
+struct PictureShape: Equatable {
+    static let properties: Set<String> = ["orientation", "lens", "lens-crop"]
+
+    private var orientation: String
+    private var crops: Bool
+    private var lens: String
+
+    init(of element: UnsafeMutablePointer<GstElement>) {
+        orientation = Pipeline.property(element, "orientation") ?? "identity"
+        crops = Pipeline.property(element, "lens-crop") == "true"
+        lens = Pipeline.property(element, "lens") ?? ""
+    }
+
+    mutating func set(_ property: String, _ value: String) {
+        switch property {
+        case "orientation": orientation = value
+        case "lens-crop": crops = ["true", "1", "yes"].contains(value.lowercased())
+        default: lens = value
+        }
+    }
+
+    /// An orientation by its effect on the size ("auto" follows tags: its own kind).
+    private var turn: String {
+        guard let method = OrientationMethod(nick: orientation) ?? Int(orientation).flatMap(OrientationMethod.init(rawValue:)) else {
+            return orientation
+        }
+        return method.swapsAxes ? "swapped" : "kept"
+    }
+
+    /// The lens's width and height when it crops (its place does not change the size).
+    private var cropSize: [Double]? {
+        guard crops else { return nil }
+        guard let rect = try? LensRect(parsing: lens) else { return [] }
+        if rect == .full { return nil }   // the whole picture: no crop
+        return [rect.w, rect.h].map { ($0 * 1e6).rounded() }
+    }
+
+    static func == (a: PictureShape, b: PictureShape) -> Bool { a.turn == b.turn && a.cropSize == b.cropSize }
+}
