@@ -33,6 +33,15 @@ GType fc_type_enum(void) { return G_TYPE_ENUM; }
 GType fc_type_flags(void) { return G_TYPE_FLAGS; }
 GType fc_type_structure(void) { return GST_TYPE_STRUCTURE; }
 GType fc_type_list(void) { return GST_TYPE_LIST; }
+GType fc_type_float(void) { return G_TYPE_FLOAT; }
+GType fc_type_int64(void) { return G_TYPE_INT64; }
+GType fc_type_long(void) { return G_TYPE_LONG; }
+GType fc_type_ulong(void) { return G_TYPE_ULONG; }
+GType fc_type_boxed(void) { return G_TYPE_BOXED; }
+GType fc_type_object(void) { return G_TYPE_OBJECT; }
+GType fc_type_pointer(void) { return G_TYPE_POINTER; }
+GType fc_type_caps(void) { return GST_TYPE_CAPS; }
+gboolean fc_type_is_fundamental(GType type) { return G_TYPE_IS_FUNDAMENTAL(type); }
 
 GstEvent *fc_probe_info_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
 GstQuery *fc_probe_info_query(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_QUERY(info); }

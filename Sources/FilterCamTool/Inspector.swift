@@ -53,10 +53,12 @@ public enum Inspector {
         var count: guint = 0
         let specs = Array(takingGLib: g_object_class_list_properties(klass, &count), count: Int(count))
         for spec in specs.compactMap({ $0 }) { out += describe(property: spec, of: element) }
-        let signals = actionSignals(of: gst_element_factory_get_element_type(factory))
-        if !signals.isEmpty {
-            out += "\nElement Actions:\n"
-            for s in signals { out += "  \"\(s)\" :  void user_function (GstElement* object);\n" }
+        let signals = ElementSignals(of: element)
+        if !signals.emitted.isEmpty {
+            out += "\nElement Signals:\n" + signals.emitted.joined()
+        }
+        if !signals.actions.isEmpty {
+            out += "\nElement Actions:\n" + signals.actions.joined()
         }
         return out
     }
@@ -101,6 +103,26 @@ public enum Inspector {
         case fc_type_uint():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecUInt.self)
             return "Unsigned Integer. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_float():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecFloat.self)
+            return "Float. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_int64():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecInt64.self)
+            return "Integer64. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_long():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecLong.self)
+            return "Long. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_ulong():
+            let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecULong.self)
+            return "Unsigned Long. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+        case fc_type_object():
+            return "Object of type \"\(typeName)\""
+        case fc_type_pointer():
+            return "Pointer."
+        case fc_type_boxed() where g_value_get_boxed(defaultValue) == nil:
+            // Nothing to print (gst_value_serialize of an empty sample or structure warned
+            // on the terminal): as gst-inspect-1.0.
+            return type == fc_type_caps() ? "Caps (NULL)" : "Boxed pointer of type \"\(typeName)\""
         case fc_type_uint64():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecUInt64.self)
             return "Unsigned Integer64. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
@@ -133,18 +155,5 @@ public enum Inspector {
             return "\(typeName). Default: \(serialized(defaultValue))"
         }
     }
-
-    package static func actionSignals(of type: GType) -> [String] {
-        var count: guint = 0
-        let ids = Array(takingGLib: g_signal_list_ids(type, &count), count: Int(count))
-        var names: [String] = []
-        for id in ids {
-            var query = GSignalQuery()
-            g_signal_query(id, &query)
-            if query.signal_flags.rawValue & G_SIGNAL_ACTION.rawValue != 0 {
-                names.append(String(cString: query.signal_name))
-            }
-        }
-        return names
-    }
 }
+

@@ -409,6 +409,32 @@ final class CLIRunTests: XCTestCase {
 
     /// Each property's flags line says what gst-inspect-1.0's says (controllable, the state
     /// it can change in, deprecated), for FilterCam's elements and a stock one.
+    // Only action signals were listed (fakesink's handoff was missing), a sample or
+    // structure property printed GStreamer-CRITICALs and "Default: None:None:None:None",
+    // and float and 64-bit integer properties had no range.
+    func testInspectShowsSignalsAndEveryKindOfPropertyAsGstInspect() throws {
+        func signalNames(_ text: String) -> [String] {
+            text.split(separator: "\n").compactMap { line in
+                line.hasPrefix("  \"") ? line.split(separator: "\"")[1].description : nil
+            }
+        }
+        for element in ["fakesink", "appsink", "identity", "filtercam"] {
+            let ours = try runCLI(["inspect", element], timeout: 20)
+            let stock = try runGstTool("gst-inspect-1.0", [element])
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertFalse(ours.stderr.contains("CRITICAL"), ours.stderr)
+            XCTAssertEqual(signalNames(ours.stdoutText), signalNames(stock.stdoutText), element)
+            XCTAssertEqual(ours.stdoutText.contains("Element Signals:"), stock.stdoutText.contains("Element Signals:"), element)
+        }
+        let fakesink = try runCLI(["inspect", "fakesink"], timeout: 20).stdoutText
+        XCTAssertTrue(fakesink.contains("\"handoff\" :  void user_function (GstElement* object,"), fakesink)
+        XCTAssertTrue(fakesink.contains("Boxed pointer of type \"GstSample\""), fakesink)
+        let x264 = try runCLI(["inspect", "x264enc"], timeout: 20).stdoutText
+        XCTAssertTrue(x264.contains("Float. Range: 0.0 - 2.0 Default: 1.4"), x264)
+        let testSource = try runCLI(["inspect", "videotestsrc"], timeout: 20).stdoutText
+        XCTAssertTrue(testSource.contains("Integer64. Range: 0 - 9223372036854775807 Default: 0"), testSource)
+    }
+
     func testInspectFlagsAreGstInspects() throws {
         func flagsByProperty(_ text: String) -> [String: String] {
             let lines = text.split(separator: "\n").map(String.init)

@@ -108,6 +108,15 @@ GType fc_type_enum(void);
 GType fc_type_flags(void);
 GType fc_type_structure(void);
 GType fc_type_list(void);
+GType fc_type_float(void);
+GType fc_type_int64(void);
+GType fc_type_long(void);
+GType fc_type_ulong(void);
+GType fc_type_boxed(void);
+GType fc_type_object(void);
+GType fc_type_pointer(void);
+GType fc_type_caps(void);
+gboolean fc_type_is_fundamental(GType type);
 
 /// Function-like macros Swift does not import.
 GstEvent *fc_probe_info_event(GstPadProbeInfo *info);      // GST_PAD_PROBE_INFO_EVENT
