@@ -99,6 +99,10 @@ enum CommandHelp {
                   --only NAME…     only the named cases (a wrong name lists them all)
                   --runs N         runs per case (the median is shown)
                 """
+        case "version":
+            return "usage: filtercam version\n  prints FilterCam's version and the GStreamer version it runs on"
+        case "help":
+            return overview
         default:
             return nil
         }

@@ -33,15 +33,12 @@ case "inspect": status = InspectCommand.run(arguments)
 case "filters": status = FiltersCommand.run(arguments)
 case "devices": status = DevicesCommand.run(arguments)
 case "bench": status = BenchCommand.run(arguments)
-case "version" where arguments == ["-h"] || arguments == ["--help"], "help" where arguments == ["-h"] || arguments == ["--help"]:
-    print(usage)   // --help works on every command
-    status = 0
 case "help" where arguments.count == 1:   // `filtercam help launch`, as `git help commit`
     if let help = CommandHelp.text(for: arguments[0]) {
         print(help)
         status = 0
     } else {
-        let commands = ["launch", "serve", "inspect", "filters", "devices", "bench"]
+        let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
         FileHandle.standardError.write("filtercam help: no command \(arguments[0].quotedForMessage)\(NameSuggestion.hint(for: arguments[0], among: commands)); commands: \(commands.joined(separator: ", "))\n")
         status = 2
     }
