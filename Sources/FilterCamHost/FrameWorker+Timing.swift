@@ -31,6 +31,16 @@ extension FrameWorker {
         return finished > runningTime + latency + Self.sinkTolerance
     }
 
+    /// How far the clock is past `frame`'s render time (negative: before it); nil when the
+    /// clock, its running time or the latency is not known.
+    func lateness(of frame: ReceivedFrame) -> Int64? {
+        let latency = pipelineLatency.load(ordering: .relaxed)
+        guard let runningTime = frame.runningTime, latency != UInt64.max,
+              let clock = GstOwned(gst_element_get_clock(element)) else { return nil }
+        let now = Int64(bitPattern: UInt64(gst_clock_get_time(clock.pointer)) &- UInt64(gst_element_get_base_time(element)))
+        return now &- Int64(bitPattern: runningTime &+ latency)
+    }
+
     /// QoS: whether the sink has already declared this frame late (GstBaseTransform's
     /// rule: running time at or before the earliest time it asked for). A late frame is
     /// skipped, counted in `frames-dropped` and reported in a QoS message.
@@ -41,7 +51,7 @@ extension FrameWorker {
         guard runningTime != GstClockTime.max, UInt64(runningTime) <= earliest else { return false }
         qosDropped.add(1, ordering: .relaxed)
         postQoS(live: false, pts: GstClockTime(timestamp), duration: duration, segment: segment,
-                jitter: Int64(bitPattern: UInt64(runningTime)) &- Int64(bitPattern: earliest),
+                jitter: Int64(bitPattern: earliest) &- Int64(bitPattern: UInt64(runningTime)),   // as GstBaseTransform: positive, late
                 proportion: Double(bitPattern: qosProportion.load(ordering: .relaxed)))
         log.debug(element, "QoS: skipping late frame at running time \(runningTime) (earliest \(earliest))")
         return true
@@ -66,10 +76,14 @@ extension FrameWorker {
 
     /// A live frame dropped before processing is reported like a QoS drop (a QoS message
     /// with live=true, as live sources and decoders post), and logged.
+    /// Its jitter is how far the clock is past the frame's render time (running time
+    /// plus the pipeline's latency) as it is dropped, as a sink's QoS says how late a
+    /// frame came (it was always 0: an application could not tell how late).
     func reportDropped(_ frame: ReceivedFrame, reason: String) {
         let pts = fc_buffer_pts(frame.buffer.pointer)
         var segment = frame.segment
-        postQoS(live: true, pts: pts, duration: fc_buffer_duration(frame.buffer.pointer), segment: &segment, jitter: nil, proportion: 1)
+        postQoS(live: true, pts: pts, duration: fc_buffer_duration(frame.buffer.pointer), segment: &segment,
+                jitter: lateness(of: frame), proportion: 1)
         log.debug(element, "dropped the frame at \(pts) ns: \(reason)")
     }
 

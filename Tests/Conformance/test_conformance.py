@@ -479,6 +479,9 @@ class QoS(unittest.TestCase):
                 self.assertGreater(events, 0)
                 self.assertGreater(dropped, 0)
                 self.assertGreater(len(messages), 0)
+                # How late a dropped frame was (positive: late), as a sink's QoS says; it was 0.
+                jitters = [m.parse_qos_values()[0] for m in messages]
+                self.assertTrue(any(j > 0 for j in jitters), jitters[:10])
 
     def test_non_live_into_non_syncing_sink_loses_nothing(self):
         pipeline = Gst.parse_launch(
