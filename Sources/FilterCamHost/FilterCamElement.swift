@@ -147,7 +147,9 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         guard let property = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (property, value) {
         case (.filter, .string(let text)):
-            let text = text ?? FilterCamSettings.defaultFilter
+            // An empty chain is no filter, and reads back as such (it read back "").
+            let given = text?.trimmingSpaces ?? ""
+            let text = given.isEmpty ? FilterCamSettings.defaultFilter : text!
             do {
                 let chain = try FilterChain.parse(text)
                 settings.withLock { $0.filterText = text; $0.chain = chain; $0.filterSets += 1 }

@@ -548,6 +548,14 @@ class DebugAndControl(unittest.TestCase):
 class PropertiesAndStills(unittest.TestCase):
     """8. No cross-talk: a refused value never fails a still or changes another property."""
 
+    def test_an_empty_filter_is_none(self):
+        # filter="" was taken and read back "" (no filter, but not said as one).
+        element = Gst.ElementFactory.make("filtercam")
+        for empty in ("", "  "):
+            element.set_property("filter", "sepia")
+            element.set_property("filter", empty)
+            self.assertEqual(element.get_property("filter"), "none")
+
     def test_zoom_out_of_range_is_clamped(self):
         fc = Gst.ElementFactory.make("filtercam")
         fc.set_property("zoom", 5000.0)

@@ -177,6 +177,9 @@ final class CameraControlMapTests: XCTestCase {
         XCTAssertThrowsError(try CameraRequest(parsing: "test:nonsense")) { error in
             XCTAssertTrue("\(error)".contains("smpte"), "\(error)")
         }
+        XCTAssertThrowsError(try CameraRequest(parsing: "test:bal")) { error in
+            XCTAssertTrue("\(error)".contains("(did you mean \"ball\"?)"), "\(error)")
+        }
     }
 
     func testBackAndFrontChoice() {

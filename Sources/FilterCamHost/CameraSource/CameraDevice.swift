@@ -1,5 +1,6 @@
 import CGStreamer
 import CFilterCamShim
+import FilterCore
 
 /// A camera as GStreamer's device monitor ("Video/Source") reports it.
 public struct CameraDevice: Equatable, Sendable {
@@ -90,7 +91,8 @@ public enum CameraRequest: Equatable, Sendable, CustomStringConvertible {
                 // By number too, as videotestsrc's pattern=18 (its enum's values are 0, 1, …).
                 if let number = Int(pattern), TestPicture.patterns.indices.contains(number) { pattern = TestPicture.patterns[number] }
                 guard TestPicture.patterns.contains(pattern) else {
-                    throw Invalid(description: "unknown test pattern \(pattern.quotedForMessage); patterns: \(TestPicture.patterns.joined(separator: ", "))")
+                    throw Invalid(description: "unknown test pattern \(pattern.quotedForMessage)\(NameSuggestion.hint(for: pattern, among: TestPicture.patterns)); "
+                                  + "patterns: \(TestPicture.patterns.joined(separator: ", "))")
                 }
                 self = .test(pattern: pattern)
             } else {
