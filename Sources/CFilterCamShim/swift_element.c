@@ -1,4 +1,5 @@
 #include "fc_element.h"
+#include <string.h>
 
 // ---------------------------------------------------------------------------
 // What every Swift-backed element type shares, whichever shell it has: one GType per
@@ -13,8 +14,24 @@ static GQuark fc_spec_quark(void) {
 
 const FcElementSpec *fc_spec_of_type(GType type) { return g_type_get_qdata(type, fc_spec_quark()); }
 
+// An element with an `orientation` of GstVideoOrientationMethod implements GstVideoDirection
+// (as videoflip does): its `video-direction` property, id n_properties + 1, is the same
+// setting, so code that turns video through the interface turns it here too.
+static guint fc_orientation_id(const FcElementSpec *spec) {
+  for (guint i = 0; i < spec->n_properties; i++) {
+    if (strcmp(spec->properties[i]->name, "orientation") == 0
+        && spec->properties[i]->value_type == GST_TYPE_VIDEO_ORIENTATION_METHOD) return i + 1;
+  }
+  return 0;
+}
+
+static guint fc_direction_alias(const FcElementSpec *spec, guint id) {
+  return id == spec->n_properties + 1 ? fc_orientation_id(spec) : id;
+}
+
 static void fc_set_property(GObject *obj, guint id, const GValue *v, GParamSpec *ps) {
   const FcElementSpec *spec = FC_SPEC(obj);
+  id = fc_direction_alias(spec, id);
   if (id == 0 || id > spec->n_properties) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(obj, id, ps);
     return;
@@ -24,6 +41,7 @@ static void fc_set_property(GObject *obj, guint id, const GValue *v, GParamSpec 
 
 static void fc_get_property(GObject *obj, guint id, GValue *v, GParamSpec *ps) {
   const FcElementSpec *spec = FC_SPEC(obj);
+  id = fc_direction_alias(spec, id);
   if (id == 0 || id > spec->n_properties) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(obj, id, ps);
     return;
@@ -51,6 +69,7 @@ void fc_common_class_init(gpointer klass, const FcElementSpec *spec) {
   oc->get_property = fc_get_property;
   for (guint i = 0; i < spec->n_properties; i++)
     g_object_class_install_property(oc, i + 1, spec->properties[i]);
+  if (fc_orientation_id(spec)) g_object_class_override_property(oc, spec->n_properties + 1, "video-direction");
   gst_element_class_set_static_metadata(ec, spec->long_name, spec->klass, spec->description, spec->author);
   if (spec->sink_caps && spec->sink_caps[0])
     gst_element_class_add_pad_template(ec, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -81,7 +100,12 @@ GType fc_register_shell(GType parent, const char *name, const FcElementSpec *spe
     .instance_size = instance_size,
     .instance_init = instance_init,
   };
-  return g_type_register_static(parent, name, &info, 0);
+  GType type = g_type_register_static(parent, name, &info, 0);
+  if (fc_orientation_id(spec)) {
+    static const GInterfaceInfo direction = {NULL, NULL, NULL};
+    g_type_add_interface_static(type, GST_TYPE_VIDEO_DIRECTION, &direction);
+  }
+  return type;
 }
 
 static char *fc_strdup_or_empty(const char *s) { return g_strdup(s ? s : ""); }

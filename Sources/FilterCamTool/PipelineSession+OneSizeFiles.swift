@@ -23,7 +23,7 @@ extension PipelineSession {
         var next = now
         next.set(property, value)
         guard next != now, let muxer = Self.oneSizeMuxer(downstreamOf: element) else { return }
-        let what = property == "orientation"
+        let what = property == "orientation" || property == "video-direction"
             ? "orientation \(value) would turn the picture's width into its height"
             : "this lens would crop the picture to another size"
         throw ControlError("\(what) in the middle of the file \(muxer) writes (one picture size a file): refused. "
@@ -42,7 +42,7 @@ extension PipelineSession {
 /// What decides the size of the pictures a FilterCam element sends: whether its
 /// orientation swaps width and height, and the size of its lens when it crops to it.
 struct PictureShape: Equatable {
-    static let properties: Set<String> = ["orientation", "lens", "lens-crop"]
+    static let properties: Set<String> = ["orientation", "video-direction", "lens", "lens-crop"]
 
     private var orientation: String
     private var crops: Bool
@@ -56,7 +56,7 @@ struct PictureShape: Equatable {
 
     mutating func set(_ property: String, _ value: String) {
         switch property {
-        case "orientation": orientation = value
+        case "orientation", "video-direction": orientation = value
         case "lens-crop": crops = ["true", "1", "yes"].contains(value.lowercased())
         default: lens = value
         }
