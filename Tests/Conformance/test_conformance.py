@@ -8,6 +8,7 @@ filter that must be faster than the frame interval):
 """
 import concurrent.futures
 import os
+import tempfile
 import subprocess
 import sys
 import threading
@@ -547,6 +548,44 @@ class DebugAndControl(unittest.TestCase):
 
 class PropertiesAndStills(unittest.TestCase):
     """8. No cross-talk: a refused value never fails a still or changes another property."""
+
+    def test_video_direction_is_the_orientation_as_videoflip_has_it(self):
+        # Code that turns video through GstVideoDirection (videoflip's interface) could not
+        # turn filtercam: it has `orientation`, and `video-direction` is the same setting.
+        from gi.repository import GstVideo
+        element = Gst.ElementFactory.make("filtercam")
+        self.assertIsInstance(element, GstVideo.VideoDirection)
+        element.set_property("video-direction", getattr(GstVideo.VideoOrientationMethod, "90R"))
+        self.assertEqual(element.get_property("orientation"), getattr(GstVideo.VideoOrientationMethod, "90R"))
+        element.set_property("orientation", GstVideo.VideoOrientationMethod.HORIZ)
+        self.assertEqual(element.get_property("video-direction"), GstVideo.VideoOrientationMethod.HORIZ)
+        pipeline = Gst.parse_launch("videotestsrc num-buffers=1 ! video/x-raw,width=64,height=48 ! filtercam video-direction=90r "
+                                    "! fakesink name=sink")
+        caps = []
+        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.BUFFER, lambda pad, info: caps.append(pad.get_current_caps()) or Gst.PadProbeReturn.OK)
+        run_to_eos(pipeline)
+        pipeline.set_state(Gst.State.NULL)
+        size = caps[0].get_structure(0)
+        self.assertEqual((size.get_value("width"), size.get_value("height")), (48, 64))
+
+    def test_two_elements_with_one_snapshot_location_lose_no_still(self):
+        # Both chose the same free number at once: one still failed ("File exists", their
+        # temporary names alike) or replaced the other. Now each still finds its own name.
+        folder = tempfile.mkdtemp(prefix="fc-two-")
+        stills = f"snapshot-every=10 snapshot-location={folder}/two-%d.jpg"
+        pipeline = Gst.parse_launch(
+            "videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=64,height=48 ! tee name=t "
+            f"t. ! queue ! filtercam name=a {stills} ! fakesink t. ! queue ! filtercam name=b {stills} ! fakesink")
+        said = []
+        bus = pipeline.get_bus()
+        bus.enable_sync_message_emission()
+        bus.connect("sync-message::element", lambda _, m: said.append(m.get_structure().get_name()))
+        run_to_eos(pipeline)
+        pipeline.set_state(Gst.State.NULL)
+        bus.disable_sync_message_emission()
+        self.assertEqual(said.count("snapshot-failed"), 0, said)
+        self.assertEqual(said.count("snapshot-saved"), 12, said)
+        self.assertEqual(len([f for f in os.listdir(folder) if f.endswith(".jpg")]), 12, sorted(os.listdir(folder)))
 
     def test_an_empty_filter_is_none(self):
         # filter="" was taken and read back "" (no filter, but not said as one).

@@ -13,6 +13,17 @@ final class SnapshotNamingTests: XCTestCase {
         XCTAssertEqual(try SnapshotNaming(template: "s-%02d.jpg").path(counter: 3, bias: -1), "s-03-ev-1.jpg")
     }
 
+    /// A bias given twice named two stills of a set alike: one overwrote the other and both
+    /// were said saved.
+    func testABracketWithABiasGivenTwiceIsRefused() throws {
+        XCTAssertEqual(try SnapshotNaming.parseBracket("-1, 0,1"), [-1, 0, 1])
+        for (text, twice) in [("1,1,1", "1"), ("0.5,0.5", "0.5"), ("-0,0", "0")] {
+            XCTAssertThrowsError(try SnapshotNaming.parseBracket(text), text) { error in
+                XCTAssertTrue("\(error)".contains("\(twice) is given twice"), "\(text): \(error)")
+            }
+        }
+    }
+
     func testRefusedTemplatesSayWhy() {
         for (template, why) in [("shot.jpg", "needs exactly one counter"), ("%d-%d.jpg", "needs exactly one counter"),
                                 ("%%05d.jpg", "needs exactly one counter"), ("%s-%d.jpg", "only one %-conversion"),

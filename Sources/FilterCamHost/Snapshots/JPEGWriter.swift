@@ -3,6 +3,7 @@ import CFilterCamShim
 import FilterCore
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Writes encoded stills (`JPEGEncoder`) atomically: a temporary name in the same folder, then a rename, so a
 /// reader never sees a half-written JPEG.
@@ -10,6 +11,17 @@ enum JPEGWriter {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
+
+    /// The name was taken while the still was written (another element with the same
+    /// `snapshot-location`, another program): nothing was overwritten.
+    struct NameTaken: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "cannot write snapshot \(path): \(String(cString: strerror(EEXIST)))" }
+    }
+
+    /// Temporary names are the process's and this number's: two elements writing the same
+    /// name at once each have their own (the second one's open failed, "File exists").
+    private static let sequence = Atomic<Int>(0)
 
     /// Writes `data` to `path` through a temporary file in the same folder and a rename,
     /// both relative to the folder as `folders` opened it (never through a symbolic link).
@@ -22,7 +34,7 @@ enum JPEGWriter {
         } catch {
             throw Failure(description: "cannot write snapshot \(path): \(error)")
         }
-        let temporary = ".\(name).\(getpid()).partial"
+        let temporary = ".\(name).\(getpid()).\(sequence.add(1, ordering: .relaxed).newValue).partial"
         let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             // ENOENT on an open folder: it was removed while running (no links left), or it
@@ -49,10 +61,20 @@ enum JPEGWriter {
         }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
-        if failure == nil && renameat(dir, temporary, dir, name) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlinkat(dir, temporary, 0)
-            throw Failure(description: "cannot write snapshot \(path): \(failure)")
+        // A link, not a rename: a rename replaces a file that took the name meanwhile (two
+        // elements chose the same free number at once: one still replaced the other, both
+        // said saved). Where links are not made (some file systems), a rename.
+        var taken = false
+        if failure == nil && linkat(dir, temporary, dir, name, 0) != 0 {
+            let error = errno
+            if error == EEXIST {
+                taken = true
+            } else if renameat(dir, temporary, dir, name) != 0 {
+                failure = String(cString: strerror(errno))
+            }
         }
+        unlinkat(dir, temporary, 0)   // the still is under its name now (or failed)
+        if taken { throw NameTaken(path: path) }
+        if let failure { throw Failure(description: "cannot write snapshot \(path): \(failure)") }
     }
 }

@@ -179,16 +179,28 @@ extension SnapshotBranch {
     private func fileLoop() {
         while let (file, _) = files.next() {
             defer { files.done() }
+            var path = file.path
             do {
-                try JPEGWriter.writeAtomically(file.data, to: file.path, in: folders)
+                for attempt in 1... {
+                    do {
+                        try JPEGWriter.writeAtomically(file.data, to: path, in: folders)
+                        break
+                    } catch let taken as JPEGWriter.NameTaken where file.bias == nil && attempt < 100 {
+                        // Taken since the counter looked (an element with the same
+                        // snapshot-location chose the same number): the next free one. A
+                        // bracketed set's stills keep their shared number: said failed.
+                        _ = taken
+                        path = nextFreePath()
+                    }
+                }
             } catch {
-                report(failure: "\(error)", path: file.path)
+                report(failure: "\(error)", path: path)
                 continue
             }
-            lastWrittenName.withLock { $0 = FilePathText.lastComponent(of: file.path) }
+            lastWrittenName.withLock { $0 = FilePathText.lastComponent(of: path) }
             writtenCount.add(1, ordering: .relaxed)
             let saved = StructureBuilder("snapshot-saved")
-            saved.set("path", file.path)
+            saved.set("path", path)
             saved.set("size", file.data.count)
             saved.set("width", file.width)
             saved.set("height", file.height)

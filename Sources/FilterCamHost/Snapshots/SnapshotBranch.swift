@@ -207,6 +207,17 @@ final class SnapshotBranch: ElementPart, Sendable {
                     method: method, orientation: s.orientation, timestamp: timestamp), live: live)
     }
 
+    /// A free name for a still whose name was taken while it was written: the counter's
+    /// next free number (the files' thread).
+    func nextFreePath() -> String {
+        let naming = settings.withLock { $0.naming }
+        return capture.withLock { c in
+            let counter = naming.nextFree(from: c.nextCounter, biases: [])
+            c.nextCounter = counter + 1
+            return naming.path(counter: counter)
+        }
+    }
+
     /// Whether this frame gives a still (a request, `snapshot-every`, or the next of a
     /// bracketed set) and which: its path and exposure bias, with the settings it uses.
     private func dueStill(timestamp: UInt64?) -> ((path: String, bias: Double?), Settings)? {

@@ -132,12 +132,19 @@ public struct SnapshotNaming: Equatable {
     public static func parseBracket(_ text: String) throws -> [Double] {
         let trimmed = text.trimmingSpaces
         if trimmed.isEmpty { return [] }
-        return try trimmed.split(separator: ",", omittingEmptySubsequences: false).map { item in
+        let biases = try trimmed.split(separator: ",", omittingEmptySubsequences: false).map { item in
             guard let v = NumberText.double(String(item).trimmingSpaces), v.isFinite, abs(v) <= 10 else {
 
                 throw TemplateError(description: "snapshot-bracket \(text.quotedForMessage): \(item.quotedForMessage) is not an exposure bias in EV from -10 to 10 (write e.g. -1,0,1)")
             }
             return v
         }
+        // Each still of a set is named by its bias: a bias given twice (0 and -0 too) wrote
+        // one file over the other, both said saved.
+        if let twice = biases.enumerated().first(where: { i, v in biases[..<i].contains(v) })?.element {
+            let said = twice == twice.rounded() ? String(Int(twice)) : String(twice)
+            throw TemplateError(description: "snapshot-bracket \(text.quotedForMessage): \(said) is given twice; each still of a set needs its own exposure bias (write e.g. -1,0,1)")
+        }
+        return biases
     }
 }
