@@ -587,6 +587,22 @@ class PropertiesAndStills(unittest.TestCase):
         self.assertEqual(said.count("snapshot-saved"), 12, said)
         self.assertEqual(len([f for f in os.listdir(folder) if f.endswith(".jpg")]), 12, sorted(os.listdir(folder)))
 
+    def test_record_reads_false_once_the_end_of_stream_has_finished_the_file(self):
+        # It read true (no notify) until the pipeline stopped: a record button bound to it
+        # showed "recording" after the file was closed.
+        folder = tempfile.mkdtemp(prefix="fc-record-eos-")
+        pipeline = Gst.parse_launch("videotestsrc num-buffers=10 ! video/x-raw,format=I420,width=96,height=64 "
+                                    f"! filtercam name=fc record=true record-location={folder}/r-%05d.mp4 ! fakesink")
+        element = pipeline.get_by_name("fc")
+        notified = []
+        element.connect("notify::record", lambda e, _: notified.append(e.get_property("record")))
+        run_to_eos(pipeline)
+        still_playing = element.get_property("record")
+        pipeline.set_state(Gst.State.NULL)
+        self.assertFalse(still_playing)
+        self.assertEqual(notified, [False])
+        self.assertEqual(os.listdir(folder), ["r-00000.mp4"])
+
     def test_an_empty_filter_is_none(self):
         # filter="" was taken and read back "" (no filter, but not said as one).
         element = Gst.ElementFactory.make("filtercam")

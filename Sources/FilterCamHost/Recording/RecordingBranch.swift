@@ -255,6 +255,17 @@ final class RecordingBranch: ElementPart, Sendable {
         }
         guard running else { return }
         _ = state.wait(until: { !$0.endRequested }, timeout: 30) { _ in }
+        guard atEndOfStream else { return }
+        // The file is finished: `record` reads false, notified. It read true until the
+        // pipeline stopped, and a record button bound to it showed "recording" after EOS.
+        state.withLock { s in
+            s.wanted = false
+            s.finishOnceStarted = false
+            s.finishRunning = false
+        }
+        if wantedFlag.exchange(false, ordering: .relaxed) {
+            g_object_notify(element.asGObject, Property.record.rawValue)
+        }
     }
 
     /// The run is over: the running recording is finished, then the control thread ends
