@@ -107,6 +107,15 @@ extension FilterCamElement {
     /// EOS: stills still waiting for a frame are written (or reported) now, and the
     /// running recording is finished, before EOS goes on.
     func endOfStream() {
+        // A countdown still running has no frame after EOS to take its still from: called
+        // off and said failed. It vanished silently, and the property went on counting
+        // down by the clock after the stream had ended.
+        if display.withLock({ $0.cancelCountdown() }) {
+            let reason = "the stream ended before the countdown's end (no frame comes after it to take the still from)"
+            fc_post_warning(element, "countdown called off: \(reason)", nil)
+            snapshots.reportUnserved(reason: "no still: " + reason)
+            g_object_notify(element.asGObject, Property.countdown.rawValue)
+        }
         snapshots.finish()
         recording.finish(atEndOfStream: true)
     }

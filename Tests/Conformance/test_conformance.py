@@ -603,6 +603,30 @@ class PropertiesAndStills(unittest.TestCase):
         self.assertEqual(notified, [False])
         self.assertEqual(os.listdir(folder), ["r-00000.mp4"])
 
+    def test_a_countdown_cut_short_by_the_end_of_stream_is_said_failed(self):
+        # It vanished without snapshot-failed, and `countdown` went on counting down by the
+        # clock after EOS. Every request ends in snapshot-saved or snapshot-failed.
+        folder = tempfile.mkdtemp(prefix="fc-countdown-eos-")
+        pipeline = Gst.parse_launch("videotestsrc num-buffers=10 ! video/x-raw,format=I420,width=64,height=48 "
+                                    f"! filtercam name=fc countdown=3 snapshot-location={folder}/c-%05d.jpg ! fakesink")
+        element = pipeline.get_by_name("fc")
+        notified = []
+        element.connect("notify::countdown", lambda e, _: notified.append(e.get_property("countdown")))
+        failed = []
+        bus = pipeline.get_bus()
+        bus.enable_sync_message_emission()
+        bus.connect("sync-message::element", lambda _, m: m.get_structure().get_name() == "snapshot-failed"
+                    and failed.append(m.get_structure().get_string("reason")))
+        run_to_eos(pipeline)
+        left = element.get_property("countdown")
+        pipeline.set_state(Gst.State.NULL)
+        bus.disable_sync_message_emission()
+        self.assertEqual(left, 0)
+        self.assertEqual(notified[-1:], [0])
+        self.assertEqual(len(failed), 1, failed)
+        self.assertIn("countdown", failed[0])
+        self.assertEqual(os.listdir(folder), [])
+
     def test_an_empty_filter_is_none(self):
         # filter="" was taken and read back "" (no filter, but not said as one).
         element = Gst.ElementFactory.make("filtercam")
