@@ -4,6 +4,7 @@
 // the spacing the source gave them, so each viewer's pipeline keeps its own base time and
 // the encoder's jitter does not reach the viewers' timestamps.
 #include "encoded_stream.h"
+#include <string.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
@@ -43,6 +44,12 @@ struct FcEncodedStream {
   gboolean camera_seen;    // a frame has left the camera's pipeline (fc_encoded_stream_watch_camera); atomic
   GstVideoInfo channel_info;  // the caps the channel said last (its streaming thread only)
   gboolean channel_info_set;
+  gint64 camera_frames;    // frames that have left the camera's pipeline; atomic
+  gint64 frames_at_start;  // camera_frames when the encoder last started; atomic
+  gboolean camera_watched; // camera_frames counts (fc_encoded_stream_watch_camera found the pad)
+  GstClockTime stale_until; // the channel's frames up to this time are from before the camera's latest (blackened); atomic
+  GstElement *camera;       // the watched element (a weak pointer: the camera's pipeline outlives the stream's use)
+  GstClockTime paused_at;   // the camera's running time when it was last paused; atomic
   gboolean failed;         // the encoder posted an error: started again by the next tick; atomic
   gint64 last_restart;     // monotonic µs
   GMutex end_lock;         // ended, viewers_told
@@ -193,19 +200,65 @@ static GstPadProbeReturn on_channel_output(GstPad *pad, GstPadProbeInfo *info, g
       GstCaps *wanted = (width | height) & 1
           ? gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, MAX(2, width & ~1), "height", G_TYPE_INT, MAX(2, height & ~1), NULL)
           : gst_caps_new_empty_simple("video/x-raw");
-      g_object_set(even, "caps", wanted, NULL);
+      GstCaps *now = NULL;
+      g_object_get(even, "caps", &now, NULL);
+      // Only a change: setting the capsfilter makes the channel negotiate again, and its
+      // default size (320x240) came between, costing viewers a frame at every size change.
+      if (!now || !gst_caps_is_equal(now, wanted)) g_object_set(even, "caps", wanted, NULL);
+      gst_clear_caps(&now);
       gst_caps_unref(wanted);
       gst_object_unref(even);
     }
     return GST_PAD_PROBE_OK;
   }
   GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-  if (!buffer || !s->channel_info_set) return GST_PAD_PROBE_OK;
+  if (!buffer) return GST_PAD_PROBE_OK;
+  // The channel keeps the camera's last frame while the camera is paused for want of
+  // viewers, and hands it out again: a viewer who came later first saw 3-4 frames of the
+  // picture from when the last one left (minutes or hours before). Until the camera has
+  // sent two new frames since the encoder started, what the channel gives is noted as
+  // stale and goes to the encoder black (not dropped: the viewer's media needs a first
+  // frame before it plays, and the camera starts for a viewer who plays). New: frames the
+  // camera's pipeline held through a pause come out first and are not counted
+  // (note_camera_frame); two: the count moves a moment before the channel holds the frame.
+  gboolean stale = s->camera_watched
+      && __atomic_load_n(&s->camera_frames, __ATOMIC_RELAXED) - __atomic_load_n(&s->frames_at_start, __ATOMIC_RELAXED) < 3;
+  __atomic_store_n(&s->stale_until, stale ? GST_BUFFER_PTS(buffer) : GST_CLOCK_TIME_NONE, __ATOMIC_RELAXED);
+  if (!s->channel_info_set) return GST_PAD_PROBE_OK;
   GstVideoMeta *meta = gst_buffer_get_video_meta(buffer);
   gboolean fits = meta ? meta->width == (guint)GST_VIDEO_INFO_WIDTH(&s->channel_info)
                              && meta->height == (guint)GST_VIDEO_INFO_HEIGHT(&s->channel_info)
                        : gst_buffer_get_size(buffer) == GST_VIDEO_INFO_SIZE(&s->channel_info);
   return fits ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP;
+}
+
+// At the encoder's input (I420, the size it encodes): a stale frame of the channel (see
+// on_channel_output) is replaced by a black one of the same time.
+static GstPadProbeReturn on_encoder_input(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  FcEncodedStream *s = data;
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  GstClockTime stale = __atomic_load_n(&s->stale_until, __ATOMIC_RELAXED);
+  if (!buffer || !GST_CLOCK_TIME_IS_VALID(stale) || GST_BUFFER_PTS(buffer) > stale) return GST_PAD_PROBE_OK;
+  GstCaps *caps = gst_pad_get_current_caps(pad);
+  GstVideoInfo video;
+  gboolean known = caps && gst_video_info_from_caps(&video, caps) && GST_VIDEO_INFO_FORMAT(&video) == GST_VIDEO_FORMAT_I420;
+  gst_clear_caps(&caps);
+  if (!known) return GST_PAD_PROBE_DROP;
+  GstBuffer *black = gst_buffer_new_allocate(NULL, GST_VIDEO_INFO_SIZE(&video), NULL);
+  gst_buffer_copy_into(black, buffer, GST_BUFFER_COPY_METADATA, 0, -1);
+  GstVideoFrame frame;
+  if (gst_video_frame_map(&frame, &video, black, GST_MAP_WRITE)) {
+    for (guint plane = 0; plane < 3; plane++) {
+      guint8 *row = GST_VIDEO_FRAME_PLANE_DATA(&frame, plane);
+      gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane);
+      for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, plane); y++, row += stride)
+        memset(row, plane == 0 ? 16 : 128, (size_t)GST_VIDEO_FRAME_COMP_WIDTH(&frame, plane));
+    }
+    gst_video_frame_unmap(&frame);
+  }
+  gst_buffer_unref(buffer);
+  GST_PAD_PROBE_INFO_DATA(info) = black;
+  return GST_PAD_PROBE_OK;
 }
 
 static void stream_clear(gpointer p) {
@@ -257,6 +310,15 @@ FcEncodedStream *fc_encoded_stream_new(const char *description, char **error) {
     gst_object_unref(out);
   }
   if (channel) gst_object_unref(channel);
+  GstElement *encoder = gst_bin_get_by_name(GST_BIN(pipeline), "h264");
+  GstPad *input = encoder ? gst_element_get_static_pad(encoder, "sink") : NULL;
+  if (input) {
+    gst_pad_add_probe(input, GST_PAD_PROBE_TYPE_BUFFER, on_encoder_input, s, NULL);
+    gst_object_unref(input);
+  }
+  if (encoder) gst_object_unref(encoder);
+  s->stale_until = GST_CLOCK_TIME_NONE;
+  s->paused_at = GST_CLOCK_TIME_NONE;
   return s;
 }
 
@@ -270,6 +332,7 @@ static void ensure_running(FcEncodedStream *s) {
   gboolean ended = s->ended;
   g_mutex_unlock(&s->end_lock);
   if (!s->running && !ended) {
+    __atomic_store_n(&s->frames_at_start, __atomic_load_n(&s->camera_frames, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
     gst_element_set_state(s->pipeline, GST_STATE_PLAYING);
     s->running = TRUE;
   }
@@ -377,10 +440,29 @@ static void follow_camera_rate(FcEncodedStream *s, GstPad *pad) {
 }
 
 static GstPadProbeReturn note_camera_frame(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-  (void)info;
-  follow_camera_rate(data, pad);
-  __atomic_store_n(&((FcEncodedStream *)data)->camera_seen, TRUE, __ATOMIC_RELAXED);
-  return GST_PAD_PROBE_REMOVE;
+  FcEncodedStream *s = data;
+  if (!__atomic_exchange_n(&s->camera_seen, TRUE, __ATOMIC_RELAXED)) follow_camera_rate(s, pad);
+  // A frame from before the last pause (held in the camera's pipeline through it) is not
+  // a new one: its running time is before the pause's.
+  GstClockTime paused_at = __atomic_load_n(&s->paused_at, __ATOMIC_RELAXED);
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  GstEvent *event = GST_CLOCK_TIME_IS_VALID(paused_at) && buffer ? gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0) : NULL;
+  if (event) {
+    const GstSegment *segment = NULL;
+    gst_event_parse_segment(event, &segment);
+    GstClockTime running = segment->format == GST_FORMAT_TIME
+        ? gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer)) : GST_CLOCK_TIME_NONE;
+    gst_event_unref(event);
+    if (GST_CLOCK_TIME_IS_VALID(running) && running < paused_at) return GST_PAD_PROBE_OK;
+  }
+  __atomic_add_fetch(&s->camera_frames, 1, __ATOMIC_RELAXED);
+  return GST_PAD_PROBE_OK;
+}
+
+void fc_encoded_stream_camera_pausing(FcEncodedStream *s) {
+  if (!s->camera) return;
+  GstClockTime now = running_time(s->camera);
+  if (GST_CLOCK_TIME_IS_VALID(now)) __atomic_store_n(&s->paused_at, now, __ATOMIC_RELAXED);
 }
 
 void fc_encoded_stream_watch_camera(FcEncodedStream *s, void *element) {
@@ -389,6 +471,8 @@ void fc_encoded_stream_watch_camera(FcEncodedStream *s, void *element) {
     __atomic_store_n(&s->camera_seen, TRUE, __ATOMIC_RELAXED);
     return;
   }
+  s->camera_watched = TRUE;
+  s->camera = element;
   gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, note_camera_frame, fc_encoded_stream_ref(s),
                     (GDestroyNotify)fc_encoded_stream_unref);
   gst_object_unref(pad);

@@ -169,6 +169,7 @@ enum ServeCommand {
                     return
                 }
                 keptFor = nil
+                stream.cameraPausing()
                 pipeline.setPlaying(false)
                 cameraRunning.withLock { $0 = false }
                 printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"

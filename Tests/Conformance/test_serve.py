@@ -131,20 +131,29 @@ def mp4_viewer(url, out, seconds=40):
 
 
 class SizesSeen:
-    """An RTSP viewer in this process noting each decoded frame's size, in order."""
+    """An RTSP viewer in this process noting each decoded frame's size, in order, and with
+    `pixels` each frame's centre colour (r, g, b)."""
 
-    def __init__(self, url):
-        self.sizes = []
+    def __init__(self, url, pixels=False):
+        self.sizes, self.colours = [], []
         self._seen = threading.Condition()
+        convert = "! videoconvert ! video/x-raw,format=RGB " if pixels else ""
         self.pipeline = Gst.parse_launch(f"rtspsrc location={url} latency=100 ! rtph264depay ! h264parse ! avdec_h264 "
-                                         "! fakesink name=out sync=false")
-        self.pipeline.get_by_name("out").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self._frame)
+                                         f"{convert}! fakesink name=out sync=false")
+        self.pipeline.get_by_name("out").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self._frame, pixels)
         self.pipeline.set_state(Gst.State.PLAYING)
 
-    def _frame(self, pad, info):
+    def _frame(self, pad, info, pixels):
         s = pad.get_current_caps().get_structure(0)
+        width, height = s.get_value("width"), s.get_value("height")
+        colour = None
+        if pixels:
+            stride = (width * 3 + 3) // 4 * 4
+            at = (height // 2) * stride + (width // 2) * 3
+            colour = tuple(info.get_buffer().extract_dup(at, 3))
         with self._seen:
-            self.sizes.append((s.get_value("width"), s.get_value("height")))
+            self.sizes.append((width, height))
+            self.colours.append(colour)
             self._seen.notify_all()
         return Gst.PadProbeReturn.OK
 
@@ -725,6 +734,32 @@ class Serve(unittest.TestCase):
             watching.stop()
             _, err = server.stop()
         self.assertNotIn("the encoder:", err)
+
+    def test_a_viewer_after_a_pause_sees_the_picture_of_now(self):
+        # The channel kept the camera's last frame through the pause: a viewer who came
+        # later first saw 3-4 frames of the picture from when the last one had left.
+        server = Server(description="videotestsrc name=src is-live=true pattern=solid-color foreground-color=0xffff0000 "
+                                    "! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=none")
+        try:
+            first = SizesSeen(server.url, pixels=True)
+            self.assertTrue(first.wait_for((320, 240), 10))
+            first.stop()
+            self.assertTrue(server.wait_for_err("camera paused: nobody has watched for 3 s"))
+            server.process.stdin.write("set src.foreground-color=0xff00ff00\n")
+            server.process.stdin.flush()
+            self.assertTrue(server.wait_for_err("set src.foreground-color"))
+            second = SizesSeen(server.url, pixels=True)
+            self.assertTrue(second.wait_for((320, 240), 5))
+            second.stop()
+        finally:
+            server.stop()
+        red = first.colours[-1]
+        self.assertGreater(red[0], red[1] + 100, f"the first viewer saw red: {red}")
+        # Black until the camera's picture of now comes (a few frames), never the old red.
+        shown = [c for c in second.colours if max(c) > 40]
+        self.assertTrue(shown, second.colours[:8])
+        self.assertTrue(all(c[1] > c[0] + 100 for c in shown), f"the second viewer saw only the green of now: {second.colours[:8]}")
+        self.assertLessEqual(len(second.colours) - len(shown), 6, f"black for a few frames only: {second.colours[:8]}")
 
     def test_snapshot_command_while_serving_writes_the_served_picture(self):
         folder = tempfile.mkdtemp(prefix="fc-serve-still-")

@@ -318,7 +318,7 @@ class WebPage(ServerAndBrowser):
         self.assertNotIn("root", self.server.request("POST", "/control", b"filter lut file=/etc/passwd", {})[1])
         self.assertIn("Content-Length", self.server.request("POST", "/control", iter([b"rotate"]), {})[1])
         # A 405 names the methods the resource takes (RFC 9110).
-        for method, path, allow in (("PUT", "/", "GET"), ("GET", "/control", "POST"), ("POST", "/page.js", "GET")):
+        for method, path, allow in (("PUT", "/", "GET, HEAD"), ("GET", "/control", "POST"), ("POST", "/page.js", "GET, HEAD")):
             request = urllib.request.Request(self.server.url.rstrip("/") + path, data=b"x" if method != "GET" else None, method=method)
             with self.assertRaises(urllib.error.HTTPError) as refused:
                 urllib.request.urlopen(request, timeout=30)

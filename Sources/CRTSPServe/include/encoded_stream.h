@@ -34,7 +34,12 @@ int fc_encoded_stream_subscribers(FcEncodedStream *stream);
 /// Watches the camera's last element (a GstElement *, before the inter-video sink) for its
 /// first frame: until one has passed, the inter-video source knows no size but its default
 /// 320x240, which a viewer's encoder would be set up at (so the camera is not paused before).
+/// Its frames are counted too: after the encoder starts, the channel's frames are dropped
+/// until the camera has sent one (the channel repeats the frame from before a pause).
 void fc_encoded_stream_watch_camera(FcEncodedStream *stream, void *element);
+/// The camera is about to be paused (nobody watches): frames its pipeline holds through the
+/// pause come out first when it plays again, and are not counted as new.
+void fc_encoded_stream_camera_pausing(FcEncodedStream *stream);
 /// Whether a frame has passed the watched element.
 int fc_encoded_stream_camera_seen(FcEncodedStream *stream);
 

@@ -21,7 +21,7 @@ public final class EncodedStream {
         let description = """
             intervideosrc name=camera channel=\(channel) ! capsfilter name=rate caps=video/x-raw,framerate=30/1 ! videoconvert ! videoscale \
             ! capsfilter name=even ! video/x-raw,format=I420 \
-            ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 pass=qual quantizer=23 bitrate=2048 \
+            ! x264enc name=h264 tune=zerolatency speed-preset=ultrafast key-int-max=30 bframes=0 pass=qual quantizer=23 bitrate=2048 \
             ! video/x-h264,profile=constrained-baseline,stream-format=avc,alignment=au ! appsink name=encoded
             """
         var error: UnsafeMutablePointer<CChar>?
@@ -41,6 +41,9 @@ public final class EncodedStream {
     /// 320x240, at which a first viewer's stream was set up.
     public func watchCamera(_ element: UnsafeMutablePointer<GstElement>) { fc_encoded_stream_watch_camera(pointer, element) }
     public var cameraSeen: Bool { fc_encoded_stream_camera_seen(pointer) != 0 }
+    /// Call just before the camera is paused: what its pipeline holds through the pause is
+    /// not shown to the next viewer as the picture of now.
+    public func cameraPausing() { fc_encoded_stream_camera_pausing(pointer) }
 
     /// Ends the stream for every viewer: the encoder sends out the frames it holds, then the
     /// end of stream (an RTSP viewer gets an RTCP BYE, which players take as the end: a file
