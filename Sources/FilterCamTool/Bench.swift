@@ -190,8 +190,10 @@ public struct Bench {
         return Double(frames - 1) / elapsed
     }
 
-    /// Where the snapshot case writes its stills (`s-*.jpg`) and jpegenc its files (`n-*.jpg`).
-    static let stillsFolder = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills").path
+    /// Where the snapshot case writes its stills (`s-*.jpg`) and jpegenc its files (`n-*.jpg`):
+    /// this run's own (two benches at once emptied and counted each other's), removed when
+    /// the case is done (4881 stills, 71 MB, were left after a 320x240 run).
+    static let stillsFolder = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-stills-\(getpid())").path
 
     /// Stills the snapshot case has written so far.
     static func stillsWritten() -> Int {
@@ -253,6 +255,7 @@ public struct Bench {
                 } catch {
                     log("\(c.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(size): skipped: \(error)")
                 }
+                if c.name.hasSuffix("snapshot") { try? FileManager.default.removeItem(atPath: Self.stillsFolder) }
             }
         }
         if Self.asksForLooks(only) {
