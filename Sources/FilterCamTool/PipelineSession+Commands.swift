@@ -59,7 +59,10 @@ extension PipelineSession {
     func noteRan(_ command: LiveCommand, on element: UnsafeMutablePointer<GstElement>) {
         switch command {
         case .snapshot:
-            stillsRequested += 1
+            // Sets begun without a request (a countdown's, snapshot-every's) are not this
+            // one's: after a countdown's still, `snapshot` then `quit` counted that set as
+            // this still begun, and EOS went out before its frame (the still was lost).
+            stillsRequested = max(stillsRequested, setsStarted) + 1
             lastStillRequest = Date()
         case .countdown:
             noteCountdown(on: element)

@@ -75,6 +75,10 @@ public final class PipelineSession {
 
     /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
+    /// Called when a second Ctrl-C or Ctrl-\ aborts, just before the pipeline is stopped
+    /// (stopping waits for every streaming thread: an element stuck for 20 s held the
+    /// "abort" that long).
+    public var onAborting: (() -> Void)?
 
     /// Whether the picture is stopped on purpose (serve's camera while nobody watches):
     /// then commands run without waiting for a frame, and those that need one
@@ -251,6 +255,12 @@ public final class PipelineSession {
                 abortedByUser = true
             } else if interrupts == 1 && eosDeadline == nil && outcome == nil && stillsRequestedAreDone() && !recordingIsStarting() {
                 eosDeadline = beginEndOfStream("interrupt")
+            } else if interrupts == 1 && eosDeadline == nil && outcome == nil && !saidInterruptWaits {
+                // Said at once: a countdown's still can be seconds away, and Ctrl-C seemed ignored.
+                saidInterruptWaits = true
+                errorLine("\(Self.signalWords[self.interrupts.first] ?? "Interrupt"): waiting for "
+                          + (recordingIsStarting() ? "the recording asked for to start" : "the stills asked for")
+                          + ", then sending EOS (Ctrl-C again aborts)…")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
                 if stoppingARecording {
@@ -276,6 +286,7 @@ public final class PipelineSession {
         // Stopping finishes a recording still running (aborted, or its stop not yet seen):
         // its line, and the summary's count, come from what the elements say then (the
         // bus is flushed only on the way to NULL).
+        if outcome == .aborted { onAborting?() }
         pipeline.setState(GST_STATE_READY)
         reportRecordingsFinishedAtStop()
         printSummary()
@@ -285,6 +296,8 @@ public final class PipelineSession {
     }
 
     private var stoppingARecording = true
+    /// Whether an interrupt's wait for stills or a recording's start has been said.
+    private var saidInterruptWaits = false
     /// Recordings from the preview started and not yet saved or failed.
     var recordingsRunning = 0
     /// When `record` asked for a recording that has not started yet (it starts with the

@@ -3,7 +3,8 @@ import FilterCore
 /// Keys typed in a terminal (raw mode), one byte at a time: single keys are `Keymap`'s
 /// commands, the same as in the preview window (arrows arrive as escape sequences), and
 /// `:` opens a command line for the full commands (`set zoom=2`, `filter mono`, …): Enter
-/// runs it, Esc cancels, Backspace deletes. An unknown key gets a one-line hint.
+/// runs it, Esc cancels, Backspace deletes a character, Ctrl-U the line, Ctrl-W a word;
+/// arrows are ignored there. An unknown key gets a one-line hint.
 public struct TerminalKeys {
     public enum Outcome: Equatable {
         /// Nothing to do yet (a character went into the command line).
@@ -20,7 +21,8 @@ public struct TerminalKeys {
     private var line: [UInt8]?
     /// Bytes of an escape sequence so far (ESC, then `[` or `O`).
     private var escape: [UInt8]?
-    /// False when the Esc cancelled a command line: the rest of an arrow's sequence is swallowed.
+    /// False when the Esc came while a command line was typed: a sequence (an arrow) is
+    /// swallowed and the line kept, an Esc alone cancels the line.
     private var escapeActs = true
 
     public init() {}
@@ -35,7 +37,11 @@ public struct TerminalKeys {
             sequence.append(byte)
             escape = nil
             if sequence.count == 2 {
-                guard byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") else { return feed(byte) }   // a lone Esc, then a key
+                guard byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") else {
+                    // A lone Esc, then a key: in a command line the Esc cancels it.
+                    if !escapeActs, line != nil { line = nil; return .show("(cancelled)") }
+                    return feed(byte)
+                }
                 escape = sequence
                 return .none
             }
@@ -54,13 +60,23 @@ public struct TerminalKeys {
                 if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return .show("") }
                 do { return .command(try LiveCommand(line: text)) } catch { return .error("command error: \(error)") }
             case 27:
-                // Cancels at once; what follows (an arrow's "[A") is swallowed as a sequence.
-                line = nil
+                // Esc alone cancels (escapeAlone, a moment later); an arrow's sequence
+                // (ESC [ A) is swallowed and the line kept: an arrow threw the line away.
                 escape = [27]
                 escapeActs = false
-                return .show("(cancelled)")
+                return .none
             case 127, 8:
+                // One character, not one byte: `é` left half of itself behind.
+                while let last = typed.last, last & 0xC0 == 0x80 { typed.removeLast() }
                 if !typed.isEmpty { typed.removeLast() }
+                line = typed
+                return .show(":" + String(decoding: typed, as: UTF8.self))
+            case 21:   // Ctrl-U: the whole line, as in a shell
+                line = []
+                return .show(":")
+            case 23:   // Ctrl-W: the last word
+                while typed.last == UInt8(ascii: " ") { typed.removeLast() }
+                while let last = typed.last, last != UInt8(ascii: " ") { typed.removeLast() }
                 line = typed
                 return .show(":" + String(decoding: typed, as: UTF8.self))
             default:
@@ -102,6 +118,10 @@ public struct TerminalKeys {
     public mutating func escapeAlone() -> Outcome {
         guard escape == [27] else { return .none }
         escape = nil
+        if !escapeActs, line != nil {
+            line = nil
+            return .show("(cancelled)")
+        }
         return escapeActs ? key("Escape") ?? .none : .none
     }
 

@@ -88,6 +88,7 @@ enum LaunchCommand {
         Self.session = session
         installSignalHandlers()
         let restoreTerminal = startReadingCommands(into: session)
+        session.onAborting = { [weak session] in Self.exitIfStopIsStuck(status: session?.interruptingSignal == SIGQUIT ? 128 + SIGQUIT : 130) }
         let outcome = session.run()
         restoreTerminal()
         // Ctrl-\ as a shell reports it; the rest by the outcome.
@@ -107,9 +108,27 @@ enum LaunchCommand {
     /// recordings first; Ctrl-\ aborts at once (the Swift runtime's own handler waited on
     /// the terminal for a key, leaving it raw and the process alive).
     static func installSignalHandlers() {
-        let handler: @convention(c) (Int32) -> Void = { LaunchCommand.session?.interrupt(by: $0) }
+        // Before a session runs there is nothing to finish: the signal ends the process as
+        // its default would. Installed first thing (main.swift): a script's background job
+        // starts with SIGINT and SIGQUIT ignored, and one sent while GStreamer scanned its
+        // plugins (seconds, after an update) was lost: the pipeline then ran on.
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            if let session = LaunchCommand.session { session.interrupt(by: signal) } else { _exit(128 + signal) }
+        }
         for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(s, handler) }
         // SIGXFSZ and SIGPIPE are ignored from the start (main.swift).
+    }
+
+    /// An abort (a second Ctrl-C, Ctrl-\\) ends the process within a second even when an
+    /// element does not let the pipeline stop (the stop waits for its streaming thread:
+    /// 16 s behind an element stuck for 20 s, where gst-launch-1.0 ends at once); the
+    /// terminal's line mode is put back first.
+    static func exitIfStopIsStuck(status: Int32) {
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 1)
+            if terminalLineMode.saved { _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalLineMode.termios) }
+            _exit(status)
+        }
     }
 
     /// Reads commands from stdin on a background thread: single keys in a terminal,
@@ -122,6 +141,11 @@ enum LaunchCommand {
             var raw = original
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
             tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+            terminalLineMode = (true, original)
+            terminalKeyMode = raw
+            // After Ctrl-Z and fg the shell has put its line mode back: single keys echoed
+            // and waited for Enter. Key mode again when the job goes on.
+            signal(SIGCONT) { _ in _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode) }
             Thread.detachNewThread {
                 var keys = TerminalKeys()
                 while true {
@@ -178,3 +202,8 @@ extension PipelineSession.Outcome {
         }
     }
 }
+
+/// The terminal's modes, for the signal handler (SIGCONT) and an abort that cannot wait:
+/// set once before either can use them.
+nonisolated(unsafe) private var terminalKeyMode = termios()
+nonisolated(unsafe) private var terminalLineMode: (saved: Bool, termios: termios) = (false, termios())

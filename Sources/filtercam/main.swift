@@ -11,6 +11,7 @@ let usage = CommandHelp.overview
 // is an error from write(), not a kill, and so is a reader gone (`… | tee log` after Ctrl-C).
 signal(SIGXFSZ, SIG_IGN)
 signal(SIGPIPE, SIG_IGN)
+LaunchCommand.installSignalHandlers()
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 // No command is a usage error, as for gst-launch-1.0 and git: the usage, on stderr, and 2,

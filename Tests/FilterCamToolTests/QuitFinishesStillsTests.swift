@@ -69,6 +69,21 @@ final class QuitFinishesStillsTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("saved \(dir.path)/c-0.jpg 64x48"), r.stderr)
     }
 
+    /// Sets begun without a request (here snapshot-every's; a countdown's did the same) were
+    /// counted as a later `snapshot`'s: `snapshot` then `quit` sent EOS before its frame and
+    /// the still was lost ("1 snapshot request not served").
+    func testASnapshotAfterStillsNobodyAskedForIsWaitedFor() throws {
+        try Build.requireCLI()
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=10/1 ! "
+                                                + "filtercam flash=false snapshot-every=5 snapshot-location=\(dir.path)/e-%d.jpg ! fakesink"])
+        defer { if p.process.isRunning { p.interrupt() } }
+        XCTAssertTrue(p.waitForStderr(containing: "saved \(dir.path)/e-0.jpg", timeout: 20), p.stderrSoFar)
+        p.write("snapshot\nquit\n")
+        let r = p.wait(timeout: 20)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertFalse(r.stderr.contains("not served"), r.stderr)
+    }
+
     func testQuitRightAfterRecordLeavesAFileThatPlays() throws {
         // 5 frames a second: quit comes long before the frame that starts the recording.
         let r = try launch(fps: 5, "record-location=\(dir.path)/r-%d.mp4", stdin: "record\nquit\n")

@@ -33,7 +33,9 @@ final class TerminalKeysTests: XCTestCase {
         var keys = TerminalKeys()
         _ = feed(":filtr", &keys)
         XCTAssertEqual(keys.feed(127), .show(":filt"))
-        XCTAssertEqual(keys.feed(27), .show("(cancelled)"))
+        // An Esc alone cancels (nothing after it within a moment: the reader's escapeAlone).
+        XCTAssertEqual(keys.feed(27), .none)
+        XCTAssertEqual(keys.escapeAlone(), .show("(cancelled)"))
         XCTAssertFalse(keys.isEditing)
         XCTAssertEqual(keys.feed(UInt8(ascii: "n")), .command(.nextFilter))
     }
@@ -72,12 +74,30 @@ final class TerminalKeysTests: XCTestCase {
         XCTAssertFalse(keys.awaitsSequence)
         // The Esc that cancels a command line is not also the key.
         _ = feed(":set", &keys)
-        XCTAssertEqual(keys.feed(27), .show("(cancelled)"))
+        XCTAssertEqual(keys.feed(27), .none)
+        XCTAssertEqual(keys.escapeAlone(), .show("(cancelled)"))
         XCTAssertEqual(keys.escapeAlone(), .none)
     }
 
-    func testAnArrowWhileTypingOnlyCancelsTheLine() {
+    /// An arrow while typing threw the whole line away ("(cancelled)"): it is ignored.
+    func testAnArrowWhileTypingIsIgnoredAndTheLineKept() {
         var keys = TerminalKeys()
-        XCTAssertEqual(feed(":set\u{1B}[Dn", &keys).suffix(4), [.show("(cancelled)"), .none, .none, .command(.nextFilter)])
+        let out = feed(":set\u{1B}[D\u{1B}[A zoom=2\r", &keys)
+        XCTAssertEqual(out.last, .command(.set(element: nil, property: "zoom", value: "2")))
+        XCTAssertFalse(out.contains(.show("(cancelled)")), "\(out)")
+        // An Esc then another key in the line: the Esc cancels, the key is not a command.
+        XCTAssertEqual(feed(":set\u{1B}n", &keys).last, .show("(cancelled)"))
+        XCTAssertFalse(keys.isEditing)
+    }
+
+    /// Backspace takes a character (a UTF-8 one whole: `é` left a broken byte behind);
+    /// Ctrl-U takes the line, Ctrl-W the last word (they were ignored).
+    func testBackspaceTakesACharacterAndCtrlUAndCtrlWEdit() {
+        var keys = TerminalKeys()
+        XCTAssertEqual(feed(":filter monoé", &keys).last, .show(":filter monoé"))
+        XCTAssertEqual(keys.feed(127), .show(":filter mono"))
+        XCTAssertEqual(keys.feed(23), .show(":filter "))
+        XCTAssertEqual(keys.feed(21), .show(":"))
+        XCTAssertEqual(feed("set zoom=2\r", &keys).last, .command(.set(element: nil, property: "zoom", value: "2")))
     }
 }
