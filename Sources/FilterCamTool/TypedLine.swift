@@ -5,15 +5,22 @@ import Foundation
 /// meanwhile: a line goes above it and the typed text is drawn again after it. A window
 /// key's echo was written onto the half-typed line (`:filter vewindow: rotate: …`), and
 /// the typed text vanished until the next key redrew it.
+///
+/// The typed text is drawn on the terminal: stderr when it is one, else the process's
+/// terminal (`2> log`: the typing was invisible, and the log filled with its redraws).
 public final class TypedLine: Sendable {
-    public static let standardError = TypedLine(FileHandle.standardError)
+    public static let standardError = TypedLine(FileHandle.standardError,
+                                                screen: isatty(STDERR_FILENO) != 0 ? nil : FileHandle(forWritingAtPath: "/dev/tty"))
 
     private let output: FileHandle
+    /// Where the typed text is drawn when it is not `output` (nil: on `output`).
+    private let screen: FileHandle?
     /// The text typed so far, nil while no command line is being typed.
     private let typed = Locked<String?>(nil)
 
-    public init(_ output: FileHandle) {
+    public init(_ output: FileHandle, screen: FileHandle? = nil) {
         self.output = output
+        self.screen = screen
     }
 
     /// Draws the command line in place (`editing`: still being typed; otherwise it is
@@ -21,18 +28,35 @@ public final class TypedLine: Sendable {
     public func redraw(_ text: String, editing: Bool) {
         typed.withLock { t in
             t = editing ? text : nil
-            write(Self.clear + text + (editing ? "" : "\n"))
+            if let screen {
+                write(Self.clear + (editing ? text : ""), to: screen)
+                if !editing { write(text + "\n", to: output) }
+            } else {
+                write(Self.clear + text + (editing ? "" : "\n"), to: output)
+            }
         }
     }
 
     /// The typed line is finished (a command was entered, or refused): output goes below it.
     public func finish(with text: String = "") {
         typed.withLock { t in
-            if !text.isEmpty {
-                write(Self.clear + text + "\n")
+            if let screen {
+                if t != nil { write(Self.clear, to: screen) }
+                if !text.isEmpty { write(text + "\n", to: output) }
+            } else if !text.isEmpty {
+                write(Self.clear + text + "\n", to: output)
             } else if t != nil {
-                write("\n")
+                write("\n", to: output)
             }
+            t = nil
+        }
+    }
+
+    /// The process is ending: a half-typed line is taken off the screen (it stayed, and
+    /// the shell's next output ran on from it).
+    public func abandon() {
+        typed.withLock { t in
+            if t != nil { write(Self.clear, to: screen ?? output) }
             t = nil
         }
     }
@@ -41,14 +65,21 @@ public final class TypedLine: Sendable {
     public func print(_ line: String) {
         let text = line.hasSuffix("\n") ? line : line + "\n"
         typed.withLock { t in
-            if let t { write(Self.clear + text + t) } else { write(text) }
+            guard let t else { return write(text, to: output) }
+            if let screen {
+                write(Self.clear, to: screen)
+                write(text, to: output)
+                write(t, to: screen)
+            } else {
+                write(Self.clear + text + t, to: output)
+            }
         }
     }
 
     /// Carriage return and erase to the end of the line.
     private static let clear = "\r\u{1B}[K"
 
-    private func write(_ text: String) {
-        try? output.write(contentsOf: Data(text.utf8))   // a reader gone loses the text, not the process
+    private func write(_ text: String, to handle: FileHandle) {
+        try? handle.write(contentsOf: Data(text.utf8))   // a reader gone loses the text, not the process
     }
 }

@@ -175,7 +175,11 @@ enum LaunchCommand {
                 }
             }
             printError(TerminalKeys.shortHelp)
-            return { var o = original; tcsetattr(STDIN_FILENO, TCSANOW, &o) }
+            return {
+                TypedLine.standardError.abandon()
+                var o = original
+                tcsetattr(STDIN_FILENO, TCSANOW, &o)
+            }
         }
         Thread.detachNewThread {
             while let line = readLine() {

@@ -36,6 +36,26 @@ final class TypedLineTests: XCTestCase {
         XCTAssertEqual(out, clear + ":zoom 2" + "\n" + "zoom: 2\n" + clear + ":x" + clear + "(cancelled)\n" + "filter: mono\n")
     }
 
+    /// With stderr not a terminal (`2> log`), the typing is drawn on the terminal and the log
+    /// gets the result lines only (it filled with redraws; the typing was invisible). A line
+    /// half typed when the process ends is taken off the screen (the shell ran on from it).
+    func testTypingIsDrawnOnTheTerminalWhenTheOutputIsNotOne() throws {
+        let log = Pipe(), terminal = Pipe()
+        let line = TypedLine(log.fileHandleForWriting, screen: terminal.fileHandleForWriting)
+        line.redraw(":set zo", editing: true)
+        line.print("saved s-0.jpg")
+        line.redraw(":set zoom=2", editing: true)
+        line.finish(with: "set filtercam0.zoom = 2")
+        line.redraw(":x", editing: true)
+        line.abandon()
+        try log.fileHandleForWriting.close()
+        try terminal.fileHandleForWriting.close()
+        let logged = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let shown = String(decoding: terminal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(logged, "saved s-0.jpg\nset filtercam0.zoom = 2\n")
+        XCTAssertEqual(shown, clear + ":set zo" + clear + ":set zo" + clear + ":set zoom=2" + clear + clear + ":x" + clear)
+    }
+
     func testARefusalReplacesTheTypedLine() throws {
         let out = try written { line in
             line.redraw(":bogus", editing: true)
