@@ -13,7 +13,7 @@ enum DevicesCommand {
         }
         let devices = CameraDirectory.list()
         guard !devices.isEmpty else {
-            print("no camera found: GStreamer's device monitor lists no Video/Source device (filtercamsrc will show its test picture)")
+            print("no camera found: GStreamer's device monitor lists no V4L2 camera (a Video/Source device with a /dev/video path; filtercamsrc will show its test picture)")
             return 0
         }
         print(CameraDirectory.report(devices, controls: CameraDirectory.controls(of:)), terminator: "")
