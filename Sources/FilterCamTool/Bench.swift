@@ -252,6 +252,7 @@ public struct Bench {
                     let fa = median(a), fb = median(b)
                     results.append(Result(name: c.name, size: size, fps_filtercam: fa, fps_native: fb, ratio: fa / fb, runs: runs))
                     log(row(results.last!))
+                    log("    " + Self.sides(of: c))
                 } catch {
                     log("\(c.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(size): skipped: \(error)")
                 }
@@ -272,6 +273,15 @@ public struct Bench {
             results += endToEndResults()
         }
         return results
+    }
+
+    /// What a case compares, on a line under its row: the frames' format and both sides'
+    /// elements (the rows named neither: a plain `sepia` ran on BGRA, some rows set
+    /// FilterCam beside itself).
+    static func sides(of c: Case) -> String {
+        let source = c.filterCamSource ?? "format=BGRA"
+        let format = source.range(of: "format=[A-Za-z0-9]+", options: .regularExpression).map { String(source[$0].dropFirst(7)) }
+        return "\(format.map { "\($0) frames: " } ?? "")filtercam side: \(c.filterCam); native side: \(c.native)"
     }
 
     func row(_ r: Result) -> String {
