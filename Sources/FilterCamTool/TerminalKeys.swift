@@ -19,6 +19,8 @@ public struct TerminalKeys {
     public static let hint = Keymap.hint
 
     private var line: [UInt8]?
+    /// The bytes of a non-ASCII key so far.
+    private var pendingCharacter: [UInt8] = []
     /// Bytes of an escape sequence so far (ESC, then `[` or `O`).
     private var escape: [UInt8]?
     /// False when the Esc came while a command line was typed: a sequence (an arrow) is
@@ -97,9 +99,23 @@ public struct TerminalKeys {
         case 10, 13:
             return key("Return") ?? .none
         default:
-            guard byte < 128, let name = Keymap.keyName(for: Character(UnicodeScalar(byte))) else { return unknown(byte) }
+            if byte >= 0x80 { return character(byte) }
+            guard let name = Keymap.keyName(for: Character(UnicodeScalar(byte))) else { return unknown(byte) }
             return key(name) ?? unknown(byte)
         }
+    }
+
+    /// A non-ASCII key arrives as 2-4 UTF-8 bytes: one hint for the character (`é` gave two,
+    /// for "Ã" and "©").
+    private mutating func character(_ byte: UInt8) -> Outcome {
+        if byte & 0xC0 != 0x80 { pendingCharacter = [] }   // a lead byte starts a character
+        pendingCharacter.append(byte)
+        let lead = pendingCharacter[0]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard pendingCharacter.count >= length else { return .none }
+        defer { pendingCharacter = [] }
+        let text = String(decoding: pendingCharacter, as: UTF8.self)
+        return .error("unknown key \(text.debugDescription); \(Self.hint)")
     }
 
     /// A key by its name: its command; `h` shows the keys on one line here (the full list is
@@ -110,7 +126,10 @@ public struct TerminalKeys {
     }
 
     private func unknown(_ byte: UInt8) -> Outcome {
-        .error("unknown key \(String(UnicodeScalar(byte)).debugDescription); \(Self.hint)")
+        // A control key by the name a terminal user knows (it read "\u{04}").
+        let name = byte == 127 ? "Backspace" : byte < 32 ? "Ctrl-\(Character(UnicodeScalar(byte + 64)))"
+            : String(UnicodeScalar(byte)).debugDescription
+        return .error("unknown key \(name); \(Self.hint)")
     }
 
     /// An Esc alone, nothing after it within a moment (the reader's wait): the key Esc.

@@ -40,6 +40,19 @@ final class TerminalKeysTests: XCTestCase {
         XCTAssertEqual(keys.feed(UInt8(ascii: "n")), .command(.nextFilter))
     }
 
+    /// A non-ASCII key is one hint naming it (`é` gave two, "Ã" and "©"); a control key is
+    /// named as such (it read "\u{04}").
+    func testAnUnknownCharacterOrControlKeyIsNamed() {
+        var keys = TerminalKeys()
+        let out = feed("é", &keys).filter { $0 != .none }
+        XCTAssertEqual(out.count, 1, "\(out)")
+        guard case .error(let accented) = out.first else { return XCTFail("no hint") }
+        XCTAssertTrue(accented.hasPrefix("unknown key \"é\""), accented)
+        guard case .error(let control) = keys.feed(4) else { return XCTFail("no hint") }
+        XCTAssertTrue(control.hasPrefix("unknown key Ctrl-D"), control)
+        XCTAssertEqual(keys.feed(UInt8(ascii: "n")), .command(.nextFilter))
+    }
+
     func testUnknownKeyAndBadCommandGetOneLine() {
         var keys = TerminalKeys()
         guard case .error(let hint) = keys.feed(UInt8(ascii: "x")) else { return XCTFail("no hint") }
