@@ -27,12 +27,13 @@ public final class TypedLine: Sendable {
     /// done, and the next output starts on a line of its own).
     public func redraw(_ text: String, editing: Bool) {
         typed.withLock { t in
+            let erase = erasing(t)
             t = editing ? text : nil
             if let screen {
-                write(Self.clear + (editing ? text : ""), to: screen)
+                write(erase + (editing ? text : ""), to: screen)
                 if !editing { write(text + "\n", to: output) }
             } else {
-                write(Self.clear + text + (editing ? "" : "\n"), to: output)
+                write(erase + text + (editing ? "" : "\n"), to: output)
             }
         }
     }
@@ -41,10 +42,10 @@ public final class TypedLine: Sendable {
     public func finish(with text: String = "") {
         typed.withLock { t in
             if let screen {
-                if t != nil { write(Self.clear, to: screen) }
+                if t != nil { write(erasing(t), to: screen) }
                 if !text.isEmpty { write(text + "\n", to: output) }
             } else if !text.isEmpty {
-                write(Self.clear + text + "\n", to: output)
+                write(erasing(t) + text + "\n", to: output)
             } else if t != nil {
                 write("\n", to: output)
             }
@@ -56,7 +57,7 @@ public final class TypedLine: Sendable {
     /// the shell's next output ran on from it).
     public func abandon() {
         typed.withLock { t in
-            if t != nil { write(Self.clear, to: screen ?? output) }
+            if t != nil { write(erasing(t), to: screen ?? output) }
             t = nil
         }
     }
@@ -67,17 +68,31 @@ public final class TypedLine: Sendable {
         typed.withLock { t in
             guard let t else { return write(text, to: output) }
             if let screen {
-                write(Self.clear, to: screen)
+                write(erasing(t), to: screen)
                 write(text, to: output)
                 write(t, to: screen)
             } else {
-                write(Self.clear + text + t, to: output)
+                write(erasing(t) + text + t, to: output)
             }
         }
     }
 
     /// Carriage return and erase to the end of the line.
     private static let clear = "\r\u{1B}[K"
+
+    /// What takes `drawn` (the typed text on screen) off it: the line, and the rows above it
+    /// that a text wider than the terminal took (each keystroke left a copy of such a line).
+    private func erasing(_ drawn: String?) -> String {
+        let columns = Self.columns(of: screen ?? output)
+        guard let drawn, columns > 0, drawn.count > columns else { return Self.clear }
+        return Self.clear + String(repeating: "\u{1B}[1A\u{1B}[K", count: (drawn.count - 1) / columns)
+    }
+
+    /// The terminal's width (0: not a terminal).
+    private static func columns(of handle: FileHandle) -> Int {
+        var size = winsize()
+        return ioctl(handle.fileDescriptor, UInt(TIOCGWINSZ), &size) == 0 ? Int(size.ws_col) : 0
+    }
 
     private func write(_ text: String, to handle: FileHandle) {
         try? handle.write(contentsOf: Data(text.utf8))   // a reader gone loses the text, not the process
