@@ -222,7 +222,7 @@ static GstPadProbeReturn on_channel_output(GstPad *pad, GstPadProbeInfo *info, g
   // camera's pipeline held through a pause come out first and are not counted
   // (note_camera_frame); two: the count moves a moment before the channel holds the frame.
   gboolean stale = s->camera_watched
-      && __atomic_load_n(&s->camera_frames, __ATOMIC_RELAXED) - __atomic_load_n(&s->frames_at_start, __ATOMIC_RELAXED) < 3;
+      && __atomic_load_n(&s->camera_frames, __ATOMIC_RELAXED) - __atomic_load_n(&s->frames_at_start, __ATOMIC_RELAXED) < 2;
   __atomic_store_n(&s->stale_until, stale ? GST_BUFFER_PTS(buffer) : GST_CLOCK_TIME_NONE, __ATOMIC_RELAXED);
   if (!s->channel_info_set) return GST_PAD_PROBE_OK;
   GstVideoMeta *meta = gst_buffer_get_video_meta(buffer);
@@ -443,7 +443,7 @@ static GstPadProbeReturn note_camera_frame(GstPad *pad, GstPadProbeInfo *info, g
   FcEncodedStream *s = data;
   if (!__atomic_exchange_n(&s->camera_seen, TRUE, __ATOMIC_RELAXED)) follow_camera_rate(s, pad);
   // A frame from before the last pause (held in the camera's pipeline through it) is not
-  // a new one: its running time is before the pause's.
+  // a new one: its running time is before the pause's (or just after it, below).
   GstClockTime paused_at = __atomic_load_n(&s->paused_at, __ATOMIC_RELAXED);
   GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
   GstEvent *event = GST_CLOCK_TIME_IS_VALID(paused_at) && buffer ? gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0) : NULL;
@@ -453,7 +453,10 @@ static GstPadProbeReturn note_camera_frame(GstPad *pad, GstPadProbeInfo *info, g
     GstClockTime running = segment->format == GST_FORMAT_TIME
         ? gst_segment_to_running_time(segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer)) : GST_CLOCK_TIME_NONE;
     gst_event_unref(event);
-    if (GST_CLOCK_TIME_IS_VALID(running) && running < paused_at) return GST_PAD_PROBE_OK;
+    // Two frames' margin: a live source's frame made before the pause waits for its own
+    // time (up to a frame after the pause began) and goes out when the camera plays again.
+    GstClockTime frame = GST_BUFFER_DURATION_IS_VALID(buffer) ? GST_BUFFER_DURATION(buffer) : 40 * GST_MSECOND;
+    if (GST_CLOCK_TIME_IS_VALID(running) && running < paused_at + 2 * frame) return GST_PAD_PROBE_OK;
   }
   __atomic_add_fetch(&s->camera_frames, 1, __ATOMIC_RELAXED);
   return GST_PAD_PROBE_OK;
