@@ -64,6 +64,9 @@ extension PipelineSession {
             // this still begun, and EOS went out before its frame (the still was lost).
             stillsRequested = max(stillsRequested, setsStarted) + 1
             lastStillRequest = Date()
+            // A countdown running: this still's set comes before its one (a `s` during the
+            // countdown then `q` took the `s` still as the countdown's and lost the countdown's).
+            if let c = countdown, setsStarted <= c.setsBefore { countdown = (c.due, c.setsBefore + 1) }
         case .countdown:
             noteCountdown(on: element)
         case .record:

@@ -22,13 +22,25 @@ extension PipelineSession {
         let now = PictureShape(of: element)
         var next = now
         next.set(property, value)
-        guard next != now, let muxer = Self.oneSizeMuxer(downstreamOf: element) else { return }
+        guard next != now, !(next.differsOnlyByTurn(from: now) && Self.givesSquarePictures(element)),
+              let muxer = Self.oneSizeMuxer(downstreamOf: element) else { return }
         let what = property == "orientation" || property == "video-direction"
             ? "orientation \(value) would turn the picture's width into its height"
             : "this lens would crop the picture to another size"
         throw ControlError("\(what) in the middle of the file \(muxer) writes (one picture size a file): refused. "
                            + "Mirrors and 180° turns, filters, zoom and moving the lens work; to record turned pictures, "
                            + "the element's own recording (record=true, v in the window) letterboxes them")
+    }
+
+    /// Whether the element's pictures are square now: a quarter turn keeps their size (it
+    /// was refused for a 240x240 picture, said to turn its width into its height).
+    private static func givesSquarePictures(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
+        guard let pad = GstOwned(gst_element_get_static_pad(element, "src")), let caps = GstOwned(gst_pad_get_current_caps(pad.pointer)),
+              gst_caps_get_size(caps.pointer) > 0 else { return false }
+        let structure = gst_caps_get_structure(caps.pointer, 0)
+        var width: gint = 0, height: gint = 0
+        return gst_structure_get_int(structure, "width", &width) != 0 && gst_structure_get_int(structure, "height", &height) != 0
+            && width == height
     }
 
     private static func oneSizeMuxer(downstreamOf element: UnsafeMutablePointer<GstElement>) -> String? {
@@ -79,4 +91,7 @@ struct PictureShape: Equatable {
     }
 
     static func == (a: PictureShape, b: PictureShape) -> Bool { a.turn == b.turn && a.cropSize == b.cropSize }
+
+    /// Whether only the turn differs (the crop is the same).
+    func differsOnlyByTurn(from other: PictureShape) -> Bool { cropSize == other.cropSize && turn != other.turn }
 }

@@ -545,7 +545,7 @@ public final class PipelineSession {
 
     /// Whether a countdown's still has yet to begin (quit waits at most 5 s past its end).
     private func countdownIsPending() -> Bool {
-        guard let c = countdown, setsStarted == c.setsBefore else { return false }
+        guard let c = countdown, setsStarted <= c.setsBefore else { return false }
         return Date() < c.due.addingTimeInterval(5)
     }
 

@@ -602,6 +602,15 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertTrue(split.waitForStderr(containing: "splitmuxsink0 writes", timeout: 10), split.stderrSoFar)
         split.write("quit\n")
         XCTAssertEqual(split.wait(timeout: 20).status, 0, split.stderrSoFar)
+        // A square picture keeps its size through a quarter turn: taken (it was refused).
+        let square = dir.appendingPathComponent("square.mp4").path
+        let turned = try RunningProcess(Build.cli, ["launch", try pipelineFile("record.pipeline")],
+                                        environment: ["SOURCE": "videotestsrc is-live=true ! video/x-raw,width=48,height=48,framerate=30/1", "OUT": square])
+        defer { if turned.process.isRunning { turned.interrupt() } }
+        turned.write("rotate\n")
+        XCTAssertTrue(turned.waitForStderr(containing: "rotate: 90° clockwise", timeout: 10), turned.stderrSoFar)
+        turned.write("quit\n")
+        XCTAssertEqual(turned.wait(timeout: 20).status, 0, turned.stderrSoFar)
         let free = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 ! filtercam ! x264enc ! fakesink"])
         defer { if free.process.isRunning { free.interrupt() } }
         free.write("rotate\n")

@@ -84,6 +84,15 @@ final class QuitFinishesStillsTests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("not served"), r.stderr)
     }
 
+    /// A still asked for while a countdown runs was taken as the countdown's: quit then
+    /// sent EOS before the countdown's end, and its still was lost ("countdown called off").
+    func testASnapshotDuringACountdownThenQuitGivesBothStills() throws {
+        let r = try launch(fps: 10, "flash=false snapshot-location=\(dir.path)/c-%d.jpg", stdin: "countdown\nsnapshot\nquit\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["c-0.jpg", "c-1.jpg"], r.stderr)
+        XCTAssertFalse(r.stderr.contains("called off"), r.stderr)
+    }
+
     func testQuitRightAfterRecordLeavesAFileThatPlays() throws {
         // 5 frames a second: quit comes long before the frame that starts the recording.
         let r = try launch(fps: 5, "record-location=\(dir.path)/r-%d.mp4", stdin: "record\nquit\n")

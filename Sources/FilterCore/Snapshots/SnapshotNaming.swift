@@ -128,14 +128,15 @@ public struct SnapshotNaming: Equatable {
         FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
     }
 
-    /// Parses a bracket list such as `-1,0,1` (EV); empty means no bracketing.
+    /// Parses a bracket list such as `-1,0,1` (EV); empty means no bracketing. The error
+    /// names the item (the element's refusal names the property and the whole value).
     public static func parseBracket(_ text: String) throws -> [Double] {
         let trimmed = text.trimmingSpaces
         if trimmed.isEmpty { return [] }
         let biases = try trimmed.split(separator: ",", omittingEmptySubsequences: false).map { item in
             guard let v = NumberText.double(String(item).trimmingSpaces), v.isFinite, abs(v) <= 10 else {
 
-                throw TemplateError(description: "snapshot-bracket \(text.quotedForMessage): \(item.quotedForMessage) is not an exposure bias in EV from -10 to 10 (write e.g. -1,0,1)")
+                throw TemplateError(description: "\(item.quotedForMessage) is not an exposure bias in EV from -10 to 10 (write e.g. -1,0,1)")
             }
             return v
         }
@@ -143,7 +144,7 @@ public struct SnapshotNaming: Equatable {
         // one file over the other, both said saved.
         if let twice = biases.enumerated().first(where: { i, v in biases[..<i].contains(v) })?.element {
             let said = twice == twice.rounded() ? String(Int(twice)) : String(twice)
-            throw TemplateError(description: "snapshot-bracket \(text.quotedForMessage): \(said) is given twice; each still of a set needs its own exposure bias (write e.g. -1,0,1)")
+            throw TemplateError(description: "\(said) is given twice; each still of a set needs its own exposure bias (write e.g. -1,0,1)")
         }
         return biases
     }
