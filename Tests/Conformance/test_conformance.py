@@ -546,6 +546,21 @@ class DebugAndControl(unittest.TestCase):
         self.assertTrue(fc.find_property("zoom").flags & Gst.PARAM_CONTROLLABLE)
 
 
+def element_messages_until_eos(pipeline):
+    """Plays PIPELINE to EOS (it stays PLAYING); returns the structures of the element
+    messages posted meanwhile, in order, caught as posted (run_to_eos pops the bus)."""
+    said = []
+    bus = pipeline.get_bus()
+    bus.enable_sync_message_emission()
+    handler = bus.connect("sync-message::element", lambda _, m: said.append(m.get_structure().copy()))
+    try:
+        run_to_eos(pipeline)
+    finally:
+        bus.disconnect(handler)
+        bus.disable_sync_message_emission()
+    return said
+
+
 class PropertiesAndStills(unittest.TestCase):
     """8. No cross-talk: a refused value never fails a still or changes another property."""
 
@@ -576,13 +591,8 @@ class PropertiesAndStills(unittest.TestCase):
         pipeline = Gst.parse_launch(
             "videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=64,height=48 ! tee name=t "
             f"t. ! queue ! filtercam name=a {stills} ! fakesink t. ! queue ! filtercam name=b {stills} ! fakesink")
-        said = []
-        bus = pipeline.get_bus()
-        bus.enable_sync_message_emission()
-        bus.connect("sync-message::element", lambda _, m: said.append(m.get_structure().get_name()))
-        run_to_eos(pipeline)
+        said = [m.get_name() for m in element_messages_until_eos(pipeline)]
         pipeline.set_state(Gst.State.NULL)
-        bus.disable_sync_message_emission()
         self.assertEqual(said.count("snapshot-failed"), 0, said)
         self.assertEqual(said.count("snapshot-saved"), 12, said)
         self.assertEqual(len([f for f in os.listdir(folder) if f.endswith(".jpg")]), 12, sorted(os.listdir(folder)))
@@ -612,15 +622,9 @@ class PropertiesAndStills(unittest.TestCase):
         element = pipeline.get_by_name("fc")
         notified = []
         element.connect("notify::countdown", lambda e, _: notified.append(e.get_property("countdown")))
-        failed = []
-        bus = pipeline.get_bus()
-        bus.enable_sync_message_emission()
-        bus.connect("sync-message::element", lambda _, m: m.get_structure().get_name() == "snapshot-failed"
-                    and failed.append(m.get_structure().get_string("reason")))
-        run_to_eos(pipeline)
+        failed = [m.get_string("reason") for m in element_messages_until_eos(pipeline) if m.get_name() == "snapshot-failed"]
         left = element.get_property("countdown")
         pipeline.set_state(Gst.State.NULL)
-        bus.disable_sync_message_emission()
         self.assertEqual(left, 0)
         self.assertEqual(notified[-1:], [0])
         self.assertEqual(len(failed), 1, failed)

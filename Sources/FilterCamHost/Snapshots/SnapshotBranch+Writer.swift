@@ -185,11 +185,10 @@ extension SnapshotBranch {
                     do {
                         try JPEGWriter.writeAtomically(file.data, to: path, in: folders)
                         break
-                    } catch let taken as JPEGWriter.NameTaken where file.bias == nil && attempt < 100 {
+                    } catch is JPEGWriter.NameTaken where file.bias == nil && attempt < 100 {
                         // Taken since the counter looked (an element with the same
                         // snapshot-location chose the same number): the next free one. A
                         // bracketed set's stills keep their shared number: said failed.
-                        _ = taken
                         path = nextFreePath()
                     }
                 }
