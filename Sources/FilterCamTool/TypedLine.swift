@@ -62,6 +62,15 @@ public final class TypedLine: Sendable {
         }
     }
 
+    /// Draws the half-typed line again on a fresh line (after Ctrl-Z and `fg` the shell has
+    /// written over it, and it stayed away until the next key).
+    public func drawAgain() {
+        typed.withLock { t in
+            guard let t else { return }
+            write(Self.clear + t, to: screen ?? output)
+        }
+    }
+
     /// Prints `line` (a newline is added), above the command line being typed if one is.
     public func print(_ line: String) {
         let text = line.hasSuffix("\n") ? line : line + "\n"

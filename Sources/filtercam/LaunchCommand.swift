@@ -145,7 +145,18 @@ enum LaunchCommand {
             terminalKeyMode = raw
             // After Ctrl-Z and fg the shell has put its line mode back: single keys echoed
             // and waited for Enter. Key mode again when the job goes on.
-            signal(SIGCONT) { _ in _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode) }
+            // The half-typed command line is drawn again too, by a thread the handler wakes
+            // (a signal handler may not take the line's lock).
+            _ = continuedPipe   // made here: a global's first use is not for a signal handler
+            signal(SIGCONT) { _ in
+                _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode)
+                var wake: UInt8 = 1
+                _ = write(continuedPipe.writeEnd, &wake, 1)
+            }
+            Thread.detachNewThread {
+                var wake: UInt8 = 0
+                while read(continuedPipe.readEnd, &wake, 1) == 1 { TypedLine.standardError.drawAgain() }
+            }
             Thread.detachNewThread {
                 var keys = TerminalKeys()
                 while true {
@@ -211,3 +222,9 @@ extension PipelineSession.Outcome {
 /// set once before either can use them.
 nonisolated(unsafe) private var terminalKeyMode = termios()
 nonisolated(unsafe) private var terminalLineMode: (saved: Bool, termios: termios) = (false, termios())
+/// Wakes the thread that redraws the command line after SIGCONT (made before the handler).
+private let continuedPipe: (readEnd: Int32, writeEnd: Int32) = {
+    var ends: [Int32] = [-1, -1]
+    _ = pipe(&ends)
+    return (ends[0], ends[1])
+}()

@@ -56,6 +56,19 @@ final class TypedLineTests: XCTestCase {
         XCTAssertEqual(shown, clear + ":set zo" + clear + ":set zo" + clear + ":set zoom=2" + clear + clear + ":x" + clear)
     }
 
+    /// After Ctrl-Z and `fg` the half-typed line is drawn again (it stayed away until the
+    /// next key); with nothing typed, nothing is drawn.
+    func testAHalfTypedLineIsDrawnAgainOnRequest() throws {
+        let out = try written { line in
+            line.drawAgain()
+            line.redraw(":filter ve", editing: true)
+            line.drawAgain()
+            line.finish()
+            line.drawAgain()
+        }
+        XCTAssertEqual(out, clear + ":filter ve" + clear + ":filter ve" + "\n")
+    }
+
     func testARefusalReplacesTheTypedLine() throws {
         let out = try written { line in
             line.redraw(":bogus", editing: true)
