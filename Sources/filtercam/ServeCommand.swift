@@ -99,12 +99,14 @@ enum ServeCommand {
         // watches), read by the web page's thread too.
         let cameraRunning = Locked(true)
         var web: WebServer?
+        var pageOfTheServer: ControlPage?
         if let webConfiguration = options.web {
             let page = ControlPage(session: session, previewPicture: PipelineLookup.shippedFile(package: "docs/filters/photo.jpg",
                                                                                                installed: "preview-photo.jpg"),
                                    pictureFlows: { cameraRunning.withLock { $0 } })
             do {
                 web = try WebServer(webConfiguration, stream: stream) { page.handle($0) }
+                pageOfTheServer = page
             } catch {
                 printError("filtercam serve: the web side: \(error) (address \(webConfiguration.address), port \(webConfiguration.port))")
                 if "\(error)".contains("in use") {
@@ -177,10 +179,14 @@ enum ServeCommand {
             }
         }
         let outcome = session.run()
-        if outcome == .endOfStream && !session.endOfStreamAsked {
+        let sourceEnded = outcome == .endOfStream && !session.endOfStreamAsked
+        if sourceEnded {
             printError("filtercam serve: the source ended (end of stream): stopped serving")
         }
-        endForViewers(stream: stream, server: server)
+        pageOfTheServer?.serverEnds(sourceEnded ? "the source ended (end of stream): the server stopped serving"
+                                    : outcome == .error ? "the server stopped on an error (its terminal says which)"
+                                    : "the server was stopped")
+        endForViewers(stream: stream, server: server, web: web)
         restoreTerminal()
         withExtendedLifetime((server, web)) {}
         return outcome.exitStatus
@@ -190,11 +196,12 @@ enum ServeCommand {
     /// them when its media ends: cut off, an RTSP viewer's player reported an error and a
     /// file it recorded (`gst-launch-1.0 -e … ! mp4mux`) was left without its index. RTSP
     /// viewers are given a moment to leave (their players stop on the end); WebRTC ones
-    /// get the end on their track.
-    private static func endForViewers(stream: EncodedStream, server: RTSPServer) {
+    /// get the end on their track, and the page says why at its next look at /state
+    /// (every 1.5 s; it then leaves, as a viewer does).
+    private static func endForViewers(stream: EncodedStream, server: RTSPServer, web: WebServer?) {
         guard stream.finish(within: 1) else { return }
         let deadline = Date().addingTimeInterval(2)
-        while server.viewers > 0 && Date() < deadline {
+        while server.viewers + (web?.watching ?? 0) > 0 && Date() < deadline {
             usleep(20_000)
         }
     }

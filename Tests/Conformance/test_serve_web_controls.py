@@ -241,12 +241,14 @@ class WebWithNobodyWatching(unittest.TestCase):
         self.assertEqual([f for f in os.listdir(server.folder) if f.endswith((".jpg", ".mp4"))], [])
 
     def test_the_page_says_when_the_server_is_gone(self):
-        # It said "live" over a frozen picture for ~16 s, then "Failed to fetch".
+        # It said "live" over a frozen picture for ~16 s, then "Failed to fetch". Killed,
+        # the server says nothing: the page finds it gone.
         server = WebServe(description=BARS)
         page = browser.Browser()
         try:
             page.open(server.url)
             self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60))
+            server.process.kill()
             server.stop()
             said = page.wait_for("const t = document.getElementById('status').textContent; "
                                  "return t.includes('does not answer') && t", 10)
@@ -255,6 +257,26 @@ class WebWithNobodyWatching(unittest.TestCase):
             page.quit()
             if server.process.poll() is None:
                 server.stop()
+
+    def test_the_page_says_the_source_ended(self):
+        """At the source's end the page says so and leaves (it said "the server does not
+        answer (stopped, or the network is down)"), and the server waits for it no longer."""
+        server = WebServe(description=BARS.replace("is-live=true", "is-live=true num-buffers=120"))
+        page = browser.Browser()
+        try:
+            page.open(server.url)
+            self.assertTrue(page.wait_for("const v = document.getElementById('live'); return v && v.videoWidth > 0", 60))
+            said = page.wait_for("const t = document.getElementById('status').textContent; "
+                                 "return t.includes('the source ended') && t", 60)
+            self.assertEqual(said, "the source ended (end of stream): the server stopped serving",
+                             page.run("return document.getElementById('status').textContent"))
+            self.assertEqual(server.process.wait(30), 0, "\n".join(server.said))
+            # Gone now, the server is still said to have ended, not to be unreachable.
+            page.wait_for("return document.getElementById('status').textContent.includes('does not answer')", 4)
+            self.assertEqual(page.run("return document.getElementById('status').textContent"), said)
+        finally:
+            page.quit()
+            server.stop()
 
     def test_a_recording_running_when_the_last_viewer_leaves_can_be_stopped(self):
         """The camera runs on for the recording (it paused, and the file lost that time), and

@@ -20,6 +20,9 @@ public final class ControlPage: Sendable {
     /// The pipeline's one `filtercam`, whose filter the page shows when it opens (nil: none,
     /// or several).
     private let filterElement: SendableElement?
+    /// Why the server stopped serving, once it has (the page says so, rather than "the
+    /// server does not answer" a moment later).
+    private let ended = Locked<String?>(nil)
 
     /// `previewPicture`: the photo the filter buttons show through each filter.
     /// `pictureFlows`: whether the camera runs now; commands that need a frame (a still,
@@ -32,6 +35,12 @@ public final class ControlPage: Sendable {
         thumbnails = FilterThumbnails(picture: previewPicture)
         session.onStill = { [weak self] still in self?.stillDone(still) }
         session.onRecording = { [weak self] news in self?.recordingNews(news) }
+    }
+
+    /// The server stops serving, for `reason`: what the page shows from its next look at
+    /// /state, and the answer to any command from now on.
+    public func serverEnds(_ reason: String) {
+        ended.withLock { $0 = reason }
     }
 
     public func handle(_ request: WebServer.Request) {
@@ -50,6 +59,10 @@ public final class ControlPage: Sendable {
                 request.reply(png.map { WebServer.Response(status: 200, contentType: "image/png", body: $0) }
                               ?? .text(404, "no filter \(id.quotedForMessage)"))
             }
+        case ("GET", "/state") where ended.withLock({ $0 }) != nil:
+            request.reply(.text(200, "ended: \(ended.withLock { $0 } ?? "")"))
+        case ("POST", "/control") where ended.withLock({ $0 }) != nil:
+            request.reply(.text(503, ended.withLock { $0 } ?? ""))
         case ("GET", "/state"):
             // What the page shows as it opens and keeps up with (a filter set from the
             // terminal or another page): the chain, and the button that stands for it.

@@ -94,6 +94,9 @@ function markChosenFilter() {
 
 // Whether the last look at /state found the server gone (said once, and when it is back).
 let away = false;
+// Why the server stopped serving, as it said at the end (a file's end, quit): kept on
+// the page rather than "does not answer" once it is gone.
+let ended = null;
 
 // A server started again has none of the old viewers: the picture stayed frozen until
 // WebRTC gave up, 13-16 s later. While a viewer is up the camera runs, so a picture that
@@ -102,14 +105,19 @@ let away = false;
 const frames = () => video.getVideoPlaybackQuality().totalVideoFrames;
 let framesAtLastLook = 0, stillLooks = 0;
 
-function watchAgain() {
-  if (!current) return;
-  say("the picture stopped; reconnecting…");
+// This viewer leaves: its connection closed, its WHEP resource DELETEd.
+function leave() {
   const pc = current, left = resource;
   current = null;
   resource = null;
-  pc.close();
+  if (pc) pc.close();
   if (left) fetch(left, { method: "DELETE" }).catch(() => {});
+}
+
+function watchAgain() {
+  if (!current) return;
+  say("the picture stopped; reconnecting…");
+  leave();
   start();
 }
 
@@ -132,16 +140,25 @@ function lookForAFrozenPicture() {
 async function refreshState(announce) {
   try {
     const response = await fetch(here("/state"));
-    if (away) { away = false; say("the server answers again"); reconnectIfFrozen(); }
+    const text = response.ok ? await response.text() : "";
+    const end = /^ended: (.*)$/m.exec(text);
+    if (end) {
+      if (!ended) { ended = end[1]; leave(); say(ended); }
+      return;
+    }
+    if (away || ended) {
+      away = false;
+      say("the server answers again");
+      if (ended) { ended = null; start(); } else reconnectIfFrozen();
+    }
     if (!response.ok) return;
-    const text = await response.text();
     const match = /^picked: (.*)$/m.exec(text);
     picked = match ? match[1].trim() : "";
     markChosenFilter();
     if (announce) say(text.split("\n")[0]);
   } catch (error) {
     // The picture would say "live" over a frozen frame until WebRTC gives up (~16 s).
-    if (!away) { away = true; say(serverAway); }
+    if (!away) { away = true; if (!ended) say(serverAway); }
   }
 }
 
