@@ -13,7 +13,7 @@ struct WorkerRun {
     /// Whether a frame went out since the start.
     var pushedSinceStart = false
     /// Events that came before the first frame went out.
-    var heldEvents: [GstOwned<GstEvent>] = []
+    var heldEvents: [FrameWorker.HandedEvent] = []
     /// Frames dropped (every cause) when the last frame went out.
     var droppedAtLastPush: UInt64 = 0
 
@@ -44,11 +44,15 @@ extension FrameWorker {
                 }
                 process(frame, generation: generation, run: &run)
             case .event(let handed):
-                let event = handed.pointer
+                let event = handed.event.pointer
                 if event.pointee.type == GST_EVENT_STREAM_START {
                     // A new stream: what its predecessor's tags said no longer holds (as
-                    // videoflip). The appsrc makes its own STREAM_START.
+                    // videoflip). Upstream's STREAM_START replaces the appsrc's own; a later
+                    // one follows the frames before it (a marker in the appsrc's queue).
                     run.stream.startNewStream()
+                    if let marker = relay.streamStarts(handed.event, midStream: run.pushedSinceStart) {
+                        gst_element_send_event(appsrc, marker)
+                    }
                     continue
                 }
                 if event.pointee.type == GST_EVENT_TAG {
@@ -59,7 +63,7 @@ extension FrameWorker {
                 // Before the first frame the appsrc has no caps yet; events sent now would
                 // overtake them (sticky-event misordering), so they wait for that frame.
                 if run.pushedSinceStart {
-                    gst_element_send_event(appsrc, handed.take())
+                    send(handed)
                 } else {
                     run.heldEvents.append(handed)
                 }
@@ -74,9 +78,16 @@ extension FrameWorker {
         }
     }
 
+    /// Into the appsrc's queue, after the frames before it; downstream gets the segment it
+    /// came under first.
+    private func send(_ handed: HandedEvent) {
+        if let segment = handed.segmentEvent { relay.remember(upstream: segment) }
+        gst_element_send_event(appsrc, handed.event.take())
+    }
+
     private func sendHeldEvents(_ run: inout WorkerRun) {
         run.pushedSinceStart = true
-        for e in run.heldEvents { gst_element_send_event(appsrc, e.take()) }
+        for e in run.heldEvents { send(e) }
         run.heldEvents.removeAll()
     }
 
@@ -174,6 +185,7 @@ extension FrameWorker {
         pushLock.withLock { _ in
             guard mailbox.isCurrent(generation) else { return }
             processedCount.add(1, ordering: .relaxed)
+            relay.remember(upstream: frame.segmentEvent)
             _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample.pointer)
             if !run.pushedSinceStart { sendHeldEvents(&run) }
         }

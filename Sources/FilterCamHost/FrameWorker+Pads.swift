@@ -81,9 +81,9 @@ extension FrameWorker {
         gst_app_sink_set_callbacks(appsink.asAppSink, &callbacks, unretained, nil)
 
         // Serialized events in stream order, and flushes, as they reach the appsink.
-        gst_pad_add_probe(sinkPad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue), { _, info, data in
+        gst_pad_add_probe(sinkPad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue), { pad, info, data in
             let me = FrameWorker.from(data)
-            guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            guard let pad, let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             switch event.pointee.type {
             case GST_EVENT_FLUSH_START:
                 me.mailbox.setFlushing(true)
@@ -106,7 +106,8 @@ extension FrameWorker {
             case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP, GST_EVENT_STREAM_START,
                  GST_EVENT_STREAM_GROUP_DONE, GST_EVENT_TOC, GST_EVENT_CUSTOM_DOWNSTREAM_STICKY, GST_EVENT_SINK_MESSAGE,
                  GST_EVENT_PROTECTION, GST_EVENT_STREAM_COLLECTION:
-                me.mailbox.put(.event(GstOwned(retaining: event)))
+                me.mailbox.put(.event(HandedEvent(event: GstOwned(retaining: event),
+                                                  segmentEvent: GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0)))))
             case GST_EVENT_INSTANT_RATE_CHANGE, GST_EVENT_CUSTOM_DOWNSTREAM_OOB, GST_EVENT_CUSTOM_BOTH_OOB:
                 // Out of band, as through identity: straight out of the element's src pad
                 // (an instant-rate seek reaches the sinks; the appsink would keep it).
@@ -142,10 +143,18 @@ extension FrameWorker {
 
         // Frames leaving the element (what `frames-processed` counts), with DISCONT as the
         // worker decided (`markContinuity`).
-        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
+            let me = FrameWorker.from(data)
+            if let pad { me.relay.beforeFrame(on: pad) }
             fc_probe_info_keep_continuous(info)
-            FrameWorker.from(data).leftCount.add(1, ordering: .relaxed)
+            me.leftCount.add(1, ordering: .relaxed)
             return GST_PAD_PROBE_OK
+        }, unretained, nil)
+
+        // STREAM_START and SEGMENT leave as upstream sent them (`StreamEventRelay`).
+        gst_pad_add_probe(srcPad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue), { pad, info, data in
+            guard let pad, let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            return FrameWorker.from(data).relay.handle(event, on: pad) ? GST_PAD_PROBE_HANDLED : GST_PAD_PROBE_OK
         }, unretained, nil)
 
         // Navigation, QoS and latency from downstream go upstream past the gap (seeks and

@@ -84,7 +84,7 @@ final class FrameWorker: Sendable {
         let buffer: GstOwned<GstBuffer>
         let caps: GstOwned<GstCaps>
         /// The SEGMENT event it came under (the segment is read from it).
-        private let segmentEvent: GstOwned<GstEvent>
+        let segmentEvent: GstOwned<GstEvent>
         let live: Bool
         /// Its running time (nil when not known): when the sink wants it, less the latency.
         let runningTime: UInt64?
@@ -115,11 +115,19 @@ final class FrameWorker: Sendable {
     }
     /// Frames and serialized events; what waits owns its references, so an item the
     /// mailbox drops gives them back itself.
-    typealias Mailbox = FrameMailbox<ReceivedFrame, GstOwned<GstEvent>>
+    /// A serialized event as it reached the appsink, with the segment it came under (nil:
+    /// none yet), which downstream gets before it (`StreamEventRelay`).
+    struct HandedEvent: Sendable {
+        let event: GstOwned<GstEvent>
+        let segmentEvent: GstOwned<GstEvent>?
+    }
+    typealias Mailbox = FrameMailbox<ReceivedFrame, HandedEvent>
     let mailbox = Mailbox { _ in }
     /// Held while the worker checks a frame's flush generation and pushes it, and while
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     let pushLock = Locked(())
+    /// Upstream's segment events, sent on instead of the appsrc's own.
+    let relay = StreamEventRelay()
 
     // Counters (FrameWorker+Counters).
     /// Frames the worker pushed into the appsrc, and frames that left it downstream.

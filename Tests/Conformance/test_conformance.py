@@ -162,6 +162,60 @@ class Seeks(unittest.TestCase):
             pipeline.set_state(Gst.State.NULL)
         self.assertEqual(stale, 0, f"frames from before the seek after its FLUSH_STOP in {runs} runs")
 
+    @staticmethod
+    def stream_events(pad, seen):
+        """Records at `pad` each STREAM_START (stream-id, group-id) and SEGMENT (start, seqnum)."""
+        def on_event(pad, info):
+            event = info.get_event()
+            if event.type == Gst.EventType.STREAM_START:
+                seen.append(("stream-start", event.parse_stream_start(), event.parse_group_id()[1]))
+            elif event.type == Gst.EventType.SEGMENT:
+                seen.append(("segment", event.parse_segment().start, event.get_seqnum()))
+            return Gst.PadProbeReturn.OK
+        pad.add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, on_event)
+
+    def test_stream_start_and_segments_leave_as_upstream_sent_them(self):
+        """As through videoflip: upstream's STREAM_START (its stream-id and group-id: the
+        appsrc's own had others) and, after each flushing seek, one SEGMENT, upstream's, with
+        the seek's seqnum (the segment from before the seek came first, and neither had the
+        seek's seqnum)."""
+        for element in ["videoflip"] + FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                pipeline = clip_pipeline(element)
+                came, left = [], []
+                self.stream_events(pipeline.get_by_name("x").get_static_pad("sink"), came)
+                self.stream_events(sink_pad(pipeline, "sink"), left)
+                pipeline.set_state(Gst.State.PAUSED)
+                self.assertEqual(pipeline.get_state(10 * Gst.SECOND)[0], Gst.StateChangeReturn.SUCCESS)
+                seeks = []
+                for second in (3, 1):
+                    seek = Gst.Event.new_seek(1.0, Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE,
+                                              Gst.SeekType.SET, second * Gst.SECOND, Gst.SeekType.NONE, -1)
+                    seeks.append(seek.get_seqnum())
+                    self.assertTrue(pipeline.send_event(seek))
+                    self.assertEqual(pipeline.get_state(10 * Gst.SECOND)[0], Gst.StateChangeReturn.SUCCESS)
+                pipeline.set_state(Gst.State.NULL)
+                self.assertEqual(left, came)
+                self.assertEqual([e[0] for e in left], ["stream-start", "segment", "segment", "segment"], left)
+                self.assertEqual([(e[1], e[2]) for e in left[2:]], [(3 * Gst.SECOND, seeks[0]), (Gst.SECOND, seeks[1])])
+
+    def test_a_new_stream_mid_way_is_passed_on(self):
+        """concat's second stream starts with its own STREAM_START and segment, as through
+        identity (the second STREAM_START was lost)."""
+        for element in ["identity"] + FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                pipeline = Gst.parse_launch(
+                    f"concat name=c ! {element} name=x ! fakesink name=sink sync=false "
+                    "videotestsrc num-buffers=3 ! video/x-raw,width=64,height=48 ! c. "
+                    "videotestsrc num-buffers=3 pattern=ball ! video/x-raw,width=64,height=48 ! c.")
+                came, left = [], []
+                self.stream_events(pipeline.get_by_name("x").get_static_pad("sink"), came)
+                self.stream_events(sink_pad(pipeline, "sink"), left)
+                run_to_eos(pipeline)
+                pipeline.set_state(Gst.State.NULL)
+                self.assertEqual([e[0] for e in came], ["stream-start", "segment", "stream-start", "segment"], came)
+                self.assertEqual(left, came)
+
     def prerolled_counting(self, element, sink="fakesink name=sink sync=false",
                            ends=(Gst.EventType.SEGMENT_DONE, Gst.EventType.EOS)):
         """The clip through `element`, prerolled, its frames at the sink counted from now on;
