@@ -26,7 +26,13 @@ public enum Inspector {
                 throw NotFound(description: "\(name.quotedForMessage) names a property, and inspect takes an element: filtercam inspect \(parts[0]) "
                                + (has ? "lists it among its properties" : "lists its properties (it has none called \(parts[1].quotedForMessage))"))
             }
-            throw NotFound(description: "no element \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: filterCamElementNames)); FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
+            // A near miss of one of FilterCam's names first, else of any installed element's.
+            var hint = NameSuggestion.hint(for: name, among: filterCamElementNames)
+            if hint.isEmpty {
+                let installed = GstOwned<GstObject>.list(taking: gst_registry_get_feature_list(gst_registry_get(), gst_element_factory_get_type()))
+                hint = NameSuggestion.hint(for: name, among: installed.compactMap { String(takingGLib: gst_object_get_name($0.pointer)) })
+            }
+            throw NotFound(description: "no element \(name.quotedForMessage)\(hint); FilterCam's elements: \(filterCamElementNames.joined(separator: ", ")) (other GStreamer elements: gst-inspect-1.0)")
         }
         let factory = OpaquePointer(ownedFactory.pointer)
         guard let ownedElement = gst_element_factory_create(factory, nil).map(GstOwned.init(sinking:)) else {
@@ -77,15 +83,25 @@ public enum Inspector {
         if let words = fc_param_mutability(spec) { flagWords.append(String(cString: words)) }
         var out = "  \(name.padding(toLength: max(22, name.count + 1), withPad: " ", startingAt: 0)): \(blurb)\n"
         out += "                        flags: \(flagWords.joined(separator: ", "))\n"
-        out += "                        \(typeDescription(spec))\n"
+        // As gst-inspect-1.0, the default is what a new element has (a subclass may change
+        // it: a GstBaseTransform's `qos` is declared false and made true).
+        var current = GValue()
+        if flags & G_PARAM_READABLE.rawValue != 0 {
+            g_value_init(&current, spec.pointee.value_type)
+            g_object_get_property(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), spec.pointee.name, &current)
+        }
+        defer { if current.g_type != 0 { g_value_unset(&current) } }
+        let description = current.g_type != 0 ? withUnsafePointer(to: &current) { typeDescription(spec, value: $0) } : typeDescription(spec)
+        out += "                        \(description)\n"
         return out
     }
 
-    /// Type, range or enum values, and default of a property, as gst-inspect-1.0 prints them.
-    public static func typeDescription(_ spec: UnsafeMutablePointer<GParamSpec>) -> String {
+    /// Type, range or enum values, and default of a property, as gst-inspect-1.0 prints them
+    /// (`value`: a new element's, in place of the declared default).
+    public static func typeDescription(_ spec: UnsafeMutablePointer<GParamSpec>, value: UnsafePointer<GValue>? = nil) -> String {
         let type = spec.pointee.value_type
         let typeName = String(cString: g_type_name(type))
-        let defaultValue = g_param_spec_get_default_value(spec)!
+        let defaultValue = value ?? g_param_spec_get_default_value(spec)!
         let fundamental = g_type_fundamental(type)
         func serialized(_ v: UnsafePointer<GValue>) -> String {
             if g_type_fundamental(v.pointee.g_type) == fc_type_string() {
@@ -96,25 +112,25 @@ public enum Inspector {
         switch fundamental {
         case fc_type_double():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecDouble.self)
-            return "Double. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Double. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_double(defaultValue))"
         case fc_type_int():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecInt.self)
-            return "Integer. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Integer. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_int(defaultValue))"
         case fc_type_uint():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecUInt.self)
-            return "Unsigned Integer. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Unsigned Integer. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_uint(defaultValue))"
         case fc_type_float():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecFloat.self)
-            return "Float. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Float. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_float(defaultValue))"
         case fc_type_int64():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecInt64.self)
-            return "Integer64. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Integer64. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_int64(defaultValue))"
         case fc_type_long():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecLong.self)
-            return "Long. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Long. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_long(defaultValue))"
         case fc_type_ulong():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecULong.self)
-            return "Unsigned Long. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Unsigned Long. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_ulong(defaultValue))"
         case fc_type_object():
             return "Object of type \"\(typeName)\""
         case fc_type_pointer():
@@ -125,7 +141,7 @@ public enum Inspector {
             return type == fc_type_caps() ? "Caps (NULL)" : "Boxed pointer of type \"\(typeName)\""
         case fc_type_uint64():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecUInt64.self)
-            return "Unsigned Integer64. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(p.pointee.default_value)"
+            return "Unsigned Integer64. Range: \(p.pointee.minimum) - \(p.pointee.maximum) Default: \(g_value_get_uint64(defaultValue))"
         case fc_type_boolean():
             return "Boolean. Default: \(g_value_get_boolean(defaultValue) != 0 ? "true" : "false")"
         case fc_type_string():
@@ -133,7 +149,9 @@ public enum Inspector {
         case fc_type_enum():
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecEnum.self)
             let enumClass = p.pointee.enum_class!
-            var out = "Enum \"\(typeName)\" Default: \(p.pointee.default_value), \"\(String(cString: g_enum_get_value(enumClass, p.pointee.default_value)!.pointee.value_nick))\""
+            let shown = g_value_get_enum(defaultValue)
+            let nick = g_enum_get_value(enumClass, shown).map { String(cString: $0.pointee.value_nick) } ?? "?"
+            var out = "Enum \"\(typeName)\" Default: \(shown), \"\(nick)\""
             for i in 0..<Int(enumClass.pointee.n_values) {
                 let v = enumClass.pointee.values[i]
                 out += "\n                           (\(v.value)): \(String(cString: v.value_nick).padding(toLength: 22, withPad: " ", startingAt: 0)) - \(String(cString: v.value_name))"
@@ -143,8 +161,9 @@ public enum Inspector {
             // As gst-inspect-1.0: the default in hex and by name, then every flag.
             let p = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecFlags.self)
             let flagsClass = p.pointee.flags_class!
-            let hex = String(p.pointee.default_value, radix: 16)
-            var out = "Flags \"\(typeName)\" Default: 0x\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex), \"\(PropertyChoices.flagsText(p.pointee.default_value, flagsClass))\""
+            let shown = g_value_get_flags(defaultValue)
+            let hex = String(shown, radix: 16)
+            var out = "Flags \"\(typeName)\" Default: 0x\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex), \"\(PropertyChoices.flagsText(shown, flagsClass))\""
             for i in 0..<Int(flagsClass.pointee.n_values) {
                 let v = flagsClass.pointee.values[i]
                 let valueHex = String(v.value, radix: 16)

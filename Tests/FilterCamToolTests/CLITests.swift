@@ -435,6 +435,36 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(testSource.contains("Integer64. Range: 0 - 9223372036854775807 Default: 0"), testSource)
     }
 
+    /// The default shown is what a new element has, as gst-inspect-1.0 shows it: videobalance's
+    /// `qos` read false (the declared default; GstBaseTransform makes it true). A near miss
+    /// of any installed element's name gets a "did you mean".
+    func testInspectDefaultsAreANewElementsAsGstInspect() throws {
+        func defaults(_ text: String) -> [String: String] {
+            let lines = text.split(separator: "\n").map(String.init)
+            var found: [String: String] = [:]
+            var property = ""
+            for line in lines {
+                if line.hasPrefix("  "), !line.hasPrefix("   "), let colon = line.firstIndex(of: ":") {
+                    property = line[..<colon].trimmingCharacters(in: .whitespaces)
+                }
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("Boolean. Default:") || trimmed.hasPrefix("Enum ") { found[property] = trimmed }
+            }
+            return found
+        }
+        for element in ["videobalance", "videoflip", "filtercam"] {
+            let ours = try runCLI(["inspect", element], timeout: 20)
+            let stock = try runGstTool("gst-inspect-1.0", [element])
+            let expected = defaults(stock.stdoutText)
+            XCTAssertFalse(expected.isEmpty, stock.stdoutText)
+            XCTAssertEqual(defaults(ours.stdoutText), expected, element)
+        }
+        XCTAssertTrue(try runCLI(["inspect", "videobalance"], timeout: 20).stdoutText.contains("Boolean. Default: true"))
+        let miss = try runCLI(["inspect", "x264en"], timeout: 20)
+        XCTAssertNotEqual(miss.status, 0)
+        XCTAssertTrue(miss.stderr.contains("did you mean \"x264enc\""), miss.stderr)
+    }
+
     func testInspectFlagsAreGstInspects() throws {
         func flagsByProperty(_ text: String) -> [String: String] {
             let lines = text.split(separator: "\n").map(String.init)
