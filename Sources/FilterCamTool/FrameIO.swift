@@ -68,20 +68,25 @@ public enum FrameIO {
 public enum FilterPreview {
     public static let width = 160, height = 120
 
-    /// `lut` with a shipped look when run from the repository (without a file it changes nothing).
+    /// `lut` as a look of the catalog shows it (teal-orange, shipped, if it is there):
+    /// without a file it changes nothing, and its preview was the photo untouched (the
+    /// shipped look was found only from the repository's folder). Nil: no look at all.
     static var lookExample: String? {
-        let look = "looks/teal-orange.cube"
-        return FileManager.default.fileExists(atPath: look) ? "lut file=\(look)" : nil
+        let ids = FilterRegistry.shared.ids
+        return ids.contains("look:teal-orange") ? "look:teal-orange" : ids.first { $0.hasPrefix("look:") }
     }
 
-    public static func write(to folder: String, picture: String) throws -> [String] {
+    /// One PNG per filter into `folder` (`only`: that filter's alone); `lut` is left out
+    /// when there is no look to show it with.
+    public static func write(to folder: String, picture: String, only: String? = nil) throws -> [String] {
         guard FileManager.default.isReadableFile(atPath: picture) else {
             throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
         }
         try makeFolder(folder)
         let source = try self.source(picture: picture, width: width, height: height)
         var written: [String] = []
-        for d in FilterRegistry.shared.all {
+        for d in FilterRegistry.shared.all where only == nil || d.id == only {
+            if d.id == "lut" && lookExample == nil { continue }
             // `look:NAME` is written `look-NAME.png`: a colon is no file name character everywhere.
             let path = (folder as NSString).appendingPathComponent("\(d.id.replacingOccurrences(of: ":", with: "-")).png")
             try FrameIO.writePNG(try filtered(source, by: d.id), to: path)

@@ -76,8 +76,9 @@ enum CommandHelp {
                 usage: filtercam filters [--looks DIR]… [ID] [--preview DIR [--picture FILE]]
                   the filter catalog with each filter's parameters and the chain syntax
                   ID              one filter
-                  --preview DIR   one PNG per filter into DIR, made from the photo FilterCam
-                                  ships (a face and colours)
+                  --preview DIR   one PNG per filter (with ID: that filter's) into DIR, made
+                                  from the photo FilterCam ships (a face and colours);
+                                  lut's shows the look teal-orange
                   --picture FILE  … or from FILE (any picture GStreamer decodes)
                   --looks DIR     every .cube file in DIR joins the catalog as look:NAME
                                   (FILTERCAM_LOOKS=DIR does the same for every command

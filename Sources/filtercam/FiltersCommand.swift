@@ -29,10 +29,17 @@ enum FiltersCommand {
     }
 
     private static func list(_ arguments: [String]) -> Int32 {
-        if arguments.first == "--preview" {
-            return preview(Array(arguments.dropFirst()))
+        // `filters [ID] --preview DIR [--picture FILE]`: ID's preview alone.
+        if let at = arguments.firstIndex(of: "--preview") {
+            let before = arguments[..<at]
+            guard before.count <= 1, before.first?.hasPrefix("-") != true else {
+                printError("filtercam filters: unexpected \(before.joined(separator: " ").quotedForMessage) before --preview; "
+                           + "usage: filtercam filters [ID] --preview DIR [--picture FILE]")
+                return 2
+            }
+            return preview(Array(arguments[(at + 1)...]), only: before.first)
         }
-        if let option = arguments.first, option.hasPrefix("-") {
+        if let option = arguments.first(where: { $0.hasPrefix("-") }) {
             let options = ["--preview", "--looks"]
             let hint = option == "--picture" ? " (it goes with --preview: filtercam filters --preview DIR --picture FILE)"
                 : NameSuggestion.hint(for: option, among: options)
@@ -80,7 +87,11 @@ enum FiltersCommand {
 
     /// `--preview DIR [--picture FILE]`: the previews from FILE, by default the photo
     /// shipped with FilterCam (`docs/filters/photo.jpg`, installed as `preview-photo.jpg`).
-    private static func preview(_ arguments: [String]) -> Int32 {
+    private static func preview(_ arguments: [String], only id: String?) -> Int32 {
+        if let id, FilterRegistry.shared.descriptor(id: id) == nil {
+            printError("filtercam filters: no filter \(id.quotedForMessage)\(FilterRegistry.shared.hint(for: id)); filters: \(FilterRegistry.shared.ids.joined(separator: ", "))")
+            return 1
+        }
         var folder: String?, picture: String?
         var i = 0
         while i < arguments.count {
@@ -91,7 +102,7 @@ enum FiltersCommand {
                 folder = arguments[i]
                 i += 1
             } else {
-                printError("filtercam filters --preview: unexpected \(arguments[i].quotedForMessage); usage: filtercam filters --preview DIR [--picture FILE]")
+                printError("filtercam filters --preview: unexpected \(arguments[i].quotedForMessage); usage: filtercam filters [ID] --preview DIR [--picture FILE]")
                 return 2
             }
         }
@@ -104,7 +115,12 @@ enum FiltersCommand {
             return 1
         }
         do {
-            for path in try FilterPreview.write(to: folder, picture: photo) { print(path) }
+            let written = try FilterPreview.write(to: folder, picture: photo, only: id)
+            if written.isEmpty, let id {   // `lut` with no look to show it with
+                printError("filtercam filters --preview: \(id) changes nothing without a look (.cube file), and no look is in the catalog")
+                return 1
+            }
+            for path in written { print(path) }
             return 0
         } catch {
             printError("filtercam filters --preview: \(error)")

@@ -49,6 +49,29 @@ final class FilterPreviewTests: XCTestCase {
         XCTAssertGreaterThan(colours.count, 40, "a photo, not a test pattern of a few colours")
     }
 
+    /// `filters ID --preview DIR` writes that filter's alone (it was refused: "one filter at
+    /// a time, not 3"); lut's shows the shipped look teal-orange, from any folder (run
+    /// elsewhere than the repository it was the photo untouched).
+    func testOneFiltersPreviewAndLutsFromAnyFolder() throws {
+        let folder = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Build.requireCLI()
+        let r = try runProcess("/bin/sh", ["-c", "cd \"$0\" && exec \"$1\" filters lut --preview .",
+                                           folder.path, Build.cli], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)), ["lut.png"])
+        let both = try runProcess("/bin/sh", ["-c", "cd \"$0\" && \"$1\" filters look:teal-orange --preview . && exec \"$1\" filters none --preview .",
+                                              folder.path, Build.cli], timeout: 60)
+        XCTAssertEqual(both.status, 0, both.stderr)
+        let lut = try pixels(folder.path + "/lut.png"), look = try pixels(folder.path + "/look-teal-orange.png")
+        let none = try pixels(folder.path + "/none.png")
+        XCTAssertEqual(lut.bytes, look.bytes)
+        XCTAssertNotEqual(lut.bytes, none.bytes)
+        let sepia = try runCLI(["filters", "sepia", "--preview", folder.path], timeout: 60)
+        XCTAssertEqual(sepia.status, 0, sepia.stderr)
+        XCTAssertEqual(sepia.stdoutText.split(separator: "\n").map(String.init), [folder.path + "/sepia.png"])
+    }
+
     func testPreviewNeedsAFolderAndAReadablePicture() throws {
         let noFolder = try runCLI(["filters", "--preview"])
         XCTAssertEqual(noFolder.status, 2)
