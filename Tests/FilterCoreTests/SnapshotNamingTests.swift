@@ -70,6 +70,25 @@ final class SnapshotNamingTests: XCTestCase {
         XCTAssertEqual(naming.nextFree(from: 0, biases: []), 1)
     }
 
+    /// A run's counter starts after the highest number already there, as a camera's DCIM
+    /// counter: after s-00001 was deleted, the next still was s-00001, newer than s-00002
+    /// but sorted before it (a tester's find). Other templates' names and a bracketed
+    /// set's `-ev` names count as theirs.
+    func testTheCounterStartsAfterTheHighestNumberThere() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fc-naming-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let naming = try SnapshotNaming(template: dir.path + "/s-%05d.jpg")
+        XCTAssertEqual(naming.firstAfterExisting(), 0)
+        for name in ["s-00000.jpg", "s-00002.jpg", "s-00007.png", "t-00009.jpg", "s-00004-ev+1.jpg", "s-00005.jpg.tmp", "s-x.jpg"] {
+            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+        }
+        XCTAssertEqual(naming.firstAfterExisting(), 5)
+        XCTAssertEqual(try SnapshotNaming(template: dir.path + "/t-%d.jpg").firstAfterExisting(), 10)
+        XCTAssertEqual(try SnapshotNaming(template: dir.path + "/none-%d.jpg").firstAfterExisting(), 0)
+        XCTAssertEqual(try SnapshotNaming(template: "/no/such/folder/s-%d.jpg").firstAfterExisting(), 0)
+    }
+
     /// `%%` is a literal `%`, as printf (and so multifilesink and splitmuxsink) reads it.
     func testDoublePercentIsALiteralPercentAsPrintfReadsIt() throws {
         for template in ["100%%-%05d.jpg", "%%%d%%.jpg", "a%%b/%%c-%02d", "%d%%"] {

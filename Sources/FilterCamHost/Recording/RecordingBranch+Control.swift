@@ -70,7 +70,7 @@ extension RecordingBranch {
     private func begin(shapedAs first: Frame) {
         let s = settings.withLock { $0 }
         var counter = self.counter.withLock { c -> Int in
-            if s.naming.template != c.template { c = (0, s.naming.template) }
+            if s.naming.template != c.template { c = (s.naming.firstAfterExisting(), s.naming.template) }
             let free = s.naming.nextFree(from: c.next, biases: [])
             c.next = free + 1
             return free

@@ -227,7 +227,7 @@ final class SnapshotBranch: ElementPart, Sendable {
             c.framesSeen += 1
             if s.naming.template != c.counterTemplate {
                 c.counterTemplate = s.naming.template
-                c.nextCounter = 0
+                c.nextCounter = s.naming.firstAfterExisting()
             }
             if c.bracketRemaining.isEmpty {
                 var due = false

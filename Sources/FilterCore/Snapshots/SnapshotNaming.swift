@@ -112,6 +112,28 @@ public struct SnapshotNaming: Equatable {
         return prefix + number + tail
     }
 
+    /// The number after the highest one the folder's names of this template carry (0:
+    /// none), where a new run's counter starts: as a camera's DCIM counter, it only counts
+    /// up, so names sort in the order the files were made (after `-00001` was deleted,
+    /// the next still filled the gap and sorted before `-00002`, though newer).
+    public func firstAfterExisting() -> Int {
+        let stem = prefix.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? prefix
+        guard !suffix.contains("/"), let names = LookFolder.fileNames(in: folder)?.utf8 else { return 0 }
+        // A bracketed set's names carry `-ev…` before the extension.
+        let dot = suffix.lastIndex(of: ".")
+        let (base, ext) = dot.map { (String(suffix[..<$0]), String(suffix[$0...])) } ?? (suffix, "")
+        var highest = -1
+        for name in names where name.hasPrefix(stem) {
+            let rest = name.dropFirst(stem.count)
+            let digits = rest.prefix { ("0"..."9").contains($0) }
+            guard !digits.isEmpty, digits.count >= width, let number = Int(digits) else { continue }
+            let tail = rest.dropFirst(digits.count)
+            let matches = tail == suffix || (tail.hasPrefix(base + "-ev") && tail.hasSuffix(ext))
+            if matches { highest = max(highest, number) }
+        }
+        return highest == Int.max ? highest : highest + 1
+    }
+
     /// The first counter ≥ `start` whose names (all biases of a set) are all free.
     public func nextFree(from start: Int, biases: [Double]) -> Int {
         var n = max(start, 0)
