@@ -116,8 +116,19 @@ extension FilterCamElement {
             snapshots.reportUnserved(reason: "no still: " + reason)
             g_object_notify(element.asGObject, Property.countdown.rawValue)
         }
+        // Window keys held behind a still have no frame left either: stills among them are
+        // said not taken, as requests are.
+        snapshots.failHeld(dropHeldKeys(), because: "the stream ended")
         snapshots.finish()
         recording.finish(atEndOfStream: true)
+    }
+
+    /// Lets go of the window keys held behind a still; returns how many were stills.
+    func dropHeldKeys() -> Int {
+        keysAfterStill.withLock { keys in
+            defer { keys.removeAll() }
+            return keys.filter { $0.command == .snapshot }.count
+        }
     }
 
     /// After a flush, frames may follow an EOS: a still asked for waits for one again.

@@ -1,6 +1,9 @@
 import CGStreamer
 import CFilterCamShim
 import FilterCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The preview window: navigation events from the sink (on its streaming thread) become
 /// `ControlCommand`s, run here as the terminal runs them.
@@ -41,7 +44,11 @@ extension FilterCamElement {
     /// still waits for its frame, keys wait behind it (`runKeysAfterStill`).
     private func run(_ command: ControlCommand, osd: Bool, quietly: Bool) {
         let waits = keysAfterStill.withLock { keys -> Bool in
-            guard command.waitsForAStill, !keys.isEmpty || snapshots.stillIsWaiting else { return false }
+            // Quit waits behind keys held (`s s s q`: it jumped ahead, and the stills still
+            // held were lost without a word); behind a still asked for alone it need not:
+            // the program waits for that one.
+            let holds = command == .quit ? !keys.isEmpty : command.waitsForAStill && (!keys.isEmpty || snapshots.stillIsWaiting)
+            guard holds else { return false }
             keys.append((command, osd))
             return true
         }
@@ -65,6 +72,7 @@ extension FilterCamElement {
             tellApplication("help")
         case .quit:
             tellApplication("quit")
+            if !Self.programHandlesQuit(of: element) { endStreamForQuit() }
         default:
             do {
                 let text = try command.run(on: ElementControl(element))
@@ -77,6 +85,32 @@ extension FilterCamElement {
             }
         }
         log.info(element, "window: \(command.line)")
+    }
+
+    private static func programHandlesQuit(of element: UnsafeMutablePointer<GstElement>) -> Bool {
+        let top = topLevel(of: element)
+        return g_object_get_data(UnsafeMutableRawPointer(top.pointer).assumingMemoryBound(to: GObject.self), FilterCamPlugin.quitHandlerMark) != nil
+    }
+
+    /// The pipeline `element` is in (itself when in none).
+    private static func topLevel(of element: UnsafeMutablePointer<GstElement>) -> GstOwned<GstObject> {
+        var top = GstOwned<GstObject>(retaining: UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
+        while let parent = GstOwned<GstObject>(gst_object_get_parent(top.pointer)) { top = parent }
+        return top
+    }
+
+    /// `q` where no program takes `quit`: EOS to the whole pipeline, as gst-launch-1.0 -e
+    /// sends on Ctrl-C, once a still asked for has its frame (at most 2 s), so recordings are
+    /// finished and gst-launch-1.0 ends (`q` did nothing there; the card says "q quit").
+    /// Not on the sink's thread that brought the key: the EOS goes through the pipeline.
+    private func endStreamForQuit() {
+        let pipeline = Self.topLevel(of: element)
+        let snapshots = self.snapshots
+        _ = JoinableThread(name: "fc-quit") {
+            let deadline = MonotonicClock.nanoseconds + 2_000_000_000
+            while snapshots.stillIsWaiting && MonotonicClock.nanoseconds < deadline { usleep(10_000) }
+            _ = gst_element_send_event(UnsafeMutableRawPointer(pipeline.pointer).assumingMemoryBound(to: GstElement.self), gst_event_new_eos())
+        }
     }
 
     /// The event as the help card takes it: a key, or a press wherever it is. A click

@@ -281,6 +281,9 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         if display.withLock({ $0.cancelCountdown() }) {
             g_object_notify(element.asGObject, Property.countdown.rawValue)
         }
+        // Stills asked for in the window and held behind one (a window closed just after
+        // `s s s`): said not taken, as requests are.
+        snapshots.failHeld(dropHeldKeys(), because: "the pipeline stopped")
     }
 
     // MARK: Element

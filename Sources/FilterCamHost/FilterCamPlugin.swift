@@ -6,6 +6,11 @@ import FoundationEssentials
 /// FilterCam's elements, registered either statically (inside the `filtercam` program
 /// and any program that links FilterCamHost) or by the loadable `libgstfiltercam.so`.
 public enum FilterCamPlugin {
+    /// The mark (object data on the pipeline) of a program that takes a window's `quit`
+    /// itself: `filtercam launch` and `serve` end the stream after what they wait for.
+    /// Without it (`gst-launch-1.0`, an application) the element ends the stream.
+    public static let quitHandlerMark = "filtercam-handles-quit"
+
     public static let version = "0.2.0"
 
     /// Every element class the plugin provides: `filtercam`, `filtercamsrc`, then one element per

@@ -1,7 +1,9 @@
 import CDisplayLoss
+import CFilterCamShim
 import CGStreamer
 import FilterCamHost
 import Foundation
+import Synchronization
 
 /// How a session ends after an error (a closed window, a failing source, a display that
 /// went away): what was being recorded is finished, so its file plays.
@@ -17,6 +19,21 @@ extension PipelineSession {
         let count = muxers.count + recordingsRunning
         guard count > 0 else { return }
         errorLine("Finishing \(count == 1 ? "the recording" : "\(count) recordings") after the error…")
+        // Each muxer is done when the EOS leaves it (its file's index written before it):
+        // the pipeline's own EOS never came when the error was a window sink's (it posts
+        // no EOS), and the session waited the whole 10 s for a file done in a moment.
+        let finished = FinishedMuxers()
+        let watchedPads = muxers.compactMap { muxer -> UnsafeMutablePointer<GstPad>? in
+            guard let pad = gst_element_get_static_pad(muxer, "src") else { return nil }
+            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
+                if let event = fc_probe_info_event(info), event.pointee.type == GST_EVENT_EOS {
+                    Unmanaged<FinishedMuxers>.fromOpaque(data!).takeUnretainedValue().count.add(1, ordering: .relaxed)
+                }
+                return GST_PAD_PROBE_OK
+            }, Unmanaged.passRetained(finished).toOpaque(), { data in Unmanaged<FinishedMuxers>.fromOpaque(data!).release() })
+            return pad
+        }
+        defer { watchedPads.forEach { gst_object_unref($0) } }
         for muxer in muxers {
             for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
                 _ = gst_pad_send_event(pad, gst_event_new_eos())
@@ -27,7 +44,8 @@ extension PipelineSession {
         let wanted = GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ELEMENT.rawValue
         let deadline = Date().addingTimeInterval(endOfStreamTimeout)
         while Date() < deadline && !(muxersDone && recordingsRunning <= 0) {
-            guard let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 100_000_000, GstMessageType(rawValue: wanted))) else {
+            if finished.count.load(ordering: .relaxed) >= watchedPads.count && watchedPads.count == muxers.count { muxersDone = true }
+            guard let m = GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000, GstMessageType(rawValue: wanted))) else {
                 continue
             }
             if m.pointer.pointee.type == GST_MESSAGE_EOS { muxersDone = true }
@@ -83,4 +101,9 @@ extension Pipeline {
               let klass = gst_element_factory_get_metadata(factory, "klass") else { return false }
         return String(cString: klass).contains("Muxer")
     }
+}
+
+/// How many muxers the EOS has left, counted by a probe on each one's src pad.
+private final class FinishedMuxers: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -19,6 +19,10 @@ public final class PipelineSession {
         self.pipeline = pipeline
         self.output = output
         self.errorOutput = errorOutput
+        // A window's `q` comes here (the session waits for stills and recordings, then
+        // sends EOS); without the mark the element ends the stream itself.
+        g_object_set_data(UnsafeMutableRawPointer(pipeline.element).assumingMemoryBound(to: GObject.self),
+                          FilterCamPlugin.quitHandlerMark, UnsafeMutableRawPointer(bitPattern: 1))
     }
 
     public enum Outcome: Equatable {
@@ -288,7 +292,7 @@ public final class PipelineSession {
         // bus is flushed only on the way to NULL).
         if outcome == .aborted { onAborting?() }
         pipeline.setState(GST_STATE_READY)
-        reportRecordingsFinishedAtStop()
+        reportWhatStoppingSaid()
         printSummary()
         pipeline.setState(GST_STATE_NULL)   // the file sinks close their files: their sizes are final
         printFilesWritten(aborted: outcome == .aborted)
@@ -610,13 +614,20 @@ public final class PipelineSession {
         path.hasPrefix("./") ? String(path.dropFirst(2)) : path
     }
 
-    /// The recordings the elements finished or gave up as the pipeline stopped, said as
-    /// while it ran.
-    private func reportRecordingsFinishedAtStop() {
-        while let message = GstOwned(gst_bus_pop_filtered(pipeline.bus, GST_MESSAGE_ELEMENT)) {
+    /// What the elements said as the pipeline stopped (recordings finished or given up,
+    /// stills called off, their warnings), said as while it ran.
+    private func reportWhatStoppingSaid() {
+        let types = GstMessageType(rawValue: GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue)
+        while let message = GstOwned(gst_bus_pop_filtered(pipeline.bus, types)) {
+            // Stills the stop called off (window keys held behind a still) are said too.
+            if message.pointer.pointee.type == GST_MESSAGE_WARNING {
+                report(message.pointer)
+                continue
+            }
             guard let structure = gst_message_get_structure(message.pointer) else { continue }
             let name = String(cString: gst_structure_get_name(structure))
             if name == "recording-saved" || name == "recording-failed" { reportRecording(message.pointer) }
+            if name == "snapshot-failed" { reportStill(message.pointer) }
         }
     }
 

@@ -10,7 +10,8 @@ import time
 import unittest
 
 from support import Counter, Gst, drain_bus, sink_pad
-from window_support import CLI, FIRST_EXAMPLE, ROOT, close_to, eventually, rendered_pixel, screenshot_pixel, WindowTestCase
+from window_support import (CLI, FIRST_EXAMPLE, ROOT, close_to, eventually, probe_frames_and_duration, rendered_pixel,
+                            screenshot_pixel, WindowTestCase)
 
 
 class Window(WindowTestCase):
@@ -237,6 +238,71 @@ class Window(WindowTestCase):
         self.assertEqual(sorted(os.listdir(folder)), ["c-000.jpg"], err[-1000:])
         self.assertIn("snapshots=1", err)
         self.assertNotIn("gallery is closed", err)
+
+    def test_q_after_stills_in_the_window_waits_for_every_still(self):
+        # s s s s q at once: quit jumped ahead of the stills held behind the first one, and
+        # those were lost without a word (1 or 2 of 3 saved).
+        folder = tempfile.mkdtemp(prefix="fc-window-stills-")
+        cli = self.launch_with_a_picture(f"filtercam snapshot-location={folder}/s-%03d.jpg")
+        try:
+            self.xdotool("mousemove", "100", "100", "key", "s", "s", "s", "s", "q")
+            out, err = cli.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            cli.kill()
+            self.fail("filtercam did not end within 30 s of s s s s q in its window")
+        self.assertEqual(cli.returncode, 0, err[-1000:])
+        self.assertEqual(sorted(os.listdir(folder)), [f"s-00{i}.jpg" for i in range(4)], err[-1000:])
+        self.assertIn("snapshots=4", err)
+
+    def test_q_in_the_window_ends_stock_gst_launch(self):
+        # Under gst-launch-1.0 nobody takes the element's quit message: q did nothing (the
+        # card says "q quit"). The element sends EOS; gst-launch-1.0 -e ends, the element's
+        # recording finished and playable.
+        folder = tempfile.mkdtemp(prefix="fc-window-gst-launch-")
+        launch = subprocess.Popen(["gst-launch-1.0", "-e", "videotestsrc", "is-live=true", "!", "video/x-raw,width=320,height=240",
+                                   "!", "videoconvert", "!", "filtercam", "record=true", f"record-location={folder}/r-%d.mp4",
+                                   "!", "videoconvert", "!", "ximagesink"],
+                                  env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15), "no picture")
+            self.xdotool("mousemove", "100", "100", "key", "q")
+            out, err = launch.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            launch.kill()
+            launch.communicate()
+            self.fail("gst-launch-1.0 did not end after q in the window")
+        self.assertEqual(launch.returncode, 0, err[-1000:])
+        self.assertIn("Got EOS from element", out)
+        frames, _ = probe_frames_and_duration(os.path.join(folder, "r-0.mp4"))
+        self.assertGreater(frames, 0)
+
+    def test_closing_the_window_of_a_recording_ends_once_the_file_is_done(self):
+        # A window closed (its close button) while a tee records to a file: the file was
+        # done at once, but the program waited 10 s for an EOS the closed window never
+        # gives, and called the ~300 frames that came meanwhile dropped.
+        folder = tempfile.mkdtemp(prefix="fc-window-close-")
+        path = os.path.join(folder, "tee.mp4")
+        cli = subprocess.Popen([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
+                                "filtercam filter=sepia ! tee name=t ! queue ! videoconvert ! ximagesink t. ! queue ! "
+                                f"x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location={path}"],
+                               env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15), "no picture")
+            windows = self.top_window_ids()
+            self.assertEqual(len(windows), 1, windows)
+            self.close_window(windows[0])
+            out, err = cli.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            cli.kill()
+            cli.communicate()
+            self.fail("filtercam did not end within 5 s of its window's closing (it waited 10 s)")
+        self.assertEqual(cli.returncode, 1, err[-1000:])
+        self.assertIn("Finishing the recording after the error", err)
+        self.assertRegex(err, r"processed=\d+ dropped=0")
+        frames, _ = probe_frames_and_duration(path)
+        self.assertGreater(frames, 0, err[-1000:])
 
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.

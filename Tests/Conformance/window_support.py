@@ -48,6 +48,35 @@ class VirtualDisplay:
             self.process.wait(5)
 
 
+def close_window(display, window):
+    """Sends `window` the WM_DELETE_WINDOW client message a window manager's close button
+    sends (xdotool has none; through libX11 with ctypes, no Python X library needed)."""
+    import ctypes
+    x11 = ctypes.cdll.LoadLibrary("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XInternAtom.restype = ctypes.c_ulong
+    x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    x11.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+    x11.XFlush.argtypes = [ctypes.c_void_p]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+
+    class ClientMessage(ctypes.Structure):
+        _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                    ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
+                    ("format", ctypes.c_int), ("data", ctypes.c_long * 5), ("pad", ctypes.c_long * 12)]
+    connection = x11.XOpenDisplay(display.encode())
+    assert connection, f"cannot open display {display}"
+    try:
+        event = ClientMessage(type=33, send_event=1, display=connection, window=window, format=32,   # 33: ClientMessage
+                              message_type=x11.XInternAtom(connection, b"WM_PROTOCOLS", 0))
+        event.data[0] = x11.XInternAtom(connection, b"WM_DELETE_WINDOW", 0)
+        x11.XSendEvent(connection, window, 0, 0, ctypes.byref(event))
+        x11.XFlush(connection)
+    finally:
+        x11.XCloseDisplay(connection)
+
+
 def screenshot_pixel(display, x, y):
     """The (r, g, b) of one screen pixel, read from an ImageMagick screenshot."""
     folder = tempfile.mkdtemp(prefix="fc-shot-")
@@ -200,6 +229,16 @@ class WindowTestCase(unittest.TestCase):
         tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
                               capture_output=True, text=True).stdout
         return re.findall(r'^\s*0x[0-9a-f]+ "(.*)":', tree, re.M)
+
+    def top_window_ids(self):
+        """The ids of the display's named top-level windows."""
+        tree = subprocess.run(["xwininfo", "-root", "-children"], env=dict(os.environ, DISPLAY=self.display),
+                              capture_output=True, text=True).stdout
+        return [int(i, 16) for i in re.findall(r'^\s*(0x[0-9a-f]+) ".*":', tree, re.M)]
+
+    def close_window(self, window):
+        """What a window manager's close button does: WM_DELETE_WINDOW to the window."""
+        close_window(self.display, window)
 
     def xdotool(self, *arguments):
         """Real input; what it changes is waited for by the caller (`eventually`)."""

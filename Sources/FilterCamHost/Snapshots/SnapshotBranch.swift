@@ -309,6 +309,15 @@ final class SnapshotBranch: ElementPart, Sendable {
         failUnservedRequests { n in "\(ended) before a frame came for \(n == 1 ? "it" : "them") (a still is taken from each frame)" }
     }
 
+    /// Stills asked for that never became requests (window keys held behind a still) when
+    /// the stream ended or the pipeline stopped (`ended`): reported as requests no frame
+    /// came for (they vanished without a word).
+    func failHeld(_ count: Int, because ended: String) {
+        guard count > 0 else { return }
+        requests.add(count, ordering: .relaxed)
+        failOpenRequests(because: ended)
+    }
+
     /// Each request no frame came for: a WARNING (`why`, for that many requests), and
     /// `snapshot-failed` for each.
     private func failUnservedRequests(_ why: (Int) -> String) {
