@@ -222,18 +222,24 @@ class Window(WindowTestCase):
         self.assertIn("\nwindow: mirror: on (orientation horiz)\n", err)
         self.assertIn("\nwindow: command error: the lens is off (the whole picture): 'l' or a click places one\n", err)
 
+    def keys_until_the_end(self, element, *keys):
+        """`filtercam launch` of a picture through `element`, `keys` pressed in its window at
+        once; its stderr once it has ended by itself with status 0 (within 30 s)."""
+        cli = self.launch_with_a_picture(element)
+        try:
+            self.xdotool("mousemove", "100", "100", "key", *keys)
+            out, err = cli.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            cli.kill()
+            self.fail(f"filtercam did not end within 30 s of {' '.join(keys)} in its window")
+        self.assertEqual(cli.returncode, 0, err[-1000:])
+        return err
+
     def test_a_countdown_started_in_the_window_is_kept_when_q_follows(self):
         # t then q at once in the window: quit waits for the countdown's still, as it does
         # for a countdown typed in the terminal. Esc with no gallery open says nothing.
         folder = tempfile.mkdtemp(prefix="fc-window-countdown-")
-        cli = self.launch_with_a_picture(f"filtercam snapshot-location={folder}/c-%03d.jpg")
-        try:
-            self.xdotool("mousemove", "100", "100", "key", "Escape", "key", "t", "key", "q")
-            out, err = cli.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            cli.kill()
-            self.fail("filtercam did not end within 30 s of t and q in its window")
-        self.assertEqual(cli.returncode, 0, err[-1000:])
+        err = self.keys_until_the_end(f"filtercam snapshot-location={folder}/c-%03d.jpg", "Escape", "t", "q")
         self.assertIn("window: countdown: a still in 3 s", err)
         self.assertEqual(sorted(os.listdir(folder)), ["c-000.jpg"], err[-1000:])
         self.assertIn("snapshots=1", err)
@@ -243,14 +249,7 @@ class Window(WindowTestCase):
         # s s s s q at once: quit jumped ahead of the stills held behind the first one, and
         # those were lost without a word (1 or 2 of 3 saved).
         folder = tempfile.mkdtemp(prefix="fc-window-stills-")
-        cli = self.launch_with_a_picture(f"filtercam snapshot-location={folder}/s-%03d.jpg")
-        try:
-            self.xdotool("mousemove", "100", "100", "key", "s", "s", "s", "s", "q")
-            out, err = cli.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            cli.kill()
-            self.fail("filtercam did not end within 30 s of s s s s q in its window")
-        self.assertEqual(cli.returncode, 0, err[-1000:])
+        err = self.keys_until_the_end(f"filtercam snapshot-location={folder}/s-%03d.jpg", "s", "s", "s", "s", "q")
         self.assertEqual(sorted(os.listdir(folder)), [f"s-00{i}.jpg" for i in range(4)], err[-1000:])
         self.assertIn("snapshots=4", err)
 
