@@ -168,7 +168,7 @@ static int on_second(void *data) {
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean listen_on(FcWebServer *s, const FcWebServerConfig *c, char **error) {
+static gboolean listen_on(FcWebServer *s, const FcWebServerConfig *c, GTlsCertificate *certificate, char **error) {
   GError *err = NULL;
   GResolver *resolver = g_resolver_get_default();
   GList *addresses = g_resolver_lookup_by_name(resolver, c->address, NULL, &err);
@@ -181,7 +181,17 @@ static gboolean listen_on(FcWebServer *s, const FcWebServerConfig *c, char **err
   GSocketAddress *address = g_inet_socket_address_new(addresses->data, (guint16)c->port);
   if (!g_inet_address_get_is_any(addresses->data)) s->local = g_object_ref(addresses->data);
   g_resolver_free_addresses(addresses);
-  gboolean listening = soup_server_listen(s->soup, address, c->tls_cert ? SOUP_SERVER_LISTEN_HTTPS : 0, &err);
+  if (certificate) {
+    s->tls_door = fc_tls_front_door_open(s->soup, address, certificate, &s->port, &err);
+    g_object_unref(address);
+    if (!s->tls_door) {
+      *error = g_strdup_printf("cannot listen: %s", err ? err->message : "?");
+      g_clear_error(&err);
+      return FALSE;
+    }
+    return TRUE;
+  }
+  gboolean listening = soup_server_listen(s->soup, address, 0, &err);
   g_object_unref(address);
   if (!listening) {
     *error = g_strdup_printf("cannot listen: %s", err ? err->message : "?");
@@ -222,12 +232,13 @@ FcWebServer *fc_web_server_start(const FcWebServerConfig *c, char **error) {
   }
   // The server's sockets belong to the main context that is the thread's default now.
   g_main_context_push_thread_default(s->context);
-  s->soup = g_object_new(SOUP_TYPE_SERVER, "server-header", "filtercam", "tls-certificate", certificate, NULL);
-  if (certificate) g_object_unref(certificate);
+  // TLS is done before libsoup sees a connection (tls_front_door.c), so its server has no certificate.
+  s->soup = g_object_new(SOUP_TYPE_SERVER, "server-header", "filtercam", NULL);
   if (c->n_users > 0) fc_access_require_password(s->soup, c->users, c->passwords, c->n_users, s->tls);
   fc_access_limit_bodies(s->soup);
   soup_server_add_handler(s->soup, NULL, on_request, s, NULL);
-  gboolean listening = listen_on(s, c, error);
+  gboolean listening = listen_on(s, c, certificate, error);
+  if (certificate) g_object_unref(certificate);
   g_main_context_pop_thread_default(s->context);
   if (!listening) {
     fc_web_server_stop(s);
@@ -249,6 +260,7 @@ int fc_web_server_watching(FcWebServer *s) {
 void fc_web_server_stop(FcWebServer *s) {
   if (!s) return;
   fc_server_loop_stop(s->loop);
+  fc_tls_front_door_close(s->tls_door);
   g_hash_table_unref(s->peers);
   g_hash_table_unref(s->pending);
   if (s->soup) {

@@ -4,10 +4,12 @@
 #pragma once
 #include <libsoup/soup.h>
 #include "server_loop.h"
+#include "tls_front_door.h"
 #include "web_serve.h"
 
 struct FcWebServer {
   SoupServer *soup;
+  FcTlsFrontDoor *tls_door;  // with a certificate: the TLS handshakes (libsoup listens on nothing then)
   FcServerLoop *loop;
   GMainContext *context;     // the loop's
   FcEncodedStream *stream;   // a reference

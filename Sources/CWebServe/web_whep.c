@@ -165,7 +165,15 @@ static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
     fc_web_respond_text(msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "too many WebRTC viewers (16); try again later\n");
     return;
   }
-  char *offer = fc_web_body_text(msg, NULL), *error = NULL, *id = g_uuid_string_random();
+  gsize length = 0;
+  char *offer = fc_web_body_text(msg, &length), *error = NULL;
+  // Bytes that are not text (a NUL, not UTF-8) were said to be "empty" or to have no m= line.
+  if (strlen(offer) != length || !g_utf8_validate(offer, -1, NULL)) {
+    g_free(offer);
+    fc_web_respond_text(msg, SOUP_STATUS_BAD_REQUEST, "the body is not text: a WHEP offer is an SDP document (UTF-8 text)\n");
+    return;
+  }
+  char *id = g_uuid_string_random();
   FcWhepPeer *whep = fc_whep_peer_new(s->stream, offer, s->local, s->upnp, id, on_answered, s, &error);
   g_free(offer);
   if (!whep) {

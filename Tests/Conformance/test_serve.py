@@ -95,13 +95,19 @@ class Server:
             return self.process.returncode, "".join(self._err)
 
 
-def tls_server():
-    """A server with a fresh self-signed certificate and the password alice:secret;
-    returns it and the certificate's folder."""
+def self_signed_certificate():
+    """A fresh self-signed certificate for localhost: (certificate, key, their folder)."""
     folder = tempfile.mkdtemp(prefix="fc-tls-")
     cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
                     "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+    return cert, key, folder
+
+
+def tls_server():
+    """A server with a fresh self-signed certificate and the password alice:secret;
+    returns it and the certificate's folder."""
+    cert, key, folder = self_signed_certificate()
     return Server("--auth", "alice:secret", "--tls-cert", cert, "--tls-key", key), folder
 
 
