@@ -70,9 +70,7 @@ enum LaunchCommand {
             var message = "filtercam launch: "
             if let file {
                 message += "\(argument)"
-                if let token = offendingToken(in: "\(error)"), let line = file.line(mentioning: token) {
-                    message += ":\(line)"
-                }
+                if let line = ParseHints.line(of: "\(error)", in: file) { message += ":\(line)" }
                 message += ": "
             }
             printError(message + "\(error)")

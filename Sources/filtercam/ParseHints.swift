@@ -42,6 +42,21 @@ enum ParseHints {
         return out
     }
 
+    /// The pipeline file's line a parse error comes from: the line quoting what the error
+    /// quotes, or for a link that failed ("could not link videotestsrc0 to filtercam0",
+    /// which quotes nothing) the line making the link's second element, else its first.
+    static func line(of message: String, in file: PipelineFile) -> Int? {
+        if let token = LaunchCommand.offendingToken(in: message), let line = file.line(mentioning: token) { return line }
+        guard message.hasPrefix("could not link ") else { return nil }
+        let words = message.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",.:")) }
+        guard words.count >= 6, words[4] == "to" else { return nil }
+        for name in [words[5], words[3]] {
+            let factory = String(name.reversed().drop { $0.isNumber }.reversed())
+            if let found = file.line(forElement: name, factory: factory) { return found.number }
+        }
+        return nil
+    }
+
     /// The registry's element names.
     static func elementNames() -> [String] {
         GStreamer.initialize()

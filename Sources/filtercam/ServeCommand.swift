@@ -59,7 +59,9 @@ enum ServeCommand {
             pipeline = try Pipeline(description: "\(description) ! capsfilter name=filtercam-serve-out caps=\"video/x-raw,format=I420;video/x-raw\" "
                                     + "! intervideosink name=filtercam-serve-sink channel=\(channel) sync=false")
         } catch {
-            printError("filtercam serve: \(error)")
+            // A pipeline file's error names its line, as launch says it.
+            let place = file.map { "\(target.argument)\(ParseHints.line(of: "\(error)", in: $0).map { ":\($0)" } ?? ""): " } ?? ""
+            printError("filtercam serve: \(place)\(error)")
             if "\(error)".contains("filtercam-serve-out") || "\(error)".contains("intervideosink") {
                 // A shipped file that ends in a window (preview.pipeline) chooses it with SINK.
                 if file?.variablesRead.contains("SINK") == true {
@@ -69,6 +71,7 @@ enum ServeCommand {
                 }
             }
             for hint in ParseHints.hints(for: "\(error)", file: file) { printError("  " + hint) }
+            if let hint = (error as? Pipeline.ParseError)?.linkHint { printError("  hint: " + hint) }
             return 1
         }
         let stream: EncodedStream

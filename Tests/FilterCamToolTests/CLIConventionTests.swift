@@ -382,6 +382,21 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertEqual(closed.status, 0, closed.summary)
     }
 
+    /// A link that fails names the line of the element it could not reach (it named the
+    /// file alone), for launch and serve; an element named by the file is found too.
+    func testALinkErrorNamesItsLine() throws {
+        let file = try writePipelineFile("# my pipeline\nvideotestsrc num-buffers=5\n  ! video/x-raw,format=GRAY8\n  ! filtercam filter=mono\n  ! fakesink\n")
+        for command in ["launch", "serve"] {
+            let r = try runCLI(command == "serve" ? [command, "--port", "0", file.path] : [command, file.path])
+            XCTAssertEqual(r.status, 1, r.summary)
+            XCTAssertTrue(r.stderr.contains("plain.pipeline:4: could not link videotestsrc0 to filtercam0"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("hint: filtercam0 cannot take GRAY8 frames"), r.stderr)
+        }
+        let named = try writePipelineFile("videotestsrc num-buffers=5 ! video/x-raw,format=GRAY8\n  ! queue\n  ! filtercam name=cam\n  ! fakesink\n")
+        let r = try runCLI(["launch", named.path])
+        XCTAssertTrue(r.stderr.contains("plain.pipeline:3: could not link queue0 to cam"), r.stderr)
+    }
+
     /// A bad value that a variable put into a file fails when the element starts: the error
     /// names the file's line, where the value shows.
     func testAnElementsErrorNamesTheFilesLine() throws {
