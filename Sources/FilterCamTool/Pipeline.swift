@@ -127,7 +127,8 @@ public final class Pipeline {
 
     /// The FilterCam elements inside (filtercam and friends) with their names.
     public var filterCamElements: [(name: String, element: UnsafeMutablePointer<GstElement>)] {
-        elements.compactMap { e in
+        // In the description's order (a bin lists the element added last first).
+        elements.reversed().compactMap { e in
             fc_element_get_ctx(e) == nil ? nil : (GStreamer.name(of: e), e)
         }
     }

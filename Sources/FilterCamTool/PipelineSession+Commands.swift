@@ -43,6 +43,20 @@ extension PipelineSession {
             let said = try run(command, on: element)
             if property == "countdown" { noteCountdown(on: element) }
             return said
+        case .on(let name, let command):
+            let element: UnsafeMutablePointer<GstElement>
+            do {
+                element = try target(name)
+            } catch {
+                throw ControlError("\(error) ('\(command.line) NAME' aims the command at a FilterCam element; '\(command.line)' takes no other word)")
+            }
+            guard filterStages.contains(where: { $0.element == element }) else {
+                throw ControlError("'\(command.line)' is for a FilterCam element; \(name.quotedForMessage) is none "
+                                   + "(FilterCam elements: \(filterStages.map(\.name).joined(separator: ", ")))")
+            }
+            let said = try run(command, on: element)
+            noteRan(command, on: element)
+            return said
         case .closeGallery:
             // Esc and Enter close the gallery; with no gallery to close they say nothing.
             return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
@@ -110,7 +124,8 @@ extension PipelineSession {
         guard cams.count == 1 else {
             throw ControlError(cams.isEmpty
                 ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
-                : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); write ELEMENT.PROP=VALUE")
+                : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); "
+                  + "name one: 'set ELEMENT.PROP=VALUE', or a command and the element ('snapshot \(cams[0].name)')")
         }
         return cams[0].element
     }

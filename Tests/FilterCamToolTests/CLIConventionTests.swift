@@ -187,6 +187,26 @@ final class CLIConventionTests: XCTestCase {
         for (answer, start) in zip(answers, expected) { XCTAssertTrue(answer.hasPrefix(start), "\(answer) should start \(start): \(r.stderr)") }
     }
 
+    /// With two FilterCam elements a command names the one it is for (`snapshot b`): no
+    /// command took a still from one of them (`snapshot` was refused, and `set` cannot ask
+    /// for one). Without a name it is refused naming both; a name that is not a FilterCam
+    /// element, or a stray word, is said so.
+    func testACommandAimedAtOneOfTwoFilterCams() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam name=a snapshot-location=\(dir.path)/a-%d.jpg "
+                            + "! filtercam name=b snapshot-location=\(dir.path)/b-%d.jpg ! fakesink"],
+                           stdin: "snapshot\nsnapshot b\nrotate a\nrotate 90\nmirror videotestsrc0\nquit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        let answers = r.stderr.split(separator: "\n").filter { $0.hasPrefix("command error:") || $0.hasPrefix("rotate:") || $0.hasPrefix("saved") }
+        XCTAssertEqual(answers.count, 5, r.stderr)
+        XCTAssertTrue(answers[0].contains("several FilterCam elements (a, b)") && answers[0].contains("'snapshot a'"), r.stderr)
+        XCTAssertTrue(answers.contains { $0.hasPrefix("rotate: 90° clockwise") }, r.stderr)
+        XCTAssertTrue(answers.contains { $0.contains("no element '90'") && $0.contains("'rotate' takes no other word") }, r.stderr)
+        XCTAssertTrue(answers.contains { $0.contains("'mirror' is for a FilterCam element; 'videotestsrc0' is none") }, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["b-0.jpg"], r.stderr)
+    }
+
     /// A live `set` with a bad value answers on one line (it printed GStreamer's whole enum
     /// table, 12 to 28 lines); a number out of a property's range names the range.
     func testALiveSetWithABadValueAnswersOnOneLine() throws {

@@ -35,13 +35,15 @@ final class KeymapTests: XCTestCase {
         let commands: [ControlCommand] = Keymap.bindings.map(\.command) + [
             .set(element: "fc", property: "zoom", value: "2"), .set(element: nil, property: "filter", value: "sepia"),
             .filter("mono"), .lensAt(x: 0.25, y: 0.75), .camera("front"), .pickAt(x: 0.5, y: 0.125),
+            .on(element: "filtercam1", .snapshot), .on(element: "cam", .zoomIn),
         ]
         for c in commands { XCTAssertEqual(try ControlCommand(line: c.line), c, c.line) }
         XCTAssertEqual(try ControlCommand(line: "lens-left"), .moveLens(.left))
         XCTAssertEqual(try ControlCommand(line: "zoom-in"), .zoomIn)
         XCTAssertEqual(try ControlCommand(line: "lens-at 0.5, 0.5"), .lensAt(x: 0.5, y: 0.5))
         XCTAssertEqual(try ControlCommand(line: "next-page"), .turnPage(1))
-        for bad in ["lens-at", "lens-at 2,0", "lens-at a,b", "mirror now", "zoom-in 2", "pick-at", "pick-at 0.5", "gallery 2"] {
+        // (`mirror now` is `mirror` aimed at an element called now: the session says there is none.)
+        for bad in ["lens-at", "lens-at 2,0", "lens-at a,b", "mirror now please", "quit now", "help me", "pick-at", "pick-at 0.5"] {
             XCTAssertThrowsError(try ControlCommand(line: bad), bad)
         }
     }

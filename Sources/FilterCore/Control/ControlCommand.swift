@@ -39,6 +39,9 @@ public enum ControlCommand: Equatable, Sendable {
     case pickAt(x: Double, y: Double)
     case help
     case quit
+    /// `VERB ELEMENT` (`snapshot filtercam1`): a verb without an argument aimed at one of
+    /// several FilterCam elements (`set ELEMENT.PROP=VALUE` is the way for properties).
+    indirect case on(element: String, ControlCommand)
 
     public enum Direction: String, CaseIterable, Sendable {
         case left, right, up, down
@@ -65,7 +68,15 @@ public enum ControlCommand: Equatable, Sendable {
     /// The command as it is typed on a line.
     /// Whether it acts on a frame that has yet to come (a still, a countdown, a recording's
     /// start), rather than on settings that take effect at once.
-    public var needsAPicture: Bool { self == .snapshot || self == .countdown || self == .record }
+    public var needsAPicture: Bool {
+        if case .on(_, let command) = self { return command.needsAPicture }
+        return self == .snapshot || self == .countdown || self == .record
+    }
+
+    /// The verbs a `VERB ELEMENT` line may aim: those that act on one element's picture.
+    static func canBeAimed(_ command: ControlCommand) -> Bool {
+        ![.help, .quit, .closeGallery].contains(command)
+    }
 
     public var line: String {
         switch self {
@@ -74,6 +85,7 @@ public enum ControlCommand: Equatable, Sendable {
         case .lensAt(let x, let y): return "lens-at \(x),\(y)"
         case .pickAt(let x, let y): return "pick-at \(x),\(y)"
         case .camera(let id): return "camera \(id)"
+        case .on(let element, let command): return "\(command.line) \(element)"
         default: return Self.plainVerbs.first { $0.command == self }!.verb
         }
     }
@@ -98,6 +110,12 @@ public enum ControlCommand: Equatable, Sendable {
         case "camera":
             guard !argument.isEmpty else { throw ParseError("'camera' needs a camera: back, front, /dev/videoN or test:PATTERN") }
             self = .camera(argument)
+        case _ where !argument.isEmpty && !argument.contains(" "):
+            // `snapshot filtercam1`: a plain verb aimed at an element.
+            guard let plain = Self.plainVerbs.first(where: { $0.verb == verb }), Self.canBeAimed(plain.command) else {
+                fallthrough
+            }
+            self = .on(element: argument, plain.command)
         default:
             guard argument.isEmpty, let plain = Self.plainVerbs.first(where: { $0.verb == verb }) else {
                 let verbs = (Self.argumentVerbs + Self.plainVerbs.map(\.verb).filter { $0 != "?" && $0 != "exit" && $0 != "q" })

@@ -141,6 +141,8 @@ extension ControlCommand {
             return "\(said): not shown, \(showing.dropFirst(standIn.count).dropLast()); a test picture stands in"
         case .help, .quit:
             return nil
+        case .on(_, let command):   // the program picked the element already
+            return try command.run(on: target, registry: registry)
         }
     }
 

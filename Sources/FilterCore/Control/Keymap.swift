@@ -142,6 +142,7 @@ public enum Keymap {
             ("filter ID", "select a filter; again returns to none"),
             ("filter ID NAME=VALUE…, …", "a filter with its settings, or a chain, as the property takes it"),
             ("camera ID", "switch cameras: back, front, /dev/videoN or test:PATTERN"),
+            ("COMMAND ELEMENT", "a key's command for one of several filtercams (snapshot filtercam1)"),
         ]
         return (["keys, the same in the preview window and in a terminal (in brackets: the same",
                  "as a command, a line on stdin or ':' and the line in a terminal):"]
