@@ -109,10 +109,15 @@ final class StreamEventRelay: Sendable {
         }
     }
 
-    /// Sends `event` (a reference this takes) on `pad`, past the pad's own probe.
+    /// Sends a copy of `event` (a reference this takes) on `pad`, past the pad's own probe.
+    /// A copy: the pad keeps what it sent as sticky events, and the same event sent again
+    /// (upstream's segment once more after a flush, the appsrc's own held one) is taken as
+    /// sent already and goes nowhere.
     private func send(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) {
-        sending.withLock { $0 = UInt(bitPattern: event) }
-        gst_pad_push_event(pad, event)
+        let copy = UnsafeMutablePointer<GstEvent>(OpaquePointer(gst_mini_object_copy(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))))!
+        gst_event_unref(event)
+        sending.withLock { $0 = UInt(bitPattern: copy) }
+        gst_pad_push_event(pad, copy)
         sending.withLock { $0 = 0 }
     }
 
@@ -144,15 +149,20 @@ final class StreamEventRelay: Sendable {
         if let event { send(event, on: pad) }
     }
 
-    /// Upstream's event with the same segment as `event` (nil: none known).
+    /// Upstream's newest event with the same segment as `event` (nil: none known). The
+    /// position is not compared: GStreamer moves it as frames pass (the appsrc's segment
+    /// after a flush had the last frame's).
     private static func upstream(matching event: GstOwned<GstEvent>, among events: [GstOwned<GstEvent>]) -> GstOwned<GstEvent>? {
         var own: UnsafePointer<GstSegment>?
         gst_event_parse_segment(event.pointer, &own)
-        guard let own else { return nil }
+        guard let own = own?.pointee else { return nil }
         return events.first { candidate in
             var theirs: UnsafePointer<GstSegment>?
             gst_event_parse_segment(candidate.pointer, &theirs)
-            return theirs.map { gst_segment_is_equal(own, $0) != 0 } ?? false
+            guard let t = theirs?.pointee else { return false }
+            return own.flags == t.flags && own.rate == t.rate && own.applied_rate == t.applied_rate && own.format == t.format
+                && own.base == t.base && own.offset == t.offset && own.start == t.start && own.stop == t.stop
+                && own.time == t.time && own.duration == t.duration
         }
     }
 }

@@ -28,7 +28,7 @@ public enum CameraProblem: Error, Equatable, Sendable {
     /// The sentence the element warns (or errs) with.
     public func message(for path: String) -> String {
         switch self {
-        case .noCamera: return "no camera found (the device monitor lists no V4L2 camera)"
+        case .noCamera: return "no camera found: the device monitor lists no V4L2 camera"
         case .missing: return "camera \(path) does not exist"
         case .permissionDenied: return "permission denied opening camera \(path) (add the user to the 'video' group)"
         case .busy: return "camera \(path) is busy (another program is using it)"
