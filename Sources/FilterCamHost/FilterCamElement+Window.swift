@@ -100,15 +100,21 @@ extension FilterCamElement {
     }
 
     /// `q` where no program takes `quit`: EOS to the whole pipeline, as gst-launch-1.0 -e
-    /// sends on Ctrl-C, once a still asked for has its frame (at most 2 s), so recordings are
-    /// finished and gst-launch-1.0 ends (`q` did nothing there; the card says "q quit").
-    /// Not on the sink's thread that brought the key: the EOS goes through the pipeline.
+    /// sends on Ctrl-C, so recordings are finished and gst-launch-1.0 ends (`q` did nothing
+    /// there; the card says "q quit"). First, as `filtercam launch` waits: a still asked for
+    /// gets its frame, a countdown its still (its seconds and 2 more at most), a recording
+    /// asked for its start (`v q` made no file, `t q` lost the still). Not on the sink's
+    /// thread that brought the key: the EOS goes through the pipeline.
     private func endStreamForQuit() {
         let pipeline = Self.topLevel(of: element)
-        let snapshots = self.snapshots
+        let snapshots = self.snapshots, recording = self.recording, display = self.display
+        let countdown = UInt64(ControlCommand.countdownSeconds) * 1_000_000_000
         _ = JoinableThread(name: "fc-quit") {
-            let deadline = MonotonicClock.nanoseconds + 2_000_000_000
-            while snapshots.stillIsWaiting && MonotonicClock.nanoseconds < deadline { usleep(10_000) }
+            let deadline = MonotonicClock.nanoseconds + countdown + 2_000_000_000
+            while MonotonicClock.nanoseconds < deadline
+                    && (snapshots.stillIsWaiting || recording.isStarting || display.withLock({ $0.countdownPending })) {
+                usleep(10_000)
+            }
             _ = gst_element_send_event(UnsafeMutableRawPointer(pipeline.pointer).assumingMemoryBound(to: GstElement.self), gst_event_new_eos())
         }
     }

@@ -73,7 +73,10 @@ extension FrameWorker {
                 // As an event in the appsrc's queue, not gst_app_src_end_of_stream: that one leaves
                 // the appsrc EOS for good (only a seek on the appsrc itself clears it), so a
                 // flushing seek after EOS would play nothing.
-                gst_element_send_event(appsrc, gst_event_new_eos())
+                let eos = gst_event_new_eos()!
+                let seqnum = upstreamEOSSeqnum.load(ordering: .relaxed)
+                if seqnum != 0 { gst_event_set_seqnum(eos, seqnum) }   // upstream's, as through identity
+                gst_element_send_event(appsrc, eos)
             }
         }
     }

@@ -108,6 +108,8 @@ extension FrameWorker {
                  GST_EVENT_PROTECTION, GST_EVENT_STREAM_COLLECTION:
                 me.mailbox.put(.event(HandedEvent(event: GstOwned(retaining: event),
                                                   segmentEvent: GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0)))))
+            case GST_EVENT_EOS:
+                me.upstreamEOSSeqnum.store(gst_event_get_seqnum(event), ordering: .relaxed)
             case GST_EVENT_INSTANT_RATE_CHANGE, GST_EVENT_CUSTOM_DOWNSTREAM_OOB, GST_EVENT_CUSTOM_BOTH_OOB:
                 // Out of band, as through identity: straight out of the element's src pad
                 // (an instant-rate seek reaches the sinks; the appsink would keep it).

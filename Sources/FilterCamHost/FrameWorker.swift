@@ -128,6 +128,9 @@ final class FrameWorker: Sendable {
     let pushLock = Locked(())
     /// Upstream's segment events, sent on instead of the appsrc's own.
     let relay = StreamEventRelay()
+    /// The seqnum of upstream's EOS (0: none yet), which the element's EOS carries (an
+    /// application matches the EOS message to its seek by it).
+    let upstreamEOSSeqnum = Atomic<UInt32>(0)
 
     // Counters (FrameWorker+Counters).
     /// Frames the worker pushed into the appsrc, and frames that left it downstream.
@@ -222,6 +225,9 @@ final class FrameWorker: Sendable {
     /// blocked in it has returned), so no thread outlives the element's stop.
     func stop() {
         mailbox.stop()
+        // The next run's STREAM_START is its own (the old one went out after READY → PLAYING).
+        relay.forgetStream()
+        upstreamEOSSeqnum.store(0, ordering: .relaxed)
     }
 
 }

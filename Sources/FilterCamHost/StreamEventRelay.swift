@@ -19,8 +19,11 @@ final class StreamEventRelay: Sendable {
     private struct State {
         /// The appsrc's segment event waiting for what follows it.
         var heldSegment: GstOwned<GstEvent>?
-        /// Whether the appsrc's STREAM_START waits for upstream's to stand in for it.
-        var streamStartHeld = false
+        /// The appsrc's STREAM_START, waiting for upstream's to stand in for it.
+        var heldStreamStart: GstOwned<GstEvent>?
+        /// Whether the appsrc's own went out (upstream's had not come when something had to
+        /// follow it: after READY the appsrc sends its caps at once); upstream's then follows.
+        var sentOwnStreamStart = false
         /// Upstream's segment events of the last frames and events handed over, newest first.
         var upstream: [GstOwned<GstEvent>] = []
         /// The upstream segment sent last (nil: none since the start or the last flush); kept,
@@ -53,11 +56,21 @@ final class StreamEventRelay: Sendable {
     /// false), or comes after what is queued now (the returned marker goes into the
     /// appsrc's queue).
     func streamStarts(_ event: GstOwned<GstEvent>, midStream: Bool) -> UnsafeMutablePointer<GstEvent>? {
-        state.withLock { s in
+        let marked = state.withLock { s -> Bool in
             s.streamStart = event
-            if midStream { s.markedStreamStarts.append(event) }
+            let marked = midStream || s.sentOwnStreamStart
+            s.sentOwnStreamStart = false
+            if marked { s.markedStreamStarts.append(event) }
+            return marked
         }
-        return midStream ? gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty(Self.markerName)) : nil
+        return marked ? gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty(Self.markerName)) : nil
+    }
+
+    /// The element stopped (READY): what it knew of the stream is gone.
+    func forgetStream() {
+        state.withLock { s in
+            s = State()
+        }
     }
 
     // MARK: the appsrc's src pad (its probes, on the streaming thread)
@@ -75,11 +88,11 @@ final class StreamEventRelay: Sendable {
         if sending.withLock({ $0 }) == UInt(bitPattern: event) { return false }
         switch event.pointee.type {
         case GST_EVENT_STREAM_START:
-            gst_event_unref(event)
             if let upstream = state.withLock({ s in s.streamStart.flatMap { gst_event_ref($0.pointer) } }) {
+                gst_event_unref(event)
                 send(upstream, on: pad)
             } else {
-                state.withLock { $0.streamStartHeld = true }
+                state.withLock { $0.heldStreamStart = GstOwned(event) }   // the probe's reference
             }
             return true
         case GST_EVENT_CUSTOM_DOWNSTREAM where gst_event_has_name(event, Self.markerName) != 0:
@@ -121,13 +134,16 @@ final class StreamEventRelay: Sendable {
         sending.withLock { $0 = 0 }
     }
 
-    /// Upstream's STREAM_START in place of the appsrc's held one (by now upstream's has
-    /// come: it comes before any frame).
+    /// Upstream's STREAM_START in place of the appsrc's held one; if upstream's has not come
+    /// yet, the appsrc's own (nothing may go before a STREAM_START), and upstream's follows
+    /// when it comes (`streamStarts`).
     private func sendHeldStreamStart(on pad: UnsafeMutablePointer<GstPad>) {
         let event = state.withLock { s -> UnsafeMutablePointer<GstEvent>? in
-            guard s.streamStartHeld else { return nil }
-            s.streamStartHeld = false
-            return s.streamStart.flatMap { gst_event_ref($0.pointer) }
+            guard let held = s.heldStreamStart else { return nil }
+            s.heldStreamStart = nil
+            if let upstream = s.streamStart { return gst_event_ref(upstream.pointer) }
+            s.sentOwnStreamStart = true
+            return held.take()
         }
         if let event { send(event, on: pad) }
     }

@@ -59,7 +59,14 @@ extension PipelineSession {
             return said
         case .closeGallery:
             // Esc and Enter close the gallery; with no gallery to close they say nothing.
-            return filterStages.count == 1 ? try run(command, on: filterStages[0].element) : nil
+            // With several elements, the one whose gallery is open (nothing closed it).
+            let open = filterStages.filter { Pipeline.property($0.element, "gallery") == "true" }
+            if filterStages.count == 1 { return try run(command, on: filterStages[0].element) }
+            guard !open.isEmpty else { return nil }
+            guard open.count == 1 else {
+                throw ControlError("the galleries of \(open.map(\.name).joined(separator: " and ")) are open: name one ('close-gallery \(open[0].name)')")
+            }
+            return try run(command, on: open[0].element)
         default:
             let element = try target(nil)
             let said = try run(command, on: element)

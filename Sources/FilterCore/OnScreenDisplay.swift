@@ -77,6 +77,9 @@ public struct OnScreenDisplay: Sendable, Equatable {
         return left != countdownAnnounced
     }
 
+    /// Whether a countdown runs or its still is due and not yet taken.
+    public var countdownPending: Bool { countdownEnd != nil }
+
     /// The whole seconds left of a running countdown (3, 2, 1), nil when none runs.
     public func countdownLeft(at time: Double) -> Int? {
         guard let end = countdownEnd, time < end else { return nil }

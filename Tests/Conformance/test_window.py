@@ -255,26 +255,28 @@ class Window(WindowTestCase):
 
     def test_q_in_the_window_ends_stock_gst_launch(self):
         # Under gst-launch-1.0 nobody takes the element's quit message: q did nothing (the
-        # card says "q quit"). The element sends EOS; gst-launch-1.0 -e ends, the element's
-        # recording finished and playable.
+        # card says "q quit"). The element sends EOS once what v and t asked for is done
+        # (v q made no file, t q lost the countdown's still); gst-launch-1.0 -e ends.
         folder = tempfile.mkdtemp(prefix="fc-window-gst-launch-")
         launch = subprocess.Popen(["gst-launch-1.0", "-e", "videotestsrc", "is-live=true", "!", "video/x-raw,width=320,height=240",
-                                   "!", "videoconvert", "!", "filtercam", "record=true", f"record-location={folder}/r-%d.mp4",
-                                   "!", "videoconvert", "!", "ximagesink"],
+                                   "!", "videoconvert", "!", "filtercam", f"record-location={folder}/r-%d.mp4",
+                                   f"snapshot-location={folder}/s-%d.jpg", "!", "videoconvert", "!", "ximagesink"],
                                   env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15), "no picture")
-            self.xdotool("mousemove", "100", "100", "key", "q")
+            self.xdotool("mousemove", "100", "100", "key", "v", "t", "q")
             out, err = launch.communicate(timeout=20)
         except subprocess.TimeoutExpired:
             launch.kill()
             launch.communicate()
-            self.fail("gst-launch-1.0 did not end after q in the window")
+            self.fail("gst-launch-1.0 did not end after v t q in the window")
         self.assertEqual(launch.returncode, 0, err[-1000:])
         self.assertIn("Got EOS from element", out)
+        self.assertNotIn("WARNING", out + err)
         frames, _ = probe_frames_and_duration(os.path.join(folder, "r-0.mp4"))
         self.assertGreater(frames, 0)
+        self.assertTrue(os.path.getsize(os.path.join(folder, "s-0.jpg")) > 0, "the countdown's still")
 
     def test_closing_the_window_of_a_recording_ends_once_the_file_is_done(self):
         # A window closed (its close button) while a tee records to a file: the file was

@@ -196,10 +196,14 @@ final class CLIConventionTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam name=a snapshot-location=\(dir.path)/a-%d.jpg "
                             + "! filtercam name=b snapshot-location=\(dir.path)/b-%d.jpg ! fakesink"],
-                           stdin: "snapshot\nsnapshot b\nrotate a\nrotate 90\nmirror videotestsrc0\nquit\n", timeout: 30)
+                           stdin: "snapshot\nsnapshot b\nrotate a\nrotate 90\nmirror videotestsrc0\ngallery b\nclose-gallery\nquit a\nquit\n",
+                           timeout: 30)
         XCTAssertEqual(r.status, 0, r.summary)
         let answers = r.stderr.split(separator: "\n").filter { $0.hasPrefix("command error:") || $0.hasPrefix("rotate:") || $0.hasPrefix("saved") }
-        XCTAssertEqual(answers.count, 5, r.stderr)
+        XCTAssertEqual(answers.count, 6, r.stderr)
+        // Esc's command closes the one gallery open (it said nothing and closed none); quit takes no name.
+        XCTAssertTrue(r.stderr.contains("gallery: open") && r.stderr.contains("gallery: closed"), r.stderr)
+        XCTAssertTrue(answers.contains { $0.contains("'quit' takes no element") }, r.stderr)
         XCTAssertTrue(answers[0].contains("several FilterCam elements (a, b)") && answers[0].contains("'snapshot a'"), r.stderr)
         XCTAssertTrue(answers.contains { $0.hasPrefix("rotate: 90° clockwise") }, r.stderr)
         XCTAssertTrue(answers.contains { $0.contains("no element '90'") && $0.contains("'rotate' takes no other word") }, r.stderr)

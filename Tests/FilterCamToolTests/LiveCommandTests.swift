@@ -44,7 +44,7 @@ final class LiveCommandTests: XCTestCase {
         XCTAssertTrue(error("bogus")?.contains("unknown command 'bogus'") ?? false)
         XCTAssertTrue(error("bogus")?.contains("quit") ?? false, "the error lists the commands")
         XCTAssertTrue(error("rotat")?.hasPrefix("unknown command 'rotat' (did you mean \"rotate\"?); commands:") ?? false, error("rotat") ?? "")
-        for verb in ["quit", "help", "close-gallery"] {
+        for verb in ["quit", "help"] {
             XCTAssertNotNil(error("\(verb) extra"), "'\(verb) extra' should be refused (it aims at no element)")
         }
         XCTAssertNotNil(error("rotate two words"), "one element name, no more")

@@ -184,6 +184,11 @@ final class RecordingBranch: ElementPart, Sendable {
         state.withLock { $0.recorder }?.seconds
     }
 
+    /// Whether a recording asked for (`record` true) has not started yet.
+    var isStarting: Bool {
+        state.withLock { $0.wanted && $0.recorder == nil || $0.starting }
+    }
+
     /// Recordings that failed since the element was made.
     var failures: Int { state.withLock { $0.failures } }
 

@@ -75,7 +75,7 @@ public enum ControlCommand: Equatable, Sendable {
 
     /// The verbs a `VERB ELEMENT` line may aim: those that act on one element's picture.
     static func canBeAimed(_ command: ControlCommand) -> Bool {
-        ![.help, .quit, .closeGallery].contains(command)
+        ![.help, .quit].contains(command)
     }
 
     public var line: String {
@@ -112,8 +112,9 @@ public enum ControlCommand: Equatable, Sendable {
             self = .camera(argument)
         case _ where !argument.isEmpty && !argument.contains(" "):
             // `snapshot filtercam1`: a plain verb aimed at an element.
-            guard let plain = Self.plainVerbs.first(where: { $0.verb == verb }), Self.canBeAimed(plain.command) else {
-                fallthrough
+            guard let plain = Self.plainVerbs.first(where: { $0.verb == verb }) else { fallthrough }
+            guard Self.canBeAimed(plain.command) else {
+                throw ParseError("'\(verb)' takes no element or other word (it acts on the whole program)")
             }
             self = .on(element: argument, plain.command)
         default:
