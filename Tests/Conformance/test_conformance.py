@@ -199,6 +199,36 @@ class Seeks(unittest.TestCase):
                 self.assertEqual([e[0] for e in left], ["stream-start", "segment", "segment", "segment"], left)
                 self.assertEqual([(e[1], e[2]) for e in left[2:]], [(3 * Gst.SECOND, seeks[0]), (Gst.SECOND, seeks[1])])
 
+    def test_the_end_of_stream_keeps_the_seeks_seqnum_and_a_restart_its_new_stream(self):
+        """The EOS after a seek carries the seek's seqnum (an application matches the EOS
+        message to its seek by it; FilterCam's had a new one), and after READY and PLAYING
+        again the last STREAM_START downstream is the new stream's (the old one was sent)."""
+        for element in ["identity"] + FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                pipeline = clip_pipeline(element)
+                pipeline.set_state(Gst.State.PAUSED)
+                self.assertEqual(pipeline.get_state(10 * Gst.SECOND)[0], Gst.StateChangeReturn.SUCCESS)
+                seek = Gst.Event.new_seek(1.0, Gst.Format.TIME, Gst.SeekFlags.FLUSH, Gst.SeekType.SET, 9 * Gst.SECOND,
+                                          Gst.SeekType.NONE, -1)
+                self.assertTrue(pipeline.send_event(seek))
+                eos = run_to_eos(pipeline)
+                self.assertEqual(eos.get_seqnum(), seek.get_seqnum())
+                pipeline.set_state(Gst.State.NULL)
+                # (A demuxer links its pads once: a test picture for the restart.)
+                pipeline = Gst.parse_launch(f"videotestsrc num-buffers=30 ! {element} name=x ! fakesink name=sink")
+                run_to_eos(pipeline)
+                came, left = [], []
+                self.stream_events(pipeline.get_by_name("x").get_static_pad("sink"), came)
+                self.stream_events(sink_pad(pipeline, "sink"), left)
+                pipeline.set_state(Gst.State.READY)
+                pipeline.get_state(10 * Gst.SECOND)
+                pipeline.set_state(Gst.State.PAUSED)
+                self.assertEqual(pipeline.get_state(10 * Gst.SECOND)[0], Gst.StateChangeReturn.SUCCESS)
+                pipeline.set_state(Gst.State.NULL)
+                starts = lambda seen: [e for e in seen if e[0] == "stream-start"]
+                self.assertTrue(starts(came) and starts(left), (came, left))
+                self.assertEqual(starts(left)[-1], starts(came)[-1])
+
     def test_a_new_stream_mid_way_is_passed_on(self):
         """concat's second stream starts with its own STREAM_START and segment, as through
         identity (the second STREAM_START was lost)."""
