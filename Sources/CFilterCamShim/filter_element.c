@@ -62,6 +62,19 @@ static GstBusSyncReply fc_filter_inner_message(GstBus *bus, GstMessage *m, gpoin
   return GST_BUS_DROP;
 }
 
+GstCaps *fc_filter_output_caps(GstElement *element, GstCaps *input) {
+  FcFilterElement *self = (FcFilterElement *)element;
+  int geometry = self->ctx && FC_SPEC(self)->callbacks.caps_geometry ? FC_SPEC(self)->callbacks.caps_geometry(self->ctx) : 0;
+  FcLensCrop crop = { FC_SPEC(self)->callbacks.lens_crop_length, FC_SPEC(self)->callbacks.lens_crop_range, self->ctx };
+  if (!crop.length || !crop.range) geometry &= ~FC_CAPS_LENS_CROP;
+  GstCaps *output = fc_caps_across_geometry(input, geometry, TRUE, crop);
+  if (gst_caps_is_empty(output)) {
+    gst_caps_unref(output);
+    return NULL;
+  }
+  return gst_caps_fixate(output);
+}
+
 // CAPS queries on the element's own pads are answered as GstBaseTransform answers them
 // (videoflip, videobalance): what the peer on the far side takes, carried across the
 // element's turn or crop and kept within both sides' caps, so that a caps filter after

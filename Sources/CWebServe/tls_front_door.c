@@ -88,9 +88,11 @@ static void on_handshake(GObject *source, GAsyncResult *result, gpointer data) {
 
 // What a browser gets for http:// typed to the https port (it showed nothing, or "the
 // connection was reset").
+#define FC_WRONG_SCHEME_TEXT "This server speaks HTTPS: open the same address with https:// in front.\n"
 static const char wrong_scheme[] =
-  "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
-  "This server speaks HTTPS: open the same address with https:// in front.\n";
+  "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
+  "Content-Length: 72\r\n\r\n" FC_WRONG_SCHEME_TEXT;
+_Static_assert(sizeof FC_WRONG_SCHEME_TEXT - 1 == 72, "Content-Length is the text's length");
 
 // The client's first bytes have come (or its end): the TLS handshake starts only for one
 // that begins a TLS record (0x16, a handshake). Making the TLS connection costs ~7 ms of
@@ -111,7 +113,15 @@ static gboolean on_first_bytes(GSocket *socket, GIOCondition condition, gpointer
   }
   if (!h->tls) {
     g_clear_error(&err);
-    if (peeked == 1 && first != 0x16) (void)send(g_socket_get_fd(socket), wrong_scheme, sizeof wrong_scheme - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (peeked == 1 && first != 0x16) {
+      // The request is read first: a socket closed with bytes unread is reset, and the
+      // browser then shows its own error page, not this answer.
+      int fd = g_socket_get_fd(socket);
+      char request[8192];
+      (void)recv(fd, request, sizeof request, MSG_DONTWAIT);
+      (void)send(fd, wrong_scheme, sizeof wrong_scheme - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+      shutdown(fd, SHUT_WR);
+    }
     g_io_stream_close(G_IO_STREAM(h->connection), NULL, NULL);
     handshake_free(h);
     return G_SOURCE_REMOVE;
@@ -147,6 +157,9 @@ static gboolean on_incoming(GSocketService *service, GSocketConnection *connecti
 FcTlsFrontDoor *fc_tls_front_door_open(SoupServer *soup, GSocketAddress *address, GTlsCertificate *certificate,
                                        int *port, GError **error) {
   GSocketService *service = g_socket_service_new();
+  // As the RTSP port: a burst of connections waits in the queue, not for a TCP retry (1 s)
+  // once 10 wait (the default). Set before the address is added, or it does nothing.
+  g_socket_listener_set_backlog(G_SOCKET_LISTENER(service), 256);
   GSocketAddress *bound = NULL;
   if (!g_socket_listener_add_address(G_SOCKET_LISTENER(service), address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
                                      NULL, &bound, error)) {

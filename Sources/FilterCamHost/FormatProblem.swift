@@ -38,6 +38,9 @@ package enum FormatProblem: Equatable, Sendable {
                 " (\(element) gives \(gives)" + (takes.map { ", what follows it takes \($0)" } ?? "") + ")"
             } ?? ""
             return "the format or size after \(element) is fixed and its frames do not fit\(sides): put videoconvert ! videoscale after it, or ask for the size it gives"
+        case .encodedDownstream(let media) where !media.hasPrefix("video/") && !media.hasPrefix("image/"):
+            // No encoder turns video into audio (it said "put an encoder after it").
+            return "what follows \(element) takes \(media), not video: \(element) gives raw video, for a video element or a video encoder"
         case .encodedDownstream(let media):
             return "what follows \(element) takes \(media), not raw video: put an encoder after it (\(Self.encoder(for: media)))"
         }

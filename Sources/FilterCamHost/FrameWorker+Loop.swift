@@ -12,6 +12,9 @@ struct WorkerRun {
     var outputPool = OutputBufferPool()
     /// Whether a frame went out since the start.
     var pushedSinceStart = false
+    /// Whether the appsrc was given output caps before the first frame (for events that
+    /// downstream needs before any frame: a GAP to preroll on, an EOS).
+    var capsAnnounced = false
     /// Events that came before the first frame went out.
     var heldEvents: [FrameWorker.HandedEvent] = []
     /// Frames dropped (every cause) when the last frame went out.
@@ -61,13 +64,21 @@ extension FrameWorker {
                     if let list { run.stream.observe(list) }
                 }
                 // Before the first frame the appsrc has no caps yet; events sent now would
-                // overtake them (sticky-event misordering), so they wait for that frame.
+                // overtake them (sticky-event misordering), so they wait for that frame. A GAP
+                // cannot wait (a stream starting with one never prerolled): the appsrc is
+                // given the output caps for upstream's now, and what waited goes out before
+                // it. (Not for a tag: the caps made then would not know an orientation tag
+                // it brings, and the first frame's would change them at once.)
                 if run.pushedSinceStart {
+                    send(handed)
+                } else if event.pointee.type == GST_EVENT_GAP && announceCaps(&run) {
+                    sendHeldEvents(&run)   // events go straight in from now on
                     send(handed)
                 } else {
                     run.heldEvents.append(handed)
                 }
             case .endOfStream:
+                if !run.pushedSinceStart { _ = announceCaps(&run) }   // a stream without frames still gets its caps
                 sendHeldEvents(&run)
                 stage?.endOfStream()
                 // As an event in the appsrc's queue, not gst_app_src_end_of_stream: that one leaves
@@ -79,6 +90,17 @@ extension FrameWorker {
                 gst_element_send_event(appsrc, eos)
             }
         }
+    }
+
+    /// Before the first frame: the appsrc gets the output caps for upstream's caps now (once);
+    /// false when there are none (no caps yet, or none this element can give).
+    private func announceCaps(_ run: inout WorkerRun) -> Bool {
+        if run.capsAnnounced { return true }
+        guard let input = GstOwned(gst_pad_get_current_caps(sinkPad)),
+              let output = GstOwned(fc_filter_output_caps(element, input.pointer)) else { return false }
+        gst_app_src_set_caps(appsrc.asAppSrc, output.pointer)
+        run.capsAnnounced = true
+        return true
     }
 
     /// Into the appsrc's queue, after the frames before it; downstream gets the segment it

@@ -118,6 +118,9 @@ final class StreamEventRelay: Sendable {
         default:
             sendHeldStreamStart(on: pad)
             if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 { sendHeldSegment(on: pad, beforeFrame: false) }
+            // A GAP needs a segment before it, as a frame does (before any frame the appsrc
+            // has sent none): upstream's latest.
+            if event.pointee.type == GST_EVENT_GAP { sendSegmentIfNoneWent(on: pad) }
             return false
         }
     }
@@ -161,6 +164,16 @@ final class StreamEventRelay: Sendable {
             guard chosen.pointer != s.lastSent?.pointer else { return nil }
             s.lastSent = chosen
             return gst_event_ref(chosen.pointer)
+        }
+        if let event { send(event, on: pad) }
+    }
+
+    /// Upstream's latest segment, when none went out since the start or the last flush.
+    private func sendSegmentIfNoneWent(on pad: UnsafeMutablePointer<GstPad>) {
+        let event = state.withLock { s -> UnsafeMutablePointer<GstEvent>? in
+            guard s.lastSent == nil, let latest = s.upstream.first else { return nil }
+            s.lastSent = latest
+            return gst_event_ref(latest.pointer)
         }
         if let event { send(event, on: pad) }
     }

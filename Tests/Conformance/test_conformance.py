@@ -229,6 +229,39 @@ class Seeks(unittest.TestCase):
                 self.assertTrue(starts(came) and starts(left), (came, left))
                 self.assertEqual(starts(left)[-1], starts(came)[-1])
 
+    def test_a_stream_starting_with_a_gap_prerolls_and_one_without_frames_gets_its_caps(self):
+        """A stream whose first data is a GAP never prerolled through the element (events
+        waited for a first frame), and one without frames reached EOS with no caps sent."""
+        import threading
+        for element in ["identity"] + FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                pipeline = Gst.parse_launch(f"{element} name=x ! fakesink name=sink sync=true")
+                source = Gst.Pad.new("source", Gst.PadDirection.SRC)
+                source.set_active(True)
+                source.link(pipeline.get_by_name("x").get_static_pad("sink"))
+                pipeline.set_state(Gst.State.PAUSED)
+                source.push_event(Gst.Event.new_stream_start("gap-first"))
+                source.push_event(Gst.Event.new_caps(Gst.Caps.from_string("video/x-raw,format=I420,width=64,height=48,framerate=30/1")))
+                segment = Gst.Segment()
+                segment.init(Gst.Format.TIME)
+                source.push_event(Gst.Event.new_segment(segment))
+                # The sink prerolls on the GAP and then waits for its time: pushed aside.
+                threading.Thread(target=source.push_event, args=(Gst.Event.new_gap(0, Gst.SECOND),), daemon=True).start()
+                state = pipeline.get_state(10 * Gst.SECOND)
+                caps = sink_pad(pipeline, "sink").get_current_caps()
+                pipeline.set_state(Gst.State.NULL)
+                source.set_active(False)
+                self.assertEqual(state[0], Gst.StateChangeReturn.SUCCESS)
+                self.assertIsNotNone(caps)
+                pipeline = Gst.parse_launch(f"videotestsrc num-buffers=0 ! video/x-raw,format=I420,width=64,height=48 ! {element} ! fakesink name=sink")
+                seen = []
+                sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM,
+                                                     lambda pad, info: (seen.append(info.get_event().type), Gst.PadProbeReturn.OK)[1])
+                run_to_eos(pipeline)
+                pipeline.set_state(Gst.State.NULL)
+                self.assertIn(Gst.EventType.CAPS, seen)
+                self.assertLess(seen.index(Gst.EventType.CAPS), seen.index(Gst.EventType.EOS))
+
     def test_a_new_stream_mid_way_is_passed_on(self):
         """concat's second stream starts with its own STREAM_START and segment, as through
         identity (the second STREAM_START was lost)."""

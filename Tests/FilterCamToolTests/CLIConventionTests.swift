@@ -419,6 +419,12 @@ final class CLIConventionTests: XCTestCase {
         let named = try writePipelineFile("videotestsrc num-buffers=5 ! video/x-raw,format=GRAY8\n  ! queue\n  ! filtercam name=cam\n  ! fakesink\n")
         let r = try runCLI(["launch", named.path])
         XCTAssertTrue(r.stderr.contains("plain.pipeline:3: could not link queue0 to cam"), r.stderr)
+        // Audio after the element: no encoder makes audio of video (the hint said to put one).
+        let audio = try writePipelineFile("videotestsrc num-buffers=5\n  ! filtercam\n  ! audioconvert\n  ! fakesink\n")
+        let a = try runCLI(["launch", audio.path])
+        XCTAssertTrue(a.stderr.contains("plain.pipeline:3: could not link filtercam"), a.stderr)
+        XCTAssertTrue(a.stderr.contains("not video: filtercam0 gives raw video"), a.stderr)
+        XCTAssertFalse(a.stderr.contains("put an encoder"), a.stderr)
     }
 
     /// A bad value that a variable put into a file fails when the element starts: the error

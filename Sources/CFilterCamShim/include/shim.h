@@ -148,6 +148,9 @@ GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap
 /// height (and a fixed pixel aspect ratio) swapped for a 90° turn; through a lens crop,
 /// each size the lens's share of it, or back, the input sizes that give it. New reference.
 GstCaps *fc_caps_across_geometry(GstCaps *caps, int geometry, gboolean to_output, FcLensCrop crop);
+/// A filter element's output caps for fixed `input` caps, by its turn and crop as they are
+/// now (NULL: none); for the caps downstream needs before a first frame (a GAP, an EOS).
+GstCaps *fc_filter_output_caps(GstElement *element, GstCaps *input);
 
 /// Copies `from`'s metas onto `to` as GstVideoFilter does (timecode, reference timestamp,
 /// custom metas always; never the video meta). When the geometry changed (a turn, zoom
