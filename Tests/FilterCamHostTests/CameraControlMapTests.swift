@@ -180,6 +180,15 @@ final class CameraControlMapTests: XCTestCase {
         XCTAssertThrowsError(try CameraRequest(parsing: "test:bal")) { error in
             XCTAssertTrue("\(error)".contains("(did you mean \"ball\"?)"), "\(error)")
         }
+        // Names in any case; a near miss of one gets a "did you mean" (testers' finds).
+        XCTAssertEqual(try CameraRequest(parsing: "Back"), .back)
+        XCTAssertEqual(try CameraRequest(parsing: "test:SMPTE"), .test(pattern: "smpte"))
+        XCTAssertEqual(try CameraRequest(parsing: "/dev/Video2"), .path("/dev/Video2"))
+        for (typed, meant) in [("bak", "back"), ("fornt", "front")] {
+            XCTAssertThrowsError(try CameraRequest(parsing: typed)) { error in
+                XCTAssertTrue("\(error)".contains("(did you mean \"\(meant)\"?)"), "\(error)")
+            }
+        }
     }
 
     func testBackAndFrontChoice() {

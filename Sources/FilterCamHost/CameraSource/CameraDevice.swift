@@ -79,7 +79,9 @@ public enum CameraRequest: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(Invalid) {
-        let t = text.trimmingSpaces
+        // Names in any case (`Back`, `test:SMPTE` were refused); a device path as written.
+        let written = text.trimmingSpaces
+        let t = written.hasPrefix("/") ? written : written.lowercased()
         switch t {
         case "back", "": self = .back
         case "front": self = .front
@@ -96,7 +98,8 @@ public enum CameraRequest: Equatable, Sendable, CustomStringConvertible {
                 }
                 self = .test(pattern: pattern)
             } else {
-                throw Invalid(description: "camera must be back, front, a device path (/dev/videoN) or test:PATTERN")
+                let hint = NameSuggestion.hint(for: t, among: ["back", "front"] + TestPicture.patterns.map { "test:\($0)" })
+                throw Invalid(description: "camera must be back, front, a device path (/dev/videoN) or test:PATTERN\(hint)")
             }
         }
     }
