@@ -185,18 +185,31 @@ class Window(WindowTestCase):
         finally:
             self.close(pipeline)
 
+    def start_with_a_picture(self, command):
+        """`command` (a program and its arguments) on this display, once its window shows
+        the picture."""
+        process = subprocess.Popen(command, env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if not eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15):
+            process.kill()
+            process.communicate()
+            self.fail("the window shows no picture")
+        return process
+
+    def output_once_ended(self, process, timeout, failure):
+        """`process`'s stdout and stderr once it has ended by itself within `timeout` s."""
+        try:
+            return process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            self.fail(failure)
+
     def launch_with_a_picture(self, element):
         """`filtercam launch` of a 320x240 test picture through `element` into an ximagesink
         window on this display, once the window shows the picture."""
-        cli = subprocess.Popen([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! "
-                                f"videoconvert ! {element} ! videoconvert ! ximagesink"],
-                               env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if not eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15):
-            cli.kill()
-            cli.communicate()
-            self.fail("the window shows no picture")
-        return cli
+        return self.start_with_a_picture([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! "
+                                          f"videoconvert ! {element} ! videoconvert ! ximagesink"])
 
     def test_q_in_the_window_quits_the_cli(self):
         cli = self.launch_with_a_picture("filtercam filter=sepia")
@@ -226,12 +239,8 @@ class Window(WindowTestCase):
         """`filtercam launch` of a picture through `element`, `keys` pressed in its window at
         once; its stderr once it has ended by itself with status 0 (within 30 s)."""
         cli = self.launch_with_a_picture(element)
-        try:
-            self.xdotool("mousemove", "100", "100", "key", *keys)
-            out, err = cli.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            cli.kill()
-            self.fail(f"filtercam did not end within 30 s of {' '.join(keys)} in its window")
+        self.xdotool("mousemove", "100", "100", "key", *keys)
+        _, err = self.output_once_ended(cli, 30, f"filtercam did not end within 30 s of {' '.join(keys)} in its window")
         self.assertEqual(cli.returncode, 0, err[-1000:])
         return err
 
@@ -258,19 +267,11 @@ class Window(WindowTestCase):
         # card says "q quit"). The element sends EOS once what v and t asked for is done
         # (v q made no file, t q lost the countdown's still); gst-launch-1.0 -e ends.
         folder = tempfile.mkdtemp(prefix="fc-window-gst-launch-")
-        launch = subprocess.Popen(["gst-launch-1.0", "-e", "videotestsrc", "is-live=true", "!", "video/x-raw,width=320,height=240",
-                                   "!", "videoconvert", "!", "filtercam", f"record-location={folder}/r-%d.mp4",
-                                   f"snapshot-location={folder}/s-%d.jpg", "!", "videoconvert", "!", "ximagesink"],
-                                  env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15), "no picture")
-            self.xdotool("mousemove", "100", "100", "key", "v", "t", "q")
-            out, err = launch.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            launch.kill()
-            launch.communicate()
-            self.fail("gst-launch-1.0 did not end after v t q in the window")
+        launch = self.start_with_a_picture(["gst-launch-1.0", "-e", "videotestsrc", "is-live=true", "!", "video/x-raw,width=320,height=240",
+                                            "!", "videoconvert", "!", "filtercam", f"record-location={folder}/r-%d.mp4",
+                                            f"snapshot-location={folder}/s-%d.jpg", "!", "videoconvert", "!", "ximagesink"])
+        self.xdotool("mousemove", "100", "100", "key", "v", "t", "q")
+        out, err = self.output_once_ended(launch, 20, "gst-launch-1.0 did not end after v t q in the window")
         self.assertEqual(launch.returncode, 0, err[-1000:])
         self.assertIn("Got EOS from element", out)
         self.assertNotIn("WARNING", out + err)
@@ -284,21 +285,13 @@ class Window(WindowTestCase):
         # gives, and called the ~300 frames that came meanwhile dropped.
         folder = tempfile.mkdtemp(prefix="fc-window-close-")
         path = os.path.join(folder, "tee.mp4")
-        cli = subprocess.Popen([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
-                                "filtercam filter=sepia ! tee name=t ! queue ! videoconvert ! ximagesink t. ! queue ! "
-                                f"x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location={path}"],
-                               env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            self.assertTrue(eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15), "no picture")
-            windows = self.top_window_ids()
-            self.assertEqual(len(windows), 1, windows)
-            self.close_window(windows[0])
-            out, err = cli.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            cli.kill()
-            cli.communicate()
-            self.fail("filtercam did not end within 5 s of its window's closing (it waited 10 s)")
+        cli = self.start_with_a_picture([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
+                                         "filtercam filter=sepia ! tee name=t ! queue ! videoconvert ! ximagesink t. ! queue ! "
+                                         f"x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location={path}"])
+        windows = self.top_window_ids()
+        self.assertEqual(len(windows), 1, windows)
+        self.close_window(windows[0])
+        _, err = self.output_once_ended(cli, 5, "filtercam did not end within 5 s of its window's closing (it waited 10 s)")
         self.assertEqual(cli.returncode, 1, err[-1000:])
         self.assertIn("Finishing the recording after the error", err)
         self.assertRegex(err, r"processed=\d+ dropped=0")
