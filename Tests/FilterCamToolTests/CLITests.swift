@@ -598,6 +598,12 @@ final class PipelineFileRunTests: XCTestCase {
         try assertPlayableEverywhere(out)
     }
 
+    /// record.pipeline running, recording a live WIDTHxHEIGHT test picture into `out`.
+    private func recordPipeline(width: Int, height: Int, into out: String) throws -> RunningProcess {
+        try RunningProcess(Build.cli, ["launch", try pipelineFile("record.pipeline")],
+                           environment: ["SOURCE": "videotestsrc is-live=true ! video/x-raw,width=\(width),height=\(height),framerate=30/1", "OUT": out])
+    }
+
     // `rotate` during record.pipeline left 640x480 then 480x640 frames in one MP4 track,
     // played squashed with decode errors, and was answered as if all was well.
     func testACommandThatWouldChangeTheSizeInTheMiddleOfAFileIsRefused() throws {
@@ -605,8 +611,7 @@ final class PipelineFileRunTests: XCTestCase {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("record.mp4").path
-        let p = try RunningProcess(Build.cli, ["launch", try pipelineFile("record.pipeline")],
-                                   environment: ["SOURCE": "videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1", "OUT": out])
+        let p = try recordPipeline(width: 64, height: 48, into: out)
         defer { if p.process.isRunning { p.interrupt() } }
         p.write("rotate\n")
         XCTAssertTrue(p.waitForStderr(containing: "refused", timeout: 10), p.stderrSoFar)
@@ -634,8 +639,7 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertEqual(split.wait(timeout: 20).status, 0, split.stderrSoFar)
         // A square picture keeps its size through a quarter turn: taken (it was refused).
         let square = dir.appendingPathComponent("square.mp4").path
-        let turned = try RunningProcess(Build.cli, ["launch", try pipelineFile("record.pipeline")],
-                                        environment: ["SOURCE": "videotestsrc is-live=true ! video/x-raw,width=48,height=48,framerate=30/1", "OUT": square])
+        let turned = try recordPipeline(width: 48, height: 48, into: square)
         defer { if turned.process.isRunning { turned.interrupt() } }
         turned.write("rotate\n")
         XCTAssertTrue(turned.waitForStderr(containing: "rotate: 90° clockwise", timeout: 10), turned.stderrSoFar)
