@@ -23,9 +23,9 @@ extension PipelineSession {
         // the pipeline's own EOS never came when the error was a window sink's (it posts
         // no EOS), and the session waited the whole 10 s for a file done in a moment.
         let finished = FinishedMuxers()
-        let watchedPads = muxers.compactMap { muxer -> UnsafeMutablePointer<GstPad>? in
-            guard let pad = gst_element_get_static_pad(muxer, "src") else { return nil }
-            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
+        let watchedPads = muxers.compactMap { muxer -> GstOwned<GstPad>? in
+            guard let pad = GstOwned(gst_element_get_static_pad(muxer, "src")) else { return nil }
+            gst_pad_add_probe(pad.pointer, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
                 if let event = fc_probe_info_event(info), event.pointee.type == GST_EVENT_EOS {
                     Unmanaged<FinishedMuxers>.fromOpaque(data!).takeUnretainedValue().count.add(1, ordering: .relaxed)
                 }
@@ -33,7 +33,6 @@ extension PipelineSession {
             }, Unmanaged.passRetained(finished).toOpaque(), { data in Unmanaged<FinishedMuxers>.fromOpaque(data!).release() })
             return pad
         }
-        defer { watchedPads.forEach { gst_object_unref($0) } }
         for muxer in muxers {
             for pad in GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self) {
                 _ = gst_pad_send_event(pad, gst_event_new_eos())
