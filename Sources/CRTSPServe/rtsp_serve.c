@@ -163,6 +163,8 @@ int fc_rtsp_server_port(FcRtspServer *s) { return gst_rtsp_server_get_bound_port
 
 int fc_rtsp_server_watching(FcRtspServer *s) { return fc_viewers_watching(s->viewers); }
 
+int fc_rtsp_server_still_connected(FcRtspServer *s) { return fc_viewers_still_connected(s->viewers); }
+
 void fc_rtsp_server_stop(FcRtspServer *s) {
   if (!s) return;
   fc_server_loop_stop(s->loop);

@@ -12,6 +12,7 @@ typedef struct {
   GHashTable *owned;      // ids of the sessions this connection created
   GHashTable *playing;    // the owned ones between PLAY and PAUSE/TEARDOWN
   gint64 connected_at;    // monotonic µs
+  gboolean had_session;   // created one at some point: a viewer, not a stranger
   gboolean closed;
 } FcConnection;
 
@@ -42,6 +43,17 @@ void fc_viewers_free(FcViewers *v) {
 int fc_viewers_watching(FcViewers *v) {
   g_mutex_lock(&v->lock);
   int n = v->watching;
+  g_mutex_unlock(&v->lock);
+  return n;
+}
+
+int fc_viewers_still_connected(FcViewers *v) {
+  g_mutex_lock(&v->lock);
+  int n = 0;
+  for (GList *l = v->connections; l; l = l->next) {
+    FcConnection *c = l->data;
+    if (!c->closed && c->had_session) n++;
+  }
   g_mutex_unlock(&v->lock);
   return n;
 }
@@ -128,6 +140,7 @@ static void on_new_session(GstRTSPClient *client, GstRTSPSession *session, gpoin
   if (!c) return;
   g_mutex_lock(&c->viewers->lock);
   g_hash_table_add(c->owned, g_strdup(gst_rtsp_session_get_sessionid(session)));
+  c->had_session = TRUE;
   g_mutex_unlock(&c->viewers->lock);
 }
 

@@ -18,5 +18,9 @@ void fc_viewers_session_removed(FcViewers *viewers, const char *session_id);
 /// Connections with at least one authenticated session playing.
 int fc_viewers_watching(FcViewers *viewers);
 
+/// Open connections that have set up a session at some point, playing or not: the viewers
+/// still to leave (a player pauses, then tears down, then closes its connection).
+int fc_viewers_still_connected(FcViewers *viewers);
+
 /// Closes connections that have created no session within the idle bound.
 void fc_viewers_close_idle(FcViewers *viewers, gboolean tls);

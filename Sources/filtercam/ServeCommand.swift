@@ -198,13 +198,15 @@ enum ServeCommand {
     /// Viewers are told the stream ended before the server goes, as gst-rtsp-server tells
     /// them when its media ends: cut off, an RTSP viewer's player reported an error and a
     /// file it recorded (`gst-launch-1.0 -e … ! mp4mux`) was left without its index. RTSP
-    /// viewers are given a moment to leave (their players stop on the end); WebRTC ones
+    /// viewers are given a moment to leave: until their connections close, not only until
+    /// they stop playing (the server went at a player's PAUSE, and its PAUSE or TEARDOWN
+    /// then failed: "Could not send message", an error at the end); WebRTC ones
     /// get the end on their track, and the page says why at its next look at /state
     /// (every 1.5 s; it then leaves, as a viewer does).
     private static func endForViewers(stream: EncodedStream, server: RTSPServer, web: WebServer?) {
         guard stream.finish(within: 1) else { return }
         let deadline = Date().addingTimeInterval(2)
-        while server.viewers + (web?.watching ?? 0) > 0 && Date() < deadline {
+        while server.viewersStillConnected + (web?.watching ?? 0) > 0 && Date() < deadline {
             usleep(20_000)
         }
     }

@@ -22,6 +22,7 @@ class Rtsp:
         self.challenge = None
         self.rtp_packets = 0
         self.key_frame_at = None   # when the first H.264 key frame arrived
+        self.bye_seen = False      # an RTCP BYE came on an odd (RTCP) channel: the stream ended
 
     def close(self):
         self.socket.close()
@@ -52,6 +53,8 @@ class Rtsp:
                 if not self._fill(deadline):
                     return False
             self.rtp_packets += 1
+            if self.buffer[1] % 2 == 1 and is_bye(self.buffer[4:4 + size]):
+                self.bye_seen = True
             if self.key_frame_at is None and is_key_frame(self.buffer[4:4 + size]):
                 self.key_frame_at = time.monotonic()
             self.buffer = self.buffer[4 + size:]
@@ -123,6 +126,13 @@ class Rtsp:
             self.count_rtp(min(0.05, max(0.0, deadline - time.monotonic())))
         return None if self.key_frame_at is None else self.key_frame_at - self.play_sent
 
+    def wait_bye(self, timeout):
+        """Whether the server's RTCP BYE (the end of its stream) arrives within TIMEOUT."""
+        deadline = time.monotonic() + timeout
+        while not self.bye_seen and time.monotonic() < deadline:
+            self.count_rtp(min(0.05, max(0.0, deadline - time.monotonic())))
+        return self.bye_seen
+
     def count_rtp(self, seconds):
         """Interleaved RTP packets received in the next SECONDS (answers are not expected)."""
         before, deadline = self.rtp_packets, time.monotonic() + seconds
@@ -136,6 +146,16 @@ class Rtsp:
             except ConnectionError:
                 break
         return self.rtp_packets - before
+
+
+def is_bye(rtcp):
+    """Whether a compound RTCP packet (RFC 3550) holds a BYE (packet type 203)."""
+    offset = 0
+    while offset + 4 <= len(rtcp):
+        if rtcp[offset + 1] == 203:
+            return True
+        offset += (int.from_bytes(rtcp[offset + 2:offset + 4], "big") + 1) * 4
+    return False
 
 
 def is_key_frame(rtp):

@@ -14,6 +14,7 @@ import time
 import unittest
 import urllib.parse
 
+from rtsp_client import Rtsp
 from support import Gst, image_pixel
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -698,6 +699,29 @@ class Serve(unittest.TestCase):
         self.assertEqual(status, 0, err[-800:])
         frames, duration = frames_and_duration(out)
         self.assertGreaterEqual(frames, 30, said[-800:])
+
+    def test_a_viewer_pausing_then_leaving_at_the_end_is_answered(self):
+        # At the source's end the server went once no viewer was *playing*: the PAUSE a
+        # player sends on its way out (rtspsrc does, then TEARDOWN) let it close, and the
+        # player's next request failed: "Could not send message (Received end-of-file)", an
+        # error and exit status 1 for a gst-launch-1.0 viewer whose file was whole (seen in
+        # CI under load). It waits (up to 2 s) for the viewer's connection to close.
+        server = Server(description="videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia")
+        try:
+            self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+            viewer = Rtsp(server.port)
+            session = viewer.watch(server.url)
+            self.assertTrue(viewer.wait_bye(20), "no RTCP BYE at the source's end")
+            status, _ = viewer.request("PAUSE", server.url, f"Session: {session}")
+            self.assertEqual(status, 200)
+            time.sleep(0.3)   # a player a little slow to tear down (a busy machine)
+            status, _ = viewer.request("TEARDOWN", server.url, f"Session: {session}")
+            self.assertEqual(status, 200)
+            viewer.close()
+        finally:
+            status, err = server.stop()
+        self.assertEqual(status, 0, err[-800:])
+        self.assertIn("the source ended (end of stream)", err)
 
     def test_ctrl_c_ends_the_stream_for_a_recording_viewer(self):
         server = Server()

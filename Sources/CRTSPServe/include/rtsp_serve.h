@@ -31,5 +31,9 @@ int fc_rtsp_server_port(FcRtspServer *server);
 /// connection that failed its password or only connected does not count).
 int fc_rtsp_server_watching(FcRtspServer *server);
 
+/// Open connections that have set up a session, playing or not: the viewers that have not
+/// left yet (the end of the stream waits for them, so a player's PAUSE and TEARDOWN are answered).
+int fc_rtsp_server_still_connected(FcRtspServer *server);
+
 void fc_rtsp_server_stop(FcRtspServer *server);
 void fc_rtsp_free(void *p);

@@ -56,6 +56,9 @@ public final class RTSPServer {
     public var port: Int { Int(fc_rtsp_server_port(server)) }
     /// Connections with an authenticated session playing: the viewers the camera runs for.
     public var viewers: Int { Int(fc_rtsp_server_watching(server)) }
+    /// Connections that set up a session and have not closed, playing or paused: the
+    /// viewers still to leave.
+    public var viewersStillConnected: Int { Int(fc_rtsp_server_still_connected(server)) }
 
     /// The address viewers open.
     public var url: String {
