@@ -145,6 +145,41 @@ static gboolean linger_read(GObject *input, gpointer data) {
   }
 }
 
+/// Seconds a client has to send its whole request, headers and body, from the start of
+/// its connection. The socket's own timeout (below) bounds only a pause: a request
+/// trickled a byte every few seconds kept its connection for ever, and over TLS, where
+/// libsoup reads a stream handshaken by the front door and no socket timeout reaches it,
+/// so did a request left half sent.
+#define FC_WEB_REQUEST_SECONDS 10
+#define FC_DEADLINE_KEY "fc-request-deadline"
+
+static gboolean request_too_slow(gpointer data) {
+  SoupServerMessage *msg = data;   // alive: the source goes with it (object data)
+  GIOStream *stream = soup_server_message_steal_connection(msg);
+  if (stream) {
+    g_io_stream_close(stream, NULL, NULL);
+    g_object_unref(stream);
+  }
+  return G_SOURCE_REMOVE;
+}
+
+static void drop_deadline(gpointer source) {
+  g_source_destroy(source);
+  g_source_unref(source);
+}
+
+static void start_request_deadline(SoupServerMessage *msg) {
+  GSource *deadline = g_timeout_source_new_seconds(FC_WEB_REQUEST_SECONDS);
+  g_source_set_callback(deadline, request_too_slow, msg, NULL);
+  g_source_attach(deadline, g_main_context_get_thread_default());   // the server's own
+  g_object_set_data_full(G_OBJECT(msg), FC_DEADLINE_KEY, deadline, drop_deadline);
+}
+
+/// The request is in (or answered without its body): no deadline any more.
+static void end_request_deadline(SoupServerMessage *msg) {
+  g_object_set_data(G_OBJECT(msg), FC_DEADLINE_KEY, NULL);
+}
+
 // A refused request's answer, written now on a connection taken from libsoup: libsoup 3.2
 // reads a request's whole body into memory before it answers, whatever the status already
 // set, so a 300 MB body sent without the password was held in memory. The status line and
@@ -164,6 +199,7 @@ static void answer_now_and_close(SoupServerMessage *msg, guint status, const cha
   }
   g_string_append_printf(response, "Content-Type: text/plain\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
                          strlen(text), text);
+  end_request_deadline(msg);
   GIOStream *stream = soup_server_message_steal_connection(msg);
   if (!stream) {
     g_string_free(response, TRUE);
@@ -253,12 +289,14 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
 }
 
 /// Seconds a client may leave a request half sent (or a response unread) before its
-/// connection is closed, as the RTSP side closes a silent one.
+/// plain (not TLS) connection is closed, as the RTSP side closes a silent one.
 #define FC_WEB_STALL_SECONDS 10
 
 static void on_request_started(SoupServer *server, SoupServerMessage *msg, gpointer data) {
   (void)server; (void)data;
   g_signal_connect(msg, "got-headers", G_CALLBACK(on_headers), NULL);
+  g_signal_connect(msg, "got-body", G_CALLBACK(end_request_deadline), NULL);
+  start_request_deadline(msg);
   // A read or write that waits longer fails (libsoup then closes the connection); a
   // request paused while the server works (a WHEP answer, a still) waits on nothing.
   GSocket *socket = soup_server_message_get_socket(msg);

@@ -17,8 +17,8 @@ const char *fc_access_user(SoupServerMessage *msg);
 
 /// Refuses bodies over FC_WEB_BODY_LIMIT (413) and bodies of unknown length (411) once the
 /// headers are in, and answers a request refused then (a password missing) at once and
-/// closes its connection: its body is never read. A request left half sent for 10 s is
-/// closed.
+/// closes its connection: its body is never read. A request not sent whole within 10 s
+/// of its connection's start (trickled, or left half sent) is closed, over TLS too.
 void fc_access_limit_bodies(SoupServer *server);
 
 /// Whether the request may go on; if not, its status and reason are set. Without a
