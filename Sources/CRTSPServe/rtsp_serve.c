@@ -5,6 +5,7 @@
 #include <string.h>
 #include "rtsp_thread_pool.h"
 #include "rtsp_viewers.h"
+#include "rtsps_front_door.h"
 #include "server_loop.h"
 
 struct FcRtspServer {
@@ -13,11 +14,12 @@ struct FcRtspServer {
   FcServerLoop *loop;
   FcViewers *viewers;
   gboolean tls;             // every connection is TLS
+  FcRtspsFrontDoor *door;   // with TLS: where connections wait for their hello
 };
 
 static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
   FcRtspServer *s = data;
-  (void)server;
+  if (s->door) fc_rtsps_front_door_secure(server, client);
   fc_viewers_connected(s->viewers, client);
 }
 
@@ -146,20 +148,30 @@ FcRtspServer *fc_rtsp_server_start(const FcRtspServerConfig *c, char **error) {
   g_object_unref(pool);
 
   GError *err = NULL;
-  GSource *source = gst_rtsp_server_create_source(s->server, NULL, &err);
-  if (!source) {
+  GMainContext *context = fc_server_loop_context(s->loop);
+  GSource *source = NULL;
+  if (s->tls) {
+    s->door = fc_rtsps_front_door_open(s->server, context, &err);
+  } else {
+    source = gst_rtsp_server_create_source(s->server, NULL, &err);
+  }
+  if (!source && !s->door) {
     *error = fc_error("cannot listen: %s", err ? err->message : "?");
     if (err) g_error_free(err);
     fc_rtsp_server_stop(s);
     return NULL;
   }
-  g_source_attach(source, fc_server_loop_context(s->loop));
-  g_source_unref(source);
+  if (source) {
+    g_source_attach(source, context);
+    g_source_unref(source);
+  }
   fc_server_loop_start(s->loop, "rtsp-server", on_second, s);
   return s;
 }
 
-int fc_rtsp_server_port(FcRtspServer *s) { return gst_rtsp_server_get_bound_port(s->server); }
+int fc_rtsp_server_port(FcRtspServer *s) {
+  return s->door ? fc_rtsps_front_door_port(s->door) : gst_rtsp_server_get_bound_port(s->server);
+}
 
 int fc_rtsp_server_watching(FcRtspServer *s) { return fc_viewers_watching(s->viewers); }
 
@@ -168,6 +180,7 @@ int fc_rtsp_server_still_connected(FcRtspServer *s) { return fc_viewers_still_co
 void fc_rtsp_server_stop(FcRtspServer *s) {
   if (!s) return;
   fc_server_loop_stop(s->loop);
+  fc_rtsps_front_door_close(s->door);
   if (s->server) {
     GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(s->server);
     gst_rtsp_session_pool_cleanup(pool);

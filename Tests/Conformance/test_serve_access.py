@@ -148,6 +148,22 @@ class Access(unittest.TestCase):
         finally:
             server.stop()
 
+    def test_silent_connections_do_not_keep_viewers_out_over_tls(self):
+        # gst-rtsp-server starts a TLS handshake as it accepts a connection, on a thread of
+        # GLib's shared pool that waits for the client: 60 connections that said nothing
+        # held those threads (10 s each), and a viewer's handshake queued behind them until
+        # its player gave up. Connections wait for their TLS hello in the server's loop now.
+        server, _ = tls_server()
+        try:
+            silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(80)]
+            viewer = Rtsp(server.port, tls=True)   # its handshake has 5 s (the socket's timeout)
+            self.assertEqual(viewer.request("OPTIONS", server.url)[0], 200)
+            viewer.close()
+            for connection in silent:
+                connection.close()
+        finally:
+            server.stop()
+
     def test_camera_stays_off_for_strangers_and_idle_ones_are_closed(self):
         server = Server("--auth", "alice:secret")
         try:
