@@ -87,6 +87,7 @@ extension FrameWorker {
             switch event.pointee.type {
             case GST_EVENT_FLUSH_START:
                 me.mailbox.setFlushing(true)
+                me.relay.stopWaiting()
                 let copy = gst_event_new_flush_start()!
                 gst_event_set_seqnum(copy, gst_event_get_seqnum(event))
                 gst_element_send_event(me.appsrc, copy)
@@ -155,8 +156,15 @@ extension FrameWorker {
 
         // STREAM_START and SEGMENT leave as upstream sent them (`StreamEventRelay`).
         gst_pad_add_probe(srcPad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue), { pad, info, data in
-            guard let pad, let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
-            return FrameWorker.from(data).relay.handle(event, on: pad) ? GST_PAD_PROBE_HANDLED : GST_PAD_PROBE_OK
+            guard let pad, let info, let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            switch FrameWorker.from(data).relay.handle(event, on: pad) {
+            case .pass: return GST_PAD_PROBE_OK
+            case .taken: return GST_PAD_PROBE_HANDLED
+            case .drop: return GST_PAD_PROBE_DROP
+            case .replaced(let replacement):
+                info.pointee.data = UnsafeMutableRawPointer(replacement)
+                return GST_PAD_PROBE_OK
+            }
         }, unretained, nil)
 
         // Navigation, QoS and latency from downstream go upstream past the gap (seeks and

@@ -219,6 +219,7 @@ final class FrameWorker: Sendable {
     /// Before PAUSED→READY: a streaming thread waiting to hand over a frame returns.
     func unlock() {
         mailbox.close()
+        relay.stopWaiting()
     }
 
     /// After PAUSED→READY: the worker thread is joined once the appsrc has stopped (a push

@@ -9,21 +9,21 @@ import FilterCore
 /// segment it had before (the one from before a seek), then the frame's new one, each with
 /// a fresh seqnum, so downstream saw the old segment first and never the seek's seqnum.
 ///
-/// Here the appsrc's STREAM_START is replaced by upstream's (the appsrc sends its own as
-/// its task starts, before upstream's has come: it is held until the next thing leaves),
-/// and a later one of upstream's (a new stream mid-way) goes through the appsrc's queue as
-/// a marker, in order. A segment the appsrc sends is held back until a frame (or another serialized
+/// Here the appsrc's STREAM_START is replaced by upstream's as it passes (the appsrc sends
+/// its own as its task starts, a moment before upstream's has come through the worker: it
+/// waits for it, up to 2 s), and a later one of upstream's (a new stream mid-way) goes
+/// through the appsrc's queue as a marker, replaced by it in order. A segment the appsrc sends is held back until a frame (or another serialized
 /// event) follows it; only the last one held goes out, as the upstream event it copies
 /// (its seqnum and running-time offset kept).
 final class StreamEventRelay: Sendable {
     private struct State {
         /// The appsrc's segment event waiting for what follows it.
         var heldSegment: GstOwned<GstEvent>?
-        /// The appsrc's STREAM_START, waiting for upstream's to stand in for it.
-        var heldStreamStart: GstOwned<GstEvent>?
-        /// Whether the appsrc's own went out (upstream's had not come when something had to
-        /// follow it: after READY the appsrc sends its caps at once); upstream's then follows.
+        /// Whether the appsrc's own STREAM_START went out (upstream's had not come in time);
+        /// upstream's then follows.
         var sentOwnStreamStart = false
+        /// The element is stopping or flushing: the appsrc's STREAM_START waits no more.
+        var stopping = false
         /// Upstream's segment events of the last frames and events handed over, newest first.
         var upstream: [GstOwned<GstEvent>] = []
         /// The upstream segment sent last (nil: none since the start or the last flush); kept,
@@ -33,11 +33,21 @@ final class StreamEventRelay: Sendable {
         var streamStart: GstOwned<GstEvent>?
         /// Upstream's later STREAM_STARTs, whose markers are in the appsrc's queue.
         var markedStreamStarts: [GstOwned<GstEvent>] = []
+        /// The last STREAM_START and SEGMENT this relay sent (kept, so that their addresses
+        /// are not another event's). The pad keeps each as its sticky event and sends it
+        /// again before the next item when the peer was flushing; such a copy goes through.
+        var relayedStreamStart: GstOwned<GstEvent>?
+        var relayedSegment: GstOwned<GstEvent>?
+
+        func relayed(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+            relayedStreamStart?.pointer == event || relayedSegment?.pointer == event
+        }
     }
     private let state = Locked(State())
     private static let remembered = 4
-    /// The event this relay is sending (its own probe lets it pass).
-    private let sending = Locked<UInt>(0)
+    /// How long the appsrc's STREAM_START waits for upstream's (seconds): upstream sends
+    /// its own as it starts, before anything else.
+    private static let streamStartWait = 2.0
     /// The marker that stands for upstream's next STREAM_START in the appsrc's queue.
     private static let markerName = "filtercam-stream-start"
 
@@ -56,7 +66,7 @@ final class StreamEventRelay: Sendable {
     /// false), or comes after what is queued now (the returned marker goes into the
     /// appsrc's queue).
     func streamStarts(_ event: GstOwned<GstEvent>, midStream: Bool) -> UnsafeMutablePointer<GstEvent>? {
-        let marked = state.withLock { s -> Bool in
+        let marked = state.withLockAndWake { s -> Bool in
             s.streamStart = event
             let marked = midStream || s.sentOwnStreamStart
             s.sentOwnStreamStart = false
@@ -64,6 +74,12 @@ final class StreamEventRelay: Sendable {
             return marked
         }
         return marked ? gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty(Self.markerName)) : nil
+    }
+
+    /// The element is stopping, or flushing: an appsrc STREAM_START waiting for upstream's
+    /// goes out as it is.
+    func stopWaiting() {
+        state.withLockAndWake { $0.stopping = true }
     }
 
     /// The element stopped (READY): what it knew of the stream is gone.
@@ -78,50 +94,70 @@ final class StreamEventRelay: Sendable {
     /// A frame leaves: what is held goes before it (the segment as upstream's event for
     /// the frame's own segment).
     func beforeFrame(on pad: UnsafeMutablePointer<GstPad>) {
-        sendHeldStreamStart(on: pad)
         sendHeldSegment(on: pad, beforeFrame: true)
     }
 
-    /// An event leaves; true: the relay took it (the probe answers HANDLED: a sticky event
-    /// dropped is sent again before every frame).
-    func handle(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) -> Bool {
-        if sending.withLock({ $0 }) == UInt(bitPattern: event) { return false }
+    /// What the probe does with an event leaving the appsrc.
+    enum Outcome {
+        /// Goes on as it is.
+        case pass
+        /// The relay took it (the probe answers HANDLED: a sticky event dropped is sent
+        /// again before every frame).
+        case taken
+        /// Goes on as this event instead (the probe's reference to the old one is dropped).
+        case replaced(by: UnsafeMutablePointer<GstEvent>)
+        /// Goes no further.
+        case drop
+    }
+
+    /// An event leaves: what becomes of it.
+    func handle(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) -> Outcome {
+        // What this relay sent: taken for the appsrc's own again (the pad sends its sticky
+        // copy again after a flushing peer), it was held and copied anew each time, round
+        // and round while the peer flushed, and a pipeline of two elements going READY and
+        // PLAYING again crashed.
+        if state.withLock({ $0.relayed(event) }) { return .pass }
         switch event.pointee.type {
         case GST_EVENT_STREAM_START:
-            if let upstream = state.withLock({ s in s.streamStart.flatMap { gst_event_ref($0.pointer) } }) {
-                gst_event_unref(event)
-                send(upstream, on: pad)
-            } else {
-                state.withLock { $0.heldStreamStart = GstOwned(event) }   // the probe's reference
+            // The appsrc sends its own as its task starts, before upstream's has come through
+            // the worker (a moment later): it waits for upstream's and goes out as a copy of
+            // it. (Taken and sent later from another probe, it was sent again and again by
+            // the pad, which keeps a sticky event a probe took as not sent: a pipeline of
+            // two elements going READY and PLAYING again crashed.)
+            let upstream = state.wait(until: { $0.streamStart != nil || $0.stopping }, timeout: Self.streamStartWait) { s in
+                s.streamStart.flatMap { gst_event_ref($0.pointer) }
+            } ?? nil
+            guard let upstream else {
+                state.withLock { $0.sentOwnStreamStart = true }   // upstream's follows when it comes
+                return .pass
             }
-            return true
-        case GST_EVENT_CUSTOM_DOWNSTREAM where gst_event_has_name(event, Self.markerName) != 0:
             gst_event_unref(event)
-            sendHeldStreamStart(on: pad)
+            return .replaced(by: relayedCopy(of: upstream))
+        case GST_EVENT_CUSTOM_DOWNSTREAM where gst_event_has_name(event, Self.markerName) != 0:
+            // Upstream's later STREAM_START, in the marker's place.
             sendHeldSegment(on: pad, beforeFrame: false)
             let marked = state.withLock { s in s.markedStreamStarts.isEmpty ? nil : gst_event_ref(s.markedStreamStarts.removeFirst().pointer) }
-            if let marked { send(marked, on: pad) }
-            return true
+            guard let marked else { return .drop }
+            gst_event_unref(event)
+            return .replaced(by: relayedCopy(of: marked))
         case GST_EVENT_SEGMENT:
-            sendHeldStreamStart(on: pad)
             state.withLock { $0.heldSegment = GstOwned(event) }
-            return true
+            return .taken
         case GST_EVENT_FLUSH_STOP:
             // What was held is from before the flush, and downstream has no segment now.
             state.withLock { s in
                 s.heldSegment = nil
                 s.lastSent = nil
             }
-            return false
+            return .pass
         case GST_EVENT_FLUSH_START:
-            return false
+            return .pass
         default:
-            sendHeldStreamStart(on: pad)
             if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 { sendHeldSegment(on: pad, beforeFrame: false) }
             // A GAP needs a segment before it, as a frame does (before any frame the appsrc
             // has sent none): upstream's latest.
             if event.pointee.type == GST_EVENT_GAP { sendSegmentIfNoneWent(on: pad) }
-            return false
+            return .pass
         }
     }
 
@@ -130,25 +166,18 @@ final class StreamEventRelay: Sendable {
     /// (upstream's segment once more after a flush, the appsrc's own held one) is taken as
     /// sent already and goes nowhere.
     private func send(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) {
-        let copy = UnsafeMutablePointer<GstEvent>(OpaquePointer(gst_mini_object_copy(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))))!
-        gst_event_unref(event)
-        sending.withLock { $0 = UInt(bitPattern: copy) }
-        gst_pad_push_event(pad, copy)
-        sending.withLock { $0 = 0 }
+        gst_pad_push_event(pad, relayedCopy(of: event))
     }
 
-    /// Upstream's STREAM_START in place of the appsrc's held one; if upstream's has not come
-    /// yet, the appsrc's own (nothing may go before a STREAM_START), and upstream's follows
-    /// when it comes (`streamStarts`).
-    private func sendHeldStreamStart(on pad: UnsafeMutablePointer<GstPad>) {
-        let event = state.withLock { s -> UnsafeMutablePointer<GstEvent>? in
-            guard let held = s.heldStreamStart else { return nil }
-            s.heldStreamStart = nil
-            if let upstream = s.streamStart { return gst_event_ref(upstream.pointer) }
-            s.sentOwnStreamStart = true
-            return held.take()
+    /// A copy of `event` (a reference this takes), noted as this relay's (`relayed`).
+    private func relayedCopy(of event: UnsafeMutablePointer<GstEvent>) -> UnsafeMutablePointer<GstEvent> {
+        let copy = UnsafeMutablePointer<GstEvent>(OpaquePointer(gst_mini_object_copy(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))))!
+        gst_event_unref(event)
+        let relayed = GstOwned(retaining: copy)
+        state.withLock { s in
+            if copy.pointee.type == GST_EVENT_STREAM_START { s.relayedStreamStart = relayed } else { s.relayedSegment = relayed }
         }
-        if let event { send(event, on: pad) }
+        return copy
     }
 
     /// Sends the segment held, if one is: before a frame, upstream's event for the frame's
