@@ -143,6 +143,9 @@ public final class PipelineSession {
     /// The first signal that stopped the session (0: none).
     public var interruptingSignal: Int32 { interrupts.first }
 
+    /// Whether a second Ctrl-C (or SIGTERM, SIGHUP) came, or SIGQUIT: the user asked not to wait.
+    public var interruptedAgain: Bool { interrupts.seen >= 2 }
+
     /// A still written or failed (`snapshot-saved` / `snapshot-failed`), on the session's loop.
     public struct Still {
         public let path: String

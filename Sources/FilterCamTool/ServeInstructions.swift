@@ -18,12 +18,14 @@ public enum ServeInstructions {
             let withUser = url(scheme: scheme, host: first, port: port, path: path, user: user)
             lines.append("  a viewer gives the password in the URL: ffplay \(withUser) | vlc \(withUser)")
             lines.append("  or to rtspsrc: gst-launch-1.0 rtspsrc location=\(urls[0]) user-id=\(user) user-pw=PASSWORD ! decodebin ! autovideosink")
-            if scheme == "rtsps" {
-                // rtspsrc refuses a certificate no authority signed ("Could not open resource").
-                lines.append("  with a self-signed certificate, rtspsrc needs tls-validation-flags=0 as well (or the certificate in its tls-database)")
-            }
         } else {
             lines.append("  open it with: ffplay \(urls[0]) | vlc \(urls[0]) | gst-launch-1.0 playbin uri=\(urls[0])")
+        }
+        if scheme == "rtsps" {
+            // rtspsrc (playbin's too) refuses a certificate no authority signed ("Could not
+            // open resource"), with a password or without.
+            let example = user == nil ? ": gst-launch-1.0 rtspsrc location=\(urls[0]) tls-validation-flags=0 ! decodebin ! autovideosink" : ""
+            lines.append("  with a self-signed certificate, rtspsrc needs tls-validation-flags=0 as well (or the certificate in its tls-database)\(example)")
         }
         return lines
     }

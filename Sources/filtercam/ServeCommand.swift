@@ -64,8 +64,11 @@ enum ServeCommand {
             printError("filtercam serve: \(place)\(error)")
             if "\(error)".contains("filtercam-serve-out") || "\(error)".contains("intervideosink") {
                 // A shipped file that ends in a window (preview.pipeline) chooses it with SINK.
-                if file?.variablesRead.contains("SINK") == true {
-                    printError("  this file ends in a sink of its own: serve it with SINK=identity, e.g. SINK=identity filtercam serve \(options.target.joined(separator: " "))")
+                if let file, file.variablesRead.contains("SINK") {
+                    // Its on-screen display would be in every viewer's picture (it is drawn
+                    // into the frames the window shows): off where the file lets it be.
+                    let settings = file.variablesRead.contains("OSD") ? "SINK=identity OSD=false" : "SINK=identity"
+                    printError("  this file ends in a sink of its own: serve it with \(settings), e.g. \(settings) filtercam serve \(options.target.joined(separator: " "))")
                 } else {
                     printError("  the description must produce raw video (video/x-raw): end it with '! videoconvert', not an encoder or a sink")
                 }
@@ -189,9 +192,14 @@ enum ServeCommand {
         pageOfTheServer?.serverEnds(sourceEnded ? "the source ended (end of stream): the server stopped serving"
                                     : outcome == .error ? "the server stopped on an error (its terminal says which)"
                                     : "the server was stopped")
-        endForViewers(stream: stream, server: server, web: web)
+        let waited = endForViewers(stream: stream, server: server, web: web, unless: { session.interruptedAgain })
         restoreTerminal()
         withExtendedLifetime((server, web)) {}
+        if !waited {
+            // "Ctrl-C again aborts", as the first Ctrl-C said: the viewers are cut off.
+            printError("Interrupted again: not waiting for the viewers to leave.")
+            return 128 + SIGINT
+        }
         return outcome.exitStatus
     }
 
@@ -203,12 +211,17 @@ enum ServeCommand {
     /// then failed: "Could not send message", an error at the end); WebRTC ones
     /// get the end on their track, and the page says why at its next look at /state
     /// (every 1.5 s; it then leaves, as a viewer does).
-    private static func endForViewers(stream: EncodedStream, server: RTSPServer, web: WebServer?) {
-        guard stream.finish(within: 1) else { return }
+    /// False when `interrupted` said to stop waiting (a second Ctrl-C).
+    private static func endForViewers(stream: EncodedStream, server: RTSPServer, web: WebServer?,
+                                      unless interrupted: () -> Bool) -> Bool {
+        guard !interrupted() else { return false }
+        guard stream.finish(within: 1) else { return true }
         let deadline = Date().addingTimeInterval(2)
         while server.viewersStillConnected + (web?.watching ?? 0) > 0 && Date() < deadline {
+            if interrupted() { return false }
             usleep(20_000)
         }
+        return true
     }
 
 }

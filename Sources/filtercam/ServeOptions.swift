@@ -171,6 +171,9 @@ extension ServeCommand {
     static func readAuthFile(_ path: String) throws -> [(String, String)] {
         var info = stat()
         guard stat(path, &info) == 0 else { throw UsageError(description: "--auth-file \(path.quotedForMessage): \(String(cString: strerror(errno)))") }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw UsageError(description: "--auth-file \(path.quotedForMessage) is a folder: give the file of user:password lines")
+        }
         if info.st_mode & (S_IROTH | S_IWOTH | S_IWGRP) != 0 {
             let what = info.st_mode & S_IROTH != 0 ? "readable by everyone" : "writable by others"
             throw UsageError(description: "--auth-file \(path.quotedForMessage) is \(what); make it private first: chmod 600 \(path)")

@@ -723,6 +723,22 @@ class Serve(unittest.TestCase):
         self.assertEqual(status, 0, err[-800:])
         self.assertIn("the source ended (end of stream)", err)
 
+    def test_ctrl_c_again_does_not_wait_for_viewers_to_leave(self):
+        # The first Ctrl-C says "Ctrl-C again aborts"; while the server then waited (up to
+        # 2 s) for a viewer that does not leave, a second one was ignored.
+        server = Server()
+        try:
+            viewer = Rtsp(server.port)
+            viewer.watch(server.url)
+            self.assertGreater(viewer.count_rtp(1), 0, "no picture")
+            server.process.send_signal(signal.SIGINT)
+            self.assertTrue(viewer.wait_bye(15), "no RTCP BYE after Ctrl-C")   # the server waits for it to leave now
+            server.process.send_signal(signal.SIGINT)
+        finally:
+            status, err = server.stop()
+        self.assertIn("Interrupted again: not waiting for the viewers to leave", err)
+        self.assertEqual(status, 130, err[-800:])
+
     def test_ctrl_c_ends_the_stream_for_a_recording_viewer(self):
         server = Server()
         out = os.path.join(tempfile.mkdtemp(prefix="fc-serve-stop-"), "viewer.mp4")
@@ -890,7 +906,8 @@ class Serve(unittest.TestCase):
         # preview.pipeline ends in its window: how to serve it instead.
         r = serve("preview")
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("SINK=identity filtercam serve preview", r.stderr)
+        # (and without its on-screen display, which would be burnt into every viewer's picture)
+        self.assertIn("SINK=identity OSD=false filtercam serve preview", r.stderr)
 
 
 if __name__ == "__main__":

@@ -296,6 +296,12 @@ class AccessRules(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn(f"{auth}:3", r.stderr)
         self.assertIn("password of 'alice' is empty", r.stderr)
+        # A folder given by mistake was told to chmod 600 (or "cannot be read").
+        os.chmod(folder, 0o755)
+        r = self.serve("--auth-file", folder)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("is a folder", r.stderr)
+        self.assertNotIn("chmod", r.stderr)
         r = self.serve("--auth", "alice:")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("empty", r.stderr)

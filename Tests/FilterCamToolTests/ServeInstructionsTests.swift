@@ -31,6 +31,10 @@ final class ServeInstructionsTests: XCTestCase {
         XCTAssertTrue(text.contains("tls-validation-flags=0"), "rtspsrc refuses a self-signed certificate without it")
         let plain = ServeInstructions.lines(scheme: "rtsp", address: "127.0.0.1", port: 9000, path: "/cam", user: "alice")
         XCTAssertFalse(plain.joined().contains("tls-validation-flags"), "no TLS, no word on certificates")
+        // Without a password the printed playbin command failed on a self-signed certificate
+        // and nothing said why.
+        let open = ServeInstructions.lines(scheme: "rtsps", address: "127.0.0.1", port: 9000, path: "/cam", user: nil).joined(separator: "\n")
+        XCTAssertTrue(open.contains("rtspsrc location=rtsps://127.0.0.1:9000/cam tls-validation-flags=0"), open)
     }
 
     func testAnExplicitAddressIsUsedAsGivenAndIPv6IsBracketed() {
