@@ -49,6 +49,30 @@ static void fc_get_property(GObject *obj, guint id, GValue *v, GParamSpec *ps) {
   spec->callbacks.get_property(*fc_ctx_slot(obj), id, v);
 }
 
+// GstObject's (it sends deep-notify to the parents), the same for every shell.
+static void (*fc_parent_dispatch)(GObject *, guint, GParamSpec **);
+
+// `orientation` and `video-direction` are one setting: a change of either (a property set,
+// the window's r and m keys) is notified under both names, so code watching either sees it.
+static void fc_dispatch_properties_changed(GObject *obj, guint n, GParamSpec **pspecs) {
+  gboolean orientation = FALSE, direction = FALSE;
+  for (guint i = 0; i < n; i++) {
+    orientation |= strcmp(pspecs[i]->name, "orientation") == 0;
+    direction |= strcmp(pspecs[i]->name, "video-direction") == 0;
+  }
+  GParamSpec *twin = orientation == direction ? NULL
+      : g_object_class_find_property(G_OBJECT_GET_CLASS(obj), orientation ? "video-direction" : "orientation");
+  if (twin && g_param_spec_get_redirect_target(twin)) twin = g_param_spec_get_redirect_target(twin);
+  if (!twin) {
+    fc_parent_dispatch(obj, n, pspecs);
+    return;
+  }
+  GParamSpec **both = g_newa(GParamSpec *, n + 1);
+  memcpy(both, pspecs, n * sizeof *pspecs);
+  both[n] = twin;
+  fc_parent_dispatch(obj, n + 1, both);
+}
+
 void fc_common_finalize(GObject *obj) {
   void **ctx = fc_ctx_slot(obj);
   if (*ctx) FC_SPEC(obj)->callbacks.finalize(*ctx);
@@ -69,7 +93,11 @@ void fc_common_class_init(gpointer klass, const FcElementSpec *spec) {
   oc->get_property = fc_get_property;
   for (guint i = 0; i < spec->n_properties; i++)
     g_object_class_install_property(oc, i + 1, spec->properties[i]);
-  if (fc_orientation_id(spec)) g_object_class_override_property(oc, spec->n_properties + 1, "video-direction");
+  if (fc_orientation_id(spec)) {
+    g_object_class_override_property(oc, spec->n_properties + 1, "video-direction");
+    fc_parent_dispatch = G_OBJECT_CLASS(g_type_class_peek_parent(klass))->dispatch_properties_changed;
+    oc->dispatch_properties_changed = fc_dispatch_properties_changed;
+  }
   gst_element_class_set_static_metadata(ec, spec->long_name, spec->klass, spec->description, spec->author);
   if (spec->sink_caps && spec->sink_caps[0])
     gst_element_class_add_pad_template(ec, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,

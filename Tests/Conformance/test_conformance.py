@@ -691,6 +691,16 @@ class PropertiesAndStills(unittest.TestCase):
         self.assertEqual(element.get_property("orientation"), getattr(GstVideo.VideoOrientationMethod, "90R"))
         element.set_property("orientation", GstVideo.VideoOrientationMethod.HORIZ)
         self.assertEqual(element.get_property("video-direction"), GstVideo.VideoOrientationMethod.HORIZ)
+        # A change under either name is notified under both (a client of GstVideoDirection
+        # watching notify::video-direction missed changes made through `orientation`).
+        notified = []
+        for name in ("orientation", "video-direction"):
+            element.connect(f"notify::{name}", lambda _element, spec: notified.append(spec.name))
+        element.set_property("orientation", GstVideo.VideoOrientationMethod.VERT)
+        self.assertEqual(sorted(notified), ["orientation", "video-direction"])
+        notified.clear()
+        element.set_property("video-direction", getattr(GstVideo.VideoOrientationMethod, "180"))
+        self.assertEqual(sorted(notified), ["orientation", "video-direction"])
         pipeline = Gst.parse_launch("videotestsrc num-buffers=1 ! video/x-raw,width=64,height=48 ! filtercam video-direction=90r "
                                     "! fakesink name=sink")
         caps = []
