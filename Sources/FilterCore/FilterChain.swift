@@ -241,4 +241,6 @@ extension StringProtocol {
         while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" { s = s.dropLast() }
         return String(s)
     }
+
+    var replacingTabsWithSpaces: String { String(map { $0 == "\t" ? " " : $0 }) }
 }

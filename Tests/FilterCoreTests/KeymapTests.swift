@@ -42,6 +42,12 @@ final class KeymapTests: XCTestCase {
         XCTAssertEqual(try ControlCommand(line: "zoom-in"), .zoomIn)
         XCTAssertEqual(try ControlCommand(line: "lens-at 0.5, 0.5"), .lensAt(x: 0.5, y: 0.5))
         XCTAssertEqual(try ControlCommand(line: "next-page"), .turnPage(1))
+        // A tab separates words as a space does; a filter or camera may be quoted as a
+        // pipeline file quotes it (both were refused: "unknown filter '\"sepia\"'").
+        XCTAssertEqual(try ControlCommand(line: "filter\tinvert"), .filter("invert"))
+        XCTAssertEqual(try ControlCommand(line: "filter \"sepia, vignette\""), .filter("sepia, vignette"))
+        XCTAssertEqual(try ControlCommand(line: "camera 'front'"), .camera("front"))
+        XCTAssertEqual(try ControlCommand(line: "set\tzoom=2"), .set(element: nil, property: "zoom", value: "2"))
         // (`mirror now` is `mirror` aimed at an element called now: the session says there is none.)
         for bad in ["lens-at", "lens-at 2,0", "lens-at a,b", "mirror now please", "quit now", "help me", "pick-at", "pick-at 0.5"] {
             XCTAssertThrowsError(try ControlCommand(line: bad), bad)

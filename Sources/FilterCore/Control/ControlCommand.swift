@@ -92,7 +92,8 @@ public enum ControlCommand: Equatable, Sendable {
 
     /// Parses one command line (`set zoom=2`, `next-filter`, `camera front`, …).
     public init(line: String) throws(ParseError) {
-        let trimmed = line.trimmingSpaces
+        // A tab separates words as a space does (`filter<TAB>invert` was an unknown command).
+        let trimmed = line.replacingTabsWithSpaces.trimmingSpaces
         let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
         guard let verb = parts.first else { throw ParseError("empty command; type 'help' for the list") }
         let argument = parts.count > 1 ? parts[1].trimmingSpaces : ""
@@ -100,7 +101,8 @@ public enum ControlCommand: Equatable, Sendable {
         case "set": self = try Self.parseSet(argument)
         case "filter":
             guard !argument.isEmpty else { throw ParseError("'filter' needs a filter id, e.g. 'filter sepia'") }
-            self = .filter(argument)
+            // Quoted as a pipeline file writes it: `filter "sepia, vignette"`.
+            self = .filter(Self.unquoted(argument))
         case "lens-at", "pick-at":
             let xy = argument.split(separator: ",").map { NumberText.double($0.trimmingSpaces) }
             guard xy.count == 2, let x = xy[0], let y = xy[1], (0...1).contains(x), (0...1).contains(y) else {
@@ -109,7 +111,7 @@ public enum ControlCommand: Equatable, Sendable {
             self = verb == "lens-at" ? .lensAt(x: x, y: y) : .pickAt(x: x, y: y)
         case "camera":
             guard !argument.isEmpty else { throw ParseError("'camera' needs a camera: back, front, /dev/videoN or test:PATTERN") }
-            self = .camera(argument)
+            self = .camera(Self.unquoted(argument))
         case _ where !argument.isEmpty && !argument.contains(" "):
             // `snapshot filtercam1`: a plain verb aimed at an element.
             guard let plain = Self.plainVerbs.first(where: { $0.verb == verb }) else { fallthrough }
@@ -133,10 +135,7 @@ public enum ControlCommand: Equatable, Sendable {
             throw ParseError("'set' needs PROP=VALUE or ELEMENT.PROP=VALUE, e.g. 'set filter=sepia'")
         }
         let target = String(argument[..<eq]).trimmingSpaces
-        var value = String(argument[argument.index(after: eq)...]).trimmingSpaces
-        if value.count >= 2, let f = value.first, f == "\"" || f == "'", value.last == f {
-            value = String(value.dropFirst().dropLast())
-        }
+        let value = Self.unquoted(String(argument[argument.index(after: eq)...]).trimmingSpaces)
         let element: String?, property: String
         if let dot = target.lastIndex(of: ".") {
             element = String(target[..<dot])
@@ -154,6 +153,12 @@ public enum ControlCommand: Equatable, Sendable {
                              + "give it in the description (filtercam name=\(value) …)")
         }
         return .set(element: element, property: property, value: value)
+    }
+
+    /// `text` without the quotes around it, if it is quoted ("…" or '…').
+    private static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else { return text }
+        return String(text.dropFirst().dropLast())
     }
 
     /// The command bound to a key a terminal sends as one character, if any.
