@@ -379,6 +379,11 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(files(folder), ["s-00001.jpg"])
         try FileManager.default.removeItem(at: folder)
         XCTAssertEqual(still(), "snapshot-failed", "no folder at all")
+        // The failed still's number is the next one's, as a failed recording's name is
+        // (the first still after a failure was s-00003: a gap in the names).
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        XCTAssertEqual(still(), "snapshot-saved")
+        XCTAssertEqual(files(folder), ["s-00002.jpg"])
     }
 
     /// Stills filed in a folder each (per day, per event): each is written, and only the

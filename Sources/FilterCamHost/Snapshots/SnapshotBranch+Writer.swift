@@ -210,6 +210,7 @@ extension SnapshotBranch {
     }
 
     func report(failure: String, path: String) {
+        giveBackNumber(of: path)
         failedCount.add(1, ordering: .relaxed)
         fc_post_warning(element, failure, nil)
         let failed = StructureBuilder("snapshot-failed")

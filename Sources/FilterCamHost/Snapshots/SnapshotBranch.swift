@@ -218,6 +218,19 @@ final class SnapshotBranch: ElementPart, Sendable {
         }
     }
 
+    /// A still that was not written gives its number back when no later one was handed out
+    /// (a folder missing, a disk full): the next still is that number, as the next recording
+    /// takes a failed one's name, and the names have no gap. (A bracketed set's shared
+    /// number stays used: some of its stills may be written.)
+    func giveBackNumber(of path: String) {
+        let naming = settings.withLock { $0.naming }
+        capture.withLock { c in
+            if c.nextCounter > 0 && c.bracketRemaining.isEmpty && naming.path(counter: c.nextCounter - 1) == path {
+                c.nextCounter -= 1
+            }
+        }
+    }
+
     /// Whether this frame gives a still (a request, `snapshot-every`, or the next of a
     /// bracketed set) and which: its path and exposure bias, with the settings it uses.
     private func dueStill(timestamp: UInt64?) -> ((path: String, bias: Double?), Settings)? {
