@@ -89,6 +89,16 @@ enum ParseHints {
         return body(klass)
     }
 
+    /// GStreamer's parser logs a CRITICAL of its own for some syntax errors (`! !`): the
+    /// user's parse shows it once, as gst-launch-1.0 does; the parses made here to find the
+    /// line do not repeat it in the middle of the error.
+    private static func quietly<T>(_ body: () -> T) -> T {
+        let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_CRITICAL.rawValue | G_LOG_LEVEL_WARNING.rawValue)
+        let id = g_log_set_handler("GStreamer", levels, { _, _, _, _ in }, nil)
+        defer { g_log_remove_handler("GStreamer", id) }
+        return body()
+    }
+
     /// The first line whose end makes the description unparsable by syntax (a trailing
     /// '!' is allowed, as the next line may continue it).
     static func syntaxErrorLine(in file: PipelineFile) -> Int? {
@@ -99,7 +109,7 @@ enum ParseHints {
             if candidate.hasSuffix("!") { candidate = String(candidate.dropLast()) }
             guard !candidate.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             var error: UnsafeMutablePointer<GError>?
-            let parsed = gst_parse_launch_full(candidate, nil, GST_PARSE_FLAG_NONE, &error)
+            let parsed = quietly { gst_parse_launch_full(candidate, nil, GST_PARSE_FLAG_NONE, &error) }
             _ = parsed.map(GstOwned.init(sinking:))   // only the error is wanted
             if let error, GStreamerError(taking: error).code == Int32(GST_PARSE_ERROR_SYNTAX.rawValue) { return i + 1 }
         }

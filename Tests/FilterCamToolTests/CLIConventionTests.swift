@@ -427,6 +427,21 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertFalse(a.stderr.contains("put an encoder"), a.stderr)
     }
 
+    /// A doubled '!' in demo.pipeline: GStreamer's parser logs a CRITICAL for it (once, as
+    /// under gst-launch-1.0); the parses that find the line logged it again, in the middle of
+    /// the error's lines.
+    func testASyntaxErrorsLineComesWithoutRepeatedParserNoise() throws {
+        let demo = try String(contentsOfFile: Build.packageRoot + "/pipelines/demo.pipeline", encoding: .utf8)
+        let broken = demo.replacingOccurrences(of: "  ! x264enc", with: "  ! ! x264enc")
+        XCTAssertNotEqual(broken, demo)
+        let r = try runCLI(["launch", try writePipelineFile(broken).path])
+        XCTAssertEqual(r.status, 1, r.summary)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        guard let error = lines.firstIndex(where: { $0.contains("plain.pipeline: syntax error") }) else { return XCTFail(r.stderr) }
+        XCTAssertTrue(lines[error + 1].contains("the syntax error is at line") && lines[error + 1].contains("! ! x264enc"), r.stderr)
+        XCTAssertLessThanOrEqual(r.stderr.components(separatedBy: "CRITICAL").count - 1, 1, r.stderr)
+    }
+
     /// A bad value that a variable put into a file fails when the element starts: the error
     /// names the file's line, where the value shows.
     func testAnElementsErrorNamesTheFilesLine() throws {
