@@ -80,13 +80,16 @@ final class SingleFilterElement: SwiftElement, FrameStage, ElementPart, Sendable
         case (.int, .int(let v)): filterValue = .int(v)
         case (.bool, .bool(let v)): filterValue = .bool(v)
         case (.color, .int(let v)): filterValue = .color(UInt32(truncatingIfNeeded: v))
-        case (.doubleList, .string(let text)):
+        case (.doubleList, .string(nil)), (.text, .string(nil)):
+            // NULL is the default, as for filtercam's strings (a matrix refused '' here).
+            filterValue = p.defaultValue
+        case (.doubleList, .string(let text?)):
             do {
-                filterValue = try p.validate(try FilterChain.parseValue(text ?? "", for: p))
+                filterValue = try p.validate(try FilterChain.parseValue(text, for: p))
             } catch {
                 throw PropertyProblem(error.message)
             }
-        case (.text, .string(let text)): filterValue = .text(text ?? "")
+        case (.text, .string(let text?)): filterValue = .text(text)
         default: throw PropertyProblem.unexpected(value, for: name)
         }
         // What the values name (a look's file) is read and checked here, on the setter's

@@ -69,9 +69,18 @@ final class FilterElementTests: XCTestCase {
                 case .color(let def):
                     let s = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: GParamSpecUInt.self).pointee
                     XCTAssertEqual(UInt32(s.default_value), def, "fc\(d.id).\(p.name)")
-                case .doubleList:
+                case .doubleList(let count, let range, _):
                     XCTAssertTrue(described.hasPrefix("String."), described)
                     XCTAssertEqual(Pipeline.property(e, p.name), p.defaultValue.description)
+                    // NULL is the default again, as for filtercam's strings (it was refused as '').
+                    let other = "<" + Array(repeating: "\(min(range.upperBound, 0.5))", count: count).joined(separator: ", ") + ">"
+                    try Pipeline.setProperty(e, p.name, other)
+                    XCTAssertNotEqual(Pipeline.property(e, p.name), p.defaultValue.description)
+                    var null = GValue()
+                    g_value_init(&null, fc_type_string())
+                    g_object_set_property(UnsafeMutableRawPointer(e).assumingMemoryBound(to: GObject.self), p.name, &null)
+                    g_value_unset(&null)
+                    XCTAssertEqual(Pipeline.property(e, p.name), p.defaultValue.description, "fc\(d.id).\(p.name) set to NULL")
                 case .text(_, let def):
                     XCTAssertTrue(described.hasPrefix("String."), described)
                     XCTAssertEqual(Pipeline.property(e, p.name) ?? "", def)
