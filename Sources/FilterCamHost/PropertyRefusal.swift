@@ -69,10 +69,12 @@ package final class PropertyRefusal: Sendable {
     }
 
     /// Call before the element leaves NULL: fails the state change with the kept errors
-    /// (the first as the ERROR, any others as WARNINGs before it).
+    /// (the first as the ERROR, any others as WARNINGs before it). They stay kept until
+    /// their properties take other values: a second start with nothing changed fails again
+    /// (it started with the old value, without a word).
     func check(_ transition: GstStateChange) -> Bool {
         guard fc_transition_current(transition) == Int32(GST_STATE_NULL.rawValue) else { return true }
-        let errors = kept.withLock { k -> [Kept] in defer { k = [] }; return k }
+        let errors = kept.withLock { $0 }
         guard let first = errors.first else { return true }
         for other in errors.dropFirst() { fc_post_warning(element, other.text, nil) }
         fc_post_error(element, first.text, nil)

@@ -45,6 +45,12 @@ final class ElementHostTests: XCTestCase {
             XCTAssertTrue(error.hasPrefix("e: invalid \(property) 'abc': expected \(kind)"), error)
             XCTAssertTrue(kind.contains("number"), kind)
             XCTAssertTrue(error.hasSuffix("not the text 'abc'"), error)
+            // Started again with nothing changed: refused again (it started with the old
+            // value, without a word); a good value then lets it start.
+            XCTAssertEqual(pipeline.setState(GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE, "\(description): a second start")
+            XCTAssertNotNil(pipeline.popError(), "\(description): the ERROR again")
+            h.set(try index(h, property), h.elementClass.properties[try index(h, property)].defaultValue)
+            XCTAssertNotEqual(pipeline.setState(GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE, "\(description): \(pipeline.popError() ?? "")")
             pipeline.setState(GST_STATE_NULL)
         }
     }
