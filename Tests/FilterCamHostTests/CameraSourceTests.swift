@@ -44,6 +44,18 @@ final class CameraSourceTests: XCTestCase {
         return (warnings, sources)
     }
 
+    /// No camera named (an empty value, or NULL) is the default camera and reads back as
+    /// it (it read back '' while opening the back camera).
+    func testAnEmptyCameraIsTheDefaultOne() throws {
+        let pipeline = try Pipeline(description: "filtercamsrc name=s camera=test:ball ! fakesink")
+        let s = try pipeline.requireElement("s")
+        for empty in ["", "  "] {
+            try Pipeline.setProperty(s, "camera", "test:ball")
+            try Pipeline.setProperty(s, "camera", empty)
+            XCTAssertEqual(Pipeline.property(s, "camera"), "back", "camera='\(empty)'")
+        }
+    }
+
     func testDevicesSaysNoCamera() throws {
         if hasCamera { throw XCTSkip("this machine has a camera") }
         let r = try runCLI(["devices"], timeout: 20)

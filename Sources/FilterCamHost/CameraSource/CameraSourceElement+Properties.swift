@@ -69,7 +69,9 @@ extension CameraSourceElement {
         guard let property = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (property, value) {
         case (.camera, .string(let text)):
-            let text = text ?? "back"
+            // NULL or nothing is the default camera, and reads back as it (it read back '').
+            let given = text?.trimmingSpaces ?? ""
+            let text = given.isEmpty ? "back" : given
             do {
                 let request = try CameraRequest(parsing: text)
                 settings.withLock { $0.camera = request; $0.cameraText = text }
