@@ -56,7 +56,8 @@ extension PipelineSession {
             }
             let said = try run(command, on: element)
             noteRan(command, on: element)
-            return said
+            // With several elements the answer says whose it is ("b: zoom: 1.25").
+            return said.map { filterStages.count > 1 ? "\(name): \($0)" : $0 }
         case .closeGallery:
             // Esc and Enter close the gallery; with no gallery to close they say nothing.
             // With several elements, the one whose gallery is open (nothing closed it).
