@@ -650,9 +650,10 @@ public final class PipelineSession {
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
-            let line = "recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound")); v or 'record' again stops it"
-            errorLine(line)
-            onRecording?(RecordingNews(ok: true, line: line))
+            let line = "recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound"))"
+            errorLine(line + "; v or 'record' again stops it")
+            // The page says how its own button stops it (it has no v key).
+            onRecording?(RecordingNews(ok: true, line: line + "; Record again stops it"))
         case "recording-failed":
             var started: gboolean = 1
             gst_structure_get_boolean(structure, "started", &started)

@@ -382,6 +382,43 @@ class WebServerRestart(unittest.TestCase):
             page.quit()
 
 
+class WebOffersThatFail(unittest.TestCase):
+    def test_a_failed_or_refused_offer_lets_its_connection_go(self):
+        # While the server was away (or refused a viewer: 503 when full), the page made an
+        # RTCPeerConnection every 3 s and kept each, with its sockets, while it stayed open.
+        skip_without_filtercam_or_browser()
+        server = WebServe()
+        page = browser.Browser()
+        try:
+            page.open(server.url)
+            self.assertTrue(page.wait_for("return document.getElementById('status').textContent === 'live'", 30),
+                            page.run("return document.getElementById('status').textContent"))
+            kept = page.run_async("""
+                let open = 0;
+                const Original = RTCPeerConnection;
+                window.RTCPeerConnection = function (...options) {
+                  const pc = new Original(...options);
+                  open++;
+                  const close = pc.close.bind(pc);
+                  pc.close = () => { open--; close(); };
+                  return pc;
+                };
+                const realFetch = window.fetch;
+                const refuse = { "away": () => Promise.reject(new TypeError("Failed to fetch")),
+                                 "full": () => Promise.resolve(new Response("all 16 places are taken", { status: 503 })) };
+                for (const why of ["away", "full", "away"]) {
+                  window.fetch = (url, options) => String(url).endsWith("/whep") ? refuse[why]() : realFetch(url, options);
+                  try { await watch(); } catch (error) {}
+                }
+                window.fetch = realFetch;
+                return open;
+            """)
+            self.assertEqual(kept, 0, "connections kept after failed offers")
+        finally:
+            page.quit()
+            server.stop()
+
+
 class WebRefusesBeforeReading(unittest.TestCase):
     """A request refused at its headers is answered at once and its connection closed; its
     body is never read (libsoup 3.2 reads a refused request's whole body into memory before

@@ -291,6 +291,8 @@ class WebWithNobodyWatching(unittest.TestCase):
             status, text = server.request("POST", "/control", b"record")
             self.assertEqual(status, 200, text)
             name = re.search(r"^recording (\S+\.mp4)", text).group(1)
+            # The page's answer names its own button, not the window's v key (it has none).
+            self.assertTrue(text.rstrip().endswith("Record again stops it"), text)
             watching.wait(60)
             server.wait_for_line("the camera runs on for the recording")
             status, text = server.request("POST", "/control", b"record")

@@ -17,6 +17,17 @@ const here = (path) => new URL(path, location.origin).href;
 // WHEP without trickle: the offer goes with all of this browser's candidates.
 async function watch() {
   const pc = new RTCPeerConnection();
+  try {
+    await offerTo(pc);
+  } catch (error) {
+    // A refusal or a server away: this connection is let go (one was kept every 3 s of an
+    // outage, each with its sockets, until the page was closed).
+    pc.close();
+    throw error;
+  }
+}
+
+async function offerTo(pc) {
   pc.addTransceiver("video", { direction: "recvonly" });
   pc.ontrack = (event) => { video.srcObject = event.streams[0] || new MediaStream([event.track]); };
   await pc.setLocalDescription(await pc.createOffer());
