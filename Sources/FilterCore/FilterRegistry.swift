@@ -75,6 +75,12 @@ public final class FilterRegistry: Sendable {
     /// `look:` prefix is the likely intent too.
     public func hint(for id: String) -> String {
         let ids = ids
-        return ids.contains("look:" + id) ? " (did you mean \"look:\(id)\"?)" : NameSuggestion.hint(for: id, among: ids)
+        if ids.contains("look:" + id) { return " (did you mean \"look:\(id)\"?)" }
+        if id != id.lowercased() && ids.contains(id.lowercased()) { return " (did you mean \"\(id.lowercased())\"?)" }
+        if id.hasPrefix("look:") && !ids.contains(where: { $0.hasPrefix("look:") }) {
+            // Under stock gst-launch-1.0 the plugin loads no looks folder by itself.
+            return " (no looks are loaded here: give the element looks=DIR, or set FILTERCAM_LOOKS=DIR; the filtercam program loads the shipped ones)"
+        }
+        return NameSuggestion.hint(for: id, among: ids)
     }
 }

@@ -97,6 +97,20 @@ final class FilterChainTests: XCTestCase {
         assertMentions(message, ["'sepiaa'", "sepia", "focus-peaking", "channel-mix"])
     }
 
+    /// Under stock gst-launch-1.0 no looks are loaded: `look:NAME` said only "unknown
+    /// filter" (the README's examples use it); a look's name in capitals had no hint.
+    func testALookNotLoadedSaysWhereLooksComeFrom() throws {
+        let bare = FilterRegistry(registeringBuiltIns: true)
+        XCTAssertThrowsError(try FilterChain.parse("look:teal-orange", registry: bare)) { error in
+            XCTAssertTrue("\(error)".contains("looks=DIR") && "\(error)".contains("FILTERCAM_LOOKS=DIR"), "\(error)")
+        }
+        let loaded = FilterRegistry(registeringBuiltIns: true)
+        XCTAssertEqual(try LookFolder.add("looks", to: loaded).problems, [])
+        XCTAssertThrowsError(try FilterChain.parse("look:TEAL-ORANGE", registry: loaded)) { error in
+            XCTAssertTrue("\(error)".contains("(did you mean \"look:teal-orange\"?)"), "\(error)")
+        }
+    }
+
     func testUnknownParameterNamesFilterAndListsParameters() {
         assertMentions(parseError("vignette strength=1"), ["'strength'", "vignette", "radius", "intensity"])
         assertMentions(parseError("edges amount=1"), ["'amount'", "edges", "(none)"])
