@@ -17,7 +17,14 @@ public enum FrameIO {
         let pipeline = try Pipeline(description: description + " ! videoconvert ! video/x-raw,format=\(format.rawValue) ! appsink name=out sync=false")
         guard let sink = pipeline.element(named: "out") else { throw Failure(description: "no appsink") }
         pipeline.setState(GST_STATE_PLAYING)
-        guard let sample = GstOwnedSample(gst_app_sink_try_pull_sample(sink.asAppSink, 10_000_000_000)) else {
+        // Up to 10 s for the frame, but not past an ERROR (a file that is no picture: the
+        // appsink waited the whole 10 s for a frame that could not come).
+        var pulled: GstOwnedSample?
+        for _ in 0..<100 where pulled == nil {
+            pulled = GstOwnedSample(gst_app_sink_try_pull_sample(sink.asAppSink, 100_000_000))
+            if pulled == nil, GstOwned(gst_bus_pop_filtered(pipeline.bus, GST_MESSAGE_ERROR)) != nil { break }
+        }
+        guard let sample = pulled else {
             throw Failure(description: "no frame from '\(description)'")
         }
         var info = GstVideoInfo()
@@ -79,11 +86,22 @@ public enum FilterPreview {
     /// One PNG per filter into `folder` (`only`: that filter's alone); `lut` is left out
     /// when there is no look to show it with.
     public static func write(to folder: String, picture: String, only: String? = nil) throws -> [String] {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: picture, isDirectory: &isFolder), isFolder.boolValue {
+            throw FrameIO.Failure(description: "\(picture.quotedForMessage) is a folder, not a picture")
+        }
         guard FileManager.default.isReadableFile(atPath: picture) else {
             throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
         }
+        // Read before the folder is made: a picture that fails leaves nothing behind.
+        let source: PixelBuffer
+        do {
+            source = try self.source(picture: picture, width: width, height: height)
+        } catch {
+            // (The message was the internal pipeline's: "no frame from 'uridecodebin …'".)
+            throw FrameIO.Failure(description: "\(picture.quotedForMessage) is not a picture FilterCam can read (GStreamer decodes none from it)")
+        }
         try makeFolder(folder)
-        let source = try self.source(picture: picture, width: width, height: height)
         var written: [String] = []
         for d in FilterRegistry.shared.all where only == nil || d.id == only {
             if d.id == "lut" && lookExample == nil { continue }

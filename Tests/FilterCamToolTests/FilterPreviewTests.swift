@@ -79,5 +79,18 @@ final class FilterPreviewTests: XCTestCase {
         let missing = try runCLI(["filters", "--preview", NSTemporaryDirectory(), "--picture", "/no/such.jpg"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("'/no/such.jpg'"), missing.stderr)
+        // A folder, or a file that is no picture, is named as such (the message was the
+        // internal pipeline's), and no output folder is left behind.
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.cube")
+        try "not a picture\n".write(to: text, atomically: true, encoding: .utf8)
+        for (picture, said) in [(dir.path, "is a folder, not a picture"), (text.path, "is not a picture FilterCam can read")] {
+            let out = dir.appendingPathComponent("previews").path
+            let r = try runCLI(["filters", "--preview", out, "--picture", picture], timeout: 60)
+            XCTAssertEqual(r.status, 1, r.summary)
+            XCTAssertTrue(r.stderr.contains(said) && !r.stderr.contains("uridecodebin"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out), "an empty folder was left")
+        }
     }
 }
