@@ -284,6 +284,10 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(try run(.pickAt(x: 0.9, y: 0.1), ["gallery": "true", "filter": "edges"]).0,
                        "filter: sharpen amount=2 (gallery closed)", "on the page shown")
         XCTAssertThrowsError(try run(.pickAt(x: 0.335, y: 0.5), ["gallery": "true"]), "between cells")
+        // The click's place is said rounded (it came out as 0.7291666666666666).
+        XCTAssertThrowsError(try run(.pickAt(x: 0.335, y: 0.7291666666666666), ["gallery": "true"])) { error in
+            XCTAssertEqual("\(error)", "no thumbnail at 0.34,0.73 of the gallery: nothing picked")
+        }
         XCTAssertThrowsError(try run(.pickAt(x: 0.5, y: 0.5), [:]), "closed")
     }
 }

@@ -33,7 +33,9 @@ extension ControlCommand {
             return try choose(ids[layout.turned(current, pages: step)], on: target)
         case .pickAt(let x, let y):
             guard let index = layout.index(atX: x, y: y, page: layout.page(of: current)) else {
-                throw ControlError("no thumbnail at \(x),\(y) of the gallery")
+                // Rounded: a click's position came out as 0.7291666666666666.
+                let at = [x, y].map { NumberText.text(($0 * 100).rounded() / 100) }.joined(separator: ",")
+                throw ControlError("no thumbnail at \(at) of the gallery: nothing picked")
             }
             let chosen = try choose(ids[index], on: target)
             try target.set("gallery", "false")
