@@ -136,7 +136,14 @@ final class StreamEventRelay: Sendable {
         case GST_EVENT_CUSTOM_DOWNSTREAM where gst_event_has_name(event, Self.markerName) != 0:
             // Upstream's later STREAM_START, in the marker's place.
             sendHeldSegment(on: pad, beforeFrame: false)
-            let marked = state.withLock { s in s.markedStreamStarts.isEmpty ? nil : gst_event_ref(s.markedStreamStarts.removeFirst().pointer) }
+            let marked = state.withLock { s -> UnsafeMutablePointer<GstEvent>? in
+                guard !s.markedStreamStarts.isEmpty else { return nil }
+                // Bound and kept to the ref: a temporary removed from the list was released
+                // before `gst_event_ref` ran (release builds), and the event copied was freed
+                // memory (GStreamer-CRITICALs, a crash in restarts and `concat`).
+                let owned = s.markedStreamStarts.removeFirst()
+                return withExtendedLifetime(owned) { gst_event_ref(owned.pointer) }
+            }
             guard let marked else { return .drop }
             gst_event_unref(event)
             return .replaced(by: relayedCopy(of: marked))
