@@ -211,8 +211,16 @@ extension FrameWorker {
             guard mailbox.isCurrent(generation) else { return }
             processedCount.add(1, ordering: .relaxed)
             relay.remember(upstream: frame.segmentEvent)
+            if !run.pushedSinceStart {
+                // What came before the first frame (tags) goes before it, after its caps, as
+                // through identity: sent after it, a flushing seek made while the first frame
+                // prerolled threw them away with the appsrc's queue (a player's start lost
+                // every tag). The relay puts the segment before them.
+                gst_app_src_set_caps(appsrc.asAppSrc, outCaps.pointer)
+                run.capsAnnounced = true
+                sendHeldEvents(&run)
+            }
             _ = gst_app_src_push_sample(appsrc.asAppSrc, outSample.pointer)
-            if !run.pushedSinceStart { sendHeldEvents(&run) }
         }
     }
 

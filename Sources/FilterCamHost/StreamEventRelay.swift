@@ -146,6 +146,7 @@ final class StreamEventRelay: Sendable {
             }
             guard let marked else { return .drop }
             gst_event_unref(event)
+            state.withLock { $0.lastSent = nil }   // the new stream's segment is still to come
             return .replaced(by: relayedCopy(of: marked))
         case GST_EVENT_SEGMENT:
             state.withLock { $0.heldSegment = GstOwned(event) }
@@ -162,8 +163,9 @@ final class StreamEventRelay: Sendable {
         default:
             if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 { sendHeldSegment(on: pad, beforeFrame: false) }
             // A GAP needs a segment before it, as a frame does (before any frame the appsrc
-            // has sent none): upstream's latest.
-            if event.pointee.type == GST_EVENT_GAP { sendSegmentIfNoneWent(on: pad) }
+            // has sent none): upstream's latest. So does a tag (sticky events after the
+            // segment come after it, as through identity: a new stream's tags went first).
+            if event.pointee.type == GST_EVENT_GAP || event.pointee.type == GST_EVENT_TAG { sendSegmentIfNoneWent(on: pad) }
             return .pass
         }
     }

@@ -301,6 +301,39 @@ class Seeks(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr[-2000:])
         self.assertNotIn("CRITICAL", run.stderr)
 
+    def test_tags_survive_a_seek_while_prerolled_and_follow_each_streams_segment(self):
+        """A player's start (preroll in PAUSED, a flushing seek, play): the tags came after
+        the first frame, in the appsrc's queue, and the seek's flush threw them away (none
+        reached the sink). concat's second stream: its tags came before its segment. Both
+        as through identity now."""
+        for element in ["identity"] + FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                pipeline = clip_pipeline(f"taginject tags=\"title=hello\" ! {element}")
+                seen = []
+                sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, lambda pad, info: seen.append(
+                    info.get_event().parse_tag().to_string()) or Gst.PadProbeReturn.OK if info.get_event().type == Gst.EventType.TAG
+                    else Gst.PadProbeReturn.OK)
+                pipeline.set_state(Gst.State.PAUSED)
+                pipeline.get_state(10 * Gst.SECOND)
+                self.assertTrue(pipeline.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE, Gst.SECOND // 2))
+                run_to_eos(pipeline)
+                pipeline.set_state(Gst.State.NULL)
+                self.assertTrue(any("hello" in tags for tags in seen), seen)
+        for element in ["identity"] + FILTERCAM_ELEMENTS:
+            with self.subTest(element=element, streams=2):
+                pipeline = Gst.parse_launch(
+                    f"concat name=c ! {element} ! fakesink name=sink sync=false "
+                    "videotestsrc num-buffers=2 ! video/x-raw,width=64,height=48 ! taginject tags=\"title=one\" ! c. "
+                    "videotestsrc num-buffers=2 ! video/x-raw,width=64,height=48 ! taginject tags=\"title=two\" ! c.")
+                order = []
+                wanted = {Gst.EventType.STREAM_START: "stream-start", Gst.EventType.SEGMENT: "segment", Gst.EventType.TAG: "tag"}
+                sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, lambda pad, info: order.append(
+                    wanted[info.get_event().type]) or Gst.PadProbeReturn.OK if info.get_event().type in wanted else Gst.PadProbeReturn.OK)
+                run_to_eos(pipeline)
+                pipeline.set_state(Gst.State.NULL)
+                second = order[order.index("stream-start", 1):]
+                self.assertLess(second.index("segment"), second.index("tag"), order)
+
     def prerolled_counting(self, element, sink="fakesink name=sink sync=false",
                            ends=(Gst.EventType.SEGMENT_DONE, Gst.EventType.EOS)):
         """The clip through `element`, prerolled, its frames at the sink counted from now on;
