@@ -106,7 +106,11 @@ extension FrameWorker {
     /// Into the appsrc's queue, after the frames before it; downstream gets the segment it
     /// came under first.
     private func send(_ handed: HandedEvent) {
-        if let segment = handed.segmentEvent { relay.remember(upstream: segment) }
+        if let segment = handed.segmentEvent {
+            relay.remember(upstream: segment)
+            let type = handed.event.pointer.pointee.type
+            if type == GST_EVENT_GAP || type == GST_EVENT_TAG { relay.remember(segment, for: handed.event.pointer) }
+        }
         gst_element_send_event(appsrc, handed.event.take())
     }
 

@@ -33,6 +33,9 @@ final class StreamEventRelay: Sendable {
         var streamStart: GstOwned<GstEvent>?
         /// Upstream's later STREAM_STARTs, whose markers are in the appsrc's queue.
         var markedStreamStarts: [GstOwned<GstEvent>] = []
+        /// Events in the appsrc's queue that need their own segment before them (a GAP, a
+        /// tag), each with the upstream segment it came under, oldest first.
+        var eventSegments: [(event: UInt, segment: GstOwned<GstEvent>)] = []
         /// The last STREAM_START and SEGMENT this relay sent (kept, so that their addresses
         /// are not another event's). The pad keeps each as its sticky event and sends it
         /// again before the next item when the peer was flushing; such a copy goes through.
@@ -59,6 +62,16 @@ final class StreamEventRelay: Sendable {
             if s.upstream.first?.pointer == event.pointer { return }
             s.upstream.insert(event, at: 0)
             if s.upstream.count > Self.remembered { s.upstream.removeLast() }
+        }
+    }
+
+    /// The worker hands over `event` (a GAP or a tag), which came under `segment`: it goes
+    /// out after that segment, not after whichever upstream segment came last by then (a GAP
+    /// was sent under the next stream segment, and its own was lost).
+    func remember(_ segment: GstOwned<GstEvent>, for event: UnsafeMutablePointer<GstEvent>) {
+        state.withLock { s in
+            s.eventSegments.append((UInt(bitPattern: event), segment))
+            if s.eventSegments.count > 16 { s.eventSegments.removeFirst() }
         }
     }
 
@@ -161,11 +174,15 @@ final class StreamEventRelay: Sendable {
         case GST_EVENT_FLUSH_START:
             return .pass
         default:
-            if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 { sendHeldSegment(on: pad, beforeFrame: false) }
-            // A GAP needs a segment before it, as a frame does (before any frame the appsrc
-            // has sent none): upstream's latest. So does a tag (sticky events after the
-            // segment come after it, as through identity: a new stream's tags went first).
-            if event.pointee.type == GST_EVENT_GAP || event.pointee.type == GST_EVENT_TAG { sendSegmentIfNoneWent(on: pad) }
+            // A GAP needs the segment it came under before it, as a frame does (before any
+            // frame the appsrc has sent none). So does a tag (sticky events after the segment
+            // come after it, as through identity: a new stream's tags went first). The
+            // appsrc's segment held stays for the frame that follows.
+            if event.pointee.type == GST_EVENT_GAP || event.pointee.type == GST_EVENT_TAG {
+                sendOwnSegment(of: event, on: pad)
+            } else if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 {
+                sendHeldSegment(on: pad, beforeFrame: false)
+            }
             return .pass
         }
     }
@@ -206,14 +223,16 @@ final class StreamEventRelay: Sendable {
         if let event { send(event, on: pad) }
     }
 
-    /// Upstream's latest segment, when none went out since the start or the last flush.
-    private func sendSegmentIfNoneWent(on pad: UnsafeMutablePointer<GstPad>) {
-        let event = state.withLock { s -> UnsafeMutablePointer<GstEvent>? in
-            guard s.lastSent == nil, let latest = s.upstream.first else { return nil }
-            s.lastSent = latest
-            return gst_event_ref(latest.pointer)
+    /// The segment `event` came under, when it is not the one sent last; for an event the
+    /// worker did not note, upstream's latest when none went out since the start or the last flush.
+    private func sendOwnSegment(of event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) {
+        let segment = state.withLock { s -> UnsafeMutablePointer<GstEvent>? in
+            let own = s.eventSegments.firstIndex { $0.event == UInt(bitPattern: event) }.map { s.eventSegments.remove(at: $0).segment }
+            guard let chosen = own ?? (s.lastSent == nil ? s.upstream.first : nil), chosen.pointer != s.lastSent?.pointer else { return nil }
+            s.lastSent = chosen
+            return gst_event_ref(chosen.pointer)
         }
-        if let event { send(event, on: pad) }
+        if let segment { send(segment, on: pad) }
     }
 
     /// Upstream's newest event with the same segment as `event` (nil: none known). The
