@@ -199,6 +199,25 @@ class Seeks(unittest.TestCase):
                 self.assertEqual([e[0] for e in left], ["stream-start", "segment", "segment", "segment"], left)
                 self.assertEqual([(e[1], e[2]) for e in left[2:]], [(3 * Gst.SECOND, seeks[0]), (Gst.SECOND, seeks[1])])
 
+    def test_a_camera_switched_to_ends_with_the_streams_seqnum(self):
+        """filtercamsrc: the camera switched to sent its EOS with its own segment's seqnum,
+        a segment downstream never saw (an application matches EOS to its segment)."""
+        pipeline = Gst.parse_launch("filtercamsrc name=cam camera=test:ball num-buffers=20 ! fakesink name=sink sync=true")
+        seqnums, framed = {}, threading.Event()
+        def on_item(pad, info):
+            if info.type & Gst.PadProbeType.BUFFER:
+                framed.set()
+            elif info.get_event().type in (Gst.EventType.SEGMENT, Gst.EventType.EOS):
+                seqnums[info.get_event().type] = info.get_event().get_seqnum()
+            return Gst.PadProbeReturn.OK
+        sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.BUFFER | Gst.PadProbeType.EVENT_DOWNSTREAM, on_item)
+        pipeline.set_state(Gst.State.PLAYING)
+        self.assertTrue(framed.wait(10), "no frame")
+        pipeline.get_by_name("cam").set_property("camera", "test:smpte")
+        self.assertIsNotNone(wait_for(pipeline, Gst.MessageType.EOS, 20), "no EOS")
+        pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(seqnums.get(Gst.EventType.EOS), seqnums.get(Gst.EventType.SEGMENT), seqnums)
+
     def test_the_end_of_stream_keeps_the_seeks_seqnum_and_a_restart_its_new_stream(self):
         """The EOS after a seek carries the seek's seqnum (an application matches the EOS
         message to its seek by it; FilterCam's had a new one), and after READY and PLAYING

@@ -184,10 +184,22 @@ extension CameraSourceElement {
         let pad = GstOwned(gst_element_get_static_pad(source.bin, "src")!)
         // Later sources: downstream already has a stream start and segment.
         gst_pad_add_probe(pad.pointer, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, data in
-            guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
+            guard let info, let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             let type = event.pointee.type
-            guard type == GST_EVENT_STREAM_START || type == GST_EVENT_SEGMENT else { return GST_PAD_PROBE_OK }
             let downstream = data!.assumingMemoryBound(to: GstPad.self)
+            if type == GST_EVENT_EOS {
+                // Its EOS carries the segment seqnum downstream has (its own segment was
+                // dropped: after a switch, an application could not match EOS to the segment).
+                if let segment = GstOwned(gst_pad_get_sticky_event(downstream, GST_EVENT_SEGMENT, 0)),
+                   gst_event_get_seqnum(segment.pointer) != gst_event_get_seqnum(event) {
+                    let raw = gst_mini_object_make_writable(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))!
+                    let writable = UnsafeMutableRawPointer(raw).assumingMemoryBound(to: GstEvent.self)
+                    gst_event_set_seqnum(writable, gst_event_get_seqnum(segment.pointer))
+                    info.pointee.data = UnsafeMutableRawPointer(writable)
+                }
+                return GST_PAD_PROBE_OK
+            }
+            guard type == GST_EVENT_STREAM_START || type == GST_EVENT_SEGMENT else { return GST_PAD_PROBE_OK }
             return GstOwned(gst_pad_get_sticky_event(downstream, type, 0)) == nil ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }, UnsafeMutableRawPointer(rateSinkPad), nil)
         if gst_element_link(source.bin, rate) == 0 { refuseSize(of: source) }
