@@ -125,18 +125,17 @@ final class StreamEventRelay: Sendable {
 
     /// An event leaves: what becomes of it.
     func handle(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) -> Outcome {
-        // What this relay sent: taken for the appsrc's own again (the pad sends its sticky
-        // copy again after a flushing peer), it was held and copied anew each time, round
-        // and round while the peer flushed, and a pipeline of two elements going READY and
-        // PLAYING again crashed.
+        // What this relay sent, sent again by the pad (it keeps its sticky copy and sends it
+        // again after a flushing peer), goes through: taken for the appsrc's own, it was
+        // held and copied anew each time, round and round while the peer flushed.
         if state.withLock({ $0.relayed(event) }) { return .pass }
         switch event.pointee.type {
         case GST_EVENT_STREAM_START:
             // The appsrc sends its own as its task starts, before upstream's has come through
             // the worker (a moment later): it waits for upstream's and goes out as a copy of
             // it. (Taken and sent later from another probe, it was sent again and again by
-            // the pad, which keeps a sticky event a probe took as not sent: a pipeline of
-            // two elements going READY and PLAYING again crashed.)
+            // the pad, which keeps a sticky event a probe took as not sent, and caps could
+            // go out before any stream-start.)
             let upstream = state.wait(until: { $0.streamStart != nil || $0.stopping }, timeout: Self.streamStartWait) { s in
                 s.streamStart.flatMap { gst_event_ref($0.pointer) }
             } ?? nil

@@ -116,8 +116,9 @@ class RestartsOfTwoElementsInARow(unittest.TestCase):
         # Two elements in a row going PLAYING -> READY -> PLAYING: the second one's src
         # pad took its own STREAM_START for one to hold, and the pad, which keeps a sticky
         # event a probe took as not sent, sent it again and again while the peer flushed;
-        # caps went out before any stream-start ("Sticky event misordering") and within a
-        # few restarts the process crashed (seen 4 in 4 runs of 40 restarts).
+        # caps went out before any stream-start ("Sticky event misordering"), and within a
+        # few restarts the process crashed (4 in 4 runs of 40 restarts): the upstream
+        # STREAM_START that followed was copied from freed memory (StreamEventRelay).
         run = subprocess.run([sys.executable, "-c", RESTART_ROUNDS, "25"], capture_output=True, text=True,
                              timeout=300, cwd=HERE)
         self.assertEqual(run.returncode, 0, run.stderr[-2000:])
