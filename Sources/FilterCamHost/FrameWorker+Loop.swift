@@ -108,8 +108,7 @@ extension FrameWorker {
     private func send(_ handed: HandedEvent) {
         if let segment = handed.segmentEvent {
             relay.remember(upstream: segment)
-            let type = handed.event.pointer.pointee.type
-            if type == GST_EVENT_GAP || type == GST_EVENT_TAG { relay.remember(segment, for: handed.event.pointer) }
+            if StreamEventRelay.needsOwnSegment(handed.event.pointer.pointee.type) { relay.remember(segment, for: handed.event.pointer) }
         }
         gst_element_send_event(appsrc, handed.event.take())
     }

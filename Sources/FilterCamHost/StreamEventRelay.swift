@@ -12,9 +12,10 @@ import FilterCore
 /// Here the appsrc's STREAM_START is replaced by upstream's as it passes (the appsrc sends
 /// its own as its task starts, a moment before upstream's has come through the worker: it
 /// waits for it, up to 2 s), and a later one of upstream's (a new stream mid-way) goes
-/// through the appsrc's queue as a marker, replaced by it in order. A segment the appsrc sends is held back until a frame (or another serialized
-/// event) follows it; only the last one held goes out, as the upstream event it copies
-/// (its seqnum and running-time offset kept).
+/// through the appsrc's queue as a marker, replaced by it in order. A segment the appsrc
+/// sends is held back until a frame (or another serialized event) follows it; only the last
+/// one held goes out, as the upstream event it copies (its seqnum and running-time offset
+/// kept). A GAP or a tag goes out after the segment it came under.
 final class StreamEventRelay: Sendable {
     private struct State {
         /// The appsrc's segment event waiting for what follows it.
@@ -63,6 +64,12 @@ final class StreamEventRelay: Sendable {
             s.upstream.insert(event, at: 0)
             if s.upstream.count > Self.remembered { s.upstream.removeLast() }
         }
+    }
+
+    /// The events that go out after the segment they came under, which the worker notes
+    /// (`remember(_:for:)`): a GAP, as a frame, and a tag (sticky events after the segment).
+    static func needsOwnSegment(_ type: GstEventType) -> Bool {
+        type == GST_EVENT_GAP || type == GST_EVENT_TAG
     }
 
     /// The worker hands over `event` (a GAP or a tag), which came under `segment`: it goes
@@ -177,7 +184,7 @@ final class StreamEventRelay: Sendable {
             // frame the appsrc has sent none). So does a tag (sticky events after the segment
             // come after it, as through identity: a new stream's tags went first). The
             // appsrc's segment held stays for the frame that follows.
-            if event.pointee.type == GST_EVENT_GAP || event.pointee.type == GST_EVENT_TAG {
+            if Self.needsOwnSegment(event.pointee.type) {
                 sendOwnSegment(of: event, on: pad)
             } else if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 {
                 sendHeldSegment(on: pad, beforeFrame: false)

@@ -198,7 +198,7 @@ enum ServeCommand {
         if !waited {
             // "Ctrl-C again aborts", as the first Ctrl-C said: the viewers are cut off.
             printError("Interrupted again: not waiting for the viewers to leave.")
-            return 128 + SIGINT
+            return PipelineSession.Outcome.aborted.exitStatus
         }
         return outcome.exitStatus
     }
