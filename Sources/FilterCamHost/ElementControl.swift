@@ -29,6 +29,13 @@ public final class ElementControl: ControlTarget {
         return (ElementHost.from(context: context).body as? FilterCamElement)?.appliedOrientation.nick
     }
 
+    /// The transform a `filtercam` element would apply were `property` set to `value`
+    /// (`FilterCamElement.appliedOrientation(setting:to:)`), nil for other elements and values.
+    public func appliedOrientation(setting property: String, to value: String) -> String? {
+        guard let context = fc_element_get_ctx(element) else { return nil }
+        return (ElementHost.from(context: context).body as? FilterCamElement)?.appliedOrientation(setting: property, to: value)?.nick
+    }
+
     public func set(_ property: String, _ value: String) throws {
         try setter(element, property, value)
     }

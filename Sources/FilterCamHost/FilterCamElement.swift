@@ -311,6 +311,35 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         return settings.withLock { $0.effectiveOrientation(tag: tag) }
     }
 
+    /// The transform frames would get were `property` (`orientation`, `video-direction`,
+    /// `device-orientation`, `camera-facing`) set to `value`, as the property takes it (a
+    /// nick or a number); nil when `value` is not one. So a program can tell, before it
+    /// sets it, whether a change turns the picture (under `auto`, a device held upright).
+    func appliedOrientation(setting property: String, to value: String) -> OrientationMethod? {
+        var s = settings.withLock { $0 }
+        switch property {
+        case "orientation", "video-direction":
+            if value == "auto" || Int(value) == FilterCamSettings.autoOrientation {
+                s.orientation = FilterCamSettings.autoOrientation
+            } else if let method = OrientationMethod(nick: value) ?? Int(value).flatMap(OrientationMethod.init(rawValue:)) {
+                s.orientation = method.rawValue
+            } else {
+                return nil
+            }
+        case "device-orientation":
+            guard let device = DeviceOrientation(nick: value)
+                    ?? Int(value).flatMap({ DeviceOrientation.allCases.indices.contains($0) ? DeviceOrientation.allCases[$0] : nil }) else { return nil }
+            s.device.update(device)
+        case "camera-facing":
+            guard let facing = CameraFacing(nick: value)
+                    ?? Int(value).flatMap({ CameraFacing.allCases.indices.contains($0) ? CameraFacing.allCases[$0] : nil }) else { return nil }
+            s.cameraFacing = facing
+        default:
+            return nil
+        }
+        return s.effectiveOrientation(tag: streamTag.withLock { $0 })
+    }
+
     /// A 90° turn swaps width and height; a lens crop makes each side the lens's share
     /// (zoom keeps the size). `auto` follows the last frame's turn (its tags), as videoflip does.
     var capsGeometry: CapsGeometry {

@@ -16,8 +16,10 @@ package enum FormatProblem: Equatable, Sendable {
     case interlaced
     /// What the element gives fits nothing downstream takes (a fixed format or size after
     /// it, e.g. caps that do not follow a turn or a crop): convert and scale after it.
-    /// `gives` and `takes` say both sides where they are known ("160x120 BGRx").
-    case refusedDownstream(gives: String? = nil, takes: String? = nil)
+    /// `gives` and `takes` say both sides where they are known ("160x120 BGRx");
+    /// `scaler`: the element right after it already scales (videoscale0), so the size is
+    /// fixed further down (an encoder into a file keeps the size it started with).
+    case refusedDownstream(gives: String? = nil, takes: String? = nil, scaler: String? = nil)
     /// What follows the element takes compressed frames only (`image/jpeg`, …): an encoder
     /// goes after it.
     case encodedDownstream(media: String)
@@ -33,10 +35,16 @@ package enum FormatProblem: Equatable, Sendable {
             return "put videoconvert ! video/x-raw,format=BGRx in front of \(element) (a filter of its chain cannot work on \(format) planes)"
         case .interlaced:
             return "\(element) takes progressive frames: put deinterlace in front of it"
-        case .refusedDownstream(let gives, let takes):
+        case .refusedDownstream(let gives, let takes, let scaler):
             let sides = gives.map { gives in
                 " (\(element) gives \(gives)" + (takes.map { ", what follows it takes \($0)" } ?? "") + ")"
             } ?? ""
+            if let scaler {
+                // "put videoconvert ! videoscale after it" where one was already.
+                return "the size is fixed past \(scaler), further down, and \(element)'s frames do not fit\(sides): an element there "
+                    + "keeps the size it started with (an encoder into a file does); change the size before the start, "
+                    + "or record with the element's own recording (record=true), which letterboxes"
+            }
             return "the format or size after \(element) is fixed and its frames do not fit\(sides): put videoconvert ! videoscale after it, or ask for the size it gives"
         case .encodedDownstream(let media) where !media.hasPrefix("video/") && !media.hasPrefix("image/"):
             // No encoder turns video into audio (it said "put an encoder after it").

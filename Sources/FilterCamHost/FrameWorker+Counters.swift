@@ -7,23 +7,11 @@ extension FrameWorker {
     /// Frames that went downstream.
     var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
     /// Frames replaced in the mailbox and frames skipped as late (QoS, or unable to reach
-    /// the sink in time): those that never reached the appsrc.
-    var droppedBeforePush: UInt64 {
-        mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
-    }
-
-    /// `droppedBeforePush`, plus frames pushed into the appsrc that a flush threw away.
-    /// (Counted at each FLUSH_STOP, when every frame pushed has left or been thrown away:
-    /// reckoned at any other moment, a frame on its way out of the appsrc, taken from its
-    /// queue but not yet past the pad, counted as dropped, and the count went down again.)
+    /// the sink in time): those that never reached the appsrc. Frames a flush throws away
+    /// (a seek) are not among them, as in any element: none came late (they were counted,
+    /// about 2 a seek, and a player's seeks read as a slow filter).
     var framesDropped: UInt64 {
-        droppedBeforePush + flushDiscarded.load(ordering: .relaxed)
-    }
-
-    /// At FLUSH_STOP, with the appsrc empty and stopped: what was pushed and never left.
-    func countFlushDiscarded() {
-        let pushed = processedCount.load(ordering: .relaxed), left = leftCount.load(ordering: .relaxed)
-        flushDiscarded.store(pushed > left ? pushed - left : 0, ordering: .relaxed)
+        mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
     }
 }
 

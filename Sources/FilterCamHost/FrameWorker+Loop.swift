@@ -231,7 +231,7 @@ extension FrameWorker {
     /// frame of backwards playback), or after frames this element dropped (as GstBaseTransform
     /// marks the frame after a QoS drop).
     private func markContinuity(_ buffer: inout GstOwned<GstBuffer>, run: inout WorkerRun) {
-        let dropped = droppedBeforePush
+        let dropped = framesDropped
         defer { run.droppedAtLastPush = dropped }
         let discont = dropped != run.droppedAtLastPush
         if fc_buffer_is_discont(buffer.pointer) != 0 { return }

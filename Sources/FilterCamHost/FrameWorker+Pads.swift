@@ -96,10 +96,7 @@ extension FrameWorker {
                 gst_event_parse_flush_stop(event, &reset)
                 let copy = gst_event_new_flush_stop(reset)!
                 gst_event_set_seqnum(copy, gst_event_get_seqnum(event))
-                me.pushLock.withLock { _ in
-                    _ = gst_element_send_event(me.appsrc, copy)
-                    me.countFlushDiscarded()
-                }
+                me.pushLock.withLock { _ in _ = gst_element_send_event(me.appsrc, copy) }
                 me.earliestTime.store(UInt64.max, ordering: .relaxed)
                 me.liveState.store(0, ordering: .relaxed)
                 me.stage?.streamFlushed()

@@ -139,8 +139,6 @@ final class FrameWorker: Sendable {
     let qosDropped = Atomic<UInt64>(0)
     /// Live frames the worker found too late to reach the sink while a newer one waited.
     let lateDropped = Atomic<UInt64>(0)
-    /// Frames pushed into the appsrc that a flush threw away before they left it.
-    let flushDiscarded = Atomic<UInt64>(0)
 
     // Liveness, lateness and latency (FrameWorker+Timing).
     let liveState = Atomic<Int>(0)          // 0 unknown, 1 live, 2 not live
@@ -204,7 +202,6 @@ final class FrameWorker: Sendable {
         leftCount.store(0, ordering: .relaxed)
         qosDropped.store(0, ordering: .relaxed)
         lateDropped.store(0, ordering: .relaxed)
-        flushDiscarded.store(0, ordering: .relaxed)
         pipelineLatency.store(UInt64.max, ordering: .relaxed)
         refusedFormat.store(false, ordering: .relaxed)
         earliestTime.store(UInt64.max, ordering: .relaxed)

@@ -20,12 +20,11 @@ extension PipelineSession {
     func refuseSizeChangeIntoAFile(_ element: UnsafeMutablePointer<GstElement>, _ property: String, _ value: String) throws {
         guard PictureShape.properties.contains(property) else { return }
         let now = PictureShape(of: element)
-        var next = now
-        next.set(property, value)
+        let next = PictureShape(of: element, setting: property, to: value)
         guard next != now, !(next.differsOnlyByTurn(from: now) && Self.givesSquarePictures(element)),
               let muxer = Self.oneSizeMuxer(downstreamOf: element) else { return }
-        let what = property == "orientation" || property == "video-direction"
-            ? "orientation \(value) would turn the picture's width into its height"
+        let what = PictureShape.turnProperties.contains(property)
+            ? "\(property) \(value) would turn the picture's width into its height"
             : "this lens would crop the picture to another size"
         throw ControlError("\(what) in the middle of the file \(muxer) writes (one picture size a file): refused. "
                            + "Mirrors and 180° turns, filters, zoom and moving the lens work; to record turned pictures, "
@@ -51,35 +50,35 @@ extension PipelineSession {
     }
 }
 
-/// What decides the size of the pictures a FilterCam element sends: whether its
-/// orientation swaps width and height, and the size of its lens when it crops to it.
+/// What decides the size of the pictures a FilterCam element sends: whether the transform
+/// it applies swaps width and height, and the size of its lens when it crops to it.
 struct PictureShape: Equatable {
-    static let properties: Set<String> = ["orientation", "video-direction", "lens", "lens-crop"]
+    /// The settings that decide the turn: with `orientation=auto` the device's orientation
+    /// does too (`set device-orientation=portrait` turned the picture mid-file, past this check).
+    static let turnProperties: Set<String> = ["orientation", "video-direction", "device-orientation", "camera-facing"]
+    static let properties = turnProperties.union(["lens", "lens-crop"])
 
-    private var orientation: String
+    private var swapsAxes: Bool
     private var crops: Bool
     private var lens: String
 
-    init(of element: UnsafeMutablePointer<GstElement>) {
-        orientation = Pipeline.property(element, "orientation") ?? "identity"
+    /// The shape now, or were `property` set to `value` (a value the element would refuse
+    /// changes nothing here: the element's own refusal is the answer then).
+    init(of element: UnsafeMutablePointer<GstElement>, setting property: String? = nil, to value: String? = nil) {
+        let control = ElementControl(element)
+        let now = control.appliedOrientation ?? "identity"
+        var applied = now
+        if let property, let value, Self.turnProperties.contains(property) {
+            applied = control.appliedOrientation(setting: property, to: value) ?? now
+        }
+        swapsAxes = OrientationMethod(nick: applied)?.swapsAxes ?? false
         crops = Pipeline.property(element, "lens-crop") == "true"
         lens = Pipeline.property(element, "lens") ?? ""
-    }
-
-    mutating func set(_ property: String, _ value: String) {
-        switch property {
-        case "orientation", "video-direction": orientation = value
-        case "lens-crop": crops = ["true", "1", "yes"].contains(value.lowercased())
-        default: lens = value
+        switch (property, value) {
+        case ("lens-crop", let value?): crops = ["true", "1", "yes"].contains(value.lowercased())
+        case ("lens", let value?): lens = value
+        default: break
         }
-    }
-
-    /// An orientation by its effect on the size ("auto" follows tags: its own kind).
-    private var turn: String {
-        guard let method = OrientationMethod(nick: orientation) ?? Int(orientation).flatMap(OrientationMethod.init(rawValue:)) else {
-            return orientation
-        }
-        return method.swapsAxes ? "swapped" : "kept"
     }
 
     /// The lens's width and height when it crops (its place does not change the size).
@@ -90,8 +89,8 @@ struct PictureShape: Equatable {
         return [rect.w, rect.h].map { ($0 * 1e6).rounded() }
     }
 
-    static func == (a: PictureShape, b: PictureShape) -> Bool { a.turn == b.turn && a.cropSize == b.cropSize }
+    static func == (a: PictureShape, b: PictureShape) -> Bool { a.swapsAxes == b.swapsAxes && a.cropSize == b.cropSize }
 
     /// Whether only the turn differs (the crop is the same).
-    func differsOnlyByTurn(from other: PictureShape) -> Bool { cropSize == other.cropSize && turn != other.turn }
+    func differsOnlyByTurn(from other: PictureShape) -> Bool { cropSize == other.cropSize && swapsAxes != other.swapsAxes }
 }

@@ -51,6 +51,10 @@ final class FormatProblemTests: XCTestCase {
         let fixed = FormatProblem.refusedDownstream().hint(for: "fc")
         XCTAssertTrue(fixed.contains("videoscale") && fixed.contains("after fc"), fixed)
         XCTAssertFalse(fixed.contains("in front"), fixed)
+        // A scaler already after it: the size is fixed further down, not "put videoscale".
+        let past = FormatProblem.refusedDownstream(gives: "240x320 I420", takes: "320x240", scaler: "videoscale0").hint(for: "fc")
+        XCTAssertTrue(past.contains("past videoscale0") && past.contains("fc gives 240x320 I420"), past)
+        XCTAssertFalse(past.contains("put videoconvert"), past)
     }
 
     // MARK: Through the element

@@ -621,6 +621,11 @@ final class PipelineFileRunTests: XCTestCase {
         XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.lens-crop = true", timeout: 10), p.stderrSoFar)
         p.write("set lens=0.25,0.25,0.5,0.5\n")
         XCTAssertTrue(p.waitForStderr(containing: "this lens would crop the picture to another size", timeout: 10), p.stderrSoFar)
+        // Under orientation=auto the device's orientation turns the picture: held upright is
+        // refused (it turned the picture mid-file); auto itself, unturned here, is taken.
+        p.write("set filtercam0.orientation=auto\nset device-orientation=portrait\n")
+        XCTAssertTrue(p.waitForStderr(containing: "device-orientation portrait would turn the picture's width into its height", timeout: 10), p.stderrSoFar)
+        XCTAssertTrue(p.stderrSoFar.contains("set filtercam0.orientation = auto"), p.stderrSoFar)
         p.write("quit\n")
         let r = p.wait(timeout: 20)
         XCTAssertEqual(r.status, 0, r.stderr)
