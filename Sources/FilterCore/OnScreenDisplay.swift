@@ -41,8 +41,9 @@ public struct OnScreenDisplay: Sendable, Equatable {
     }
 
     public mutating func zoomChanged(to zoom: Double, at time: Double) {
-        let rounded = (zoom * 10).rounded() / 10
-        banner = ("zoom \(rounded)×", time + Self.holdSeconds)
+        // As the terminal says it (three steps are "zoom: 1.95"; the banner said 2.0×).
+        let rounded = (zoom * 100).rounded() / 100
+        banner = ("zoom \(NumberText.text(rounded))×", time + Self.holdSeconds)
     }
 
     public mutating func lensMoved(at time: Double) {

@@ -10,8 +10,10 @@ final class OnScreenDisplayTests: XCTestCase {
         osd.filterChanged(to: "Sepia Tone", at: 10)
         XCTAssertEqual(osd.items(at: 10.5, lens: lens, alwaysOutline: false), [.banner("Sepia Tone")])
         XCTAssertEqual(osd.items(at: 11.6, lens: lens, alwaysOutline: false), [], "gone after 1.5 s")
-        osd.zoomChanged(to: 2.04, at: 20)
-        XCTAssertEqual(osd.items(at: 20.1, lens: nil, alwaysOutline: false), [.banner("zoom 2.0×")])
+        osd.zoomChanged(to: 1.25 * 1.25 * 1.25, at: 20)
+        XCTAssertEqual(osd.items(at: 20.1, lens: nil, alwaysOutline: false), [.banner("zoom 1.95×")], "as the terminal says it")
+        osd.zoomChanged(to: 2, at: 20)
+        XCTAssertEqual(osd.items(at: 20.1, lens: nil, alwaysOutline: false), [.banner("zoom 2×")])
         osd.snapshotSaved(fileName: "snapshot-00003.jpg", at: 30)
         XCTAssertEqual(osd.items(at: 30, lens: nil, alwaysOutline: false), [.banner("saved snapshot-00003.jpg")])
     }
