@@ -4,37 +4,85 @@
 // GLib's shared pool that waits for the client: 60 connections that said nothing (each
 // held 10 s, until the idle rule closed it) took the pool's threads, and real viewers'
 // handshakes queued behind them (a player gave up after 5 s). Waiting here costs no thread.
+// A client that sends its hello and then stalls holds a thread until its handshake ends, so
+// handshakes handed over are watched too: one not done within FC_HANDSHAKE_SECONDS has its
+// socket shut (the thread's read ends), and one address has at most
+// FC_HANDSHAKES_PER_ADDRESS under way; its further hellos wait here, costing no thread
+// (60 stalling clients from one address kept every viewer out).
 // Runs on the RTSP server's thread (the context given at opening).
 #include "rtsps_front_door.h"
 #include <errno.h>
+#include <string.h>
 #include <sys/socket.h>
 
 // A connection that has not sent its hello by then is closed (as the idle rule would).
 #define FC_HELLO_SECONDS 10
 // A TLS record is at most 16 kB plus its 5-byte header; a hello fits in one.
 #define FC_RECORD_MAX (5 + 16384 + 2048)
+// A handshake handed over is done within this (a real client's takes milliseconds).
+#define FC_HANDSHAKE_SECONDS 5
+// Handshakes under way for one client address; its further hellos wait their turn.
+#define FC_HANDSHAKES_PER_ADDRESS 4
+// How often handshakes under way are looked at (only while there are some).
+#define FC_HANDSHAKE_CHECK_MS 50
 
 struct FcRtspsFrontDoor {
   GstRTSPServer *server;   // a reference
   GSocket *listening;
   GSource *accepting;
   GMainContext *context;
-  GList *waiting;          // Waiting *
+  GList *waiting;          // Waiting *, newest first
+  GList *handshaking;      // Handshaking *
+  GSource *checking;       // while handshaking is not empty
 };
 
 typedef struct {
   FcRtspsFrontDoor *door;
   GSocket *socket;
   GSource *readable, *timeout;
+  char *address;           // once its hello is in and it waits for its address's turn
 } Waiting;
+
+// A connection handed over whose TLS handshake is under way.
+typedef struct {
+  GSocket *socket;         // a reference (gst-rtsp-server's connection holds it)
+  GTlsConnection *tls;     // a reference
+  char *address;
+  gint64 deadline;         // monotonic µs
+} Handshaking;
+
+static void handshaking_free(Handshaking *h) {
+  g_object_unref(h->socket);
+  g_object_unref(h->tls);
+  g_free(h->address);
+  g_free(h);
+}
+
+static guint handshakes_from(FcRtspsFrontDoor *door, const char *address) {
+  guint n = 0;
+  for (GList *l = door->handshaking; l; l = l->next) n += strcmp(((Handshaking *)l->data)->address, address) == 0;
+  return n;
+}
+
+// The client's address, or NULL.
+static char *address_of(GSocket *socket) {
+  GSocketAddress *remote = g_socket_get_remote_address(socket, NULL);
+  char *ip = remote && G_IS_INET_SOCKET_ADDRESS(remote)
+    ? g_inet_address_to_string(g_inet_socket_address_get_address(G_INET_SOCKET_ADDRESS(remote))) : NULL;
+  if (remote) g_object_unref(remote);
+  return ip;
+}
 
 static void waiting_end(Waiting *w, gboolean hand_over) {
   FcRtspsFrontDoor *door = w->door;
   door->waiting = g_list_remove(door->waiting, w);
-  g_source_destroy(w->readable);
-  g_source_unref(w->readable);
+  if (w->readable) {
+    g_source_destroy(w->readable);
+    g_source_unref(w->readable);
+  }
   g_source_destroy(w->timeout);
   g_source_unref(w->timeout);
+  g_free(w->address);
   GSocketAddress *remote = hand_over ? g_socket_get_remote_address(w->socket, NULL) : NULL;
   if (remote && G_IS_INET_SOCKET_ADDRESS(remote)) {
     GInetSocketAddress *inet = G_INET_SOCKET_ADDRESS(remote);
@@ -78,7 +126,52 @@ static gboolean on_readable(GSocket *socket, GIOCondition condition, gpointer da
     return G_SOURCE_REMOVE;
   }
   if (n < record) return G_SOURCE_CONTINUE;   // level-triggered: called again as more comes
+  char *address = address_of(socket);
+  if (address && handshakes_from(w->door, address) >= FC_HANDSHAKES_PER_ADDRESS) {
+    // Its turn comes when one of its address's handshakes ends (handshake_ended).
+    w->address = address;
+    g_source_destroy(w->readable);   // the hello stays queued in the socket
+    g_source_unref(w->readable);
+    w->readable = NULL;
+    return G_SOURCE_REMOVE;
+  }
+  g_free(address);
   waiting_end(w, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+// A handshake under way ended (done, failed, or its time ran out): the oldest hello of the
+// same address waiting its turn goes next.
+static void handshake_ended(FcRtspsFrontDoor *door, Handshaking *h) {
+  door->handshaking = g_list_remove(door->handshaking, h);
+  for (GList *l = g_list_last(door->waiting); l; l = l->prev) {
+    Waiting *w = l->data;
+    if (w->address && strcmp(w->address, h->address) == 0) {
+      waiting_end(w, TRUE);
+      break;
+    }
+  }
+  handshaking_free(h);
+}
+
+static gboolean check_handshakes(gpointer data) {
+  FcRtspsFrontDoor *door = data;
+  gint64 now = g_get_monotonic_time();
+  GList *l = door->handshaking;
+  while (l) {
+    Handshaking *h = l->data;
+    l = l->next;
+    gboolean done = g_socket_is_closed(h->socket)
+      || g_tls_connection_get_protocol_version(h->tls) != G_TLS_PROTOCOL_VERSION_UNKNOWN;
+    if (!done && now < h->deadline) continue;
+    // Shut, not closed: gst-rtsp-server owns the socket; the handshake's read ends and the
+    // client is let go as after any failed handshake.
+    if (!done) g_socket_shutdown(h->socket, TRUE, TRUE, NULL);
+    handshake_ended(door, h);
+  }
+  if (door->handshaking) return G_SOURCE_CONTINUE;
+  g_source_unref(door->checking);
+  door->checking = NULL;
   return G_SOURCE_REMOVE;
 }
 
@@ -109,6 +202,7 @@ FcRtspsFrontDoor *fc_rtsps_front_door_open(GstRTSPServer *server, GMainContext *
   g_socket_set_blocking(listening, FALSE);
   FcRtspsFrontDoor *door = g_new0(FcRtspsFrontDoor, 1);
   door->server = g_object_ref(server);
+  g_object_set_data(G_OBJECT(server), "fc-rtsps-front-door", door);
   door->listening = listening;
   door->context = g_main_context_ref(context);
   door->accepting = g_socket_create_source(listening, G_IO_IN, NULL);
@@ -124,6 +218,28 @@ int fc_rtsps_front_door_port(FcRtspsFrontDoor *door) {
   return port;
 }
 
+// Watches the client's handshake (check_handshakes).
+static void watch_handshake(FcRtspsFrontDoor *door, GstRTSPConnection *conn) {
+  GTlsConnection *tls = gst_rtsp_connection_get_tls(conn, NULL);
+  GSocket *socket = gst_rtsp_connection_get_read_socket(conn);
+  char *address = socket ? address_of(socket) : NULL;
+  if (!tls || !address) {
+    g_free(address);
+    return;
+  }
+  Handshaking *h = g_new0(Handshaking, 1);
+  h->socket = g_object_ref(socket);
+  h->tls = g_object_ref(tls);
+  h->address = address;
+  h->deadline = g_get_monotonic_time() + FC_HANDSHAKE_SECONDS * G_USEC_PER_SEC;
+  door->handshaking = g_list_prepend(door->handshaking, h);
+  if (!door->checking) {
+    door->checking = g_timeout_source_new(FC_HANDSHAKE_CHECK_MS);
+    g_source_set_callback(door->checking, check_handshakes, door, NULL);
+    g_source_attach(door->checking, door->context);
+  }
+}
+
 void fc_rtsps_front_door_secure(GstRTSPServer *server, GstRTSPClient *client) {
   // What gst-rtsp-server's own accept does before it makes a client: the auth's connect
   // check gives the connection the certificate (a handed-over connection skips it). The
@@ -136,12 +252,27 @@ void fc_rtsps_front_door_secure(GstRTSPServer *server, GstRTSPClient *client) {
   gboolean allowed = gst_rtsp_auth_check(GST_RTSP_AUTH_CHECK_CONNECT);
   gst_rtsp_context_pop_current(&ctx);
   if (ctx.auth) g_object_unref(ctx.auth);
-  if (!allowed) gst_rtsp_client_close(client);
+  if (!allowed) {
+    gst_rtsp_client_close(client);
+    return;
+  }
+  FcRtspsFrontDoor *door = g_object_get_data(G_OBJECT(server), "fc-rtsps-front-door");
+  if (door) watch_handshake(door, ctx.conn);
 }
 
 void fc_rtsps_front_door_close(FcRtspsFrontDoor *door) {
   if (!door) return;
   while (door->waiting) waiting_end(door->waiting->data, FALSE);
+  while (door->handshaking) {
+    Handshaking *h = door->handshaking->data;
+    door->handshaking = g_list_remove(door->handshaking, h);
+    handshaking_free(h);
+  }
+  if (door->checking) {
+    g_source_destroy(door->checking);
+    g_source_unref(door->checking);
+  }
+  g_object_set_data(G_OBJECT(door->server), "fc-rtsps-front-door", NULL);
   g_source_destroy(door->accepting);
   g_source_unref(door->accepting);
   g_socket_close(door->listening, NULL);

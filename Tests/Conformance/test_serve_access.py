@@ -153,16 +153,51 @@ class Access(unittest.TestCase):
         # GLib's shared pool that waits for the client: 60 connections that said nothing
         # held those threads (10 s each), and a viewer's handshake queued behind them until
         # its player gave up. Connections wait for their TLS hello in the server's loop now.
+        # 60 that send their hello and then stall (from another address, 127.0.0.2) kept
+        # viewers out the same way: one address has 4 handshakes under way at most, the
+        # rest wait their turn without a thread, and a handshake not done in 5 s is ended.
         server, _ = tls_server()
         try:
             silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(80)]
+            stalled = [self.hello_then_stall(server.port, "127.0.0.2") for _ in range(60)]
             viewer = Rtsp(server.port, tls=True)   # its handshake has 5 s (the socket's timeout)
             self.assertEqual(viewer.request("OPTIONS", server.url)[0], 200)
             viewer.close()
-            for connection in silent:
+            answered, until = [], time.monotonic() + 1.0   # (all hellos were in before the viewer's)
+            while time.monotonic() < until:
+                answered += self.readable([c for c in stalled if c not in answered], until - time.monotonic())
+            self.assertEqual(len(answered), 4, "handshakes under way for one address")
+            started = time.monotonic()
+            for connection in answered:
+                while self.readable([connection], 10.0) and connection.recv(65536):
+                    pass   # the server's hello, then the end
+            self.assertLess(time.monotonic() - started, 8, "a stalled handshake is ended after 5 s")
+            for connection in silent + stalled:
                 connection.close()
         finally:
             server.stop()
+
+    @staticmethod
+    def hello_then_stall(port, address):
+        """A TLS client from ADDRESS that sends its hello and nothing more."""
+        import ssl
+        connection = socket.create_connection(("127.0.0.1", port), source_address=(address, 0))
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        outgoing = ssl.MemoryBIO()
+        tls = context.wrap_bio(ssl.MemoryBIO(), outgoing)
+        try:
+            tls.do_handshake()
+        except ssl.SSLWantReadError:
+            pass
+        connection.sendall(outgoing.read())
+        return connection
+
+    @staticmethod
+    def readable(connections, seconds):
+        """Those of CONNECTIONS with bytes (or their end) to read within SECONDS."""
+        import select
+        return select.select(connections, [], [], max(0, seconds))[0]
 
     def test_camera_stays_off_for_strangers_and_idle_ones_are_closed(self):
         server = Server("--auth", "alice:secret")
