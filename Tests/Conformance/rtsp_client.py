@@ -3,6 +3,7 @@ and RTP interleaved on the same connection counted. Only what the tests need:
 sessions, Digest, TCP and UDP SETUP, sending anything at all."""
 import hashlib
 import re
+import select
 import socket
 import ssl
 import threading
@@ -236,3 +237,23 @@ def join_at_once(port, url, count, transport, timeout=3, since_connect=False):
     for t in threads:
         t.join(timeout + 30)
     return waits
+
+
+def hello_then_stall(port, address):
+    """A TLS client from ADDRESS (a loopback one) that sends its hello and nothing more."""
+    connection = socket.create_connection(("127.0.0.1", port), source_address=(address, 0))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    outgoing = ssl.MemoryBIO()
+    tls = context.wrap_bio(ssl.MemoryBIO(), outgoing)
+    try:
+        tls.do_handshake()
+    except ssl.SSLWantReadError:
+        pass
+    connection.sendall(outgoing.read())
+    return connection
+
+
+def readable(connections, seconds):
+    """Those of CONNECTIONS with bytes (or their end) to read within SECONDS."""
+    return select.select(connections, [], [], max(0, seconds))[0]

@@ -11,7 +11,7 @@ import threading
 import time
 import unittest
 
-from rtsp_client import Rtsp, join_at_once
+from rtsp_client import Rtsp, hello_then_stall, join_at_once, readable
 from serve_numbers import StockServer
 from test_serve import CLI, Server, tls_server
 
@@ -159,45 +159,23 @@ class Access(unittest.TestCase):
         server, _ = tls_server()
         try:
             silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(80)]
-            stalled = [self.hello_then_stall(server.port, "127.0.0.2") for _ in range(60)]
+            stalled = [hello_then_stall(server.port, "127.0.0.2") for _ in range(60)]
             viewer = Rtsp(server.port, tls=True)   # its handshake has 5 s (the socket's timeout)
             self.assertEqual(viewer.request("OPTIONS", server.url)[0], 200)
             viewer.close()
             answered, until = [], time.monotonic() + 1.0   # (all hellos were in before the viewer's)
             while time.monotonic() < until:
-                answered += self.readable([c for c in stalled if c not in answered], until - time.monotonic())
+                answered += readable([c for c in stalled if c not in answered], until - time.monotonic())
             self.assertEqual(len(answered), 4, "handshakes under way for one address")
             started = time.monotonic()
             for connection in answered:
-                while self.readable([connection], 10.0) and connection.recv(65536):
+                while readable([connection], 10.0) and connection.recv(65536):
                     pass   # the server's hello, then the end
             self.assertLess(time.monotonic() - started, 8, "a stalled handshake is ended after 5 s")
             for connection in silent + stalled:
                 connection.close()
         finally:
             server.stop()
-
-    @staticmethod
-    def hello_then_stall(port, address):
-        """A TLS client from ADDRESS that sends its hello and nothing more."""
-        import ssl
-        connection = socket.create_connection(("127.0.0.1", port), source_address=(address, 0))
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
-        outgoing = ssl.MemoryBIO()
-        tls = context.wrap_bio(ssl.MemoryBIO(), outgoing)
-        try:
-            tls.do_handshake()
-        except ssl.SSLWantReadError:
-            pass
-        connection.sendall(outgoing.read())
-        return connection
-
-    @staticmethod
-    def readable(connections, seconds):
-        """Those of CONNECTIONS with bytes (or their end) to read within SECONDS."""
-        import select
-        return select.select(connections, [], [], max(0, seconds))[0]
 
     def test_camera_stays_off_for_strangers_and_idle_ones_are_closed(self):
         server = Server("--auth", "alice:secret")

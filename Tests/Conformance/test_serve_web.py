@@ -25,6 +25,7 @@ import urllib.request
 import browser
 import whep_client
 from support import image_pixel
+from rtsp_client import hello_then_stall, readable
 from test_serve import CLI, self_signed_certificate
 
 # (48, 112, 192): far from grey, so the filters' changes are plain to see.
@@ -805,6 +806,16 @@ class WebPassword(unittest.TestCase):
             self.assertIn("https://", answer)
             basic = {"Authorization": "Basic " + base64.b64encode(b"alice:secret").decode()}
             self.assertEqual(server.request("GET", "/state", headers=basic)[0], 200, "the server still answers")
+            # 60 clients that send their hello and stall (another address) held a thread of
+            # GLib's pool each and kept every page out: 4 handshakes an address, the rest wait.
+            stalled = [hello_then_stall(port, "127.0.0.2") for _ in range(60)]
+            self.assertEqual(server.request("GET", "/state", headers=basic)[0], 200, "answered beside stalled handshakes")
+            answered, until = [], time.monotonic() + 1.0
+            while time.monotonic() < until:
+                answered += readable([c for c in stalled if c not in answered], until - time.monotonic())
+            self.assertEqual(len(answered), 4, "handshakes under way for one address")
+            for connection in stalled:
+                connection.close()
         finally:
             server.stop()
 
