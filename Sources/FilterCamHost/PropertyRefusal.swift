@@ -68,12 +68,17 @@ package final class PropertyRefusal: Sendable {
         }
     }
 
-    /// Call before the element leaves NULL: fails the state change with the kept errors
-    /// (the first as the ERROR, any others as WARNINGs before it). They stay kept until
-    /// their properties take other values: a second start with nothing changed fails again
-    /// (it started with the old value, without a word).
+    /// Call before each state change: a start (NULL -> READY, or READY -> PAUSED for a
+    /// value refused in READY, which was kept and the stream then ran with the old one
+    /// silently) fails with the kept errors (the first as the ERROR, any others as WARNINGs
+    /// before it). They stay kept until their properties take other values: a second start
+    /// with nothing changed fails again (it started with the old value, without a word).
+    /// Never on the way down: NULL is always reached (set_state(NULL) after a refused start
+    /// failed, NULL -> NULL, and posted the ERROR again each time).
     func check(_ transition: GstStateChange) -> Bool {
-        guard fc_transition_current(transition) == Int32(GST_STATE_NULL.rawValue) else { return true }
+        let step = (fc_transition_current(transition), fc_transition_next(transition))
+        let null = Int32(GST_STATE_NULL.rawValue), ready = Int32(GST_STATE_READY.rawValue), paused = Int32(GST_STATE_PAUSED.rawValue)
+        guard step == (null, ready) || step == (ready, paused) else { return true }
         let errors = kept.withLock { $0 }
         guard let first = errors.first else { return true }
         for other in errors.dropFirst() { fc_post_warning(element, other.text, nil) }

@@ -49,8 +49,19 @@ final class ElementHostTests: XCTestCase {
             // value, without a word); a good value then lets it start.
             XCTAssertEqual(pipeline.setState(GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE, "\(description): a second start")
             XCTAssertNotNil(pipeline.popError(), "\(description): the ERROR again")
+            // NULL is always reached, without a word (NULL -> NULL failed and said it again).
+            XCTAssertEqual(pipeline.setState(GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS, "\(description): back to NULL")
+            XCTAssertEqual(gst_element_set_state(e, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS, "\(description): the element to NULL")
+            XCTAssertNil(pipeline.popError(), "\(description): no ERROR on the way down")
             h.set(try index(h, property), h.elementClass.properties[try index(h, property)].defaultValue)
             XCTAssertNotEqual(pipeline.setState(GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE, "\(description): \(pipeline.popError() ?? "")")
+            pipeline.setState(GST_STATE_NULL)
+            // Refused in READY: it stops the start from READY (the stream ran with the old
+            // value, without a word, and the next start from NULL failed).
+            XCTAssertEqual(pipeline.setState(GST_STATE_READY), GST_STATE_CHANGE_SUCCESS)
+            h.set(try index(h, property), .string("abc"))
+            XCTAssertEqual(pipeline.setState(GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE, "\(description): refused in READY")
+            XCTAssertNotNil(pipeline.popError(), "\(description): the ERROR")
             pipeline.setState(GST_STATE_NULL)
         }
     }
