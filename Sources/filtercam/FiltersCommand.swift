@@ -66,7 +66,10 @@ enum FiltersCommand {
                 print("  YUV: RGB frames only, no YUV path (fc\(d.id) offers RGB caps; put videoconvert in front of YUV sources)")
             }
             if let element = d.elementName {
-                print("  element: \(element) (or filtercam filter=\(d.id))")
+                // A colour property of the element is a number: gst-launch refused `color=#00FF00`.
+                let colours = d.parameters.filter { if case .color = $0.kind { true } else { false } }.map(\.name)
+                let numbers = colours.isEmpty ? "" : "; its \(colours.joined(separator: ", ")) property takes 0xAARRGGBB or 0xRRGGBB, #RRGGBB only in a chain"
+                print("  element: \(element) (or filtercam filter=\(d.id))\(numbers)")
             } else {
                 print("  element: filtercam filter=\(d.id)")
             }

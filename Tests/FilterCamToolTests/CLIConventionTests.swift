@@ -25,6 +25,9 @@ final class CLIConventionTests: XCTestCase {
         let look = try runCLI(["filters", "teal-orange"])
         XCTAssertNotEqual(look.status, 0)
         XCTAssertTrue(look.stderr.contains("no filter 'teal-orange' (did you mean \"look:teal-orange\"?)"), look.stderr)
+        // A colour property of the element is a number (gst-launch refused color=#00FF00).
+        let peaking = try runCLI(["filters", "focus-peaking"])
+        XCTAssertTrue(peaking.stdoutText.contains("its color property takes 0xAARRGGBB or 0xRRGGBB, #RRGGBB only in a chain"), peaking.stdoutText)
     }
 
     func testUnknownElementAndPropertyGetDidYouMean() throws {

@@ -13,7 +13,8 @@
 /// change inside a site, its pixels share one correction (the site's chroma), and a
 /// site's chroma is the tone of its pixels' mean grey where the RGB result's is the mean of
 /// each pixel's tone (the tone bends where a channel reaches 255): up to 20 on noise, and
-/// 39 at 1280×720 colour bars, whose green/magenta edge falls inside sites.
+/// 47 (58 at intensity 1) at 1280×720 and 1920×1080 colour bars from a BGRx source, whose
+/// green/magenta edge falls inside sites (39 was stated, measured another way).
 extension SepiaFilter: YUVFilter {
     func apply(to frame: YUVFrame) {
         guard intensity > 0 else { return }
@@ -66,7 +67,7 @@ extension SepiaFilter: YUVFilter {
     }
 
     var yuvTolerance: String {
-        "±2 per sample where chroma is flat over each chroma site (a gradient, flat colours; BT.601 and BT.709); where colours change inside a site, up to 20 (noise) and 39 (colour bars' green/magenta edge at 1280×720)"
+        "±2 per sample where chroma is flat over each chroma site (a gradient, flat colours; BT.601 and BT.709); where colours change inside a site, up to 20 (noise) and 47 at the default intensity, 58 at 1 (colour bars' green/magenta edge at 1280×720 and 1920×1080)"
     }
 }
 

@@ -160,7 +160,7 @@ extension BlurFilter: YUVFilter {
         }
     }
     var yuvTolerance: String {
-        "±2 per sample where chroma is flat over each chroma site (a gradient, noise); up to 11 on a photo (small pictures; 6 at 320×240) and 21 at colour edges inside chroma sites (colour bars, radius 1)"
+        "±2 per sample where chroma is flat over each chroma site (a gradient, noise); up to 11 on a photo (small pictures; 6 at 320×240) and 21 at colour edges inside chroma sites (colour bars, radius 1); frames of a few sites more (3×3 colour bars: 27, 37 at radius 32)"
     }
 }
 

@@ -82,7 +82,7 @@ extension VignetteFilter: YUVFilter {
     }
 
     var yuvTolerance: String {
-        "±2 per sample where chroma is flat over each chroma site (a gradient, noise, a photo); up to 4 at colour edges inside a site (colour bars)"
+        "±2 per sample where chroma is flat over each chroma site (a gradient, noise, a photo); up to 4 at colour edges inside a site (colour bars); frames of a few sites more, where the gain changes fast across a site (3×3 colour bars: 19)"
     }
 }
 
