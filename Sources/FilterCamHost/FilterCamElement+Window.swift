@@ -81,7 +81,7 @@ extension FilterCamElement {
                 tellApplication("feedback", quietly ? nil : text, line: command.line)
             } catch {
                 // Esc with no gallery open says nothing, as in the terminal.
-                if command != .closeGallery { tellApplication("feedback", "command error: \(error)") }   // as the terminal says a refusal
+                if ![.closeGallery, .cancel].contains(command) { tellApplication("feedback", "command error: \(error)") }   // as the terminal says a refusal
             }
         }
         log.info(element, "window: \(command.line)")

@@ -58,16 +58,23 @@ extension PipelineSession {
             noteRan(command, on: element)
             // With several elements the answer says whose it is ("b: zoom: 1.25").
             return said.map { filterStages.count > 1 ? "\(name): \($0)" : $0 }
-        case .closeGallery:
-            // Esc and Enter close the gallery; with no gallery to close they say nothing.
-            // With several elements, the one whose gallery is open (nothing closed it).
-            let open = filterStages.filter { Pipeline.property($0.element, "gallery") == "true" }
-            if filterStages.count == 1 { return try run(command, on: filterStages[0].element) }
-            guard !open.isEmpty else { return nil }
-            guard open.count == 1 else {
-                throw ControlError("the galleries of \(open.map(\.name).joined(separator: " and ")) are open: name one ('close-gallery \(open[0].name)')")
+        case .closeGallery, .cancel:
+            // Enter closes the gallery, Esc the gallery or else a countdown; with nothing to
+            // close they say nothing. With several elements, the one whose gallery is open
+            // (for Esc with none, the one counting down).
+            var open = filterStages.filter { Pipeline.property($0.element, "gallery") == "true" }
+            if open.isEmpty && command == .cancel {
+                open = filterStages.filter { (Pipeline.property($0.element, "countdown").flatMap(Double.init) ?? 0) > 0 }
             }
-            return try run(command, on: open[0].element)
+            if filterStages.count == 1 { open = filterStages }
+            guard let first = open.first else { return nil }
+            guard open.count == 1 else {
+                let what = open.contains { Pipeline.property($0.element, "gallery") == "true" } ? "galleries" : "countdowns"
+                throw ControlError("the \(what) of \(open.map(\.name).joined(separator: " and ")) are open: name one ('\(command.line) \(first.name)')")
+            }
+            let said = try run(command, on: first.element)
+            noteRan(command, on: first.element)
+            return said
         default:
             let element = try target(nil)
             let said = try run(command, on: element)
@@ -89,7 +96,7 @@ extension PipelineSession {
             // A countdown running: this still's set comes before its one (a `s` during the
             // countdown then `q` took the `s` still as the countdown's and lost the countdown's).
             if let c = countdown, setsStarted <= c.setsBefore { countdown = (c.due, c.setsBefore + 1) }
-        case .countdown:
+        case .countdown, .cancel:
             noteCountdown(on: element)
         case .record:
             // A recording starts with the next frame: quit waits until it has. One stopped

@@ -25,7 +25,7 @@ public struct PreviewControl: Sendable {
     public static func closesCard(_ input: Input) -> Bool {
         switch input {
         case .press(_, _, 1): return true
-        case .key(let name): return Keymap.command(forKey: name) == .closeGallery
+        case .key(let name): return [.closeGallery, .cancel].contains(Keymap.command(forKey: name))
         default: return false
         }
     }

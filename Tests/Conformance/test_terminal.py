@@ -78,8 +78,10 @@ class Terminal(unittest.TestCase):
             self.wait_for(line)
         # The effects gallery from the terminal: g, an arrow and PgDn move its selection (the
         # filter), a lone Esc closes it.
+        # Esc with no gallery open calls off a countdown (Enter does not).
         for keys, line in [(["g"], "gallery: open"), (["Right"], "filter: mono"),
-                           (["NPage"], "filter: sharpen amount=2"), (["Escape"], "gallery: closed")]:
+                           (["NPage"], "filter: sharpen amount=2"), (["Escape"], "gallery: closed"),
+                           (["t"], "countdown: a still in 3 s"), (["Escape"], "countdown: cancelled")]:
             self.keys(*keys)
             self.wait_for(line)
         # v records, and the ':' line's `record` stops it: the file, then its length and size.

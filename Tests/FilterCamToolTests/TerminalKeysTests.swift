@@ -83,7 +83,7 @@ final class TerminalKeysTests: XCTestCase {
         XCTAssertEqual(keys.escapeAlone(), .none, "no Esc pending")
         XCTAssertEqual(keys.feed(27), .none)
         XCTAssertTrue(keys.awaitsSequence)
-        XCTAssertEqual(keys.escapeAlone(), .command(.closeGallery))
+        XCTAssertEqual(keys.escapeAlone(), .command(.cancel))
         XCTAssertFalse(keys.awaitsSequence)
         // The Esc that cancels a command line is not also the key.
         _ = feed(":set", &keys)

@@ -227,8 +227,19 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(try run(.gallery, ["gallery": "true"]).0, "gallery: closed")
         XCTAssertEqual(try run(.closeGallery, ["gallery": "true"]).1.properties["gallery"], "false")
         let (nothing, closed) = try run(.closeGallery, [:])
-        XCTAssertNil(nothing, "Esc with the gallery closed says nothing")
+        XCTAssertNil(nothing, "Enter with the gallery closed says nothing")
         XCTAssertEqual(closed.properties["gallery"], "false")
+        // Esc: the gallery first, else a countdown called off (it counted on), else nothing.
+        let (gallery, counting) = try run(.cancel, ["gallery": "true", "countdown": "2"])
+        XCTAssertEqual(gallery, "gallery: closed")
+        XCTAssertEqual(counting.properties["countdown"], "2", "the gallery closed, the countdown on")
+        let (cancelled, stopped) = try run(.cancel, ["gallery": "false", "countdown": "2"])
+        XCTAssertEqual(cancelled, "countdown: cancelled")
+        XCTAssertEqual(stopped.properties["countdown"], "0")
+        XCTAssertNil(try run(.cancel, ["gallery": "false", "countdown": "0"]).0, "nothing to cancel: nothing said")
+        XCTAssertNil(try run(.cancel, [:]).0, "an element without either (fc<id>)")
+        XCTAssertEqual(Keymap.command(forKey: "Escape"), .cancel)
+        XCTAssertEqual(try ControlCommand(line: "cancel"), .cancel)
         XCTAssertThrowsError(try ControlCommand.gallery.run(on: FakeTarget(), registry: registry), "no gallery property (fc<id>)")
     }
 

@@ -11,7 +11,7 @@ final class KeymapTests: XCTestCase {
             "l": .lens, "bracketleft": .lensSmaller, "bracketright": .lensLarger,
             "Left": .moveLens(.left), "Right": .moveLens(.right), "Up": .moveLens(.up), "Down": .moveLens(.down),
             "s": .snapshot, "space": .snapshot, "t": .countdown, "v": .record, "f": .faces, "h": .help, "question": .help, "slash": .help, "q": .quit,
-            "g": .gallery, "Escape": .closeGallery, "Return": .closeGallery, "KP_Enter": .closeGallery,
+            "g": .gallery, "Escape": .cancel, "Return": .closeGallery, "KP_Enter": .closeGallery,
             "Prior": .turnPage(-1), "Page_Up": .turnPage(-1), "Next": .turnPage(1), "Page_Down": .turnPage(1),
         ]
         for (key, command) in expected { XCTAssertEqual(Keymap.command(forKey: key), command, key) }
@@ -56,16 +56,16 @@ final class KeymapTests: XCTestCase {
 
     func testTheHelpIsWrittenFromTheKeymap() {
         XCTAssertEqual(Keymap.hint, "keys: n/p next / previous filter, r rotate, m mirror, +/- zoom in / out, l lens on/off, "
-            + "[/] lens size, ←/→/↑/↓ move the lens (gallery: choose), g/Esc effects gallery / close, PgUp/PgDn gallery pages, "
+            + "[/] lens size, ←/→/↑/↓ move the lens (gallery: choose), g/Esc/Enter effects gallery / close, PgUp/PgDn gallery pages, "
             + "s snapshot, t countdown still, v record on/off, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
         let card = Keymap.cardLines
-        XCTAssertEqual(card.first, "click / drag    place the lens")
-        XCTAssertTrue(card.contains("n / p           next / previous filter"), "\(card)")
-        XCTAssertTrue(card.contains("← / → / ↑ / ↓   move the lens (gallery: choose)"), "\(card)")
-        XCTAssertTrue(card.contains("g / Esc, Enter  effects gallery / close"), "\(card)")
-        XCTAssertTrue(card.contains("PgUp / PgDn     gallery pages"), "\(card)")
-        XCTAssertTrue(card.contains("s, space        snapshot"), "\(card)")
-        XCTAssertTrue(card.contains("v               record on/off"), "\(card)")
+        XCTAssertEqual(card.first, "click / drag     place the lens")
+        XCTAssertTrue(card.contains("n / p            next / previous filter"), "\(card)")
+        XCTAssertTrue(card.contains("← / → / ↑ / ↓    move the lens (gallery: choose)"), "\(card)")
+        XCTAssertTrue(card.contains("g / Esc / Enter  effects gallery / close"), "\(card)")
+        XCTAssertTrue(card.contains("PgUp / PgDn      gallery pages"), "\(card)")
+        XCTAssertTrue(card.contains("s, space         snapshot"), "\(card)")
+        XCTAssertTrue(card.contains("v                record on/off"), "\(card)")
         XCTAssertEqual(card.count, 17)
         XCTAssertEqual(OnScreenDisplay.helpLines, card)
         let help = Keymap.helpText

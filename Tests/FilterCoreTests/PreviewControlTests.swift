@@ -19,7 +19,7 @@ final class PreviewControlTests: XCTestCase {
         XCTAssertEqual(preview.handle(.scroll(dy: 0), lensIsFull: false), [])
         XCTAssertEqual(preview.handle(.key("Left"), lensIsFull: false), [.moveLens(.left)])
         XCTAssertEqual(preview.handle(.key("space"), lensIsFull: false), [.snapshot])
-        XCTAssertEqual(preview.handle(.key("Escape"), lensIsFull: false), [.closeGallery])
+        XCTAssertEqual(preview.handle(.key("Escape"), lensIsFull: false), [.cancel])
         XCTAssertEqual(preview.handle(.key("no-such-key"), lensIsFull: false), [], "a key the keymap lacks does nothing")
     }
 

@@ -31,8 +31,12 @@ public enum ControlCommand: Equatable, Sendable {
     /// The effects gallery (every filter on the live picture at once) open or closed.
     /// While it is open the arrows move its selection (`GalleryCommands.swift`).
     case gallery
-    /// Close the gallery, keeping the chosen filter (Esc, Enter); nothing when it is closed.
+    /// Close the gallery, keeping the chosen filter (Enter); nothing when it is closed.
     case closeGallery
+    /// Esc: close the gallery (keeping the chosen filter), else call off a countdown, as a
+    /// camera app's back gesture does; nothing when neither is open (in the window the help
+    /// card closes first).
+    case cancel
     /// The gallery's next (+1) or previous (−1) page.
     case turnPage(Int)
     /// Choose the gallery's thumbnail at a point of the picture (fractions): a click.
@@ -60,7 +64,7 @@ public enum ControlCommand: Equatable, Sendable {
         ("lens-up", .moveLens(.up)), ("lens-down", .moveLens(.down)),
         ("lens-smaller", .lensSmaller), ("lens-larger", .lensLarger),
         ("snapshot", .snapshot), ("countdown", .countdown), ("record", .record), ("faces", .faces),
-        ("gallery", .gallery), ("close-gallery", .closeGallery), ("next-page", .turnPage(1)), ("previous-page", .turnPage(-1)),
+        ("gallery", .gallery), ("close-gallery", .closeGallery), ("cancel", .cancel), ("next-page", .turnPage(1)), ("previous-page", .turnPage(-1)),
         ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit), ("q", .quit),
     ]
     static let argumentVerbs = ["set", "filter", "lens-at", "pick-at", "camera"]

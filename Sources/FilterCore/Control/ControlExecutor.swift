@@ -94,7 +94,12 @@ extension ControlCommand {
         case .lensAt(let x, let y):
             let lens = try Self.lens(of: target)
             return try change(target, "lens", (lens.isFull ? .centred(size: Self.defaultLensSize) : lens).centred(atX: x, y: y).description)
-        case .gallery, .closeGallery, .turnPage, .pickAt:
+        case .cancel where !Self.galleryIsOpen(target):
+            // A countdown called off (as `t` again does); with nothing to cancel, nothing said.
+            guard let left = target.value("countdown").flatMap(Double.init), left > 0 else { return nil }
+            try target.set("countdown", "0")
+            return "countdown: cancelled"
+        case .gallery, .closeGallery, .cancel, .turnPage, .pickAt:
             return try runInGallery(on: target, registry: registry)
         case .moveLens where Self.galleryIsOpen(target):
             return try runInGallery(on: target, registry: registry)

@@ -15,7 +15,7 @@ extension ControlCommand {
         case .gallery:
             try target.set("gallery", open ? "false" : "true")
             return open ? "gallery: closed" : "gallery: open (arrows or a click choose, PgUp/PgDn turn pages, g or Esc closes)"
-        case .closeGallery:
+        case .closeGallery, .cancel:
             guard open else { return nil }
             try target.set("gallery", "false")
             return "gallery: closed"

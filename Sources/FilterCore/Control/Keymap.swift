@@ -51,7 +51,8 @@ public enum Keymap {
         Row("effects gallery / close", [
             Binding(.gallery, ["g"], "the effects gallery: the live picture through every filter at once, titled thumbnails; "
                     + "arrows or a click choose the filter; g again closes it"),
-            Binding(.closeGallery, ["Escape", "Return", "KP_Enter"], "close the gallery, keeping the chosen filter (in the window: the help card first, if shown)"),
+            Binding(.cancel, ["Escape"], "close the gallery, keeping the chosen filter, else call off a countdown (in the window: the help card first, if shown)"),
+            Binding(.closeGallery, ["Return", "KP_Enter"], "close the gallery, keeping the chosen filter (in the window: the help card first, if shown)"),
         ]),
         Row("gallery pages", [Binding(.turnPage(-1), ["Prior", "Page_Up"], "the gallery's previous page"),
                               Binding(.turnPage(1), ["Next", "Page_Down"], "the gallery's next page")]),
