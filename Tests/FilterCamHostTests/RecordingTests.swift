@@ -205,6 +205,22 @@ final class RecordingTests: XCTestCase {
                       && warning.contains("Failed to connect"), warning)
     }
 
+    /// A sound source that starts and then gives no sound (a stalled microphone) is waited
+    /// for up to 3 s: the frames meanwhile wait for the recording (15 did, and the file
+    /// began 2.5 s after the picture it was asked at).
+    func testASoundSourceThatStaysSilentCostsNoPicture() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam record=true record-audio=true record-audio-source=\"audiotestsrc is-live=true ! valve drop=true\" "
+                              + "record-location=\(dir.path)/q-%05d.mp4", prepare: { messages = BusLog($0) })
+        let path = dir.appendingPathComponent("q-00000.mp4").path
+        XCTAssertEqual(try streams(path).map(\.codec), ["h264"])
+        XCTAssertEqual(Double(try XCTUnwrap(try probeFrameCount(path))), 60, accuracy: 3, "the picture waits for no sound")
+        XCTAssertTrue(messages.warnings.first?.contains("\(path) without sound") ?? false, "\(messages.warnings)")
+    }
+
     /// A sound source that is not live would give its sound as fast as it is taken, ahead
     /// of the picture: the picture is recorded alone, and the warning says what to use.
     func testASoundSourceThatIsNotLiveIsRefusedAndSaysWhatToUse() throws {

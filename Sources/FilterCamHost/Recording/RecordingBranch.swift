@@ -27,8 +27,17 @@ final class RecordingBranch: ElementPart, Sendable {
     static let defaultLocation = "recording-%05d.mp4"
     /// The default microphone.
     static let defaultAudioSource = "autoaudiosrc"
-    /// Frames kept while a live recording starts (the newest; it starts with them).
-    static let maximumPending = 15
+    /// Frames kept while a live recording starts (the newest; it starts with them): the
+    /// sound check's longest wait and a little more, within `pendingBytes` (15 were kept,
+    /// and a sound source that started and stayed silent cost the first 2.5 s of picture).
+    static func maximumPending(for frame: Frame) -> Int {
+        let framesPerSecond = frame.facts.framesPerSecond > 0 ? frame.facts.framesPerSecond : 30
+        let wanted = Int(((SoundCheck.timeout + 0.5) * framesPerSecond).rounded(.up))
+        let bytesPerPixel = if case .rgb = frame.pixels { 4 } else { 2 }
+        let frameBytes = max(frame.pixels.width * frame.pixels.height * bytesPerPixel, 1)
+        return max(15, min(wanted, pendingBytes / frameBytes))
+    }
+    static let pendingBytes = 256 << 20
 
     static let properties: [ElementProperty] = Property.allCases.map { p in
         switch p {
@@ -80,7 +89,7 @@ final class RecordingBranch: ElementPart, Sendable {
         var wanted = false
         /// The running recording: the worker pushes its frames into it.
         var recorder: MP4Recorder?
-        /// Frames copied while no recording runs yet (the newest `maximumPending`); the
+        /// Frames copied while no recording runs yet (the newest `maximumPending(for:)`); the
         /// control thread starts one shaped as the first.
         var pending: [Frame] = []
         /// The control thread is starting a recording.
@@ -226,7 +235,7 @@ final class RecordingBranch: ElementPart, Sendable {
         let (recorder, waits) = state.withLockAndWake { s -> (MP4Recorder?, Bool) in
             if let r = s.recorder { return (r, false) }   // it started meanwhile
             guard s.wanted || s.finishOnceStarted, !s.stopping else { return (nil, false) }
-            if s.pending.count >= Self.maximumPending { s.pending.removeFirst() }
+            if s.pending.count >= Self.maximumPending(for: frame) { s.pending.removeFirst() }
             s.pending.append(frame)
             if s.thread == nil {
                 s.thread = JoinableThread(name: "fc-record") { [self] in controlLoop() }
