@@ -189,18 +189,9 @@ final class RecordingTests: XCTestCase {
     /// Without a microphone (here a sound server that is not there) the picture is
     /// recorded alone, and the warning says why.
     func testNoMicrophoneRecordsThePictureAloneAndSaysWhy() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var messages: BusLog!
-        _ = try collectFrames("videotestsrc is-live=true num-buffers=30 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
-                              + "! filtercam record=true record-audio=true record-audio-source=\"pulsesrc server=/nonexistent-fc-sound\" "
-                              + "record-location=\(dir.path)/m-%05d.mp4", prepare: { messages = BusLog($0) })
-        let path = dir.appendingPathComponent("m-00000.mp4").path
-        XCTAssertEqual(try streams(path).map(\.codec), ["h264"])
-        // Frames that come while the sound is checked wait for the recording (half a second of them).
-        XCTAssertEqual(Double(try XCTUnwrap(try probeFrameCount(path))), 30, accuracy: 3, "the picture waits for no sound")
-        XCTAssertEqual(messages.warnings.count, 1, "\(messages.warnings)")
-        let warning = messages.warnings.first ?? ""
+        let (path, warnings) = try recordLive(frames: 30, sound: "pulsesrc server=/nonexistent-fc-sound")
+        XCTAssertEqual(warnings.count, 1, "\(warnings)")
+        let warning = warnings.first ?? ""
         XCTAssertTrue(warning.contains("\(path) without sound") && warning.contains("no sound from 'pulsesrc server=/nonexistent-fc-sound'")
                       && warning.contains("Failed to connect"), warning)
     }
@@ -209,16 +200,24 @@ final class RecordingTests: XCTestCase {
     /// for up to 3 s: the frames meanwhile wait for the recording (15 did, and the file
     /// began 2.5 s after the picture it was asked at).
     func testASoundSourceThatStaysSilentCostsNoPicture() throws {
+        let (path, warnings) = try recordLive(frames: 60, sound: "audiotestsrc is-live=true ! valve drop=true")
+        XCTAssertTrue(warnings.first?.contains("\(path) without sound") ?? false, "\(warnings)")
+    }
+
+    /// Records `frames` live frames with sound asked from `sound`, which gives none: the
+    /// file has the picture alone, every frame (those that came while the sound was
+    /// checked waited for the recording). Returns the file and the bus's warnings.
+    private func recordLive(frames: Int, sound: String) throws -> (String, [String]) {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         var messages: BusLog!
-        _ = try collectFrames("videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
-                              + "! filtercam record=true record-audio=true record-audio-source=\"audiotestsrc is-live=true ! valve drop=true\" "
-                              + "record-location=\(dir.path)/q-%05d.mp4", prepare: { messages = BusLog($0) })
-        let path = dir.appendingPathComponent("q-00000.mp4").path
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=\(frames) ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam record=true record-audio=true record-audio-source=\"\(sound.replacingOccurrences(of: "\"", with: "\\\""))\" "
+                              + "record-location=\(dir.path)/m-%05d.mp4", prepare: { messages = BusLog($0) })
+        let path = dir.appendingPathComponent("m-00000.mp4").path
         XCTAssertEqual(try streams(path).map(\.codec), ["h264"])
-        XCTAssertEqual(Double(try XCTUnwrap(try probeFrameCount(path))), 60, accuracy: 3, "the picture waits for no sound")
-        XCTAssertTrue(messages.warnings.first?.contains("\(path) without sound") ?? false, "\(messages.warnings)")
+        XCTAssertEqual(Double(try XCTUnwrap(try probeFrameCount(path))), Double(frames), accuracy: 3, "the picture waits for no sound")
+        return (path, messages.warnings)
     }
 
     /// A sound source that is not live would give its sound as fast as it is taken, ahead
