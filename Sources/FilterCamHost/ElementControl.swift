@@ -36,6 +36,13 @@ public final class ElementControl: ControlTarget {
         return (ElementHost.from(context: context).body as? FilterCamElement)?.appliedOrientation(setting: property, to: value)?.nick
     }
 
+    /// Whether a still asked of a `filtercam` element, or the rest of its bracketed set (one
+    /// frame per bias), still waits for its frames.
+    public var stillIsWaiting: Bool {
+        guard let context = fc_element_get_ctx(element) else { return false }
+        return (ElementHost.from(context: context).body as? FilterCamElement)?.snapshots.stillIsWaiting ?? false
+    }
+
     public func set(_ property: String, _ value: String) throws {
         try setter(element, property, value)
     }

@@ -567,10 +567,13 @@ public final class PipelineSession {
     /// its camera running for it.
     public var stillIsPending: Bool { !stillsRequestedAreDone() }
 
-    /// Whether every still asked for has its frame (its set began), so that what a command
-    /// after it changes is not in it; bounded, as `quit`'s wait.
+    /// Whether every still asked for has its frames (its set began, and a bracketed set has
+    /// taken a frame for each bias), so that what a command after it changes is not in it:
+    /// `snapshot` then `rotate` gave a set of one turned and two upright stills. Bounded,
+    /// as `quit`'s wait.
     private func stillsRequestedHaveBegun() -> Bool {
-        setsStarted >= stillsRequested || Date().timeIntervalSince(lastStillRequest) > 5
+        (setsStarted >= stillsRequested && !filterStages.contains { ElementControl($0.element).stillIsWaiting })
+            || Date().timeIntervalSince(lastStillRequest) > 5
     }
 
     /// One line per still written (`snapshot-saved`); each written or failed (`snapshot-failed`) is counted.

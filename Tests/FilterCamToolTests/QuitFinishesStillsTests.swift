@@ -20,11 +20,14 @@ final class QuitFinishesStillsTests: XCTestCase {
     }
     func testQuitAfterABracketedSnapshotWritesTheWholeSet() throws {
         // 5 frames a second: the set's three frames span 0.4 s, far longer than writing one still.
-        let r = try launch(fps: 5, "snapshot-bracket=-1,0,1 flash=false snapshot-location=\(dir.path)/b-%d.jpg", stdin: "snapshot\nquit\n")
+        // A command after `snapshot` waits for the whole set: `rotate` turned its last two.
+        let r = try launch(fps: 5, "snapshot-bracket=-1,0,1 flash=false snapshot-location=\(dir.path)/b-%d.jpg", stdin: "snapshot\nrotate\nquit\n")
         XCTAssertEqual(r.status, 0, r.summary)
         let written = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         XCTAssertEqual(written, ["b-0-ev+0.jpg", "b-0-ev+1.jpg", "b-0-ev-1.jpg"], r.stderr)
         XCTAssertFalse(r.stderr.contains("failed"), r.stderr)
+        for bias in ["-1", "+0", "+1"] { XCTAssertTrue(r.stderr.contains("saved \(dir.path)/b-0-ev\(bias).jpg 64x48"), r.stderr) }
+        XCTAssertTrue(r.stderr.contains("rotate: 90° clockwise"), r.stderr)
     }
 
     /// Piped at once, commands still change the picture in order: each still shows what the
