@@ -17,13 +17,16 @@ static Display *title_display(void) {
 static int set_x11_title(Window window, const char *title) {
   Display *display = title_display();
   if (!display || window == 0) return 0;
-  // WM_NAME (Latin-1, what xwininfo and old window managers read) and _NET_WM_NAME
-  // (UTF-8, what current window managers show).
-  XStoreName(display, window, title);
-  Atom net_wm_name = XInternAtom(display, "_NET_WM_NAME", False);
+  // WM_NAME (what xwininfo, xprop and old window managers read) and _NET_WM_NAME (what
+  // current window managers show), both the title's UTF-8 bytes typed UTF8_STRING: stored
+  // as Latin-1 text (XStoreName) they read back garbled ("FilterCam \342\200\224 Sepia"), and
+  // Xlib's own conversions dropped the em dash outside a UTF-8 locale.
   Atom utf8 = XInternAtom(display, "UTF8_STRING", False);
-  XChangeProperty(display, window, net_wm_name, utf8, 8, PropModeReplace,
-                  (const unsigned char *)title, (int)strlen(title));
+  const char *names[] = {"WM_NAME", "_NET_WM_NAME"};
+  for (int i = 0; i < 2; i++) {
+    XChangeProperty(display, window, XInternAtom(display, names[i], False), utf8, 8, PropModeReplace,
+                    (const unsigned char *)title, (int)strlen(title));
+  }
   XFlush(display);
   return 1;
 }

@@ -5,8 +5,9 @@ import FilterCamHost
 import Foundation
 
 /// Titles the preview windows of a running pipeline after the app and its filter
-/// ("FilterCam — Sepia"), as a camera app's window is titled, instead of glimagesink's
-/// "OpenGL renderer" or ximagesink's "gst-launch-1.0".
+/// ("FilterCam - Sepia"), as a camera app's window is titled, instead of glimagesink's
+/// "OpenGL renderer" or ximagesink's "gst-launch-1.0". The dash is ASCII: ximagesink
+/// stores its title as Latin-1 text, and an em dash read back as "â\302\200\302\224".
 final class WindowTitles {
     /// The sinks that show a window of their own.
     static let windowSinks: Set<String> = ["glimagesink", "ximagesink", "xvimagesink"]
@@ -19,7 +20,7 @@ final class WindowTitles {
     static func title(forFilter filter: String?) -> String {
         guard let filter, let chain = try? FilterChain.parse(filter), !chain.isIdentity else { return "FilterCam" }
         let names = chain.steps.map { FilterRegistry.shared.descriptor(id: $0.id)?.title ?? $0.id }
-        return "FilterCam — " + names.joined(separator: " + ")
+        return "FilterCam - " + names.joined(separator: " + ")
     }
 
     /// Sets the title again when the filter changed (a key in the window, a command here),

@@ -2,6 +2,7 @@
 example through the `filtercam` CLI, a screenshot of what it shows, the window's frame
 rate into a syncing `ximagesink`, and the message when there is no display at all."""
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -215,11 +216,18 @@ class Window(WindowTestCase):
         cli = self.launch_with_a_picture("filtercam filter=sepia")
         try:
             # The window is titled after the app and its filter (ximagesink adds the program's name).
-            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Sepia Tone") for n in self.window_names())),
+            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam - Sepia Tone") for n in self.window_names())),
                             f"window titles: {self.window_names()}")
             self.xdotool("mousemove", "100", "100", "key", "n")
-            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam — Mono") for n in self.window_names())),
+            self.assertTrue(eventually(lambda: any(n.startswith("FilterCam - Mono") for n in self.window_names())),
                             f"after n, window titles: {self.window_names()}")
+            # WM_NAME too, as xprop reads it (an em dash read back as "â\302\200\302\224").
+            windows = [w for w in self.top_window_ids()
+                       if "FilterCam" in subprocess.run(["xprop", "-id", str(w), "_NET_WM_NAME"], env=dict(os.environ, DISPLAY=self.display),
+                                                        capture_output=True, text=True).stdout]
+            names = [subprocess.run(["xprop", "-id", str(w), "WM_NAME"], env=dict(os.environ, DISPLAY=self.display, LANG="C.UTF-8"),
+                                    capture_output=True, text=True).stdout.strip() for w in windows]
+            self.assertTrue(names and all(re.match(r'WM_NAME\((STRING|UTF8_STRING)\) = "FilterCam - Mono', n) for n in names), names)
             self.xdotool("key", "Right", "key", "l", "key", "Right", "key", "bracketleft", "key", "m")
             self.xdotool("key", "q")
             out, err = cli.communicate(timeout=3)

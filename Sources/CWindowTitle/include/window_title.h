@@ -1,4 +1,4 @@
-// The title of a video sink's own window, for the `filtercam` app ("FilterCam — Sepia").
+// The title of a video sink's own window, for the `filtercam` app ("FilterCam - Sepia").
 // C because it needs Xlib and GStreamer's GL library, which the loadable plugin should not
 // link; the header names no GStreamer or X type.
 #pragma once
