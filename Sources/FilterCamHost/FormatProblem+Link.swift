@@ -38,6 +38,14 @@ extension FormatProblem {
             return cameraSourceHint(failedLink.upstream, caps: failedLink.caps ?? "")
         }
         let taken = GstOwned(gst_element_get_static_pad(downstream.pointer, "sink")).flatMap { GstOwned(gst_pad_query_caps($0.pointer, nil)) }
+        // The element gives its input's format, and what follows takes none it can give
+        // (`format=BGRx ! filtercam ! x264enc`): it said "the format or size is fixed".
+        if let taken, let offered = offers(of: upstream.pointer),
+           case .unsupportedFormat(let format)? = FormatProblem(offered: offered.pointer, accepted: taken.pointer) {
+            let formats = formats(in: taken.pointer).map { " (\(failedLink.downstream) takes \($0.joined(separator: ", ")))" } ?? ""
+            return "\(failedLink.upstream) gives frames in its input's format, \(format), which \(failedLink.downstream) does not take: "
+                + "put videoconvert between them\(formats)"
+        }
         return (taken.flatMap { encodedOnly(taken: $0.pointer) } ?? .refusedDownstream()).hint(for: failedLink.upstream)
     }
 

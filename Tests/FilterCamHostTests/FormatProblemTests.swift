@@ -140,6 +140,14 @@ final class FormatProblemTests: XCTestCase {
         XCTAssertTrue(hint.contains("videoscale") && hint.contains("after fc"), hint)
     }
 
+    /// The element gives its input's format: an encoder that takes no RGB after an RGB
+    /// input needs a videoconvert between them (it said "the format or size is fixed").
+    func testAFormatWhatFollowsDoesNotTakeIsNamedWithVideoconvertBetween() throws {
+        let hint = try XCTUnwrap(linkHint("videotestsrc ! video/x-raw,format=BGRx ! filtercam name=fc ! x264enc name=enc ! fakesink"))
+        XCTAssertTrue(hint.hasPrefix("fc gives frames in its input's format, BGRx, which enc does not take: put videoconvert between them"), hint)
+        XCTAssertTrue(hint.contains("enc takes") && hint.contains("I420"), hint)
+    }
+
     func testCompressedVideoAfterTheElementIsNamedWithAnEncoder() throws {
         let hint = try XCTUnwrap(linkHint("videotestsrc ! filtercam name=fc ! jpegdec ! fakesink"))
         XCTAssertTrue(hint.contains("image/jpeg") && hint.contains("jpegenc") && hint.contains("after it"), hint)
