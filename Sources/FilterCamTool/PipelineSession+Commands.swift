@@ -30,14 +30,23 @@ extension PipelineSession {
             return nil
         case .quit:
             return nil
-        case .camera(let id):
-            let sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
+        case .camera(let argument):
+            var sources = pipeline.elements.filter { Pipeline.factoryName(of: $0) == CameraSourceElement.factoryName }
+            // `camera ID NAME` aims it at one of several sources, as `snapshot NAME` does.
+            var id = argument
+            let words = argument.split(separator: " ").map(String.init)
+            if words.count == 2, let named = sources.first(where: { GStreamer.name(of: $0) == words[1] }) {
+                id = words[0]
+                sources = [named]
+            }
             guard sources.count == 1 else {
+                let names = sources.map { GStreamer.name(of: $0) }.sorted()
                 throw ControlError(sources.isEmpty ? "the pipeline has no filtercamsrc"
-                    : "the pipeline has several filtercamsrc elements; write 'set NAME.camera=\(id)'")
+                    : "the pipeline has several filtercamsrc elements (\(names.joined(separator: ", "))): "
+                        + "write 'camera \(id) \(names[0])' or 'set \(names[0]).camera=\(id)'")
             }
             _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
-            return try run(command, on: sources[0])
+            return try run(.camera(id), on: sources[0])
         case .set(let elementName, let property, _):
             let element = try target(elementName)
             let said = try run(command, on: element)

@@ -18,6 +18,14 @@ extension PipelineSession {
     /// Throws when setting `property` of `element` to `value` would change the size of the
     /// pictures it sends to such a muxer.
     func refuseSizeChangeIntoAFile(_ element: UnsafeMutablePointer<GstElement>, _ property: String, _ value: String) throws {
+        if property == "preset" && Pipeline.factoryName(of: element) == CameraSourceElement.factoryName {
+            // The camera's size (`set filtercamsrc0.preset=1280x720` during record.pipeline
+            // left 640x480 then 1280x720 frames in one track); a camera switch keeps it.
+            guard let now = Pipeline.property(element, "preset"), now != value,
+                  let muxer = Self.oneSizeMuxer(downstreamOf: element) else { return }
+            throw ControlError("preset \(value) would change the camera's picture size (preset \(now) now) in the middle of the file "
+                               + "\(muxer) writes (one picture size a file): refused. A camera switch keeps the size")
+        }
         guard PictureShape.properties.contains(property) else { return }
         let now = PictureShape(of: element)
         let next = PictureShape(of: element, setting: property, to: value)

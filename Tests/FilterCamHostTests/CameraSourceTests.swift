@@ -297,9 +297,26 @@ final class CameraSourceTests: XCTestCase {
         p.write("camera sideways\n")
         p.write("camera test:ball\n")
         XCTAssertTrue(p.waitForStderr(containing: "camera: test:ball", timeout: 10), p.stderrSoFar)
+        // Another preset mid-file put two picture sizes in one track: refused, as a turn is.
+        p.write("set filtercamsrc0.preset=1280x720\n")
+        XCTAssertTrue(p.waitForStderr(containing: "preset 1280x720 would change the camera's picture size (preset 640x480 now) "
+                                      + "in the middle of the file mp4mux0 writes", timeout: 10), p.stderrSoFar)
         let r = p.wait(timeout: 30)
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertTrue(r.stderr.contains("command error: camera must be back, front"), r.stderr)
         XCTAssertEqual(try XCTUnwrap(try probeFrameCount(out)), 60)
+    }
+
+    /// With several sources, `camera ID NAME` aims the command, and without a name the
+    /// refusal names them (it said "write 'set NAME.camera=ID'").
+    func testACameraCommandNamesOneOfSeveralSources() throws {
+        try Build.requireCLI()
+        let p = try RunningProcess(Build.cli, ["launch", "filtercamsrc name=a camera=test:smpte num-buffers=60 ! fakesink sync=true "
+                                                + "filtercamsrc name=b camera=test:smpte num-buffers=60 ! fakesink sync=true"])
+        p.write("camera test:ball\ncamera test:ball b\n")
+        XCTAssertTrue(p.waitForStderr(containing: "camera: test:ball\n", timeout: 10), p.stderrSoFar)
+        let r = p.wait(timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("several filtercamsrc elements (a, b): write 'camera test:ball a' or 'set a.camera=test:ball'"), r.stderr)
     }
 }
