@@ -27,7 +27,12 @@ extension FormatProblem {
                   let accepted = GstOwned(gst_pad_get_pad_template_caps(pad.pointer)),
                   let offered = failedLink.caps.flatMap({ GstOwned(gst_caps_from_string($0)) }) ?? offers(of: upstream.pointer)
             else { return nil }
-            guard let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) else { return nil }
+            guard let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) else {
+                // A size or rate between filtercamsrc and the element (snapshot.pipeline's
+                // 1280x720 after SOURCE=filtercamsrc) that the camera's preset does not give.
+                guard GStreamer.factoryName(of: upstream.pointer) == CameraSourceElement.factoryName else { return nil }
+                return cameraSourceHint(failedLink.upstream, caps: failedLink.caps ?? "")
+            }
             let hint = problem.hint(for: failedLink.downstream)
             // As the element words it when it refuses a format while running.
             guard case .unsupportedFormat = problem, let formats = formats(in: accepted.pointer) else { return hint }
@@ -58,7 +63,7 @@ extension FormatProblem {
             remedies.append("\(element) gives the size of its preset (preset=640x480, 1280x720, 1920x1080 or photo): "
                             + "choose the preset of that size, or put videoconvert ! videoscale after it")
         }
-        if caps.contains("framerate") {
+        if caps.contains("framerate"), !caps.contains("framerate=(fraction)30/1"), !caps.contains("framerate=30/1") {
             remedies.append("\(element) gives 30 fps: put videorate after it for another rate (… ! videorate ! video/x-raw,framerate=15/1)")
         }
         return remedies.isEmpty ? "\(element) gives raw video in its preset's size at 30 fps: put videoconvert ! videoscale after it for another format or size"

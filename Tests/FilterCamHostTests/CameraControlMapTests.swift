@@ -158,6 +158,9 @@ final class CameraControlMapTests: XCTestCase {
         XCTAssertEqual(CameraProblem(errno: EPERM), .permissionDenied)
         XCTAssertTrue(CameraProblem(errno: EACCES).message(for: "/dev/video0").contains("permission denied"))
         XCTAssertTrue(CameraProblem(errno: ENOENT).message(for: "/dev/video9").contains("/dev/video9 does not exist"))
+        // A node with nothing behind it (unplugged, no driver) is there: it said "does not exist".
+        XCTAssertTrue(CameraProblem(errno: ENXIO).message(for: "/dev/video1").contains("/dev/video1 has no device behind it"))
+        XCTAssertEqual(CameraProblem(errno: ENODEV), .noDevice)
         XCTAssertTrue(CameraProblem(errno: EBUSY).message(for: "/dev/video0").contains("busy"))
         XCTAssertTrue(CameraProblem(errno: EISDIR).message(for: "/tmp").contains("not a video device"))
         XCTAssertTrue(CameraProblem(errno: EIO).message(for: "/dev/video0").contains("Input/output error"))

@@ -148,6 +148,14 @@ final class FormatProblemTests: XCTestCase {
         XCTAssertTrue(hint.contains("enc takes") && hint.contains("I420"), hint)
     }
 
+    /// A size between filtercamsrc and the element (snapshot.pipeline with
+    /// SOURCE=filtercamsrc) is the preset's to give (the hint listed every format cause).
+    func testASizeTheCamerasPresetDoesNotGiveIsNamedWithThePreset() throws {
+        let hint = try XCTUnwrap(linkHint("filtercamsrc camera=test:smpte ! video/x-raw,width=1280,height=720,framerate=30/1 ! filtercam ! fakesink"))
+        XCTAssertTrue(hint.hasPrefix("filtercamsrc0 gives the size of its preset") && hint.contains("choose the preset of that size"), hint)
+        XCTAssertFalse(hint.contains("videorate"), "30 fps is what it gives: \(hint)")
+    }
+
     func testCompressedVideoAfterTheElementIsNamedWithAnEncoder() throws {
         let hint = try XCTUnwrap(linkHint("videotestsrc ! filtercam name=fc ! jpegdec ! fakesink"))
         XCTAssertTrue(hint.contains("image/jpeg") && hint.contains("jpegenc") && hint.contains("after it"), hint)

@@ -8,6 +8,8 @@ import Glibc
 public enum CameraProblem: Error, Equatable, Sendable {
     case noCamera
     case missing
+    /// The node is there, with no device behind it (ENXIO, ENODEV: unplugged, no driver).
+    case noDevice
     case permissionDenied
     case busy
     case notVideoDevice
@@ -17,7 +19,8 @@ public enum CameraProblem: Error, Equatable, Sendable {
     /// The problem open(2) reported with `errno`.
     public init(errno code: Int32) {
         switch code {
-        case ENOENT, ENODEV, ENXIO: self = .missing
+        case ENOENT: self = .missing
+        case ENODEV, ENXIO: self = .noDevice
         case EACCES, EPERM: self = .permissionDenied
         case EBUSY: self = .busy
         case EISDIR, ENOTTY, ENOTDIR: self = .notVideoDevice
@@ -30,6 +33,7 @@ public enum CameraProblem: Error, Equatable, Sendable {
         switch self {
         case .noCamera: return "no camera found: the device monitor lists no V4L2 camera"
         case .missing: return "camera \(path) does not exist"
+        case .noDevice: return "camera \(path) has no device behind it (unplugged, or its driver is not loaded)"
         case .permissionDenied: return "permission denied opening camera \(path) (add the user to the 'video' group)"
         case .busy: return "camera \(path) is busy (another program is using it)"
         case .notVideoDevice: return "\(path) is not a video device"
