@@ -44,7 +44,8 @@ class Browser:
                      "--no-first-run", "--disable-background-networking", *extra_args],
             "prefs": {"download.default_directory": self.downloads, "download.prompt_for_download": False},
         }
-        value = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}})
+        value = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options,
+                                                                                  "goog:loggingPrefs": {"browser": "ALL"}}}})
         self.session = f"/session/{value['sessionId']}"
 
     def _port_said_by_driver(self, timeout=20):
@@ -90,6 +91,10 @@ class Browser:
                 return json.load(response)["value"]
         except urllib.error.HTTPError as error:
             raise WebDriverError(error.read().decode(errors="replace")[:600]) from None
+
+    def console_errors(self):
+        """The console's errors since the last call (SEVERE entries: a failed fetch, a script error)."""
+        return [entry["message"] for entry in self._call("POST", self.session + "/se/log", {"type": "browser"}) if entry["level"] == "SEVERE"]
 
     def open(self, url):
         self._call("POST", self.session + "/url", {"url": url})

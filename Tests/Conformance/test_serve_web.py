@@ -209,6 +209,8 @@ class WebPage(ServerAndBrowser):
         played = self.browser.run_async(FRAMES_AFTER_FIRST)
         print(f"\n  page: {played}", file=__import__("sys").stderr)
         self.assertEqual(played["width"], 320)
+        # No error in the page's console (/favicon.ico was a 404 on every load).
+        self.assertEqual(self.browser.console_errors(), [])
         # 30 fps for 5 s is 150 frames; 120 leaves room for a loaded machine, not for a stall.
         self.assertGreaterEqual(played["frames"], 120, played)
         self.assertLessEqual(played["ms"], 5000, played)
@@ -231,6 +233,10 @@ class WebPage(ServerAndBrowser):
         pressed = "return document.querySelector('[data-filter=\"sepia\"]').getAttribute('aria-pressed')"
         self.assertTrue(self.browser.wait_for(pressed + " === 'true'", 30), "the page does not show sepia as chosen")
         self.assertEqual(self.server.request("GET", "/state")[1].strip(), "filter: sepia\npicked: sepia")
+        # A chain has no button (Sepia showed pressed, and its click threw the chain away).
+        self.server.command("set filter=sepia,mono", "filter = sepia,mono")
+        self.assertTrue(self.browser.wait_for(pressed + " === 'false'", 30), "sepia still shown as chosen for a chain")
+        self.assertEqual(self.server.request("GET", "/state")[1].strip(), "filter: sepia,mono\npicked:")
         self.open_page()
 
     def test_a_click_on_the_picture_moves_the_lens_there(self):

@@ -49,6 +49,9 @@ public final class ControlPage: Sendable {
         switch (method, request.path) {
         case ("GET", "/"):
             request.reply(WebServer.Response(status: 200, contentType: "text/html; charset=utf-8", body: Self.page))
+        case ("GET", "/favicon.ico"):
+            // No icon, and no 404 for it: that was an error in every page's console.
+            request.reply(WebServer.Response(status: 204, contentType: "image/x-icon", body: []))
         case ("GET", "/page.js"):
             request.reply(WebServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: PackageResources.page_js))
         case (_, let path) where path.hasPrefix("/preview/") && path.hasSuffix(".png") && method != "GET":
@@ -68,7 +71,10 @@ public final class ControlPage: Sendable {
             // terminal or another page): the chain, and the button that stands for it.
             let filter = filterElement.flatMap { Pipeline.property($0.pointer, "filter") } ?? ""
             let chain = filter.isEmpty ? "none" : filter
-            let picked = FilterRegistry.shared.pickableID(ofChain: chain) ?? ""
+            // A chain of several filters has no button: its first filter's was shown pressed,
+            // and a click on it (which sends `filter none`) threw the whole chain away.
+            let steps = (try? FilterChain.parse(chain, registry: .shared))?.steps.count ?? 0
+            let picked = steps > 1 ? "" : FilterRegistry.shared.pickableID(ofChain: chain) ?? ""
             request.reply(.text(200, "filter: \(chain)\npicked: \(picked)"))
         case ("POST", "/control"):
             control(request)
