@@ -198,6 +198,46 @@ static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
   g_source_unref(source);
 }
 
+// The first a=candidate: line of FRAGMENT that is not one (RFC 8839: foundation, component,
+// transport, priority, address, port, "typ", type), newly allocated; NULL when all are.
+// webrtcbin ignores what it cannot read, and a PATCH of garbage was answered 204.
+static char *first_bad_candidate(const char *fragment) {
+  char **lines = g_strsplit(fragment, "\n", -1);
+  char *bad = NULL;
+  for (char **line = lines; *line && !bad; line++) {
+    char *text = g_strstrip(*line);
+    if (!g_str_has_prefix(text, "a=candidate:")) continue;
+    char **f = g_strsplit_set(text + strlen("a=candidate:"), " ", -1);
+    guint n = g_strv_length(f);
+    char *end = NULL;
+    gboolean good = n >= 8 && *f[0];
+    if (good) {
+      guint64 component = g_ascii_strtoull(f[1], &end, 10);
+      good = *end == '\0' && component >= 1 && component <= 256;
+    }
+    good = good && (g_ascii_strcasecmp(f[2], "udp") == 0 || g_ascii_strcasecmp(f[2], "tcp") == 0);
+    if (good) {
+      g_ascii_strtoull(f[3], &end, 10);
+      good = *f[3] && *end == '\0';
+    }
+    if (good) {
+      GInetAddress *address = g_inet_address_new_from_string(f[4]);
+      good = address || g_str_has_suffix(f[4], ".local");   // an mDNS name hides a host's address
+      g_clear_object(&address);
+    }
+    if (good) {
+      guint64 port = g_ascii_strtoull(f[5], &end, 10);
+      good = *f[5] && *end == '\0' && port <= 65535;
+    }
+    good = good && strcmp(f[6], "typ") == 0
+      && (strcmp(f[7], "host") == 0 || strcmp(f[7], "srflx") == 0 || strcmp(f[7], "prflx") == 0 || strcmp(f[7], "relay") == 0);
+    if (!good) bad = g_strdup(text);
+    g_strfreev(f);
+  }
+  g_strfreev(lines);
+  return bad;
+}
+
 // /whep/ID: DELETE leaves; PATCH trickles candidates.
 static void whep_resource(FcWebServer *s, SoupServerMessage *msg, const char *id) {
   const char *method = soup_server_message_get_method(msg);
@@ -218,6 +258,16 @@ static void whep_resource(FcWebServer *s, SoupServerMessage *msg, const char *id
       return;
     }
     char *fragment = fc_web_body_text(msg, NULL);
+    char *bad = first_bad_candidate(fragment);
+    if (bad) {
+      char *text = g_strdup_printf("not an ICE candidate (RFC 8839: a=candidate:FOUNDATION COMPONENT udp|tcp PRIORITY "
+                                   "ADDRESS PORT typ host|srflx|prflx|relay): %.200s\n", bad);
+      fc_web_respond_text(msg, SOUP_STATUS_BAD_REQUEST, text);
+      g_free(text);
+      g_free(bad);
+      g_free(fragment);
+      return;
+    }
     gboolean trickles = fc_whep_peer_add_candidates(peer->peer, fragment);
     g_free(fragment);
     if (trickles) {

@@ -553,7 +553,8 @@ class WebRefusesBeforeReading(unittest.TestCase):
 
 class WhepTrickle(unittest.TestCase):
     """PATCH on a viewer's resource (trickle ICE, RFC 8840) takes candidates or their end;
-    a fragment with neither is a 400 (garbage got 204)."""
+    a fragment with neither, or a candidate line that is none (RFC 8839), is a 400 (garbage
+    got 204)."""
 
     @classmethod
     def setUpClass(cls):
@@ -570,7 +571,12 @@ class WhepTrickle(unittest.TestCase):
                 self.assertEqual(answered.status, 201)
                 resource = base + answered.headers["Location"]
             fragment = {"Content-Type": "application/trickle-ice-sdpfrag"}
-            for body, want in ((b"garbage", 400), (b"", 400), (b"a=ice-ufrag:x\r\na=end-of-candidates\r\n", 204)):
+            # A candidate line that is none (an address or type nobody can use) got 204.
+            for body, want in ((b"garbage", 400), (b"", 400), (b"a=ice-ufrag:x\r\na=end-of-candidates\r\n", 204),
+                               (b"a=candidate:garbage\r\n", 400),
+                               (b"a=candidate:1 1 udp 1 999.999.999.999 99999 typ host\r\n", 400),
+                               (b"a=candidate:1 1 UDP 2122260223 127.0.0.1 50000 typ host\r\n", 204),
+                               (b"a=candidate:2 1 udp 2122260223 0a1b2c3d-e4f5.local 50001 typ host generation 0\r\n", 204)):
                 with self.subTest(body=body):
                     request = urllib.request.Request(resource, data=body, method="PATCH", headers=fragment)
                     try:
