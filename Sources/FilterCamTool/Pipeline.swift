@@ -53,7 +53,9 @@ public final class Pipeline {
                     let given = warning.value.map { v in Double(v).map(NumberText.text) ?? v } ?? "?"
                     let owner = having.count == 1 ? "\(GStreamer.name(of: e)).\(property)"
                         : "\(property) of " + having.map { GStreamer.name(of: $0.0) }.joined(separator: " or ")
-                    text = "invalid value \(given) for \(owner): '\(property)' takes \(choices)"
+                    text = warning.readOnly
+                        ? "\(owner) is read-only: it tells what the element does and is not set (filtercam inspect \(Pipeline.factoryName(of: e) ?? "") shows what is writable)"
+                        : "invalid value \(given) for \(owner): '\(property)' takes \(choices)"
                 }
             }
             throw ParseError(description: text)
@@ -216,6 +218,8 @@ enum GObjectWarnings {
         let message: String
         let property: String?
         let value: String?
+        /// A read-only property was set (`showing=x`).
+        var readOnly = false
     }
 
     /// What a capture collects: the thread whose warnings are collected, and them. A
@@ -257,6 +261,12 @@ enum GObjectWarnings {
     /// GObject's wording, e.g. `value "5.000000" of type 'gdouble' is invalid or out of
     /// range for property 'intensity' of type 'gdouble'`, taken apart.
     static func explain(_ message: String) -> Warning {
+        // "g_object_new_is_valid_property: property 'showing' of object class
+        // 'GstFilterCamSrc' is not writable" (a read-only property set in a description).
+        if message.hasSuffix("is not writable"), let start = message.firstRange(of: "property '") {
+            let property = message[start.upperBound...].prefix { $0 != "'" }
+            return Warning(message: "property '\(property)' is read-only", property: String(property), value: nil, readOnly: true)
+        }
         guard message.contains("out of range for property") else { return Warning(message: message, property: nil, value: nil) }
         let quoted = message.split(separator: "'").map(String.init)
         let value = message.split(separator: "\"").dropFirst().first.map(String.init)

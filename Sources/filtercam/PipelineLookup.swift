@@ -78,7 +78,16 @@ struct PipelineTarget {
         let looksLikeFile = words.count == 1 && !argument.contains("!") &&
             (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument))
         if looksLikeFile {
-            let file = try PipelineFile(contentsOf: argument)
+            let file: PipelineFile
+            do {
+                file = try PipelineFile(contentsOf: argument)
+            } catch let error as PipelineFile.Error where !FileManager.default.fileExists(atPath: argument) {
+                // `pipelines/demo.pipeline` typed outside the package folder: the shipped one
+                // of that name is found by its name alone.
+                let name = ((argument as NSString).lastPathComponent as NSString).deletingPathExtension
+                guard ShippedPipelines.names().contains(name) else { throw error }
+                throw MissingPipelineFile(description: "\(error.description); the shipped pipeline of that name is 'filtercam \(command) \(name)'")
+            }
             self.file = file
             description = file.description
         } else {
@@ -87,6 +96,11 @@ struct PipelineTarget {
         }
         self.argument = argument
     }
+}
+
+/// A pipeline file path that is not there, when a shipped pipeline has its name.
+struct MissingPipelineFile: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// A single word that names neither a pipeline file nor an element.

@@ -29,10 +29,25 @@ final class CLIErrorTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("invert"), r.stderr)
     }
 
+    /// A read-only property set in a description was GLib's raw "g_object_new_is_valid_property: … is not writable".
+    func testAReadOnlyPropertyIsSaidReadOnlyByItsElement() throws {
+        let r = try launchFails("videotestsrc num-buffers=3 ! filtercam frames-processed=3 ! fakesink")
+        XCTAssertTrue(r.stderr.contains("filtercam0.frames-processed is read-only"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("g_object_new_is_valid_property"), r.stderr)
+    }
+
     func testUnknownProperty() throws {
         let r = try launchFails("videotestsrc num-buffers=3 ! filtercam nosuchprop=1 ! fakesink")
         XCTAssertTrue(r.stderr.contains("nosuchprop"), r.stderr)
         XCTAssertTrue(r.stderr.contains("filtercam"), r.stderr)
+    }
+
+    /// `pipelines/demo.pipeline` typed outside the package folder: the shipped pipeline
+    /// of that name is named (it only said the file does not exist).
+    func testAMissingFileNamedAsAShippedPipelineSaysHowToLaunchIt() throws {
+        let r = try launchFails("nowhere/demo.pipeline")
+        XCTAssertTrue(r.stderr.contains("pipeline file 'nowhere/demo.pipeline' does not exist; "
+                                        + "the shipped pipeline of that name is 'filtercam launch demo'"), r.stderr)
     }
 
     func testBrokenDescription() throws {
