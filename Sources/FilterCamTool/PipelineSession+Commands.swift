@@ -79,7 +79,8 @@ extension PipelineSession {
             guard let first = open.first else { return nil }
             guard open.count == 1 else {
                 let what = open.contains { Pipeline.property($0.element, "gallery") == "true" } ? "galleries" : "countdowns"
-                throw ControlError("the \(what) of \(open.map(\.name).joined(separator: " and ")) are open: name one ('\(command.line) \(first.name)')")
+                throw ControlError("the \(what) of \(open.map(\.name).joined(separator: " and ")) are \(what == "galleries" ? "open" : "running"): "
+                                   + "name one ('\(command.line) \(first.name)')")
             }
             let said = try run(command, on: first.element)
             noteRan(command, on: first.element)

@@ -151,8 +151,8 @@ final class FormatProblemTests: XCTestCase {
     /// A size between filtercamsrc and the element (snapshot.pipeline with
     /// SOURCE=filtercamsrc) is the preset's to give (the hint listed every format cause).
     func testASizeTheCamerasPresetDoesNotGiveIsNamedWithThePreset() throws {
-        let hint = try XCTUnwrap(linkHint("filtercamsrc camera=test:smpte ! video/x-raw,width=1280,height=720,framerate=30/1 ! filtercam ! fakesink"))
-        XCTAssertTrue(hint.hasPrefix("filtercamsrc0 gives the size of its preset") && hint.contains("choose the preset of that size"), hint)
+        let hint = try XCTUnwrap(linkHint("filtercamsrc name=cam camera=test:smpte ! video/x-raw,width=1280,height=720,framerate=30/1 ! filtercam ! fakesink"))
+        XCTAssertTrue(hint.hasPrefix("cam gives the size of its preset") && hint.contains("choose the preset of that size"), hint)
         XCTAssertFalse(hint.contains("videorate"), "30 fps is what it gives: \(hint)")
     }
 
