@@ -24,23 +24,25 @@ public final class ElementControl: ControlTarget {
         GStreamer.property(element, property)
     }
 
+    /// The `filtercam` element behind the GStreamer one, nil for other elements.
+    private var filterCam: FilterCamElement? {
+        fc_element_get_ctx(element).flatMap { ElementHost.from(context: $0).body as? FilterCamElement }
+    }
+
     public var appliedOrientation: String? {
-        guard let context = fc_element_get_ctx(element) else { return nil }
-        return (ElementHost.from(context: context).body as? FilterCamElement)?.appliedOrientation.nick
+        filterCam?.appliedOrientation.nick
     }
 
     /// The transform a `filtercam` element would apply were `property` set to `value`
     /// (`FilterCamElement.appliedOrientation(setting:to:)`), nil for other elements and values.
     public func appliedOrientation(setting property: String, to value: String) -> String? {
-        guard let context = fc_element_get_ctx(element) else { return nil }
-        return (ElementHost.from(context: context).body as? FilterCamElement)?.appliedOrientation(setting: property, to: value)?.nick
+        filterCam?.appliedOrientation(setting: property, to: value)?.nick
     }
 
     /// Whether a still asked of a `filtercam` element, or the rest of its bracketed set (one
     /// frame per bias), still waits for its frames.
     public var stillIsWaiting: Bool {
-        guard let context = fc_element_get_ctx(element) else { return false }
-        return (ElementHost.from(context: context).body as? FilterCamElement)?.snapshots.stillIsWaiting ?? false
+        filterCam?.snapshots.stillIsWaiting ?? false
     }
 
     public func set(_ property: String, _ value: String) throws {

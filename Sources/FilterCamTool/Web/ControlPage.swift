@@ -73,8 +73,8 @@ public final class ControlPage: Sendable {
             let chain = filter.isEmpty ? "none" : filter
             // A chain of several filters has no button: its first filter's was shown pressed,
             // and a click on it (which sends `filter none`) threw the whole chain away.
-            let steps = (try? FilterChain.parse(chain, registry: .shared))?.steps.count ?? 0
-            let picked = steps > 1 ? "" : FilterRegistry.shared.pickableID(ofChain: chain) ?? ""
+            let parsed = try? FilterChain.parse(chain, registry: .shared)
+            let picked = parsed.flatMap { $0.steps.count > 1 ? nil : FilterRegistry.shared.pickableID(of: $0) } ?? ""
             request.reply(.text(200, "filter: \(chain)\npicked: \(picked)"))
         case ("POST", "/control"):
             control(request)
