@@ -22,6 +22,9 @@ extension FormatProblem {
         guard let failedLink = LinkError(error),
               let upstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.upstream)),
               let downstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.downstream)) else { return nil }
+        // What filtercamsrc cannot give is its preset's to say, whichever side is ours.
+        let cameraHint = GStreamer.factoryName(of: upstream.pointer) == CameraSourceElement.factoryName
+            ? cameraSourceHint(failedLink.upstream, caps: failedLink.caps ?? "") : nil
         if fc_element_get_ctx(downstream.pointer) != nil {
             guard let pad = GstOwned(gst_element_get_static_pad(downstream.pointer, "sink")),
                   let accepted = GstOwned(gst_pad_get_pad_template_caps(pad.pointer)),
@@ -30,8 +33,7 @@ extension FormatProblem {
             guard let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) else {
                 // A size or rate between filtercamsrc and the element (snapshot.pipeline's
                 // 1280x720 after SOURCE=filtercamsrc) that the camera's preset does not give.
-                guard GStreamer.factoryName(of: upstream.pointer) == CameraSourceElement.factoryName else { return nil }
-                return cameraSourceHint(failedLink.upstream, caps: failedLink.caps ?? "")
+                return cameraHint
             }
             let hint = problem.hint(for: failedLink.downstream)
             // As the element words it when it refuses a format while running.
@@ -39,9 +41,7 @@ extension FormatProblem {
             return "\(hint) (accepted formats: \(formats.joined(separator: ", ")))"
         }
         guard fc_element_get_ctx(upstream.pointer) != nil else { return nil }
-        if GStreamer.factoryName(of: upstream.pointer) == CameraSourceElement.factoryName {
-            return cameraSourceHint(failedLink.upstream, caps: failedLink.caps ?? "")
-        }
+        if let cameraHint { return cameraHint }
         let taken = GstOwned(gst_element_get_static_pad(downstream.pointer, "sink")).flatMap { GstOwned(gst_pad_query_caps($0.pointer, nil)) }
         // The element gives its input's format, and what follows takes none it can give
         // (`format=BGRx ! filtercam ! x264enc`): it said "the format or size is fixed".

@@ -96,9 +96,7 @@ extension ControlCommand {
             return try change(target, "lens", (lens.isFull ? .centred(size: Self.defaultLensSize) : lens).centred(atX: x, y: y).description)
         case .cancel where !Self.galleryIsOpen(target):
             // A countdown called off (as `t` again does); with nothing to cancel, nothing said.
-            guard let left = target.value("countdown").flatMap(Double.init), left > 0 else { return nil }
-            try target.set("countdown", "0")
-            return "countdown: cancelled"
+            return try Self.cancelCountdown(of: target)
         case .gallery, .closeGallery, .cancel, .turnPage, .pickAt:
             return try runInGallery(on: target, registry: registry)
         case .moveLens where Self.galleryIsOpen(target):
@@ -120,11 +118,8 @@ extension ControlCommand {
             return nil
         case .countdown:
             // Again while it counts: called off, as a camera app's timer is by a second tap
-            // (it started again, and Esc did not stop it either).
-            if let left = target.value("countdown").flatMap(Double.init), left > 0 {
-                try target.set("countdown", "0")
-                return "countdown: cancelled"
-            }
+            // (it started again); Esc (`cancel`) calls it off too.
+            if let cancelled = try Self.cancelCountdown(of: target) { return cancelled }
             try target.set("countdown", String(Self.countdownSeconds))
             return "countdown: a still in \(Self.countdownSeconds) s"
         case .record:
@@ -156,6 +151,13 @@ extension ControlCommand {
         try target.set(property, value)
         let now = target.value(property) ?? value
         return "\(property): \(property == "lens" && now == LensRect.full.description ? "off" : now)"
+    }
+
+    /// Calls off a running countdown (`t` again, Esc): what to say, nil when none runs.
+    private static func cancelCountdown(of target: some ControlTarget) throws -> String? {
+        guard let left = target.value("countdown").flatMap(Double.init), left > 0 else { return nil }
+        try target.set("countdown", "0")
+        return "countdown: cancelled"
     }
 
     /// Sets `orientation` to `method`; returns the method the element took.
