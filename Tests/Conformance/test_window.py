@@ -221,13 +221,17 @@ class Window(WindowTestCase):
             self.xdotool("mousemove", "100", "100", "key", "n")
             self.assertTrue(eventually(lambda: any(n.startswith("FilterCam - Mono") for n in self.window_names())),
                             f"after n, window titles: {self.window_names()}")
-            # WM_NAME too, as xprop reads it (an em dash read back as "â\302\200\302\224").
-            windows = [w for w in self.top_window_ids()
-                       if "FilterCam" in subprocess.run(["xprop", "-id", str(w), "_NET_WM_NAME"], env=dict(os.environ, DISPLAY=self.display),
-                                                        capture_output=True, text=True).stdout]
-            names = [subprocess.run(["xprop", "-id", str(w), "WM_NAME"], env=dict(os.environ, DISPLAY=self.display, LANG="C.UTF-8"),
-                                    capture_output=True, text=True).stdout.strip() for w in windows]
-            self.assertTrue(names and all(re.match(r'WM_NAME\((STRING|UTF8_STRING)\) = "FilterCam - Mono', n) for n in names), names)
+            # WM_NAME too, as xprop reads it (an em dash read back as "â\302\200\302\224"). The
+            # sink sets it in a request of its own, which may land a moment after the name
+            # xwininfo reads: wait for it as well.
+            def wm_names():
+                windows = [w for w in self.top_window_ids()
+                           if "FilterCam" in subprocess.run(["xprop", "-id", str(w), "_NET_WM_NAME"], env=dict(os.environ, DISPLAY=self.display),
+                                                            capture_output=True, text=True).stdout]
+                return [subprocess.run(["xprop", "-id", str(w), "WM_NAME"], env=dict(os.environ, DISPLAY=self.display, LANG="C.UTF-8"),
+                                       capture_output=True, text=True).stdout.strip() for w in windows]
+            mono = lambda names: names and all(re.match(r'WM_NAME\((STRING|UTF8_STRING)\) = "FilterCam - Mono', n) for n in names)
+            self.assertTrue(eventually(lambda: mono(wm_names())), wm_names())
             self.xdotool("key", "Right", "key", "l", "key", "Right", "key", "bracketleft", "key", "m")
             self.xdotool("key", "q")
             out, err = cli.communicate(timeout=3)
