@@ -81,8 +81,8 @@ public final class PipelineSession {
     public var onTick: (() -> Void)?
     /// Called when a second Ctrl-C or Ctrl-\ aborts, just before the pipeline is stopped
     /// (stopping waits for every streaming thread: an element stuck for 20 s held the
-    /// "abort" that long).
-    public var onAborting: (() -> Void)?
+    /// "abort" that long), with what to say if the process ends before the stop does.
+    public var onAborting: ((AbortReport) -> Void)?
 
     /// Whether the picture is stopped on purpose (serve's camera while nobody watches):
     /// then commands run without waiting for a frame, and those that need one
@@ -293,12 +293,13 @@ public final class PipelineSession {
         // Stopping finishes a recording still running (aborted, or its stop not yet seen):
         // its line, and the summary's count, come from what the elements say then (the
         // bus is flushed only on the way to NULL).
-        if outcome == .aborted { onAborting?() }
+        if outcome == .aborted { onAborting?(AbortReport(lines: summaryLines() + filesWrittenLines(aborted: true), said: closingReportSaid)) }
         pipeline.setState(GST_STATE_READY)
         reportWhatStoppingSaid()
-        printSummary()
+        let saysTheEnd = closingReportSaid.withLock { said in defer { said = true }; return !said }
+        if saysTheEnd { printSummary() }
         pipeline.setState(GST_STATE_NULL)   // the file sinks close their files: their sizes are final
-        printFilesWritten(aborted: outcome == .aborted)
+        if saysTheEnd { printFilesWritten(aborted: outcome == .aborted) }
         return outcome!
     }
 
@@ -486,24 +487,35 @@ public final class PipelineSession {
     static let recordingFailurePrefix = "cannot record to "
     static let genericStateChangeError = "GStreamer error: state change failed and some element failed to post a proper error message"
 
+    /// Whether the summary and the files' lines have been said (by the end of `run`, or by
+    /// an abort's `AbortReport` when the stop never ended): said once.
+    private let closingReportSaid = Locked(false)
+
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
-    func printSummary() {
+    func printSummary() { summaryLines().forEach(errorLine) }
+
+    private func summaryLines() -> [String] {
+        var lines: [String] = []
         for (key, count) in repeatedWarnings.sorted(by: { $0.key < $1.key }) where count > 1 {
             let parts = key.split(separator: "\n", maxSplits: 1)
-            errorLine("(the WARNING from \(parts[0]) \"\(parts.count > 1 ? String(parts[1]) : "")\" came \(count) times)")
+            lines.append("(the WARNING from \(parts[0]) \"\(parts.count > 1 ? String(parts[1]) : "")\" came \(count) times)")
         }
         for (name, element) in filterStages {
             var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
             if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
             if let recordings = Pipeline.property(element, "recordings-written") { line += " recordings=\(recordings)" }
             if let faces = Pipeline.property(element, "frames-with-faces") { line += " faces=\(faces)" }
-            errorLine(line)
+            lines.append(line)
         }
+        return lines
     }
 
     /// What each file sink wrote, so a recording's file and size are named (a newcomer
     /// running `launch record` otherwise had to look for it), and whether it may not play.
-    func printFilesWritten(aborted: Bool) {
+    func printFilesWritten(aborted: Bool) { filesWrittenLines(aborted: aborted).forEach(errorLine) }
+
+    private func filesWrittenLines(aborted: Bool) -> [String] {
+        var lines: [String] = []
         for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
             guard let location = Pipeline.property(sink, "location"),
                   let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else { continue }
@@ -512,8 +524,9 @@ public final class PipelineSession {
             let failed = String(takingGLib: gst_object_get_path_string(sink.asObject)).map(erroredSources.contains) ?? false
             let unfinished = failed ? ", unfinished: writing it failed (above), it may not play"
                 : aborted ? ", unfinished: aborted before EOS reached it, it may not play" : ""
-            errorLine("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))" + unfinished)
+            lines.append("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))" + unfinished)
         }
+        return lines
     }
 
     // MARK: Stills and the first frame

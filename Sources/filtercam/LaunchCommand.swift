@@ -86,7 +86,9 @@ enum LaunchCommand {
         Self.session = session
         installSignalHandlers()
         let restoreTerminal = startReadingCommands(into: session)
-        session.onAborting = { [weak session] in Self.exitIfStopIsStuck(status: session?.interruptingSignal == SIGQUIT ? 128 + SIGQUIT : 130) }
+        session.onAborting = { [weak session] report in
+            Self.exitIfStopIsStuck(status: session?.interruptingSignal == SIGQUIT ? 128 + SIGQUIT : 130, report: report)
+        }
         let outcome = session.run()
         restoreTerminal()
         // Ctrl-\ as a shell reports it; the rest by the outcome.
@@ -120,10 +122,13 @@ enum LaunchCommand {
     /// An abort (a second Ctrl-C, Ctrl-\\) ends the process within a second even when an
     /// element does not let the pipeline stop (the stop waits for its streaming thread:
     /// 16 s behind an element stuck for 20 s, where gst-launch-1.0 ends at once); the
-    /// terminal's line mode is put back first.
-    static func exitIfStopIsStuck(status: Int32) {
+    /// terminal's line mode is put back first, and the summary and the files written said
+    /// (unfinished) as the stop would have said them.
+    static func exitIfStopIsStuck(status: Int32, report: AbortReport) {
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 1)
+            // Said by the session already: it is past the stop and about to end by itself.
+            if !report.sayUnlessSaid() { Thread.sleep(forTimeInterval: 1) }
             if terminalLineMode.saved { _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalLineMode.termios) }
             _exit(status)
         }

@@ -290,6 +290,34 @@ final class CLIRunTests: XCTestCase {
         XCTAssertGreaterThan(try probeFrameCount(dir.path + "/r-0.mp4") ?? 0, 0)
     }
 
+    /// A second Ctrl-C while the stop is held up (an element asleep in its streaming thread,
+    /// as x264enc flushing a long look-ahead) ends the process within a second and still
+    /// says what the stop would have: the summary, and the file written so far, unfinished.
+    func testAnAbortWhoseStopIsStuckStillSaysTheSummaryAndTheUnfinishedFile() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("frames.raw").path
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam name=fc ! tee name=t "
+                                   + "! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! identity sleep-time=30000000 ! fakesink async=false "
+                                   + "t. ! queue ! filesink buffer-mode=unbuffered location=\(out)"])
+        // A frame in the file: the other branch's first one is in identity's 30 s sleep (its
+        // queue holds what follows, so the tee never waits).
+        let deadline = Date().addingTimeInterval(30)
+        while ((try? FileManager.default.attributesOfItem(atPath: out))?[.size] as? Int ?? 0) == 0 && Date() < deadline { usleep(20_000) }
+        p.interrupt()
+        XCTAssertTrue(p.waitForStderr(containing: "sending EOS", timeout: 30), p.stderrSoFar)
+        p.interrupt()
+        let r = p.wait(timeout: 20)
+        XCTAssertFalse(r.timedOut, r.stderr)
+        XCTAssertEqual(r.status, 130, r.stderr)
+        XCTAssertLessThan(r.elapsed, 20, "ended by the abort, not by identity waking")
+        XCTAssertTrue(r.stderr.contains("Interrupted again: aborting without waiting for EOS."), r.stderr)
+        XCTAssertTrue(r.stderr.contains("filtercam fc: processed="), r.stderr)
+        XCTAssertTrue(r.stderr.contains("wrote \(out) (") && r.stderr.contains("unfinished: aborted before EOS reached it, it may not play"), r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "filtercam fc: processed=").count, 2, "said once: \(r.stderr)")
+    }
+
     // 11. --messages: element messages as JSON lines.
     func testMessagesAsJSONLines() throws {
         let r = try runCLI(["launch", "--messages", "audiotestsrc num-buffers=5 ! level post-messages=true ! fakesink"], timeout: 20)

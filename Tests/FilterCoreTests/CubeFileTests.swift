@@ -48,6 +48,8 @@ final class CubeFileTests: XCTestCase {
             ("two-sizes", ["LUT_3D_SIZE 2", "LUT_1D_SIZE 4"] + entries, 2, ["second size line"]),
             ("bad-domain", ["LUT_3D_SIZE 2", "DOMAIN_MIN 1 0 0", "DOMAIN_MAX 0.5 1 1"] + entries, 3, ["red", "DOMAIN_MIN must be below"]),
             ("domain-word", ["DOMAIN_MIN 0 zero 0"], 1, ["DOMAIN_MIN takes 3 numbers"]),
+            ("endless-domain", ["LUT_3D_SIZE 2", "DOMAIN_MIN -1.7e308 0 0", "DOMAIN_MAX 1.7e308 1 1"] + entries, 3,
+             ["red", "wider than a number can span"]),
         ]
         for (name, lines, line, words) in cases {
             let path = files.write("\(name).cube", lines.joined(separator: "\n") + "\n")
@@ -90,6 +92,19 @@ final class CubeFileTests: XCTestCase {
                                                                      "DOMAIN_MAX 0.921569 0.921569 0.921569", "LUT_3D_SIZE 2"] + entries).joined(separator: "\n")))
         XCTAssert(legal.look(r: 16, g: 16, b: 16) == (0, 0, 0) && legal.look(r: 235, g: 235, b: 235) == (255, 255, 255))
         XCTAssertEqual(legal.look(r: 235, g: 16, b: 16).r, 255)
+    }
+
+    /// Outputs as wide as a wide domain lets them be (±1e19 in ±1e20) are read and applied
+    /// without overflowing the lattice's fixed point: they count as ±4110, far past what a
+    /// level shows. (Such a file trapped the whole process.)
+    func testOutputsFarPastTheRangeInAWideDomainAreApplied() throws {
+        var lines = ["LUT_3D_SIZE 2", "DOMAIN_MIN -1e20 0 0", "DOMAIN_MAX 1e20 1 1"]
+        for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { lines.append("\(r == 0 ? "-1e19" : "1e19") \(g) \(b)") } } }
+        let look = try LookLibrary.load(files.write("wide.cube", lines.joined(separator: "\n") + "\n"))
+        // Every input red sits mid-domain: weights 127/255 and 128/255 of -1e19 and 1e19, far
+        // above 1. Green and blue are the identity, exact in the coarse fixed point too.
+        XCTAssert(look.look(r: 10, g: 20, b: 200) == (255, 20, 200))
+        XCTAssert(look.look(r: 250, g: 0, b: 255) == (255, 0, 255))
     }
 
     func testBinaryAndUnreadableFilesAreRefusedClearly() throws {

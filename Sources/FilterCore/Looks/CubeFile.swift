@@ -168,6 +168,12 @@ enum CubeFile {
             throw LookError(file: file, line: header.domainLine,
                             "the domain of \(["red", "green", "blue"][c]) is \(format(header.domainMin[c]))…\(format(header.domainMax[c])); DOMAIN_MIN must be below DOMAIN_MAX")
         }
+        // A span past what a Double holds (±1.7e308 at both ends) would map every value to
+        // the lattice's first cell: refused rather than a black picture.
+        for c in 0..<3 where !(header.domainMax[c] - header.domainMin[c]).isFinite {
+            throw LookError(file: file, line: header.domainLine,
+                            "the domain of \(["red", "green", "blue"][c]) is \(format(header.domainMin[c]))…\(format(header.domainMax[c])), wider than a number can span; give a finite range such as 0…1")
+        }
     }
 
     private static func sizeLine(_ shape: ColorLookup.Shape) -> String {

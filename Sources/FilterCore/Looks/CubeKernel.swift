@@ -88,7 +88,9 @@ struct LatticeScale: Sendable {
 
     /// The scale for a lattice holding `values`.
     init(values: [Float]) {
-        let low = Double(min(values.min() ?? 0, 0)), high = Double(max(values.max() ?? 1, 1))
+        // Values past ±4110 (levels no 8-bit picture shows; a wide-domain file may hold up
+        // to ±3.4e38) count as ±4110, so the offset stays in range and below 8220.
+        let low = max(Double(min(values.min() ?? 0, 0)), -4110), high = min(Double(max(values.max() ?? 1, 1)), 4110)
         // At least 1 (a look spanning more than 8220, a domain no 8-bit picture needs, has
         // its vertices capped below instead): 255 · 8221 < 2²¹.
         unit = max(1, min(4080, Int64(8220 / (high - low))))
