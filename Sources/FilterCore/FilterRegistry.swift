@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The filters known to this process, in the order of the filter table.
@@ -78,6 +79,10 @@ public final class FilterRegistry: Sendable {
         if ids.contains("look:" + id) { return " (did you mean \"look:\(id)\"?)" }
         if id != id.lowercased() && ids.contains(id.lowercased()) { return " (did you mean \"\(id.lowercased())\"?)" }
         if id.hasPrefix("look:") && !ids.contains(where: { $0.hasPrefix("look:") }) {
+            // FILTERCAM_LOOKS= (set, empty) is how the shipped looks are left out on purpose.
+            if let folder = ProcessInfo.processInfo.environment[LookFolder.environmentVariable], folder.isEmpty {
+                return " (no looks are loaded: FILTERCAM_LOOKS is set empty, which leaves the shipped ones out; unset it, or set FILTERCAM_LOOKS=DIR)"
+            }
             // Under stock gst-launch-1.0 the plugin loads no looks folder by itself.
             return " (no looks are loaded here: give the element looks=DIR, or set FILTERCAM_LOOKS=DIR; the filtercam program loads the shipped ones)"
         }

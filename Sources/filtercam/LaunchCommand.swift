@@ -74,7 +74,7 @@ enum LaunchCommand {
                 message += ": "
             }
             printError(message + "\(error)")
-            for hint in ParseHints.hints(for: "\(error)", file: file) { printError("  " + hint) }
+            for hint in ParseHints.hints(for: "\(error)", file: file, description: description) { printError("  " + hint) }
             if let hint = (error as? Pipeline.ParseError)?.linkHint { printError("  hint: " + hint) }
             return 1
         }

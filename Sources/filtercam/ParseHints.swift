@@ -9,7 +9,7 @@ import Foundation
 /// closest element or property name ("did you mean"), the valid values of a property,
 /// and, for a pipeline file, the line of a syntax error.
 enum ParseHints {
-    static func hints(for message: String, file: PipelineFile?) -> [String] {
+    static func hints(for message: String, file: PipelineFile?, description: String) -> [String] {
         var out: [String] = []
         let quoted = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
@@ -30,9 +30,19 @@ enum ParseHints {
            let choices = valueDescription(property: quoted[0], factory: quoted[1], given: quoted[2]) {
             out.append("\(quoted[0]) takes \(choices)")
         }
+        if let field = mistypedCapsField(in: message) {
+            out.append("\(field.name) takes \(field.takes), not \(field.value.quotedForMessage): the caps read it as \(field.type)")
+        }
+        if message.contains("syntax error"), file == nil, let shape = syntaxShape(of: description) {
+            out.append(shape)
+        }
         if message.contains("syntax error"), let file {
             if let line = syntaxErrorLine(in: file) {
-                out.append("the syntax error is at line \(line): \(file.sourceLines[line - 1].trimmingCharacters(in: .whitespaces))")
+                let text = file.sourceLines[line - 1].trimmingCharacters(in: .whitespaces)
+                out.append("the syntax error is at line \(line): \(text)")
+                if text.hasSuffix("\\") {
+                    out.append("a pipeline file needs no '\\' to go on at the next line (a line ending in '!', or the next starting with '!', goes on): remove it")
+                }
             } else if let last = file.sourceLines.lastIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
                       file.sourceLines[last].trimmingCharacters(in: .whitespaces).hasSuffix("!") {
                 // Each line may end in '!' when the next continues it; the last may not.
@@ -42,11 +52,54 @@ enum ParseHints {
         return out
     }
 
+    /// The video/audio caps fields that take numbers, and what they take.
+    private static let numericCapsFields = [
+        "width": "a whole number (width=640)", "height": "a whole number (height=480)",
+        "framerate": "a fraction (framerate=30/1)", "pixel-aspect-ratio": "a fraction (pixel-aspect-ratio=1/1)",
+        "rate": "a whole number (rate=48000)", "channels": "a whole number (channels=2)",
+    ]
+
+    /// A caps field of a failed link given a value of the wrong type ("width=abc" is read as
+    /// a string, "width=12.5" as a double, and the link fails as if the caps fit nothing).
+    static func mistypedCapsField(in message: String) -> (name: String, value: String, type: String, takes: String)? {
+        guard message.contains("can't handle caps") else { return nil }
+        var rest = message[...]
+        while let found = rest.range(of: #"[a-z-]+=\((string|double)\)[^,;]+"#, options: .regularExpression) {
+            let field = rest[found]
+            let name = String(field.prefix { $0 != "=" }), type = String(field.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" })
+            let value = String(field.drop { $0 != ")" }.dropFirst())
+            // A double is a mistake only where a whole number is taken (a fraction takes 29.97).
+            if let takes = numericCapsFields[name], type == "string" || takes.hasPrefix("a whole") {
+                return (name, value, type == "double" ? "a decimal number" : "text", takes)
+            }
+            rest = rest[found.upperBound...]
+        }
+        return nil
+    }
+
+    /// What is wrong with a description given on the command line that GStreamer calls only
+    /// a "syntax error": a '!' with no element on one side, or a shell's line continuation.
+    static func syntaxShape(of description: String) -> String? {
+        let text = description.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("!") { return "the description starts with '!', with no element before it" }
+        if text.hasSuffix("!") { return "the description ends with '!', with nothing after it" }
+        if let doubled = text.range(of: #"!\s*!"#, options: .regularExpression) {
+            let before = text[..<doubled.lowerBound].split(separator: " ").suffix(1).joined()
+            let after = text[doubled.upperBound...].split(separator: " ").prefix(1).joined()
+            return "two '!' with no element between them: \(before) \(text[doubled]) \(after)"
+        }
+        if text.contains("\\\n") || text.hasSuffix("\\") {
+            return "a '\\' at a line's end is the shell's line continuation; inside quotes it stays in the description: remove it"
+        }
+        return nil
+    }
+
     /// The pipeline file's line a parse error comes from: the line quoting what the error
     /// quotes, or for a link that failed ("could not link videotestsrc0 to filtercam0",
     /// which quotes nothing) the line making the link's second element, else its first.
     static func line(of message: String, in file: PipelineFile) -> Int? {
         if let token = LaunchCommand.offendingToken(in: message), let line = file.line(mentioning: token) { return line }
+        if let field = mistypedCapsField(in: message), let line = file.line(mentioning: "\(field.name)=\(field.value)") { return line }
         guard message.hasPrefix("could not link ") else { return nil }
         let words = message.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",.:")) }
         guard words.count >= 6, words[4] == "to" else { return nil }

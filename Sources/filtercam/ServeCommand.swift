@@ -73,7 +73,7 @@ enum ServeCommand {
                     printError("  the description must produce raw video (video/x-raw): end it with '! videoconvert', not an encoder or a sink")
                 }
             }
-            for hint in ParseHints.hints(for: "\(error)", file: file) { printError("  " + hint) }
+            for hint in ParseHints.hints(for: "\(error)", file: file, description: description) { printError("  " + hint) }
             if let hint = (error as? Pipeline.ParseError)?.linkHint { printError("  hint: " + hint) }
             return 1
         }

@@ -447,6 +447,39 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertLessThanOrEqual(r.stderr.components(separatedBy: "CRITICAL").count - 1, 1, r.stderr)
     }
 
+    /// What GStreamer calls only a "syntax error", or a failed link, in a description typed
+    /// on the command line or a file: said in words (the file's version had its line; the
+    /// command line's had nothing, and a caps field given text blamed the next element).
+    func testSyntaxErrorsAndMistypedCapsAreSaidInWords() throws {
+        for (description, words) in [("videotestsrc !", "the description ends with '!', with nothing after it"),
+                                     ("! fakesink", "the description starts with '!', with no element before it"),
+                                     ("videotestsrc ! ! fakesink", "two '!' with no element between them: videotestsrc ! ! fakesink")] {
+            let r = try runCLI(["launch", description])
+            XCTAssertEqual(r.status, 1, r.summary)
+            XCTAssertTrue(r.stderr.contains("filtercam launch: syntax error\n  \(words)"), r.stderr)
+        }
+        let continued = try writePipelineFile("videotestsrc num-buffers=3 \\\n  ! fakesink\n")
+        let c = try runCLI(["launch", continued.path])
+        XCTAssertTrue(c.stderr.contains("the syntax error is at line 1") && c.stderr.contains("needs no '\\' to go on at the next line"), c.stderr)
+
+        let caps = try writePipelineFile("videotestsrc num-buffers=3\n  ! video/x-raw,width=abc\n  ! fakesink\n")
+        let k = try runCLI(["launch", caps.path])
+        XCTAssertTrue(k.stderr.contains("\(caps.path):2: could not link"), k.stderr)
+        XCTAssertTrue(k.stderr.contains("width takes a whole number (width=640), not 'abc'"), k.stderr)
+        let rate = try runCLI(["launch", "videotestsrc num-buffers=3 ! video/x-raw,framerate=thirty ! fakesink"])
+        XCTAssertTrue(rate.stderr.contains("framerate takes a fraction (framerate=30/1), not 'thirty'"), rate.stderr)
+        let fine = try runCLI(["launch", "videotestsrc num-buffers=3 ! video/x-raw,framerate=30000/1001 ! fakesink"])
+        XCTAssertEqual(fine.status, 0, fine.summary)
+    }
+
+    /// FILTERCAM_LOOKS set empty leaves the shipped looks out: a look asked for says so
+    /// (it said the filtercam program loads them, which this is).
+    func testALookAskedForWithLooksLeftOutSaysWhy() throws {
+        let r = try runCLI(["filters", "look:teal-orange"], environment: ["FILTERCAM_LOOKS": ""])
+        XCTAssertNotEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("FILTERCAM_LOOKS is set empty, which leaves the shipped ones out"), r.stderr)
+    }
+
     /// A bad value that a variable put into a file fails when the element starts: the error
     /// names the file's line, where the value shows.
     func testAnElementsErrorNamesTheFilesLine() throws {
