@@ -72,6 +72,24 @@ GstCaps *fc_caps_with_size(GstCaps *caps, gint width, gint height, gboolean swap
   gint par_n, par_d;
   if (swap_par && gst_structure_get_fraction(s, "pixel-aspect-ratio", &par_n, &par_d))
     gst_structure_set(s, "pixel-aspect-ratio", GST_TYPE_FRACTION, par_d, par_n, NULL);
+  // Caps without colorimetry or chroma siting get GStreamer's guess from the height
+  // (BT.601 up to 576 lines, BT.709 above): a new size would change how downstream reads
+  // the same samples (640x480 turned to 480x640, or a 720p frame's lens at 640x360, shown
+  // in the other matrix's colours). The input's are said outright where the guess for the
+  // new size differs.
+  GstVideoInfo in_info, out_info;
+  if (gst_video_info_from_caps(&in_info, caps) && gst_video_info_from_caps(&out_info, out)) {
+    if (!gst_structure_has_field(s, "colorimetry") && !gst_video_colorimetry_is_equal(&in_info.colorimetry, &out_info.colorimetry)) {
+      gchar *colorimetry = gst_video_colorimetry_to_string(&in_info.colorimetry);
+      if (colorimetry) gst_structure_set(s, "colorimetry", G_TYPE_STRING, colorimetry, NULL);
+      g_free(colorimetry);
+    }
+    if (!gst_structure_has_field(s, "chroma-site") && in_info.chroma_site != out_info.chroma_site) {
+      gchar *site = gst_video_chroma_site_to_string(in_info.chroma_site);
+      if (site) gst_structure_set(s, "chroma-site", G_TYPE_STRING, site, NULL);
+      g_free(site);
+    }
+  }
   return out;
 }
 

@@ -197,6 +197,29 @@ final class YUVElementTests: XCTestCase {
         }
     }
 
+    /// Caps without colorimetry are read in BT.601 up to 576 lines and BT.709 above: a turn
+    /// or a lens crop across that line kept the samples but changed how downstream read
+    /// them (a saturated green 20 levels off in RGB). The picture in RGB is the unturned,
+    /// uncropped picture's, turned or cropped by the stock elements after videoconvert. (One
+    /// colour: at the edges of bars the turned 4:2:2 chroma differs by its resampling.)
+    func testATurnOrALensAcrossTheHDLineKeepsTheColours() throws {
+        func rgb(_ frames: [CapturedFrame]) -> [UInt8] { frames.first?.bytes ?? [] }
+        let rgbx = "videoconvert ! video/x-raw,format=RGBx"
+        func source(_ format: String, _ w: Int, _ h: Int) -> String {
+            self.source(format, w, h, pattern: "solid-color foreground-color=0xff20c040")
+        }
+        for format in ["I420", "NV12", "YUY2"] {
+            let turned = try collectFrames("\(source(format, 600, 40)) ! filtercam orientation=90r ! \(rgbx)")
+            let stockTurned = try collectFrames("\(source(format, 600, 40)) ! \(rgbx) ! videoflip video-direction=90r")
+            XCTAssertEqual([turned.first?.width, turned.first?.height], [40, 600])
+            XCTAssertLessThanOrEqual(zip(rgb(turned), rgb(stockTurned)).map { abs(Int($0) - Int($1)) }.max() ?? 255, 2, "\(format) turned")
+            let lens = try collectFrames("\(source(format, 64, 600)) ! filtercam lens=0,0,0.5,0.5 lens-crop=true ! \(rgbx)")
+            let stockLens = try collectFrames("\(source(format, 64, 600)) ! \(rgbx) ! videocrop right=32 bottom=300")
+            XCTAssertEqual([lens.first?.width, lens.first?.height], [32, 300])
+            XCTAssertLessThanOrEqual(zip(rgb(lens), rgb(stockLens)).map { abs(Int($0) - Int($1)) }.max() ?? 255, 2, "\(format) lens")
+        }
+    }
+
     func testOutputKeepsTheInputFormatAndFiltersChangeIt() throws {
         for format in Self.formats {
             let input = try collectFrames(source(format, 16, 8))
