@@ -147,6 +147,12 @@ static gboolean fc_filter_query(GstPad *pad, GstObject *parent, GstQuery *query)
   return gst_pad_peer_query(gst_pad_get_element_private(pad), query);
 }
 
+// The result of the upstream event the worker's probe passed on, on this thread (the probe
+// runs inside the push below): a probe that handles an event can only say "handled", so
+// a navigation event nobody upstream took returned TRUE (identity returns upstream's FALSE).
+static _Thread_local int fc_upstream_result = -1;
+void fc_note_upstream_event_result(gboolean result) { fc_upstream_result = result ? 1 : 0; }
+
 // Upstream events the worker has no part in go straight to the element's sink pad, as
 // through identity, so their result is upstream's: a seek the source refuses returns
 // FALSE (through the appsrc every seek "succeeded"), a caps filter changed at run time
@@ -168,7 +174,11 @@ static gboolean fc_filter_src_event(GstPad *pad, GstObject *parent, GstEvent *ev
   default:
     break;
   }
-  return gst_pad_push_event(gst_pad_get_element_private(pad), event);
+  fc_upstream_result = -1;
+  gboolean pushed = gst_pad_push_event(gst_pad_get_element_private(pad), event);
+  int passed_on = fc_upstream_result;
+  fc_upstream_result = -1;
+  return passed_on < 0 ? pushed : passed_on;
 }
 
 static void fc_filter_class_init(gpointer klass, gpointer data) {

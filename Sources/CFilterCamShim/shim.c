@@ -50,16 +50,49 @@ GstClockTime fc_buffer_pts(GstBuffer *b) { return GST_BUFFER_PTS(b); }
 GstClockTime fc_buffer_duration(GstBuffer *b) { return GST_BUFFER_DURATION(b); }
 GstBuffer *fc_buffer_make_writable(GstBuffer *b) { return gst_buffer_make_writable(b); }
 
-/* The first buffer flag left to elements: only the element's own src pad probe sees it. */
-#define FC_BUFFER_FLAG_CONTINUOUS GST_BUFFER_FLAG_LAST
+/* The mark on a frame that must leave without DISCONT: a meta of the element's own, which
+ * its src pad's probe takes off. Not a buffer flag: the flags from GST_BUFFER_FLAG_LAST up
+ * are upstream's (the video library's INTERLACED, an application's own) and went missing
+ * with it. A copy (GstBaseSrc making the frame writable to mark it) carries it over. */
+typedef struct { GstMeta meta; } FcContinuousMeta;
+
+static GType fc_continuous_meta_api_type(void) {
+  static gsize type = 0;
+  if (g_once_init_enter(&type)) {
+    static const gchar *tags[] = {NULL};
+    g_once_init_leave(&type, gst_meta_api_type_register("FcContinuousMetaAPI", tags));
+  }
+  return (GType)type;
+}
+
+static const GstMetaInfo *fc_continuous_meta_info(void);
+
+static gboolean fc_continuous_meta_init(GstMeta *meta, gpointer params, GstBuffer *buffer) { return TRUE; }
+
+static gboolean fc_continuous_meta_transform(GstBuffer *dest, GstMeta *meta, GstBuffer *buffer, GQuark type, gpointer data) {
+  if (!GST_META_TRANSFORM_IS_COPY(type)) return FALSE;
+  return gst_buffer_add_meta(dest, fc_continuous_meta_info(), NULL) != NULL;
+}
+
+static const GstMetaInfo *fc_continuous_meta_info(void) {
+  static const GstMetaInfo *info = NULL;
+  if (g_once_init_enter(&info)) {
+    g_once_init_leave(&info, gst_meta_register(fc_continuous_meta_api_type(), "FcContinuousMeta", sizeof(FcContinuousMeta),
+                                               fc_continuous_meta_init, NULL, fc_continuous_meta_transform));
+  }
+  return info;
+}
+
 gboolean fc_buffer_is_discont(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_DISCONT); }
 void fc_buffer_set_discont(GstBuffer *b) { GST_BUFFER_FLAG_SET(b, GST_BUFFER_FLAG_DISCONT); }
-void fc_buffer_mark_continuous(GstBuffer *b) { GST_BUFFER_FLAG_SET(b, FC_BUFFER_FLAG_CONTINUOUS); }
+void fc_buffer_mark_continuous(GstBuffer *b) { gst_buffer_add_meta(b, fc_continuous_meta_info(), NULL); }
 void fc_probe_info_keep_continuous(GstPadProbeInfo *info) {
     GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER(info);
-    if (b == NULL || !GST_BUFFER_FLAG_IS_SET(b, FC_BUFFER_FLAG_CONTINUOUS)) return;
+    if (b == NULL || gst_buffer_get_meta(b, fc_continuous_meta_api_type()) == NULL) return;
     b = gst_buffer_make_writable(b);
-    GST_BUFFER_FLAG_UNSET(b, FC_BUFFER_FLAG_CONTINUOUS | GST_BUFFER_FLAG_DISCONT);
+    GstMeta *mark = gst_buffer_get_meta(b, fc_continuous_meta_api_type());   // the copy's, if copied
+    if (mark) gst_buffer_remove_meta(b, mark);
+    GST_BUFFER_FLAG_UNSET(b, GST_BUFFER_FLAG_DISCONT);
     GST_PAD_PROBE_INFO_DATA(info) = b;
 }
 guint8 *fc_video_frame_plane_data(GstVideoFrame *f) { return GST_VIDEO_FRAME_PLANE_DATA(f, 0); }

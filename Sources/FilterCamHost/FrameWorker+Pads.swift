@@ -170,20 +170,24 @@ extension FrameWorker {
             let me = FrameWorker.from(data)
             guard let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
             // HANDLED: the probe owns the event, and pushing it on hands that reference over.
+            // The element's src pad returns what upstream said (`fc_note_upstream_event_result`).
             switch event.pointee.type {
             case GST_EVENT_LATENCY:
                 // Upstream elements get it too, as through any other element.
                 me.notePipelineLatency(event)
-                gst_pad_push_event(me.sinkPad, event)
+                fc_note_upstream_event_result(gst_pad_push_event(me.sinkPad, event))
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_NAVIGATION:
                 let handled = GstOwned(event)
-                if me.stage?.navigate(event) == true { return GST_PAD_PROBE_HANDLED }
-                gst_pad_push_event(me.sinkPad, me.mappedNavigation(event) ?? handled.take())
+                if me.stage?.navigate(event) == true {
+                    fc_note_upstream_event_result(1)
+                    return GST_PAD_PROBE_HANDLED
+                }
+                fc_note_upstream_event_result(gst_pad_push_event(me.sinkPad, me.mappedNavigation(event) ?? handled.take()))
                 return GST_PAD_PROBE_HANDLED
             case GST_EVENT_QOS:
                 me.noteQoS(event)
-                gst_pad_push_event(me.sinkPad, event)
+                fc_note_upstream_event_result(gst_pad_push_event(me.sinkPad, event))
                 return GST_PAD_PROBE_HANDLED
             default:
                 return GST_PAD_PROBE_OK

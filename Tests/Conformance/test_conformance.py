@@ -685,6 +685,61 @@ class Metas(unittest.TestCase):
                     self.assertEqual(ours, reference)
 
 
+    def flags_at_sink(self, element, flags_in):
+        """The DISCONT and element-defined flags (GST_BUFFER_FLAG_LAST up) of each frame at
+        the sink after `element`, for frames pushed with `flags_in`."""
+        pipeline = Gst.parse_launch('appsrc name=src format=time caps="video/x-raw,format=I420,width=64,height=48,'
+                                    f'framerate=30/1" ! {element} ! appsink name=sink sync=false')
+        src, sink = pipeline.get_by_name("src"), pipeline.get_by_name("sink")
+        pipeline.set_state(Gst.State.PLAYING)
+        for i, flags in enumerate(flags_in):
+            buffer = Gst.Buffer.new_wrapped(bytes(64 * 48 * 3 // 2))
+            buffer.pts, buffer.duration = i * Gst.SECOND // 30, Gst.SECOND // 30
+            buffer.set_flags(Gst.BufferFlags(flags))
+            src.emit("push-buffer", buffer)
+        src.emit("end-of-stream")
+        mask = int(Gst.BufferFlags.DISCONT) | ~(int(Gst.BufferFlags.LAST) - 1) & 0xFFFFFFFF
+        out = []
+        while (sample := sink.emit("try-pull-sample", 5 * Gst.SECOND)) is not None:
+            out.append(int(sample.get_buffer().get_flags()) & mask)
+        pipeline.set_state(Gst.State.NULL)
+        return out
+
+    def test_flags_an_element_defines_survive_with_discont(self):
+        # The element marked frames to leave without DISCONT with GST_BUFFER_FLAG_LAST, the
+        # first flag left to elements (the video library's INTERLACED): upstream's was taken
+        # off, and DISCONT with it.
+        last, discont = int(Gst.BufferFlags.LAST), int(Gst.BufferFlags.DISCONT)
+        flags_in = [0, discont | last, last, discont, last << 3]
+        reference = self.flags_at_sink("identity", flags_in)
+        self.assertEqual(reference, [discont, discont | last, last, discont, last << 3])
+        for element in FILTERCAM_ELEMENTS + ["filtercam orientation=90r"]:
+            with self.subTest(element=element):
+                self.assertEqual(self.flags_at_sink(element, flags_in), reference)
+
+
+class UpstreamEventResults(unittest.TestCase):
+    """Upstream events return upstream's answer, as through identity."""
+
+    def test_navigation_nobody_takes_returns_false(self):
+        # The worker passes navigation on from a pad probe, which could only say "handled":
+        # a key or a pointer move that no element upstream took returned TRUE.
+        def results(element):
+            pipeline = Gst.parse_launch(f"videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! {element} ! fakesink name=sink")
+            pipeline.set_state(Gst.State.PLAYING)
+            pipeline.get_state(10 * Gst.SECOND)
+            sink = pipeline.get_by_name("sink")
+            answers = [sink.send_event(Gst.Event.new_navigation(Gst.Structure.new_from_string(text))) for text in
+                       ["application/x-gst-navigation, event=(string)mouse-move, pointer_x=(double)10, pointer_y=(double)10",
+                        "application/x-gst-navigation, event=(string)key-press, key=(string)x"]]
+            pipeline.set_state(Gst.State.NULL)
+            return answers
+        self.assertEqual(results("identity"), [False, False])
+        for element in FILTERCAM_ELEMENTS + ["filtercam navigation=false orientation=90r"]:
+            with self.subTest(element=element):
+                self.assertEqual(results(element), [False, False])
+
+
 class QoS(unittest.TestCase):
     """6. QoS from a slow syncing sink reaches the source; the element skips late frames."""
 

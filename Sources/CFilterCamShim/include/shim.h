@@ -128,11 +128,14 @@ GstBuffer *fc_buffer_make_writable(GstBuffer *b);          // gst_buffer_make_wr
 
 /// DISCONT as upstream set it: GstBaseSrc (the element's appsrc) marks every buffer
 /// DISCONT when playing backwards. The worker marks a buffer that must leave without it
-/// (`fc_buffer_mark_continuous`, a flag of the element's own, on a writable buffer); the
+/// (`fc_buffer_mark_continuous`, a meta of the element's own, on a writable buffer); the
 /// probe on the element's src pad then clears both (`fc_probe_info_keep_continuous`).
 gboolean fc_buffer_is_discont(GstBuffer *b);
 void fc_buffer_set_discont(GstBuffer *b);
 void fc_buffer_mark_continuous(GstBuffer *b);
+/// The result of an upstream event that the worker's probe on the inner src pad handled
+/// by passing it on (or by using it: TRUE), for the element's src pad to return.
+void fc_note_upstream_event_result(gboolean result);
 void fc_probe_info_keep_continuous(GstPadProbeInfo *info);
 guint8 *fc_video_frame_plane_data(GstVideoFrame *f);       // GST_VIDEO_FRAME_PLANE_DATA(f, 0)
 gint fc_video_frame_stride(GstVideoFrame *f);              // GST_VIDEO_FRAME_PLANE_STRIDE(f, 0)
