@@ -104,18 +104,22 @@ extension FilterCamElement {
         return FrameTask(.passthrough(width: recipe.plan.inputWidth, height: recipe.plan.inputHeight))
     }
 
+    /// A countdown running or due is called off (`reason`: why its still is not taken):
+    /// said in a WARNING and a `snapshot-failed`, and `countdown` reads 0 (notified).
+    func callOffCountdown(because reason: String) {
+        guard display.withLock({ $0.cancelCountdown() }) else { return }
+        fc_post_warning(element, "countdown called off: \(reason)", nil)
+        snapshots.reportUnserved(reason: "no still: " + reason)
+        g_object_notify(element.asGObject, Property.countdown.rawValue)
+    }
+
     /// EOS: stills still waiting for a frame are written (or reported) now, and the
     /// running recording is finished, before EOS goes on.
     func endOfStream() {
         // A countdown still running has no frame after EOS to take its still from: called
         // off and said failed. It vanished silently, and the property went on counting
         // down by the clock after the stream had ended.
-        if display.withLock({ $0.cancelCountdown() }) {
-            let reason = "the stream ended before the countdown's end (no frame comes after it to take the still from)"
-            fc_post_warning(element, "countdown called off: \(reason)", nil)
-            snapshots.reportUnserved(reason: "no still: " + reason)
-            g_object_notify(element.asGObject, Property.countdown.rawValue)
-        }
+        callOffCountdown(because: "the stream ended before the countdown's end (no frame comes after it to take the still from)")
         // Window keys held behind a still have no frame left either: stills among them are
         // said not taken, as requests are.
         snapshots.failHeld(dropHeldKeys(), because: "the stream ended")

@@ -274,13 +274,12 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         }
     }
 
-    /// After PAUSED→READY: a countdown running (or due) is called off, and `countdown`
-    /// reads 0 (notified), as `record` goes back to false: a still timed for this run must
-    /// not be taken whenever the camera plays again.
+    /// After PAUSED→READY: a countdown running (or due) is called off and said (a window
+    /// closed during one lost its still without a word), and `countdown` reads 0, as
+    /// `record` goes back to false: a still timed for this run must not be taken whenever
+    /// the camera plays again.
     func stop() {
-        if display.withLock({ $0.cancelCountdown() }) {
-            g_object_notify(element.asGObject, Property.countdown.rawValue)
-        }
+        callOffCountdown(because: "the pipeline stopped before the countdown's end")
         // Stills asked for in the window and held behind one (a window closed just after
         // `s s s`): said not taken, as requests are.
         snapshots.failHeld(dropHeldKeys(), because: "the pipeline stopped")

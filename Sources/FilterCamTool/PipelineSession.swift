@@ -643,10 +643,15 @@ public final class PipelineSession {
                 report(message.pointer)
                 continue
             }
+            if let out = messagesOutput, let line = MessageJSON.line(for: message.pointer) {
+                try? out.write(contentsOf: Data((line + "\n").utf8))   // as while running (`--messages`)
+            }
             guard let structure = gst_message_get_structure(message.pointer) else { continue }
             let name = String(cString: gst_structure_get_name(structure))
             if name == "recording-saved" || name == "recording-failed" { reportRecording(message.pointer) }
-            if name == "snapshot-failed" { reportStill(message.pointer) }
+            // Stills written while the pipeline stopped (a window closed just after `s s s`)
+            // are said as those written while it ran.
+            if name == "snapshot-failed" || name == "snapshot-saved" { reportStill(message.pointer) }
         }
     }
 

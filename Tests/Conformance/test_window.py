@@ -310,6 +310,24 @@ class Window(WindowTestCase):
         frames, _ = probe_frames_and_duration(path)
         self.assertGreater(frames, 0, err[-1000:])
 
+    def test_stills_asked_for_as_the_window_closes_are_each_said(self):
+        # `s s s t` and the window closed at once (xdotool windowclose): the stills written
+        # while the pipeline stopped had no `saved` line (3 files, 2 lines), and the
+        # countdown's still was lost without a word.
+        folder = tempfile.mkdtemp(prefix="fc-window-stills-")
+        cli = self.launch_with_a_picture(f"filtercam snapshot-location={folder}/s-%d.jpg")
+        windows = self.top_window_ids()
+        self.assertEqual(len(windows), 1, windows)
+        self.xdotool("mousemove", "100", "100", "key", "s", "key", "s", "key", "s", "key", "t", "windowclose", str(windows[0]))
+        _, err = self.output_once_ended(cli, 10, "filtercam did not end within 10 s of its window's closing")
+        self.assertEqual(cli.returncode, 1, err[-1000:])
+        files = sorted(f for f in os.listdir(folder) if f.endswith(".jpg"))
+        self.assertGreaterEqual(len(files), 1, err[-1500:])
+        self.assertEqual(len(re.findall(r"^saved ", err, re.M)), len(files), err[-1500:])
+        self.assertIn(f"snapshots={len(files)}", err)
+        if "countdown: a still in" in err:
+            self.assertIn("countdown called off: the pipeline stopped before the countdown's end", err)
+
     def test_rotate_letterboxes_the_whole_picture_in_the_preview_window(self):
         # The shipped preview pipeline, a test picture for the camera, r pressed in its window.
         env = dict(os.environ, DISPLAY=self.display, SOURCE="videotestsrc is-live=true ! video/x-raw,width=640,height=480",
