@@ -141,9 +141,11 @@ class OnTimeBursts(LiveCase):
         # of them the receiver gets depends on when ICE connects, which varies from call
         # to call by more than a per cent (144–145 of 151 through identity, and through
         # FilterCam with 0 dropped), so it is shown and only checked to carry the video.
+        # One FilterCam element: the single-filter ones (fcsepia) hand frames over through
+        # the same worker, and each call takes 5 s.
         from webrtc_pair import frames_received
         reference = frames_received("identity")
-        for element in FILTERCAM_ELEMENTS:
+        for element in FILTERCAM_ELEMENTS[:1]:
             with self.subTest(element=element):
                 name = element.split()[0]
                 encoded, received, dropped = frames_received(f"{name} name=tested {element[len(name):]}")
