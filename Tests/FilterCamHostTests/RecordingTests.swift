@@ -130,6 +130,20 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try probeDuration(path)), 1.6, accuracy: 0.05)
     }
 
+    /// A lens cropped under 16 pixels (the encoder's smallest side) is recorded scaled up
+    /// with its shape: it started, then ended "not-negotiated" with an empty file.
+    func testAPictureUnderSixteenPixelsIsRecordedScaledUp() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = try collectFrames("videotestsrc num-buffers=20 ! video/x-raw,format=I420,width=320,height=240,framerate=25/1 "
+                                       + "! filtercam lens=0,0,0.05,0.05 lens-crop=true record=true record-location=\(dir.path)/t-%d.mp4")
+        XCTAssertEqual([frames.first?.width, frames.first?.height], [16, 12], "the lens")
+        let path = dir.appendingPathComponent("t-0.mp4").path
+        XCTAssertEqual(try probeFrameCount(path), 20)
+        let decoded = try self.decoded(path)
+        XCTAssertEqual([decoded.first?.width, decoded.first?.height], [22, 16])
+    }
+
     /// `record=true` on a stream that ends before any frame: a WARNING says nothing was
     /// recorded, instead of silence, and no file is left.
     func testARecordingAskedForOnAStreamWithNoFramesSaysSo() throws {

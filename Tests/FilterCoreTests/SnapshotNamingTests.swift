@@ -89,6 +89,20 @@ final class SnapshotNamingTests: XCTestCase {
         XCTAssertEqual(try SnapshotNaming(template: "/no/such/folder/s-%d.jpg").firstAfterExisting(), 0)
     }
 
+    /// A name whose number no counter made (Int.max) is left alone: counting on from it
+    /// overflowed and killed the process at the next still or recording.
+    func testANumberPastTheCountersRangeIsLeftAlone() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fc-naming-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["s-9223372036854775807.jpg", "s-00003.jpg"] {
+            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+        }
+        let naming = try SnapshotNaming(template: dir.path + "/s-%05d.jpg")
+        XCTAssertEqual(naming.firstAfterExisting(), 4)
+        XCTAssertEqual(naming.nextFree(from: Int.max, biases: []), SnapshotNaming.counterLimit)
+    }
+
     /// `%%` is a literal `%`, as printf (and so multifilesink and splitmuxsink) reads it.
     func testDoublePercentIsALiteralPercentAsPrintfReadsIt() throws {
         for template in ["100%%-%05d.jpg", "%%%d%%.jpg", "a%%b/%%c-%02d", "%d%%"] {

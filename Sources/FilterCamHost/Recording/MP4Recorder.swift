@@ -88,9 +88,7 @@ final class MP4Recorder: Sendable {
         let bytesPerPixel = if case .rgb = first { 4 } else { 2 }   // YUV: at most 4:2:2
         maxQueued = Self.maxQueuedFrames(fps: fps, frameBytes: first.width * first.height * bytesPerPixel)
         memory = StillMemory(kept: maxQueued + 4)
-        // 4:2:0 needs even sides.
-        width = max(2, first.width & ~1)
-        height = max(2, first.height & ~1)
+        (width, height) = Self.encodedSize(width: first.width, height: first.height)
         var sound = soundSource != nil && clock != nil
         let encoder = Self.soundEncoder
         if encoder == nil { sound = false }
@@ -141,6 +139,16 @@ final class MP4Recorder: Sendable {
 
     deinit {
         gst_element_set_state(pipeline, GST_STATE_NULL)
+    }
+
+    /// The size a picture of `width`×`height` is encoded at: even sides (4:2:0), and none
+    /// under 16 (x264enc refuses a smaller picture: a lens cropped down to 16×12 started a
+    /// recording that ended "not-negotiated" with an empty file), scaled up with its shape.
+    static func encodedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let shorter = max(1, min(width, height))
+        let scale = shorter < 16 ? 16 / Double(shorter) : 1
+        func side(_ n: Int) -> Int { max(16, Int((Double(n) * scale / 2).rounded()) * 2) }
+        return shorter < 16 ? (side(width), side(height)) : (width & ~1, height & ~1)
     }
 
     /// The frames that may wait for the encoder: `queuedSeconds` of them within

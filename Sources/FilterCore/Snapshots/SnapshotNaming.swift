@@ -126,22 +126,30 @@ public struct SnapshotNaming: Equatable {
         for name in names where name.hasPrefix(stem) {
             let rest = name.dropFirst(stem.count)
             let digits = rest.prefix { ("0"..."9").contains($0) }
-            guard !digits.isEmpty, digits.count >= width, let number = Int(digits) else { continue }
+            // A number past the counter's range (a name no counter made: 9223372036854775807)
+            // is left alone, as one too long for an Int is; counting on from it overflowed.
+            guard !digits.isEmpty, digits.count >= width, let number = Int(digits), number < Self.counterLimit else { continue }
             let tail = rest.dropFirst(digits.count)
             let matches = tail == suffix || (tail.hasPrefix(base + "-ev") && tail.hasSuffix(ext))
             if matches { highest = max(highest, number) }
         }
-        return highest == Int.max ? highest : highest + 1
+        return highest + 1
     }
 
+    /// The counter's range: far more stills than a camera takes, far below where adding one
+    /// overflows.
+    public static let counterLimit = 1_000_000_000_000
+
     /// The first counter ≥ `start` whose names (all biases of a set) are all free.
+
     public func nextFree(from start: Int, biases: [Double]) -> Int {
-        var n = max(start, 0)
-        while true {
+        var n = min(max(start, 0), Self.counterLimit)
+        while n < Self.counterLimit {
             let names = biases.isEmpty ? [path(counter: n)] : biases.map { path(counter: n, bias: $0) }
             if !names.contains(where: Self.isTaken) { return n }
             n += 1
         }
+        return n   // every name taken up to the limit: the write refuses to overwrite it
     }
 
     /// Whether a name is taken: a file, a folder, or a symbolic link even to nothing (the
