@@ -293,7 +293,10 @@ public final class PipelineSession {
         // Stopping finishes a recording still running (aborted, or its stop not yet seen):
         // its line, and the summary's count, come from what the elements say then (the
         // bus is flushed only on the way to NULL).
-        if outcome == .aborted { onAborting?(AbortReport(lines: summaryLines() + filesWrittenLines(aborted: true), said: closingReportSaid)) }
+        if outcome == .aborted {
+            let unfinished = recordingPaths.map { "recording \($0) unfinished: aborted before it was finished (no index), it may not play" }
+            onAborting?(AbortReport(lines: summaryLines() + unfinished + filesWrittenLines(aborted: true), said: closingReportSaid))
+        }
         pipeline.setState(GST_STATE_READY)
         reportWhatStoppingSaid()
         let saysTheEnd = closingReportSaid.withLock { said in defer { said = true }; return !said }
@@ -308,6 +311,9 @@ public final class PipelineSession {
     private var saidInterruptWaits = false
     /// Recordings from the preview started and not yet saved or failed.
     var recordingsRunning = 0
+    /// The files of the recordings running (started, not yet saved or failed): an abort whose
+    /// stop never ends leaves them without their index.
+    private var recordingPaths: [String] = []
     /// When `record` asked for a recording that has not started yet (it starts with the
     /// next frame); cleared when it starts or fails.
     var recordingAsked: Date?
@@ -667,6 +673,7 @@ public final class PipelineSession {
         switch name {
         case "recording-started":
             recordingsRunning += 1
+            recordingPaths.append(path)
             recordingAsked = nil
             var width: gint = 0, height: gint = 0
             gst_structure_get_int(structure, "width", &width)
@@ -679,6 +686,7 @@ public final class PipelineSession {
             var started: gboolean = 1
             gst_structure_get_boolean(structure, "started", &started)
             if started != 0 { recordingsRunning -= 1 }
+            recordingPaths.removeAll { $0 == path }
             recordingAsked = nil
             recordingStopAsked = nil
             // One that could not start is said here, each time (its WARNING is not printed);
@@ -688,6 +696,7 @@ public final class PipelineSession {
             onRecording?(RecordingNews(ok: false, line: reason))
         case "recording-saved":
             recordingsRunning -= 1
+            recordingPaths.removeAll { $0 == path }
             recordingStopAsked = nil
             var seconds = 0.0, frames: gint = 0, dropped: gint = 0
             var size: guint64 = 0

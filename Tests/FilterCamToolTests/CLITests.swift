@@ -207,6 +207,21 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("processed=150"), "the stream ran on: \(r.stderr)")
     }
 
+    /// The same when the limit is met only as the file is finished (a short recording is
+    /// held in the file sink's buffer until then): said unfinished too, not only "did not
+    /// finish cleanly".
+    func testARecordingThatFailsAsItFinishesIsSaidToBeUnfinished() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let description = "videotestsrc num-buffers=10 ! video/x-raw,width=64,height=48 ! "
+            + "filtercam record=true record-location=\(dir.path)/r-%d.mp4 ! fakesink"
+        let r = try runProcess("/bin/sh", ["-c", "ulimit -f 1; exec '\(Build.cli)' launch '\(description)'"], timeout: 60)
+        XCTAssertFalse(r.signaled, r.stderr)
+        XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 did not finish cleanly: "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the file is unfinished (no index) and may not play") || r.stderr.contains("no file is left"), r.stderr)
+    }
+
     /// A sound branch that fails once the recording runs (10 channels audioconvert cannot
     /// take) is a failed recording, and the program still ends: mp4mux had the picture's
     /// thread waiting for sound that never came, and finishing the file waited on it for good.
@@ -316,6 +331,24 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("filtercam fc: processed="), r.stderr)
         XCTAssertTrue(r.stderr.contains("wrote \(out) (") && r.stderr.contains("unfinished: aborted before EOS reached it, it may not play"), r.stderr)
         XCTAssertEqual(r.stderr.components(separatedBy: "filtercam fc: processed=").count, 2, "said once: \(r.stderr)")
+    }
+
+    /// The same with the element's own recording running, aborted by Ctrl-\\ (no EOS sent,
+    /// which would have finished it): the stop that would finish it never comes, so it is
+    /// said unfinished, as a file sink's file.
+    func testAnAbortWhoseStopIsStuckSaysTheElementsRecordingIsUnfinished() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try RunningProcess(Build.cli, ["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam name=fc record=true "
+                                   + "record-location=\(dir.path)/r-%d.mp4 ! identity sleep-time=30000000 ! fakesink async=false"])
+        XCTAssertTrue(p.waitForStderr(containing: "recording \(dir.path)/r-0.mp4 (", timeout: 30), p.stderrSoFar)
+        kill(p.process.processIdentifier, SIGQUIT)
+        let r = p.wait(timeout: 20)
+        XCTAssertFalse(r.timedOut, r.stderr)
+        XCTAssertEqual(r.status, 131, r.stderr)
+        XCTAssertTrue(r.stderr.contains("Quit (Ctrl-\\): aborting without waiting for EOS."), r.stderr)
+        XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 unfinished: aborted before it was finished (no index), it may not play"), r.stderr)
     }
 
     // 11. --messages: element messages as JSON lines.

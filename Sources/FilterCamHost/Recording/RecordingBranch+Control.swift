@@ -188,7 +188,8 @@ extension RecordingBranch {
     /// its first frame (the stream ended as it started) leaves no file that cannot play.
     private func end(_ recorder: MP4Recorder) {
         if let problem = recorder.finish() {
-            report(failure: "recording \(recorder.path) did not finish cleanly: \(problem)", path: recorder.path)
+            // Failed as it finished (the disk full for the index): said as a failure while running is.
+            report(failure: "recording \(recorder.path) did not finish cleanly: \(problem)\(whatIsLeft(of: recorder))", path: recorder.path)
         } else if recorder.frames == 0 {
             try? FileManager.default.removeItem(atPath: recorder.path)
             report(failure: "recording \(recorder.path) stopped before its first frame: no file is left", path: recorder.path)
@@ -220,18 +221,17 @@ extension RecordingBranch {
         giveUp { s in
             if s.recorder === recorder { s.recorder = nil }
         }
-        let kept: String
-        if recorder.finishAfterError() == nil {
-            kept = "; the file keeps what was recorded until then"
-        } else {
-            // Not finished (the disk that failed it takes no index either): an empty file is
-            // removed, one with frames kept and said to be unplayable as it is.
-            var info = stat()
-            let size = stat(recorder.path, &info) == 0 ? Int(info.st_size) : 0
-            if size == 0 { try? FileManager.default.removeItem(atPath: recorder.path) }
-            kept = size == 0 ? "; no file is left" : "; the file is unfinished (no index) and may not play"
-        }
+        let kept = recorder.finishAfterError() == nil ? "; the file keeps what was recorded until then" : whatIsLeft(of: recorder)
         report(failure: "recording \(recorder.path) stopped: \(problem)\(kept)", path: recorder.path)
+    }
+
+    /// A recording not finished (the disk that failed it takes no index either): an empty
+    /// file is removed, one with frames kept and said to be unplayable as it is.
+    private func whatIsLeft(of recorder: MP4Recorder) -> String {
+        var info = stat()
+        let size = stat(recorder.path, &info) == 0 ? Int(info.st_size) : 0
+        if size == 0 { try? FileManager.default.removeItem(atPath: recorder.path) }
+        return size == 0 ? "; no file is left" : "; the file is unfinished (no index) and may not play"
     }
 
     private func startFailed(path: String, reason: String) {
