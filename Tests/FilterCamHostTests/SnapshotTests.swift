@@ -93,6 +93,27 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "6", "EXIF 6 = rotate 90 clockwise = videoflip 90r")
     }
 
+    /// EXIF's DateTimeOriginal is the local time where the still was taken (it was UTC:
+    /// a still taken in the evening in New York said the next day). Run under a time zone
+    /// 5:30 ahead of UTC, given as a POSIX rule (no time zone files needed).
+    func testTheStillsDateIsTheLocalTime() throws {
+        guard let exiftool = Build.which("exiftool") else { throw XCTSkip("exiftool is not installed") }
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", "videotestsrc num-buffers=1 ! video/x-raw,width=64,height=48 ! filtercam snapshot-every=1 flash=false "
+                            + "snapshot-location=\(dir.path)/s-%d.jpg ! fakesink"], environment: ["TZ": "IST-5:30"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        let taken = try runProcess(exiftool, ["-DateTimeOriginal", "-s3", dir.appendingPathComponent("s-0.jpg").path]).stdoutText
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let format = DateFormatter()
+        format.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        format.timeZone = TimeZone(secondsFromGMT: 0)
+        let written = try XCTUnwrap(format.date(from: taken), taken)
+        // The fields as written, read as if UTC: the local time, 5.5 h ahead of now in UTC.
+        XCTAssertEqual(written.timeIntervalSinceNow, 5.5 * 3600, accuracy: 120, taken)
+    }
+
     /// Stills in quick succession share one running encoder: each must still be its own
     /// frame with its own EXIF orientation (jifmux reads the tags for every image).
     func testStillsInARowEachCarryTheirOwnOrientationTag() throws {

@@ -52,11 +52,14 @@ final class JPEGEncoder {
         frame.sameShape(as: shape) && quality == self.quality
     }
 
-    /// The time now in UTC as ISO 8601 (`2026-12-02T08:30:00Z`), as the datetime tag takes it.
-    private static func nowISO8601() -> String {
-        guard let now = g_date_time_new_now_utc() else { return "" }
+    /// The local time now as ISO 8601 with its offset (`2026-12-02T03:30:00-05:00`), as the
+    /// datetime tag takes it: EXIF's DateTimeOriginal is the camera's local time (GStreamer
+    /// writes the time's fields as they are, so UTC showed an evening still as the next
+    /// day's); XMP keeps the offset.
+    static func nowISO8601() -> String {
+        guard let now = g_date_time_new_now_local() else { return "" }
         defer { g_date_time_unref(now) }
-        guard let text = g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ") else { return "" }
+        guard let text = g_date_time_format(now, "%Y-%m-%dT%H:%M:%S%:z") else { return "" }
         defer { g_free(text) }
         return String(cString: text)
     }
