@@ -30,6 +30,7 @@ typedef struct {
   gboolean timed;          // offset is set
   GstClockTimeDiff offset; // the viewer's running time minus the encoder's, for this viewer
   GstClockTime last;       // the last timestamp given
+  gboolean played;         // its media has been PLAYING: PAUSED after that is the viewer's pause
 } Subscriber;
 
 struct FcEncodedStream {
@@ -92,9 +93,12 @@ static GstClockTime viewer_time(Subscriber *sub, GstElement *src, GstClockTime p
   GstClockTimeDiff mapped = (GstClockTimeDiff)pts + sub->offset;
   if (!sub->timed || mapped <= (GstClockTimeDiff)sub->last || GST_CLOCK_DIFF(mapped, now) > FC_RESYNC_NS
       || GST_CLOCK_DIFF(now, mapped) > FC_RESYNC_NS) {
-    sub->offset = GST_CLOCK_DIFF(pts, now);
+    // Never before the last frame given (a viewer's times must only go forward).
+    GstClockTimeDiff start = sub->timed && (GstClockTimeDiff)now <= (GstClockTimeDiff)sub->last
+        ? (GstClockTimeDiff)sub->last + GST_MSECOND : (GstClockTimeDiff)now;
+    sub->offset = start - (GstClockTimeDiff)pts;
     sub->timed = TRUE;
-    mapped = (GstClockTimeDiff)now;
+    mapped = start;
   }
   sub->last = (GstClockTime)mapped;
   return sub->last;
@@ -116,9 +120,14 @@ static GstFlowReturn on_sample(GstAppSink *sink, gpointer data) {
     Subscriber *sub = g_ptr_array_index(s->subscribers, i);
     GstElement *src = g_weak_ref_get(&sub->appsrc);
     if (!src) continue;   // gone: the next tick forgets it
-    // Not started yet (its media is still being built): it starts at a key frame.
-    if (GST_STATE(src) < GST_STATE_PAUSED || gst_app_src_get_current_level_buffers(GST_APP_SRC(src)) > FC_BACKLOG_FRAMES) {
-      want_key |= !sub->waiting_for_key && GST_STATE(src) >= GST_STATE_PAUSED;
+    // Not started yet (its media is still being built): it starts at a key frame. Paused by
+    // its viewer (RTSP PAUSE), it gets nothing until it plays again, then starts at a key
+    // frame: frames queued meanwhile, stamped in a running time that stood still, came
+    // out at once on PLAY, and the next ones went back in time by as many.
+    if (GST_STATE(src) == GST_STATE_PLAYING) sub->played = TRUE;
+    gboolean paused_by_viewer = sub->played && GST_STATE(src) < GST_STATE_PLAYING;
+    if (GST_STATE(src) < GST_STATE_PAUSED || paused_by_viewer || gst_app_src_get_current_level_buffers(GST_APP_SRC(src)) > FC_BACKLOG_FRAMES) {
+      want_key |= !sub->waiting_for_key && GST_STATE(src) >= GST_STATE_PAUSED && !paused_by_viewer;
       sub->waiting_for_key = TRUE;
     } else if (!sub->waiting_for_key || key) {
       sub->waiting_for_key = FALSE;

@@ -493,6 +493,54 @@ class Serve(unittest.TestCase):
                 else:
                     self.assertLess(processed, 15, f"the camera ran with no viewer: {err[-500:]}")
 
+    def test_a_lone_viewer_that_pauses_and_plays_again_gets_times_that_only_go_forward(self):
+        # RTSP PAUSE, then PLAY, from the only viewer: the frames queued for it while paused
+        # (stamped in a running time that stood still) came out at once on PLAY, and the
+        # next frames went back in time by as many (RTP timestamps 4 frames back, 5 frames
+        # with one time at the decoder); stock gst-rtsp-server does neither.
+        import gi
+        gi.require_version("GstRtp", "1.0")
+        from gi.repository import GstRtp
+        server = Server()
+        try:
+            pipeline = Gst.parse_launch(f"rtspsrc location={server.url} latency=200 ! identity name=rtp ! rtph264depay ! "
+                                        "h264parse ! avdec_h264 ! fakesink name=sink sync=true")
+            stamps, shown = [], []
+            more = threading.Condition()
+
+            def on_rtp(pad, info):
+                ok, rtp = GstRtp.RTPBuffer.map(info.get_buffer(), Gst.MapFlags.READ)
+                if ok:
+                    if rtp.get_marker():
+                        stamps.append(rtp.get_timestamp())
+                    rtp.unmap()
+                return Gst.PadProbeReturn.OK
+
+            def on_frame(pad, info):
+                with more:
+                    shown.append(info.get_buffer().pts)
+                    more.notify_all()
+                return Gst.PadProbeReturn.OK
+            pipeline.get_by_name("rtp").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, on_rtp)
+            pipeline.get_by_name("sink").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, on_frame)
+
+            def frames_shown(n):
+                with more:
+                    return more.wait_for(lambda: len(shown) >= n, timeout=30)
+            pipeline.set_state(Gst.State.PLAYING)
+            self.assertTrue(frames_shown(30), "the viewer got no picture")
+            pipeline.set_state(Gst.State.PAUSED)
+            time.sleep(1.5)   # the viewer's pause (shorter than the camera's 3 s of grace)
+            before = len(shown)
+            pipeline.set_state(Gst.State.PLAYING)
+            self.assertTrue(frames_shown(before + 30), "the viewer got no picture after its pause")
+            pipeline.set_state(Gst.State.NULL)
+        finally:
+            server.stop()
+        steps = [(b - a) % (1 << 32) for a, b in zip(stamps, stamps[1:])]
+        self.assertTrue(all(0 < step < (1 << 31) for step in steps), f"RTP times went back: {steps}")
+        self.assertTrue(all(a < b for a, b in zip(shown, shown[1:])), "frames shown at one time, or back in time")
+
     def test_camera_pauses_three_seconds_after_the_last_viewer_leaves(self):
         server = Server()
         folder = tempfile.mkdtemp(prefix="fc-leave-")
