@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The filters known to this process, in the order of the filter table.
@@ -80,7 +82,7 @@ public final class FilterRegistry: Sendable {
         if id != id.lowercased() && ids.contains(id.lowercased()) { return " (did you mean \"\(id.lowercased())\"?)" }
         if id.hasPrefix("look:") && !ids.contains(where: { $0.hasPrefix("look:") }) {
             // FILTERCAM_LOOKS= (set, empty) is how the shipped looks are left out on purpose.
-            if let folder = ProcessInfo.processInfo.environment[LookFolder.environmentVariable], folder.isEmpty {
+            if let folder = getenv(LookFolder.environmentVariable), folder.pointee == 0 {
                 return " (no looks are loaded: FILTERCAM_LOOKS is set empty, which leaves the shipped ones out; unset it, or set FILTERCAM_LOOKS=DIR)"
             }
             // Under stock gst-launch-1.0 the plugin loads no looks folder by itself.
