@@ -98,13 +98,16 @@ final class ElementHost: Sendable {
     func changeState(_ transition: GstStateChange, after: Bool, result: GstStateChangeReturn) -> GstStateChangeReturn {
         let step = (fc_transition_current(transition), fc_transition_next(transition))
         let ready = Int32(GST_STATE_READY.rawValue), paused = Int32(GST_STATE_PAUSED.rawValue)
+        let playing = Int32(GST_STATE_PLAYING.rawValue)
         if !after {
             if !refusal.check(transition) { return GST_STATE_CHANGE_FAILURE }
             if step == (ready, paused) { parts.forEach { $0.start() } }
             if step == (paused, ready) { parts.forEach { $0.unlock() } }
+            if step == (playing, paused) { parts.forEach { $0.pause(true) } }
         }
         let result = body.changeState(transition, after: after, result: result)
         if after && step == (paused, ready) { parts.forEach { $0.stop() } }
+        if after && step == (paused, playing) { parts.forEach { $0.pause(false) } }
         return result
     }
 

@@ -30,12 +30,16 @@ protocol ElementPart: AnyObject, Sendable {
     func unlock()
     /// After PAUSED→READY: the run is over (threads joined, pending work finished).
     func stop()
+    /// Before PLAYING→PAUSED (`true`) and after PAUSED→PLAYING (`false`): the running time
+    /// stands still meanwhile.
+    func pause(_ paused: Bool)
 }
 
 extension ElementPart {
     func start() {}
     func unlock() {}
     func stop() {}
+    func pause(_ paused: Bool) {}
 }
 
 /// A part's property names as a Swift enum whose raw values are the names: the part reads

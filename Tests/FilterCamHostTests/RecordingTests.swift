@@ -200,6 +200,37 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(messages.warnings, [])
     }
 
+    /// Paused for a second and played again: the sound stays beside its picture. The
+    /// recording's own pipeline ran on through the pause, and the sound ended 1 s longer
+    /// than the picture (3.97 s against 2.94).
+    func testSoundStaysBesideThePictureAcrossAPause() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = try Pipeline(description: "videotestsrc is-live=true ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                                    + "! filtercam name=fc record=true record-audio=true record-audio-source=\"audiotestsrc is-live=true wave=ticks\" "
+                                    + "record-location=\(dir.path)/p-%d.mp4 ! fakesink")
+        defer { pipeline.setState(GST_STATE_NULL) }
+        let fc = try pipeline.requireElement("fc")
+        func processed(atLeast n: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            while Int(Pipeline.property(fc, "frames-processed") ?? "0") ?? 0 < n && Date() < deadline { usleep(10_000) }
+            return Int(Pipeline.property(fc, "frames-processed") ?? "0") ?? 0 >= n
+        }
+        pipeline.setState(GST_STATE_PLAYING)
+        XCTAssertTrue(processed(atLeast: 30))
+        pipeline.setState(GST_STATE_PAUSED)
+        Thread.sleep(forTimeInterval: 1)   // the pause itself
+        pipeline.setState(GST_STATE_PLAYING)
+        XCTAssertTrue(processed(atLeast: 60))
+        gst_element_send_event(pipeline.element, gst_event_new_eos())
+        XCTAssertNotNil(GstOwned(gst_bus_timed_pop_filtered(pipeline.bus, 20_000_000_000, GST_MESSAGE_EOS)), "EOS")
+        pipeline.setState(GST_STATE_NULL)
+        let found = try streams(dir.appendingPathComponent("p-0.mp4").path)
+        XCTAssertEqual(found.map(\.codec), ["h264", "aac"], "\(found)")
+        guard found.count == 2 else { return }
+        XCTAssertEqual(found[1].duration, found[0].duration, accuracy: 0.3, "sound as long as the picture: \(found)")
+    }
+
     /// Without a microphone (here a sound server that is not there) the picture is
     /// recorded alone, and the warning says why.
     func testNoMicrophoneRecordsThePictureAloneAndSaysWhy() throws {

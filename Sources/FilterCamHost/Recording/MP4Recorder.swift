@@ -141,6 +141,14 @@ final class MP4Recorder: Sendable {
         gst_element_set_state(pipeline, GST_STATE_NULL)
     }
 
+    /// With sound, this pipeline pauses and plays with the element's, so both running
+    /// times stand still together (the frames are placed by the element's running time, the
+    /// sound by this pipeline's). Without sound nothing here runs by the clock.
+    func pause(_ paused: Bool) {
+        guard sound else { return }
+        gst_element_set_state(pipeline, paused ? GST_STATE_PAUSED : GST_STATE_PLAYING)
+    }
+
     /// The size a picture of `width`×`height` is encoded at: even sides (4:2:0), and none
     /// under 16 (x264enc refuses a smaller picture: a lens cropped down to 16×12 started a
     /// recording that ended "not-negotiated" with an empty file), scaled up with its shape.

@@ -282,6 +282,13 @@ final class RecordingBranch: ElementPart, Sendable {
         }
     }
 
+    /// The element pauses (the pipeline PAUSED) or plays again: a recording with sound
+    /// pauses its own pipeline with it, so the sound's running time stands still with the
+    /// picture's (the sound ran on: after a 1 s pause it was 1 s off its picture).
+    func pause(_ paused: Bool) {
+        state.withLock { $0.recorder }?.pause(paused)
+    }
+
     /// The run is over: the running recording is finished, then the control thread ends
     /// and is joined. `record` stays as set: a new run records again.
     func stop() {
