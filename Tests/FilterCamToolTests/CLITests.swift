@@ -177,14 +177,20 @@ final class CLIRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(try probeFrameCount(out), "ffprobe cannot read \(out)"), 1)
     }
 
+    /// `filtercam launch DESCRIPTION` with files limited to `kilobytes` (dash counts
+    /// `ulimit -f` in blocks of 1 KB), set before the program starts; SIGXFSZ is ignored,
+    /// so a write past it fails.
+    private func launchUnderFileSizeLimit(kilobytes: Int, _ description: String) throws -> ProcessResult {
+        try Build.requireCLI()
+        return try runProcess("/bin/sh", ["-c", "ulimit -f \(kilobytes); exec '\(Build.cli)' launch '\(description)'"], timeout: 60)
+    }
+
     /// A recording whose writes fail (a file-size limit here; a full disk alike) is not said
     /// to be written as if it played: the line says it is unfinished.
     func testARecordingWhoseWritesFailedIsSaidToBeUnfinished() throws {
         let out = try recordingFile()
-        let arguments = "launch 'videotestsrc num-buffers=300 pattern=snow ! video/x-raw,width=320,height=240 ! filtercam filter=sepia ! "
-            + "x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(out)'"
-        // 64 blocks of 1 KB (dash counts -f in them); SIGXFSZ is ignored, so write() fails.
-        let r = try runProcess("/bin/sh", ["-c", "ulimit -f 64; exec '\(Build.cli)' \(arguments)"], timeout: 60)
+        let r = try launchUnderFileSizeLimit(kilobytes: 64, "videotestsrc num-buffers=300 pattern=snow ! video/x-raw,width=320,height=240 ! "
+                                             + "filtercam filter=sepia ! x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(out)")
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("File too large"), r.stderr)
         XCTAssertTrue(r.stderr.contains("wrote \(out) (") && r.stderr.contains("unfinished: writing it failed (above), it may not play"), r.stderr)
@@ -199,7 +205,7 @@ final class CLIRunTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let description = "videotestsrc num-buffers=150 pattern=snow ! video/x-raw,width=320,height=240 ! "
             + "filtercam record=true record-location=\(dir.path)/r-%d.mp4 ! fakesink"
-        let r = try runProcess("/bin/sh", ["-c", "ulimit -f 64; exec '\(Build.cli)' launch '\(description)'"], timeout: 60)
+        let r = try launchUnderFileSizeLimit(kilobytes: 64, description)
         XCTAssertFalse(r.signaled, r.stderr)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 stopped: ") && r.stderr.contains("File too large"), r.stderr)
@@ -216,7 +222,7 @@ final class CLIRunTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let description = "videotestsrc num-buffers=10 ! video/x-raw,width=64,height=48 ! "
             + "filtercam record=true record-location=\(dir.path)/r-%d.mp4 ! fakesink"
-        let r = try runProcess("/bin/sh", ["-c", "ulimit -f 1; exec '\(Build.cli)' launch '\(description)'"], timeout: 60)
+        let r = try launchUnderFileSizeLimit(kilobytes: 1, description)
         XCTAssertFalse(r.signaled, r.stderr)
         XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 did not finish cleanly: "), r.stderr)
         XCTAssertTrue(r.stderr.contains("the file is unfinished (no index) and may not play") || r.stderr.contains("no file is left"), r.stderr)
