@@ -10,7 +10,7 @@ public struct AbortReport: Sendable {
 
     /// Says the lines on stderr unless the session has said its own; whether they were said.
     public func sayUnlessSaid() -> Bool {
-        guard said.withLock({ said in defer { said = true }; return !said }) else { return false }
+        guard said.setFirst() else { return false }
         for line in lines { TypedLine.standardError.print(line) }
         return true
     }

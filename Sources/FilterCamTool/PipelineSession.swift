@@ -299,7 +299,7 @@ public final class PipelineSession {
         }
         pipeline.setState(GST_STATE_READY)
         reportWhatStoppingSaid()
-        let saysTheEnd = closingReportSaid.withLock { said in defer { said = true }; return !said }
+        let saysTheEnd = closingReportSaid.setFirst()
         if saysTheEnd { printSummary() }
         pipeline.setState(GST_STATE_NULL)   // the file sinks close their files: their sizes are final
         if saysTheEnd { printFilesWritten(aborted: outcome == .aborted) }

@@ -97,3 +97,14 @@ public final class Locked<Value>: @unchecked Sendable {   // the value is only r
         return try body(&value)
     }
 }
+
+extension Locked where Value == Bool {
+    /// Sets the flag; true for the one call that found it unset (the first of several that
+    /// would each say or do something that must happen once).
+    public func setFirst() -> Bool {
+        withLock { set in
+            defer { set = true }
+            return !set
+        }
+    }
+}

@@ -49,7 +49,7 @@ final class FaceDetectorCache: Sendable {
         do {
             return try search.run(detector, confirmer: confirmer, on: grey, frameWidth: frameWidth, frameHeight: frameHeight)
         } catch {
-            let first = detectionFailed.withLock { f -> Bool in defer { f = true }; return !f }
+            let first = detectionFailed.setFirst()
             if first { onError("\(error); face detection skipped") }
             return []
         }
