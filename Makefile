@@ -98,24 +98,35 @@ bench: test-deps
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR = $(PREFIX)/share/gstreamer-1.0/plugins
 LIB_DIR = $(PREFIX)/lib/filtercam
+SHARE_DIR = $(PREFIX)/share/filtercam
+# DESTDIR (empty by default) stages the files under another root, as packagers expect;
+# the paths the programs find each other by stay those of PREFIX.
+# GStreamer looks for a user's plugins by itself in one folder only:
+USER_PLUGIN_DIR = $${XDG_DATA_HOME:-$$HOME/.local/share}/gstreamer-1.0/plugins
 install: deps
 	swift build -c release --product filtercam
 	swift build -c release --product gstfiltercam
 	swift build -c release --product filtercamfaces
-	install -d $(PREFIX)/bin $(PLUGIN_DIR) $(LIB_DIR) $(PREFIX)/share/filtercam/pipelines $(PREFIX)/share/filtercam/looks
-	install -m 755 .build/release/filtercam $(PREFIX)/bin/filtercam
-	install -m 644 .build/release/libgstfiltercam.so $(PLUGIN_DIR)/libgstfiltercam.so
-	install -m 644 .build/release/libfiltercamfaces.so $(LIB_DIR)/libfiltercamfaces.so
-	rm -f $(PLUGIN_DIR)/libfiltercamfaces.so   # where earlier versions put it
-	install -m 644 pipelines/*.pipeline $(PREFIX)/share/filtercam/pipelines/
-	install -m 644 looks/*.cube $(PREFIX)/share/filtercam/looks/
-	install -m 644 docs/filters/photo.jpg $(PREFIX)/share/filtercam/preview-photo.jpg
-	@echo "installed: $(PREFIX)/bin/filtercam, $(PLUGIN_DIR)/libgstfiltercam.so, $(LIB_DIR)/libfiltercamfaces.so, $(PREFIX)/share/filtercam/pipelines, $(PREFIX)/share/filtercam/looks"
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PLUGIN_DIR) $(DESTDIR)$(LIB_DIR) $(DESTDIR)$(SHARE_DIR)/pipelines $(DESTDIR)$(SHARE_DIR)/looks
+	install -m 755 .build/release/filtercam $(DESTDIR)$(PREFIX)/bin/filtercam
+	install -m 644 .build/release/libgstfiltercam.so $(DESTDIR)$(PLUGIN_DIR)/libgstfiltercam.so
+	install -m 644 .build/release/libfiltercamfaces.so $(DESTDIR)$(LIB_DIR)/libfiltercamfaces.so
+	rm -f $(DESTDIR)$(PLUGIN_DIR)/libfiltercamfaces.so   # where earlier versions put it
+	install -m 644 pipelines/*.pipeline $(DESTDIR)$(SHARE_DIR)/pipelines/
+	install -m 644 looks/*.cube $(DESTDIR)$(SHARE_DIR)/looks/
+	install -m 644 docs/filters/photo.jpg $(DESTDIR)$(SHARE_DIR)/preview-photo.jpg
+	@echo "installed: $(DESTDIR)$(PREFIX)/bin/filtercam, $(DESTDIR)$(PLUGIN_DIR)/libgstfiltercam.so, $(DESTDIR)$(LIB_DIR)/libfiltercamfaces.so, $(DESTDIR)$(SHARE_DIR)/pipelines, $(DESTDIR)$(SHARE_DIR)/looks"
+	@if [ "$$(realpath -m $(PLUGIN_DIR))" != "$$(realpath -m $(USER_PLUGIN_DIR))" ]; then \
+	  echo "note: GStreamer does not look in $(PLUGIN_DIR) by itself (for this user it looks in $(USER_PLUGIN_DIR)): stock gst-launch-1.0 finds filtercam with GST_PLUGIN_PATH=$(PLUGIN_DIR)"; fi
 
+# Removes what install put there and nothing else: pipeline files or looks of the user's
+# own in the share folder stay, and are named.
 uninstall:
-	rm -f $(PREFIX)/bin/filtercam $(PLUGIN_DIR)/libgstfiltercam.so $(PLUGIN_DIR)/libfiltercamfaces.so $(LIB_DIR)/libfiltercamfaces.so
-	-rmdir $(LIB_DIR) 2>/dev/null
-	rm -rf $(PREFIX)/share/filtercam
+	rm -f $(DESTDIR)$(PREFIX)/bin/filtercam $(DESTDIR)$(PLUGIN_DIR)/libgstfiltercam.so $(DESTDIR)$(PLUGIN_DIR)/libfiltercamfaces.so $(DESTDIR)$(LIB_DIR)/libfiltercamfaces.so
+	-rmdir $(DESTDIR)$(LIB_DIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(SHARE_DIR)/,$(wildcard pipelines/*.pipeline) $(wildcard looks/*.cube)) $(DESTDIR)$(SHARE_DIR)/preview-photo.jpg
+	@for d in $(DESTDIR)$(SHARE_DIR)/pipelines $(DESTDIR)$(SHARE_DIR)/looks $(DESTDIR)$(SHARE_DIR); do \
+	  [ -d "$$d" ] || continue; rmdir "$$d" 2>/dev/null || { [ "$$d" = "$(DESTDIR)$(SHARE_DIR)" ] || echo "kept $$d: files install did not put there:" $$(ls "$$d"); }; done
 
 clean:
 	rm -rf .build

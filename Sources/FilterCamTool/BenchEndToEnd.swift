@@ -131,8 +131,7 @@ extension Bench {
         process.environment = pluginEnvironment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try BenchInterruption.runToEnd(process)
         guard process.terminationStatus == 0 else {
             throw Pipeline.ParseError(description: "gst-launch-1.0 failed (\(process.terminationStatus)) on: \(description)")
         }

@@ -93,7 +93,7 @@ extension Bench {
     static func rawFrame(_ description: String, format: String, width: Int, height: Int) throws -> String {
         let bytes = try YUVFormat(rawValue: format).map { try captureYUVFrame(description, format: $0) }
             ?? FrameIO.captureFrame(description, format: .bgrx).packedBytes
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-\(format)-\(width)x\(height)-\(UUID().uuidString).raw").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("filtercam-bench-\(getpid())-\(format)-\(width)x\(height)-\(UUID().uuidString).raw").path
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw FrameIO.Failure(description: "cannot write \(path)")
         }
@@ -138,9 +138,10 @@ extension Bench {
         let output = Pipe()
         process.standardError = output
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try BenchInterruption.start(process)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        BenchInterruption.ended(process)
         guard process.terminationStatus == 0,
               let field = text.components(separatedBy: "rtime=").last?.prefix(while: { $0.isNumber || $0 == "." }),
               let seconds = Double(field), seconds > 0 else {

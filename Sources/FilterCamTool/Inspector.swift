@@ -51,6 +51,8 @@ public enum Inspector {
             let t = n.pointee.data.assumingMemoryBound(to: GstStaticPadTemplate.self)
             let direction = t.pointee.direction == GST_PAD_SINK ? "SINK" : "SRC"
             out += "  \(direction) template: '\(String(cString: t.pointee.name_template))'\n"
+            let availability = t.pointee.presence == GST_PAD_REQUEST ? "On request" : t.pointee.presence == GST_PAD_SOMETIMES ? "Sometimes" : "Always"
+            out += "    Availability: \(availability)\n"
             out += "    Capabilities:\n      \(String(cString: t.pointee.static_caps.string))\n"
             node = n.pointee.next
         }
@@ -154,7 +156,7 @@ public enum Inspector {
             var out = "Enum \"\(typeName)\" Default: \(shown), \"\(nick)\""
             for i in 0..<Int(enumClass.pointee.n_values) {
                 let v = enumClass.pointee.values[i]
-                out += "\n                           (\(v.value)): \(String(cString: v.value_nick).padding(toLength: 22, withPad: " ", startingAt: 0)) - \(String(cString: v.value_name))"
+                out += "\n                           (\(v.value)): \(String(cString: v.value_nick).paddedTo(22)) - \(String(cString: v.value_name))"
             }
             return out
         case fc_type_flags():
@@ -167,7 +169,7 @@ public enum Inspector {
             for i in 0..<Int(flagsClass.pointee.n_values) {
                 let v = flagsClass.pointee.values[i]
                 let valueHex = String(v.value, radix: 16)
-                out += "\n                           (0x\(String(repeating: "0", count: max(0, 8 - valueHex.count)) + valueHex)): \(String(cString: v.value_nick).padding(toLength: 16, withPad: " ", startingAt: 0)) - \(String(cString: v.value_name))"
+                out += "\n                           (0x\(String(repeating: "0", count: max(0, 8 - valueHex.count)) + valueHex)): \(String(cString: v.value_nick).paddedTo(16)) - \(String(cString: v.value_name))"
             }
             return out
         default:
@@ -176,3 +178,11 @@ public enum Inspector {
     }
 }
 
+
+private extension String {
+    /// Padded with spaces to `width`, never cut (a nick longer than the column stays whole,
+    /// so it can be typed back; `padding(toLength:)` cuts).
+    func paddedTo(_ width: Int) -> String {
+        count >= width ? self : padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}

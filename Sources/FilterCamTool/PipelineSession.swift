@@ -9,7 +9,8 @@ import Synchronization
 /// turns Ctrl-C into EOS, prints errors with their element, and the summary at the end.
 public final class PipelineSession {
     public let pipeline: Pipeline
-    public var messagesOutput: FileHandle?
+    /// Where `--messages` writes the elements' messages (nil: not asked for).
+    public var messagesOutput: MessageLines?
     /// How long Ctrl-C / quit waits for EOS to finish a recording.
     public var endOfStreamTimeout: TimeInterval = 10
     private let errorOutput: FileHandle
@@ -392,9 +393,7 @@ public final class PipelineSession {
         case GST_MESSAGE_WARNING:
             report(m)
         case GST_MESSAGE_ELEMENT:
-            if let out = messagesOutput, let line = MessageJSON.line(for: m) {
-                try? out.write(contentsOf: Data((line + "\n").utf8))   // a reader gone loses the line, not the process
-            }
+            writeMessageLine(for: m)
             reportStill(m)
             reportRecording(m)
         case GST_MESSAGE_LATENCY:
@@ -639,6 +638,12 @@ public final class PipelineSession {
         path.hasPrefix("./") ? String(path.dropFirst(2)) : path
     }
 
+    /// The message's line for `--messages`; a file that cannot be written is said once.
+    private func writeMessageLine(for m: UnsafeMutablePointer<GstMessage>) {
+        guard let out = messagesOutput, let line = MessageJSON.line(for: m) else { return }
+        if let failure = out.write(line) { errorLine("filtercam launch: " + failure) }
+    }
+
     /// What the elements said as the pipeline stopped (recordings finished or given up,
     /// stills called off, their warnings), said as while it ran.
     private func reportWhatStoppingSaid() {
@@ -649,9 +654,7 @@ public final class PipelineSession {
                 report(message.pointer)
                 continue
             }
-            if let out = messagesOutput, let line = MessageJSON.line(for: message.pointer) {
-                try? out.write(contentsOf: Data((line + "\n").utf8))   // as while running (`--messages`)
-            }
+            writeMessageLine(for: message.pointer)   // as while running
             guard let structure = gst_message_get_structure(message.pointer) else { continue }
             let name = String(cString: gst_structure_get_name(structure))
             if name == "recording-saved" || name == "recording-failed" { reportRecording(message.pointer) }

@@ -55,7 +55,9 @@ enum BenchCommand {
             }
             i += 1
         }
+        BenchInterruption.install()   // Ctrl-C leaves no stills or runs behind
         let results = bench.runAll()
+        BenchInterruption.waitForInterruption()
         print("")
         print(Bench.table(results))
         if let jsonPath {

@@ -11,15 +11,21 @@ enum LaunchCommand {
     nonisolated(unsafe) static var session: PipelineSession?
 
     static func run(_ arguments: [String]) -> Int32 {
-        var messages: FileHandle? = nil
+        var messages: MessageLines? = nil
+        var messagesToStdout = false
         var verbose = false
         var audio = false
         var rest: [String] = []
-        for a in arguments {
-            if a == "--messages" {
-                messages = .standardOutput
+        for (index, a) in arguments.enumerated() {
+            if a == "--" && rest.isEmpty {   // the end of the options, as for gst-launch-1.0
+                rest = Array(arguments[(index + 1)...])
+                break
+            } else if a == "--messages" {
+                messages = MessageLines(fd: STDOUT_FILENO, name: "stdout", owned: false)
+                messagesToStdout = true
             } else if a.hasPrefix("--messages=") {
                 let path = String(a.dropFirst("--messages=".count))
+                messagesToStdout = false
                 // Opened as a shell's `>` opens it: a FIFO another program reads, /dev/stderr
                 // or /dev/null are written to, not replaced by a new file (FileManager's
                 // createFile writes a temporary file and renames it over the path).
@@ -28,7 +34,7 @@ enum LaunchCommand {
                     printError("filtercam launch: cannot write messages to '\(path)': \(String(cString: strerror(errno)))")
                     return 2
                 }
-                messages = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+                messages = MessageLines(fd: fd, name: path.quotedForMessage, owned: true)
             } else if a == "--verbose" {
                 verbose = true
             } else if a == "--audio" {
@@ -51,6 +57,10 @@ enum LaunchCommand {
             target = try PipelineTarget(rest)
         } catch {
             printError("filtercam launch: \(error)")
+            // `--messages m.json`: the option's file goes after '=' (a bare --messages is stdout).
+            if messagesToStdout, let file = rest.first, error is WordsBesidePipeline {
+                printError("  hint: --messages takes its file after '=': --messages=\(file)")
+            }
             return 1
         }
         let (argument, description, file) = (target.argument, target.description, target.file)
@@ -92,7 +102,13 @@ enum LaunchCommand {
         let outcome = session.run()
         restoreTerminal()
         // Ctrl-\ as a shell reports it; the rest by the outcome.
-        return outcome == .aborted && session.interruptingSignal == SIGQUIT ? 128 + SIGQUIT : outcome.exitStatus
+        if outcome == .aborted && session.interruptingSignal == SIGQUIT { return 128 + SIGQUIT }
+        // Messages asked for and lost (said when it happened) fail a run that went well.
+        if outcome.exitStatus == 0, let failure = messages?.failed {
+            printError("filtercam launch: messages were lost (\(failure)): exit status 1")
+            return 1
+        }
+        return outcome.exitStatus
     }
 
     /// The quoted element, property or value a GStreamer parse error names.

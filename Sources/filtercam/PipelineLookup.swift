@@ -69,6 +69,12 @@ struct PipelineTarget {
             throw VariablesAsArguments(assignments: assignments, command: command,
                                        rest: words.filter { !assignments.contains($0) })
         }
+        // `launch demo extra` or `launch --messages m.json demo`: GStreamer would read the
+        // words as one description and blame the pipeline's name ("no element demo").
+        if words.count > 1, !words.contains(where: { $0.contains("!") }),
+           let name = words.first(where: { PipelineLookup.file(named: $0) != nil || $0.hasSuffix(".pipeline") }) {
+            throw WordsBesidePipeline(name: name, others: words.filter { $0 != name }, command: command)
+        }
         var argument = words.joined(separator: " ")
         if words.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
         if words.count == 1, PipelineLookup.looksLikeName(argument), argument == words[0],
@@ -117,6 +123,18 @@ struct UnknownPipelineName: Error, CustomStringConvertible {
 
 /// `NAME=VALUE` words after the command: a pipeline file reads its variables from the
 /// environment, so they go before the command.
+/// Words given beside a pipeline's name or file, which takes nothing after it.
+struct WordsBesidePipeline: Error, CustomStringConvertible {
+    let name: String
+    let others: [String]
+    let command: String
+    var description: String {
+        "\(name.quotedForMessage) is a pipeline and is given alone; "
+            + "\(others.map(\.quotedForMessage).joined(separator: ", ")) cannot go with it "
+            + "(options go before it, variables before the command: FILTER=mono filtercam \(command) \(name))"
+    }
+}
+
 struct VariablesAsArguments: Error, CustomStringConvertible {
     let assignments: [String]
     let command: String

@@ -70,7 +70,8 @@ enum ServeCommand {
                     let settings = file.variablesRead.contains("OSD") ? "SINK=identity OSD=false" : "SINK=identity"
                     printError("  this file ends in a sink of its own: serve it with \(settings), e.g. \(settings) filtercam serve \(options.target.joined(separator: " "))")
                 } else {
-                    printError("  the description must produce raw video (video/x-raw): end it with '! videoconvert', not an encoder or a sink")
+                    printError("  the description ends where the picture is ready to serve (raw video, e.g. after the last filter): "
+                               + "leave out the sink or encoder at its end, serve adds the encoder and the viewers")
                 }
             }
             for hint in ParseHints.hints(for: "\(error)", file: file, description: description) { printError("  " + hint) }

@@ -117,6 +117,10 @@ extension ServeCommand {
                 o.web?.port = port
             case "--upnp": upnp = true
             case "--help", "-h": throw UsageError(description: usage)
+            case "--" where o.target.isEmpty:   // the end of the options, as for gst-launch-1.0
+                o.target = Array(arguments[(i + 1)...])
+                i = arguments.count
+                continue
             default:
                 if a.hasPrefix("--") && o.target.isEmpty { throw UsageError(description: "unknown option \(a.quotedForMessage)\n\(usage)") }
                 o.target.append(a)
@@ -140,7 +144,8 @@ extension ServeCommand {
         if o.configuration.users.isEmpty && !o.noAuth && !loopback {
             throw UsageError(description: """
                 refusing to serve on \(o.configuration.address) without a password: anyone who can reach it \
-                could watch the camera. Give --auth USER:PASSWORD or --auth-file FILE, or --no-auth to allow it.
+                could watch the camera. Give a password with \(authVariable)=USER:PASSWORD (unlike --auth \
+                USER:PASSWORD, not shown to other users by ps) or --auth-file FILE, or --no-auth to allow it.
                 """)
         }
         // The web side shares the RTSP side's address, passwords and certificate.

@@ -7,6 +7,7 @@ import Foundation
 /// measures them against GStreamer's own.
 let usage = CommandHelp.overview
 
+StandardStreams.reopenClosed()   // before anything opens a file
 // Before GStreamer starts (it may rewrite its registry): a full disk or a file-size limit
 // is an error from write(), not a kill, and so is a reader gone (`… | tee log` after Ctrl-C).
 signal(SIGXFSZ, SIG_IGN)
@@ -24,7 +25,7 @@ let command = arguments.removeFirst()
 let status: Int32
 if CommandHelp.isAsked(in: arguments), let help = CommandHelp.text(for: command) {
     print(help)
-    exit(0)
+    exit(StandardStreams.finish(status: 0))
 }
 ShippedLooks.useByDefault()
 switch command {
@@ -41,6 +42,15 @@ case "help" where arguments.count == 1:   // `filtercam help launch`, as `git he
     } else {
         let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
         FileHandle.standardError.write("filtercam help: no command \(arguments[0].quotedForMessage)\(NameSuggestion.hint(for: arguments[0], among: commands)); commands: \(commands.joined(separator: ", "))\n")
+        status = 2
+    }
+case "--help" where arguments.count == 1, "-h" where arguments.count == 1:   // (a `where` binds one pattern)
+    // `filtercam -h launch`, as `filtercam help launch`.
+    if let help = CommandHelp.text(for: arguments[0]) {
+        print(help)
+        status = 0
+    } else {
+        FileHandle.standardError.write("filtercam \(command): no command \(arguments[0].quotedForMessage); commands: launch, serve, inspect, filters, devices, bench, version, help\n")
         status = 2
     }
 case "--version", "version", "help", "--help", "-h":
@@ -62,4 +72,4 @@ default:
     FileHandle.standardError.write("filtercam: unknown command \(command.quotedForMessage)\(hint)\n\(usage)\n")
     status = 2
 }
-exit(status)
+exit(StandardStreams.finish(status: status))

@@ -3,7 +3,8 @@ the plugin with no GST_PLUGIN_PATH and lists no blacklist entry (the face detect
 is in lib/filtercam, outside the plugin folder GStreamer scans), the plugin and the installed
 `filtercam` both find that library, `filtercam launch NAME` finds the shipped pipelines,
 `filtercam filters --preview` the shipped photo, and the installed looks are in its catalog
-with nothing set."""
+with nothing set. Where GStreamer would not find the plugin by itself (XDG_DATA_HOME elsewhere)
+install says so; DESTDIR stages the files; uninstall keeps pipeline files of the user's own."""
 import os
 import subprocess
 import tempfile
@@ -17,7 +18,15 @@ class Install(unittest.TestCase):
         home = tempfile.mkdtemp(prefix="fc-home-")
         env = {k: v for k, v in os.environ.items() if k not in ("GST_PLUGIN_PATH", "XDG_DATA_HOME", "FILTERCAM_LOOKS")}
         env.update(HOME=home, GST_REGISTRY=os.path.join(home, "registry.bin"))
-        subprocess.run(["make", "-s", "install"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
+        # XDG_DATA_HOME elsewhere for make alone: GStreamer would look there, not in ~/.local/share.
+        installed = subprocess.run(["make", "-s", "install"], cwd=ROOT, env=dict(env, XDG_DATA_HOME=os.path.join(home, "xdg")),
+                                   check=True, capture_output=True, text=True, timeout=600)
+        self.assertIn(f"note: GStreamer does not look in {home}/.local/share/gstreamer-1.0/plugins by itself", installed.stdout)
+        self.assertIn(f"GST_PLUGIN_PATH={home}/.local/share/gstreamer-1.0/plugins", installed.stdout)
+        staged = subprocess.run(["make", "-n", "install", "DESTDIR=/staging"], cwd=ROOT, env=env, check=True,
+                                capture_output=True, text=True, timeout=60)
+        self.assertIn(f"/staging{home}/.local/bin/filtercam", staged.stdout)
+        self.assertIn(f"/staging{home}/.local/share/gstreamer-1.0/plugins/libgstfiltercam.so", staged.stdout)
         cli = os.path.join(home, ".local", "bin", "filtercam")
         self.assertTrue(os.access(cli, os.X_OK))
         inspect = subprocess.run(["gst-inspect-1.0", "filtercam"], env=env, capture_output=True, text=True, timeout=60)
@@ -57,8 +66,18 @@ class Install(unittest.TestCase):
         listed = subprocess.run([cli, "filters"], capture_output=True, text=True, timeout=60, env=env)
         self.assertEqual(listed.returncode, 0, listed.stderr)
         self.assertRegex(listed.stdout, r"\nlook:teal-orange +Teal and orange — ")
-        subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
+        own = os.path.join(home, ".local", "share", "filtercam", "pipelines", "mine.pipeline")
+        with open(own, "w") as f:
+            f.write("videotestsrc ! fakesink\n")
+        removed = subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True,
+                                 text=True, timeout=60)
         self.assertFalse(os.path.exists(cli))
+        self.assertTrue(os.path.exists(own))   # the user's own file is kept, and named
+        self.assertIn("kept", removed.stdout)
+        self.assertIn("mine.pipeline", removed.stdout)
+        self.assertEqual(os.listdir(os.path.dirname(own)), ["mine.pipeline"])   # the shipped ones are gone
+        os.remove(own)
+        subprocess.run(["make", "-s", "uninstall"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60)
         for library in ("libgstfiltercam.so", "libfiltercamfaces.so"):
             self.assertFalse(os.path.exists(os.path.join(home, ".local", "share", "gstreamer-1.0", "plugins", library)))
         self.assertFalse(os.path.exists(os.path.join(home, ".local", "lib", "filtercam")))

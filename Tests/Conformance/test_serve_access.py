@@ -293,6 +293,19 @@ class AccessRules(unittest.TestCase):
         # A name whose every address is loopback serves without one.
         Server("--address", "localhost").stop()
 
+    def test_a_wildcard_address_without_a_password_is_refused_naming_the_variable(self):
+        # The variable is the way that keeps the password out of ps: named first.
+        r = self.serve("--address", "0.0.0.0", "--port", "0")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("refusing to serve on 0.0.0.0 without a password", r.stderr)
+        self.assertIn("FILTERCAM_SERVE_AUTH=USER:PASSWORD", r.stderr)
+
+    def test_a_description_ending_in_a_sink_says_to_leave_the_sink_out(self):
+        r = subprocess.run([CLI, "serve", "--port", "0", "videotestsrc ! fakesink"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("leave out the sink or encoder at its end", r.stderr)
+        self.assertNotIn("end it with '! videoconvert'", r.stderr)   # converting was never what it lacked
+
     def test_auth_file_writable_by_others_or_with_an_empty_password_is_refused(self):
         folder = tempfile.mkdtemp(prefix="fc-auth-rules-")
         auth = os.path.join(folder, "users")

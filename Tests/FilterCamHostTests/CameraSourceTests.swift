@@ -81,6 +81,7 @@ final class CameraSourceTests: XCTestCase {
         let r = try runCLI(["launch", "filtercamsrc num-buffers=3 ! fakesink"], timeout: 20)
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertTrue(r.stderr.contains("WARNING") && r.stderr.contains("no camera found"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("filtercamsrc0: filtercamsrc0"), "the element named twice: \(r.stderr)")
         XCTAssertFalse(r.stderr.contains("processed="), "filtercamsrc is not a filter: no summary line\n\(r.stderr)")
     }
 

@@ -91,6 +91,51 @@ final class CLIConventionTests: XCTestCase {
         }
     }
 
+    /// The conventions of other command-line programs: `--` ends the options (as for
+    /// gst-launch-1.0), `-h COMMAND` as `help COMMAND`, a pipeline's name given alone
+    /// (words beside it were read as one description: "no element demo"), and
+    /// `--messages FILE` (the space form of other options) told to use '='.
+    func testOptionConventionsOfOtherPrograms() throws {
+        let ended = try runCLI(["launch", "--", "videotestsrc num-buffers=2 ! filtercam ! fakesink"])
+        XCTAssertEqual(ended.status, 0, ended.summary)
+        XCTAssertTrue(ended.stderr.contains("processed=2"), ended.stderr)
+        let help = try runCLI(["-h", "launch"])
+        XCTAssertEqual(help.status, 0, help.summary)
+        XCTAssertTrue(help.stdoutText.hasPrefix("usage: filtercam launch"), help.stdoutText)
+        let extra = try runCLI(["launch", "demo", "extra"])
+        XCTAssertEqual(extra.status, 1, extra.summary)
+        XCTAssertTrue(extra.stderr.contains("'demo' is a pipeline and is given alone; 'extra' cannot go with it"), extra.stderr)
+        let spaced = try runCLI(["launch", "--messages", "m.json", "demo"])
+        XCTAssertEqual(spaced.status, 1, spaced.summary)
+        XCTAssertTrue(spaced.stderr.contains("hint: --messages takes its file after '=': --messages=m.json"), spaced.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "m.json"))
+    }
+
+    /// Output that cannot be written is said and fails the command (as in coreutils), a
+    /// reader gone is not an error; a standard stream the caller closed is not taken over by
+    /// the next file opened (`fdsink fd=1` wrote its frames into the --messages file).
+    func testOutputsThatCannotBeWritten() throws {
+        try Build.requireCLI()
+        let full = try runProcess("/bin/sh", ["-c", "exec '\(Build.cli)' filters > /dev/full"])
+        XCTAssertEqual(full.status, 1, full.summary)
+        XCTAssertTrue(full.stderr.contains("filtercam: cannot write the output: No space left on device"), full.stderr)
+        let piped = try runProcess("/bin/sh", ["-c", "'\(Build.cli)' filters | head -1 > /dev/null"])
+        XCTAssertFalse(piped.stderr.contains("cannot write"), piped.stderr)
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let messages = dir.appendingPathComponent("m.json").path
+        let closed = try runProcess("/bin/sh", ["-c", "exec '\(Build.cli)' launch --messages=\(messages) "
+                                                + "'videotestsrc num-buffers=3 ! video/x-raw,width=8,height=8 ! fdsink fd=1' >&-"])
+        XCTAssertEqual(closed.status, 0, closed.summary)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: messages)[.size] as? Int, 0, "frames went into the messages file")
+        // A messages file that cannot be written: said once, and the run fails.
+        let lost = try runCLI(["launch", "--messages=/dev/full", "videotestsrc num-buffers=3 ! video/x-raw,width=64,height=48 ! "
+                               + "filtercam snapshot-every=1 snapshot-location=\(dir.path)/s-%d.jpg ! fakesink"])
+        XCTAssertEqual(lost.status, 1, lost.summary)
+        XCTAssertEqual(lost.stderr.components(separatedBy: "cannot write messages to '/dev/full': No space left on device; the messages from here on are lost").count, 2, lost.stderr)
+        XCTAssertTrue(lost.stderr.contains("filtercam launch: messages were lost ("), lost.stderr)
+    }
+
     /// Two elements of one name: said before GStreamer's parser leaves the second out with
     /// four warnings and a link error that does not say why.
     func testTwoElementsOfOneNameAreNamed() throws {

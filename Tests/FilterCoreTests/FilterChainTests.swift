@@ -42,6 +42,22 @@ final class FilterChainTests: XCTestCase {
         XCTAssertEqual(try FilterChain.parse("exposure ev=-3").steps[0].values.double("ev"), -3)
     }
 
+    /// The matrix's form as its help gives it (gst-inspect's blurb, `filtercam filters`)
+    /// parses: it showed spaces inside a row, which are refused ("takes 12 values, got 3").
+    func testChannelMixMatrixAsItsHelpWritesItParses() throws {
+        let parameter = try XCTUnwrap(FilterRegistry.shared.descriptor(id: "channel-mix")?.parameters.first { $0.name == "matrix" })
+        let form = try XCTUnwrap(parameter.summary.split(separator: ";").first.map(String.init))
+        // Each placeholder (rr, rg, …) by a number, its place in the matrix.
+        var place = 0
+        var numbers = ""
+        var letters = form.makeIterator()
+        while let c = letters.next() {
+            if c.isLetter { _ = letters.next(); place += 1; numbers += "\(Double(place) / 4)" } else { numbers.append(c) }
+        }
+        let chain = try FilterChain.parse("channel-mix matrix=\(numbers)")
+        XCTAssertEqual(chain.steps[0].values.doubleList("matrix"), (1...12).map { Double($0) / 4 })
+    }
+
     func testNoneAndEmptyAreIdentity() throws {
         XCTAssertTrue(try FilterChain.parse("").isIdentity)
         XCTAssertTrue(try FilterChain.parse("  ").isIdentity)

@@ -196,6 +196,10 @@ void fc_run_tasks_in_background(GstElement *pipeline, GstElement *owner, int nic
 /// resolved; malloc'd (free it), or NULL.
 char *fc_own_file_path(void);
 
+/// Flushes stdout: 0, or the errno of a failed write (EIO when the one that failed
+/// earlier left none).
+int fc_flush_standard_output(void);
+
 /* glibc's malloc_trim(0): free memory at the top and inside every arena's heaps goes
  * back to the system; 1 if any did, 0 otherwise or where there is no glibc. A filter
  * element calls it when it goes to NULL (why: FrameMemory.swift). */

@@ -24,16 +24,15 @@ extension CameraSourceElement {
     func apply(_ controls: [CameraControl]) {
         guard let current = active else { return }
         let exposure = settings.withLock { $0.exposure }
-        let name = GStreamer.name(of: element)
         for control in controls {
             do {
                 let writes = try V4L2ControlMap.writes(for: control, on: current.controls, settings: exposure)
                 guard let handle = current.handle else { continue }
                 if let (write, code) = handle.apply(writes, controls: current.controls) {
-                    fc_post_warning(element, "\(name): camera \(current.label) refused \(control.propertyName) (\(write)): \(String(cString: strerror(code)))", nil)
+                    fc_post_warning(element, "camera \(current.label) refused \(control.propertyName) (\(write)): \(String(cString: strerror(code)))", nil)
                 }
             } catch {
-                fc_post_warning(element, "\(name): camera \(current.label) \(error.description)", nil)
+                fc_post_warning(element, "camera \(current.label) \(error.description)", nil)
             }
         }
     }

@@ -16,7 +16,7 @@ extension CameraSourceElement {
               gst_object_has_as_ancestor(src, current.bin.asObject) != 0,
               settings.withLock({ $0.fallback }) == .test else { return false }
         let reason = BusProblem(message)?.text(or: "error") ?? "error"
-        fc_post_warning(element, "\(GStreamer.name(of: element)): camera \(current.label) failed (\(reason)); showing a test picture instead (fallback=test)", nil)
+        fc_post_warning(element, "camera \(current.label) failed (\(reason)); showing a test picture instead (fallback=test)", nil)
         // Not from the failing streaming thread: it is stopped by the switch.
         failedCameras.put(current)
         return true
@@ -99,7 +99,7 @@ extension CameraSourceElement {
         } catch {
             return fallBack(error, path: path, settings: s, starting: starting)
         }
-        if let note { fc_post_warning(element, "\(GStreamer.name(of: element)): \(note)", nil) }
+        if let note { fc_post_warning(element, note, nil) }
         let modes = listed?.modes ?? []
         var mode: CameraMode? = nil
         if starting {
@@ -125,12 +125,11 @@ extension CameraSourceElement {
 
     private func fallBack(_ problem: CameraProblem, path: String, settings s: Settings, starting: Bool) -> Active? {
         let reason = problem.message(for: path)
-        let name = GStreamer.name(of: element)
         guard s.fallback == .test else {
-            fc_post_error(element, "\(name): \(reason) (fallback=none)", nil)
+            fc_post_error(element, "\(reason) (fallback=none)", nil)
             return nil
         }
-        fc_post_warning(element, "\(name): \(reason); showing a test picture instead (fallback=test)", nil)
+        fc_post_warning(element, "\(reason); showing a test picture instead (fallback=test)", nil)
         if starting { fixOutputSize(s.preset, mode: nil) }
         return testSource(pattern: "smpte", label: "test picture (\(reason))", isFallback: true)
     }
@@ -147,7 +146,7 @@ extension CameraSourceElement {
         var error: UnsafeMutablePointer<GError>?
         let bin = gst_parse_bin_from_description(description, 1, &error)
         if let error {
-            fc_post_warning(element, "\(GStreamer.name(of: element)): cannot make '\(description)': \(GStreamerError(taking: error))", nil)
+            fc_post_warning(element, "cannot make '\(description)': \(GStreamerError(taking: error))", nil)
         }
         return bin
     }

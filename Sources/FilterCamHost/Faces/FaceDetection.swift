@@ -223,7 +223,7 @@ final class FaceDetection: ElementPart, Sendable {
     private func warnIfNoSizeFits() {
         let p = settings.withLock { $0.search.parameters }
         guard running.load(ordering: .relaxed), p.maxSize > 0, p.minSize > p.maxSize else { return }
-        fc_post_warning(element, "\(GStreamer.name(of: element)): face-min-size \(p.minSize) is larger than face-max-size "
+        fc_post_warning(element, "face-min-size \(p.minSize) is larger than face-max-size "
                         + "\(p.maxSize), so no face can be found; lower face-min-size or raise face-max-size (0: no limit)", nil)
     }
 

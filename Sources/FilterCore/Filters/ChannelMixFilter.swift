@@ -2,7 +2,7 @@
 ///
 ///     channel-mix matrix=<0,0.7,0.3,0, 0,1,0,0, 0,0,1,0>
 ///
-/// `matrix` is 3 rows of 4, `<rr rg rb ro, gr gg gb go, br bg bb bo>`:
+/// `matrix` is 3 rows of 4, `<rr,rg,rb,ro, gr,gg,gb,go, br,bg,bb,bo>`:
 ///
 ///     r' = rr·r + rg·g + rb·b + ro·255      (and so on for g', b'), clamped to 0…255
 ///
@@ -17,7 +17,7 @@ final class ChannelMixFilter: PassFilter {
         parameters: [
             FilterParameter("matrix", .doubleList(count: 12, range: -4...4,
                                                   defaultValue: ColorMatrix.identity.m),
-                            "<rr rg rb ro, gr gg gb go, br bg bb bo>; ro… are offsets × 255"),
+                            "<rr,rg,rb,ro, gr,gg,gb,go, br,bg,bb,bo>; ro… are offsets × 255"),
         ],
         make: { ChannelMixFilter(matrix: $0.doubleList("matrix")) })
 
