@@ -120,6 +120,9 @@ extension FrameWorker {
     }
 
     private func process(_ frame: ReceivedFrame, generation: Int, run: inout WorkerRun) {
+        // Drops so far are of frames before this one; those made while it is processed,
+        // of frames after it: they mark the next frame pushed, not this one.
+        let droppedBefore = framesDropped
         guard adopt(caps: frame.caps.pointer, stream: &run.stream), let shape = run.stream.inputShape, let stage else { return }
         let started = MonotonicClock.nanoseconds
         if run.stream.lastWorkStart > 0 { run.stream.workPeriod = started - run.stream.lastWorkStart }
@@ -206,7 +209,7 @@ extension FrameWorker {
 
         let (outCaps, isNew) = run.stream.outputCaps(width: job.outputWidth, height: job.outputHeight, swapsAxes: job.swapsAxes)
         if isNew { log.info(element, "output caps \(GStreamer.describe(outCaps.pointer))") }
-        markContinuity(&buffer, run: &run)
+        markContinuity(&buffer, droppedBefore: droppedBefore, run: &run)
         let outSample = GstOwnedSample(buffer: buffer.pointer, caps: outCaps.pointer, segment: &segment)
         // The sample holds the buffer now; let go of ours so downstream gets it alone.
         buffer.release()
@@ -229,9 +232,10 @@ extension FrameWorker {
 
     /// A frame leaves DISCONT as it came (as through identity: GstBaseSrc would mark every
     /// frame of backwards playback), or after frames this element dropped (as GstBaseTransform
-    /// marks the frame after a QoS drop).
-    private func markContinuity(_ buffer: inout GstOwned<GstBuffer>, run: inout WorkerRun) {
-        let dropped = framesDropped
+    /// marks the frame after a QoS drop). `dropped`: the drop count when the frame was taken
+    /// (counted at its push, the frames dropped while it was processed, newer than it,
+    /// marked it instead of the frame after the hole).
+    private func markContinuity(_ buffer: inout GstOwned<GstBuffer>, droppedBefore dropped: UInt64, run: inout WorkerRun) {
         defer { run.droppedAtLastPush = dropped }
         let discont = dropped != run.droppedAtLastPush
         if fc_buffer_is_discont(buffer.pointer) != 0 { return }

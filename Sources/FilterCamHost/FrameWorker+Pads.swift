@@ -24,14 +24,18 @@ extension FrameWorker {
         }
     }
 
-    /// The frames a live upstream may hand over at once and still be on time: as many as
-    /// fit in the latency it announced, plus one (a jitter buffer releasing what a network
-    /// stall held, a source batching captures). The sink waits that long anyway, so
-    /// identity delivers them all; a bound of 3 dropped 10 of 114 frames in 4-frame bursts
-    /// behind 200 ms. At most 16 frames wait, whatever the source says.
+    /// The frames that may wait here and still be on time: as many as fit in the latency
+    /// upstream announced (a jitter buffer releasing what a network stall held, a source
+    /// batching captures) or in the pipeline's (the LATENCY event: a syncing sink holds each
+    /// frame that long, so behind an audio branch's 250 ms, a sink's processing deadline or
+    /// at 240 fps the frames of that time are in flight, and wait here while it holds the
+    /// one before), plus one. identity delivers them all; a bound of 3 dropped 10 of 114
+    /// frames in 4-frame bursts behind 200 ms, and 42 of 90 on-time frames behind an audio
+    /// branch. At most 16 frames wait, whatever the latency.
     private func burstSize(frameDuration: UInt64?) -> Int {
         guard let frameDuration, frameDuration > 0 else { return 0 }
-        let latency = upstreamLatency.load(ordering: .relaxed)
+        let settled = pipelineLatency.load(ordering: .relaxed)
+        let latency = max(upstreamLatency.load(ordering: .relaxed), settled == UInt64.max ? 0 : settled)
         return Int(min(latency / frameDuration + 1, 16))
     }
 
