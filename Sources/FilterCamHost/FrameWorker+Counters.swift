@@ -26,7 +26,7 @@ extension FrameWorker: ElementPart {
         ElementProperty(Counter.framesProcessed.rawValue, nick: "Frames processed",
             blurb: "Frames filtered and pushed downstream since the element started", .counter),
         ElementProperty(Counter.framesDropped.rawValue, nick: "Frames dropped",
-            blurb: "Frames dropped because they came late (live sources): too late to reach the sink in time while a newer one waited, more than 3 waiting for a busy filter, or already late for the sink (QoS)", .counter),
+            blurb: "Frames dropped because they came late (live sources): too late to reach the sink in time while a newer one waited, more waiting for a busy filter than the latency holds (3 at least), or already late for the sink (QoS)", .counter),
     ]
 
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
