@@ -66,7 +66,11 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
 
 static int on_second(void *data) {
   FcRtspServer *s = data;
-  fc_viewers_close_idle(s->viewers, s->tls);
+  GstRTSPThreadPool *threads = gst_rtsp_server_get_thread_pool(s->server);
+  GMainContext *clients = fc_rtsp_thread_pool_client_context(threads);
+  fc_viewers_close_idle(s->viewers, s->tls, clients);
+  if (clients) g_main_context_unref(clients);
+  g_object_unref(threads);
   return G_SOURCE_CONTINUE;
 }
 

@@ -43,6 +43,14 @@ static void thread_leave(GstRTSPThreadPool *pool, GstRTSPThread *thread) {
   g_main_context_pop_thread_default(thread->context);
 }
 
+GMainContext *fc_rtsp_thread_pool_client_context(GstRTSPThreadPool *pool) {
+  FcRtspThreadPool *self = (FcRtspThreadPool *)pool;
+  g_mutex_lock(&self->lock);
+  GMainContext *context = self->kept ? g_main_context_ref(self->kept->context) : NULL;
+  g_mutex_unlock(&self->lock);
+  return context;
+}
+
 void fc_rtsp_thread_pool_release(GstRTSPThreadPool *pool) {
   FcRtspThreadPool *self = (FcRtspThreadPool *)pool;
   g_mutex_lock(&self->lock);

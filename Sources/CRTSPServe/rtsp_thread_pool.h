@@ -6,5 +6,9 @@
 /// thread default and lives until `fc_rtsp_thread_pool_release`.
 GstRTSPThreadPool *fc_rtsp_thread_pool_new(void);
 
+/// The client thread's context (a reference), where a client's own work runs; NULL before
+/// the first client came.
+GMainContext *fc_rtsp_thread_pool_client_context(GstRTSPThreadPool *pool);
+
 /// Lets the client thread end once its clients are gone (the server stops).
 void fc_rtsp_thread_pool_release(GstRTSPThreadPool *pool);

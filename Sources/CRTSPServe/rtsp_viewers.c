@@ -14,6 +14,7 @@ typedef struct {
   gint64 connected_at;    // monotonic µs
   gboolean had_session;   // created one at some point: a viewer, not a stranger
   gboolean closed;
+  gboolean closing;       // its close is on its way (on the client thread)
 } FcConnection;
 
 struct FcViewers {
@@ -231,28 +232,62 @@ void fc_viewers_connected(FcViewers *v, void *rtsp_client) {
   g_signal_connect(client, "closed", G_CALLBACK(on_closed), v);
 }
 
-void fc_viewers_close_idle(FcViewers *v, gboolean tls) {
+// The close itself, on the client's own thread (a source on its context): closed from
+// another thread while its watch was reading (a client sending without pause), the
+// connection's streams were freed under the read, which then failed at once, for ever:
+// a core at 100 %, GLib-GIO-CRITICALs by the thousand a millisecond, and no new
+// connection answered. gst-rtsp-server closes a client in its watch context too.
+typedef struct {
+  GstRTSPClient *client;  // a reference
+  gboolean tls;
+} FcIdleClose;
+
+static gboolean close_in_client_thread(gpointer data) {
+  FcIdleClose *request = data;
+  GstRTSPConnection *connection = gst_rtsp_client_get_connection(request->client);
+  // Over TLS the handshake started by the first read and the connection hold each other
+  // until an operation finishes it, and gst-rtsp-server only lets go of the stream: closed
+  // here (each such connection kept its socket and ~3.6 MB for good).
+  GTlsConnection *secure = request->tls && connection ? gst_rtsp_connection_get_tls(connection, NULL) : NULL;
+  if (secure) g_io_stream_close(G_IO_STREAM(secure), NULL, NULL);
+  gst_rtsp_client_close(request->client);
+  return G_SOURCE_REMOVE;
+}
+
+static void idle_close_free(gpointer data) {
+  FcIdleClose *request = data;
+  g_object_unref(request->client);
+  g_free(request);
+}
+
+void fc_viewers_close_idle(FcViewers *v, gboolean tls, GMainContext *client_context) {
+  if (!client_context) return;   // no client thread: no client
   gint64 now = g_get_monotonic_time();
   GList *idle = NULL;
   g_mutex_lock(&v->lock);
   for (GList *l = v->connections; l; l = l->next) {
     FcConnection *c = l->data;
-    if (!c->closed && g_hash_table_size(c->owned) == 0 && now - c->connected_at > FC_IDLE_SECONDS * G_USEC_PER_SEC)
+    if (!c->closed && !c->closing && g_hash_table_size(c->owned) == 0 && now - c->connected_at > FC_IDLE_SECONDS * G_USEC_PER_SEC) {
+      c->closing = TRUE;
       idle = g_list_prepend(idle, g_object_ref(c->client));
+    }
   }
   g_mutex_unlock(&v->lock);
   for (GList *l = idle; l; l = l->next) {
-    // Shut the socket first: over TLS a silent client leaves glib-networking's handshake
-    // thread waiting in a read. Then close the TLS stream: the handshake started by the
-    // first read and the connection hold each other until an operation finishes it, and
-    // gst-rtsp-server only lets go of the stream (each such connection kept its socket and
-    // ~3.6 MB for good).
+    // The socket is shut here at once (the kernel's side, safe from any thread): over TLS
+    // a silent client leaves glib-networking's handshake thread waiting in a read, and a
+    // client that floods stops being read.
     GstRTSPConnection *connection = gst_rtsp_client_get_connection(l->data);
     GSocket *socket = connection ? gst_rtsp_connection_get_read_socket(connection) : NULL;
     if (socket) g_socket_shutdown(socket, TRUE, TRUE, NULL);
-    GTlsConnection *secure = tls && connection ? gst_rtsp_connection_get_tls(connection, NULL) : NULL;
-    if (secure) g_io_stream_close(G_IO_STREAM(secure), NULL, NULL);
-    gst_rtsp_client_close(l->data);
+    FcIdleClose *request = g_new0(FcIdleClose, 1);
+    request->client = g_object_ref(l->data);
+    request->tls = tls;
+    GSource *source = g_idle_source_new();
+    g_source_set_priority(source, G_PRIORITY_HIGH);   // before the reads of a client that floods
+    g_source_set_callback(source, close_in_client_thread, request, idle_close_free);
+    g_source_attach(source, client_context);
+    g_source_unref(source);
   }
   g_list_free_full(idle, g_object_unref);
 }

@@ -23,4 +23,4 @@ int fc_viewers_watching(FcViewers *viewers);
 int fc_viewers_still_connected(FcViewers *viewers);
 
 /// Closes connections that have created no session within the idle bound.
-void fc_viewers_close_idle(FcViewers *viewers, gboolean tls);
+void fc_viewers_close_idle(FcViewers *viewers, gboolean tls, GMainContext *client_context);

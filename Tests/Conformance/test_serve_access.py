@@ -184,6 +184,23 @@ class Access(unittest.TestCase):
             status, _ = refused.request("DESCRIBE", server.url)
             self.assertEqual(status, 401)
             idle = Rtsp(server.port)       # connects and says nothing
+            # One that never stops sending requests and creates no session: closed as the
+            # silent ones are. Closed from another thread while its reads ran, it locked
+            # the server in a loop (a core, CRITICALs by the thousand, no new connection
+            # answered).
+            flooder = socket.create_connection(("127.0.0.1", server.port))
+            flooded = []
+            def flood():
+                request = f"OPTIONS {server.url} RTSP/1.0\r\nCSeq: 1\r\n\r\n".encode() * 100
+                start = time.monotonic()
+                try:
+                    while time.monotonic() - start < 20:
+                        flooder.sendall(request)
+                except OSError:
+                    pass
+                flooded.append(time.monotonic() - start)
+            flooding = threading.Thread(target=flood)
+            flooding.start()
             started = time.monotonic()
             closed_after = []
             for connection in (refused, idle):
@@ -194,8 +211,17 @@ class Access(unittest.TestCase):
                 closed_after.append(time.monotonic() - started)
                 connection.close()
             self.assertLess(max(closed_after), 13, f"idle connections closed after {closed_after} s")
+            flooding.join(25)
+            flooder.close()
+            self.assertTrue(flooded and flooded[0] < 15, "the flooding connection was not closed within 15 s")
+            # A new connection is still answered.
+            after = Rtsp(server.port)
+            status, _ = after.request("OPTIONS", server.url)
+            after.close()
+            self.assertEqual(status, 200)
         finally:
             status, err = server.stop()
+        self.assertNotIn("CRITICAL", err)
         self.assertNotIn("camera running", err)
         processed = int(re.search(r"processed=(\d+)", err).group(1))
         self.assertLess(processed, 15, f"the camera ran for strangers: {err[-500:]}")

@@ -14,6 +14,9 @@ final class ControlPageTests: XCTestCase {
                      "lens-at 0.75,0.75", "zoom-in", "zoom-out", "lens", "countdown"] {
             XCTAssertNil(ControlPage.refusal(of: try ControlCommand(line: line)), line)
         }
+        // The refusal names the command given (a `record PATH` was told about 'snapshot NAME').
+        let aimed = try XCTUnwrap(ControlPage.refusal(of: try ControlCommand(line: "record /tmp/x.mp4")))
+        XCTAssertTrue(aimed.hasPrefix("'record /tmp/x.mp4' aims the command at an element"), aimed)
     }
 
     func testThePageHasOneButtonPerFilterAndTheStableIds() {

@@ -90,7 +90,9 @@ public final class ControlPage: Sendable {
         switch command {
         case .quit: "'quit' stops the server: only its terminal can"
         case .help: "'help' prints on the server's terminal; the page's controls are the commands"
-        case .on: "a command aimed at an element ('snapshot NAME'): only the server's terminal can; the page drives the served picture"
+        case .on(let element, let command):
+            "'\(command.line) \(element)' aims the command at an element ('snapshot NAME'): only the server's terminal can; "
+                + "the page drives the served picture ('\(command.line)' alone)"
         case .set: "'set' changes any property of any element (file names too): only the server's terminal can"
         case .camera: "'camera' opens devices and files on the server: only its terminal can"
         case .filter(let chain) where namesAFile(chain):
