@@ -4,6 +4,7 @@
 #include <gst/rtsp-server/rtsp-server.h>
 #include <string.h>
 #include "rtsp_thread_pool.h"
+#include "wrong_passwords.h"
 #include "rtsp_viewers.h"
 #include "rtsps_front_door.h"
 #include "server_loop.h"
@@ -71,6 +72,7 @@ static int on_second(void *data) {
   fc_viewers_close_idle(s->viewers, s->tls, clients);
   if (clients) g_main_context_unref(clients);
   g_object_unref(threads);
+  fc_wrong_passwords_tick();
   return G_SOURCE_CONTINUE;
 }
 

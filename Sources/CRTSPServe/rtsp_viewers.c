@@ -1,7 +1,9 @@
 // Who may touch a session, who counts as watching, and how long a stranger may idle:
 // the per-connection rules of `filtercam serve`, on gst-rtsp-server's own client signals.
 #include "rtsp_viewers.h"
+#include "wrong_passwords.h"
 #include <gst/rtsp-server/rtsp-server.h>
+#include <string.h>
 
 // A connection that has created no session by then is closed (the library's own bound is 60 s).
 #define FC_IDLE_SECONDS 10
@@ -125,9 +127,43 @@ static GstRTSPStatusCode on_pre_setup(GstRTSPClient *client, GstRTSPContext *ctx
   return again ? GST_RTSP_STS_METHOD_NOT_VALID_IN_THIS_STATE : GST_RTSP_STS_OK;
 }
 
+// The user a request's Authorization header names (Digest's username; over TLS Basic's,
+// before the colon), or NULL.
+static char *request_user(GstRTSPMessage *request) {
+  GstRTSPAuthCredential **credentials = gst_rtsp_message_parse_auth_credentials(request, GST_RTSP_HDR_AUTHORIZATION);
+  char *user = NULL;
+  for (GstRTSPAuthCredential **c = credentials; c && *c && !user; c++) {
+    if ((*c)->scheme == GST_RTSP_AUTH_DIGEST) {
+      for (GstRTSPAuthParam **p = (*c)->params; p && *p; p++) {
+        if (g_ascii_strcasecmp((*p)->name, "username") == 0) { user = g_strdup((*p)->value); break; }
+      }
+    } else if ((*c)->scheme == GST_RTSP_AUTH_BASIC && (*c)->authorization) {
+      gsize length = 0;
+      guchar *decoded = g_base64_decode((*c)->authorization, &length);
+      char *text = g_strndup((const char *)decoded, length);
+      user = g_strndup(text, strcspn(text, ":"));
+      g_free(text);
+      g_free(decoded);
+    }
+  }
+  if (credentials) gst_rtsp_auth_credentials_free(credentials);
+  return user;
+}
+
 static void on_send_message(GstRTSPClient *client, GstRTSPContext *ctx, gpointer message, gpointer data) {
-  (void)ctx; (void)message; (void)data;
+  (void)data;
   forget_foreign_sessions(client);
+  // A 401 to a request that gave a password: a wrong one (or an unknown user).
+  GstRTSPStatusCode code = 0;
+  gchar *authorization = NULL;
+  if (message && ctx && ctx->request && gst_rtsp_message_get_type(message) == GST_RTSP_MESSAGE_RESPONSE &&
+      gst_rtsp_message_parse_response(message, &code, NULL, NULL) == GST_RTSP_OK && code == GST_RTSP_STS_UNAUTHORIZED &&
+      gst_rtsp_message_get_header(ctx->request, GST_RTSP_HDR_AUTHORIZATION, &authorization, 0) == GST_RTSP_OK) {
+    GstRTSPConnection *connection = gst_rtsp_client_get_connection(client);
+    char *user = request_user(ctx->request);
+    fc_note_wrong_password("RTSP", connection ? gst_rtsp_connection_get_ip(connection) : NULL, user);
+    g_free(user);
+  }
 }
 
 static void on_handle_response(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {

@@ -1,6 +1,7 @@
 // Passwords, request size, Host and Origin: the checks every web request of `filtercam
 // serve` passes before anything is served or changed.
 #include "web_access.h"
+#include "wrong_passwords.h"
 #include <string.h>
 
 #define FC_REALM "filtercam"
@@ -228,9 +229,8 @@ static void answer_now_and_close(SoupServerMessage *msg, guint status, const cha
 }
 
 // The name in a request's Authorization header (Digest's username, Basic's or a bearer
-// token's USER before the colon), noted once libsoup has accepted it with its password:
-// what a viewer's resource is checked against (one user cannot end another's viewer).
-static void note_user(SoupServerMessage *msg) {
+// token's USER before the colon), or NULL.
+static char *authorization_user(SoupServerMessage *msg) {
   const char *given = soup_message_headers_get_one(soup_server_message_get_request_headers(msg), "Authorization");
   char *user = NULL;
   if (given && g_ascii_strncasecmp(given, "Digest ", 7) == 0) {
@@ -249,6 +249,13 @@ static void note_user(SoupServerMessage *msg) {
     const char *colon = strchr(given + 7, ':');
     user = colon ? g_strndup(given + 7, (gsize)(colon - (given + 7))) : NULL;
   }
+  return user;
+}
+
+// The user, noted once libsoup has accepted it with its password: what a viewer's resource
+// is checked against (one user cannot end another's viewer).
+static void note_user(SoupServerMessage *msg) {
+  char *user = authorization_user(msg);
   g_object_set_data_full(G_OBJECT(msg), "fc-user", user ? user : g_strdup(""), g_free);
 }
 
@@ -265,6 +272,11 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
   gboolean has_body = encoding == SOUP_ENCODING_CHUNKED || encoding == SOUP_ENCODING_EOF
                       || (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > 0);
   guint refused = soup_server_message_get_status(msg);   // a password missing or wrong
+  if (refused == SOUP_STATUS_UNAUTHORIZED && soup_message_headers_get_one(headers, "Authorization")) {
+    char *user = authorization_user(msg);   // one was given: wrong, or an unknown user
+    fc_note_wrong_password("web", soup_server_message_get_remote_host(msg), user);
+    g_free(user);
+  }
   if (refused != 0) {
     // Words for the page a browser shows when its password prompt is cancelled (it was blank).
     static const char why[] = "this server needs the user name and password it was started with (filtercam serve --auth)\n";

@@ -64,7 +64,10 @@ class Access(unittest.TestCase):
                     viewer.close()
                     self.assertIsNone(server.process.poll(), "the server died")
                 finally:
-                    server.stop()
+                    _, err = server.stop()
+                # The viewer's password was right at every request (Digest's nonce reused
+                # across them): no wrong password said.
+                self.assertNotIn("wrong password", err)
 
     def test_the_stock_server_lets_a_stranger_take_a_session(self):
         # The baseline this file guards against: gst-rtsp-server 1.22 as shipped (test-launch)
@@ -183,6 +186,13 @@ class Access(unittest.TestCase):
             refused = Rtsp(server.port)
             status, _ = refused.request("DESCRIBE", server.url)
             self.assertEqual(status, 401)
+            # Wrong passwords are said, as sshd logs failed logins: the first at once (a
+            # request without one, as above, is not), the rest counted within 10 s.
+            for _ in range(3):
+                guesser = Rtsp(server.port, user="alice", password="guess")
+                self.assertEqual(guesser.request("DESCRIBE", server.url)[0], 401)
+                guesser.close()
+            self.assertTrue(server.wait_for_err('a wrong password (RTSP, from 127.0.0.1, user "alice")', timeout=10))
             idle = Rtsp(server.port)       # connects and says nothing
             # One that never stops sending requests and creates no session: closed as the
             # silent ones are. Closed from another thread while its reads ran, it locked
@@ -219,9 +229,11 @@ class Access(unittest.TestCase):
             status, _ = after.request("OPTIONS", server.url)
             after.close()
             self.assertEqual(status, 200)
+            self.assertTrue(server.wait_for_err("2 more wrong passwords since the last such line", timeout=15))
         finally:
             status, err = server.stop()
         self.assertNotIn("CRITICAL", err)
+        self.assertEqual(err.count("a wrong password"), 1, err)
         self.assertNotIn("camera running", err)
         processed = int(re.search(r"processed=(\d+)", err).group(1))
         self.assertLess(processed, 15, f"the camera ran for strangers: {err[-500:]}")

@@ -702,6 +702,8 @@ class WebPassword(unittest.TestCase):
             self.assertEqual(whep_client.watch(server.url.rstrip("/"), frames=1, timeout=1).status, 401)
             for opener in (None, digest("wrong")):
                 self.assertEqual(server.request("POST", "/control", b"filter mono", opener=opener)[0], 401)
+            # The wrong password is said on the server's terminal (the missing one is not).
+            server.wait_for_line('a wrong password (web, from 127.0.0.1, user "alice")', timeout=10)
             # A bearer token would travel in clear text: only over TLS.
             self.assertEqual(server.request("POST", "/control", b"filter mono", {"Authorization": "Bearer alice:secret"})[0], 401)
             page = browser.Browser()

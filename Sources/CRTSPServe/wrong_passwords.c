@@ -1,0 +1,45 @@
+// See wrong_passwords.h.
+#include "wrong_passwords.h"
+#include <glib.h>
+
+#define FC_WRONG_PASSWORD_QUIET_SECONDS 10
+
+static GMutex lock;
+static gint64 last_said;   // monotonic µs, 0: never
+static int unsaid;         // noted since, not said
+
+void fc_wrong_passwords_tick(void) {
+  gint64 now = g_get_monotonic_time();
+  g_mutex_lock(&lock);
+  int count = unsaid > 0 && now - last_said >= FC_WRONG_PASSWORD_QUIET_SECONDS * G_USEC_PER_SEC ? unsaid : 0;
+  if (count > 0) {
+    last_said = now;
+    unsaid = 0;
+  }
+  g_mutex_unlock(&lock);
+  if (count > 0) g_printerr("filtercam serve: %d more wrong password%s since the last such line\n", count, count == 1 ? "" : "s");
+}
+
+void fc_note_wrong_password(const char *side, const char *address, const char *user) {
+  gint64 now = g_get_monotonic_time();
+  g_mutex_lock(&lock);
+  gboolean say = last_said == 0 || now - last_said >= FC_WRONG_PASSWORD_QUIET_SECONDS * G_USEC_PER_SEC;
+  int before = unsaid;
+  if (say) {
+    last_said = now;
+    unsaid = 0;
+  } else {
+    unsaid++;
+  }
+  g_mutex_unlock(&lock);
+  if (!say) return;
+  char *shown = user && *user ? g_strescape(user, NULL) : NULL;   // a guesser's bytes, not the terminal's
+  GString *line = g_string_new(NULL);
+  g_string_append_printf(line, "filtercam serve: a wrong password (%s, from %s", side, address ? address : "?");
+  if (shown) g_string_append_printf(line, ", user \"%s\"", shown);
+  g_string_append(line, ")");
+  if (before > 0) g_string_append_printf(line, "; %d more since the last such line", before);
+  g_printerr("%s\n", line->str);
+  g_string_free(line, TRUE);
+  g_free(shown);
+}
