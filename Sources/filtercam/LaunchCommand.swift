@@ -131,7 +131,13 @@ enum LaunchCommand {
         let handler: @convention(c) (Int32) -> Void = { signal in
             if let session = LaunchCommand.session { session.interrupt(by: signal) } else { _exit(128 + signal) }
         }
-        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(s, handler) }
+        for s in [SIGINT, SIGTERM, SIGQUIT] { signal(s, handler) }
+        // Under `nohup` (SIGHUP ignored from the start) a closed terminal or ssh session
+        // must not end the recording: ignored it stays, as nohup's users count on.
+        let hangUp = signal(SIGHUP, handler)
+        if let hangUp, unsafeBitCast(hangUp, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+            signal(SIGHUP, SIG_IGN)
+        }
         // SIGXFSZ and SIGPIPE are ignored from the start (main.swift).
     }
 
@@ -145,7 +151,7 @@ enum LaunchCommand {
             Thread.sleep(forTimeInterval: 1)
             // Said by the session already: it is past the stop and about to end by itself.
             if !report.sayUnlessSaid() { Thread.sleep(forTimeInterval: 1) }
-            if terminalLineMode.saved { _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalLineMode.termios) }
+            restoreLineMode()
             _exit(status)
         }
     }
@@ -155,60 +161,52 @@ enum LaunchCommand {
     static func startReadingCommands(into session: PipelineSession) -> () -> Void {
         let inbox = session.inbox
         if isatty(STDIN_FILENO) != 0 {
-            var original = termios()
-            tcgetattr(STDIN_FILENO, &original)
-            var raw = original
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-            terminalLineMode = (true, original)
-            terminalKeyMode = raw
+            // A job in the background (`filtercam launch … &`) may neither change the
+            // terminal's modes (SIGTTOU) nor read it (SIGTTIN): either stopped the process
+            // for good, before the pipeline started. Reads there fail instead (EIO), and
+            // key mode waits until the job is in the foreground (`fg`).
+            signal(SIGTTIN, SIG_IGN)
             // After Ctrl-Z and fg the shell has put its line mode back: single keys echoed
-            // and waited for Enter. Key mode again when the job goes on.
+            // and waited for Enter. Key mode again when the job goes on, in the foreground.
             // The half-typed command line is drawn again too, by a thread the handler wakes
             // (a signal handler may not take the line's lock).
             _ = continuedPipe   // made here: a global's first use is not for a signal handler
             signal(SIGCONT) { _ in
-                _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode)
+                if terminalLineMode.saved && tcgetpgrp(STDIN_FILENO) == getpgrp() {
+                    _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode)
+                }
                 var wake: UInt8 = 1
                 _ = write(continuedPipe.writeEnd, &wake, 1)
             }
             Thread.detachNewThread {
                 var wake: UInt8 = 0
-                while read(continuedPipe.readEnd, &wake, 1) == 1 { TypedLine.standardError.drawAgain() }
-            }
-            Thread.detachNewThread {
-                var keys = TerminalKeys()
-                while true {
-                    var byte: UInt8 = 0
-                    // After an Esc, a moment's silence makes it the Esc key (not a sequence's start).
-                    var outcome = TerminalKeys.Outcome.none
-                    if keys.awaitsSequence {
-                        var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                        if poll(&ready, 1, TerminalKeys.escapeWaitMilliseconds) == 0 { outcome = keys.escapeAlone() }
-                    }
-                    let wasEditing = keys.isEditing
-                    if outcome == .none {
-                        guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
-                        outcome = keys.feed(byte)
-                    }
-                    switch outcome {
-                    case .none: break
-                    case .command(let command):
-                        // The typed command line stays as it is; what it did goes on the next line.
-                        if wasEditing { TypedLine.standardError.finish() }
-                        inbox.enqueue(command)
-                    // The command line is redrawn in place on stderr while it is typed (lines
-                    // printed meanwhile go above it).
-                    case .show(let text): TypedLine.standardError.redraw(text, editing: keys.isEditing)
-                    case .error(let text): TypedLine.standardError.finish(with: text)
-                    }
+                while read(continuedPipe.readEnd, &wake, 1) == 1 {
+                    if terminalLineMode.saved && isInForeground { TypedLine.standardError.drawAgain() }
                 }
             }
-            printError(TerminalKeys.shortHelp)
+            if isInForeground {
+                enterKeyMode(inbox: inbox)
+            } else {
+                printError("filtercam: in the background: keys are read once it is in the foreground (fg)")
+            }
+            // In the foreground again without a SIGCONT (bash's `fg` of a job running in the
+            // background sends none), or with the shell's line mode set meanwhile (`bg` then
+            // `fg`): seen by looking, four times a second.
+            Thread.detachNewThread {
+                while true {
+                    usleep(250_000)
+                    guard isInForeground else { continue }
+                    guard terminalLineMode.saved else { enterKeyMode(inbox: inbox); continue }
+                    var current = termios()
+                    guard tcgetattr(STDIN_FILENO, &current) == 0, current.c_lflag & tcflag_t(ICANON | ECHO) != 0 else { continue }
+                    _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode)
+                    TypedLine.standardError.drawAgain()
+                }
+            }
             return {
+                guard terminalLineMode.saved else { return }
                 TypedLine.standardError.abandon()
-                var o = original
-                tcsetattr(STDIN_FILENO, TCSANOW, &o)
+                restoreLineMode()
             }
         }
         Thread.detachNewThread {
@@ -222,6 +220,67 @@ enum LaunchCommand {
             }
         }
         return {}
+    }
+}
+
+extension LaunchCommand {
+    /// Whether this process's group has the terminal (a job in the foreground).
+    static var isInForeground: Bool { tcgetpgrp(STDIN_FILENO) == getpgrp() }
+
+    /// The terminal's line mode back (from the background too: SIGTTOU ignored for it).
+    static func restoreLineMode() {
+        guard terminalLineMode.saved else { return }
+        let before = signal(SIGTTOU, SIG_IGN)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalLineMode.termios)
+        signal(SIGTTOU, before)
+    }
+
+    /// Single keys from the terminal (the job is in the foreground): its modes saved and
+    /// set, and a thread that reads the keys into `inbox`. Once.
+    private static func enterKeyMode(inbox: PipelineSession.Inbox) {
+        guard !terminalLineMode.saved else { return }
+        var original = termios()
+        tcgetattr(STDIN_FILENO, &original)
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        terminalKeyMode = raw
+        terminalLineMode = (true, original)
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        Thread.detachNewThread {
+            var keys = TerminalKeys()
+            while true {
+                var byte: UInt8 = 0
+                // After an Esc, a moment's silence makes it the Esc key (not a sequence's start).
+                var outcome = TerminalKeys.Outcome.none
+                if keys.awaitsSequence {
+                    var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                    if poll(&ready, 1, TerminalKeys.escapeWaitMilliseconds) == 0 { outcome = keys.escapeAlone() }
+                }
+                let wasEditing = keys.isEditing
+                if outcome == .none {
+                    let n = read(STDIN_FILENO, &byte, 1)
+                    if n < 0 && errno == EIO && !isInForeground {   // sent to the background (Ctrl-Z, bg)
+                        while !isInForeground { usleep(250_000) }
+                        continue
+                    }
+                    if n < 0 && errno == EINTR { continue }
+                    guard n == 1 else { return }
+                    outcome = keys.feed(byte)
+                }
+                switch outcome {
+                case .none: break
+                case .command(let command):
+                    // The typed command line stays as it is; what it did goes on the next line.
+                    if wasEditing { TypedLine.standardError.finish() }
+                    inbox.enqueue(command)
+                // The command line is redrawn in place on stderr while it is typed (lines
+                // printed meanwhile go above it).
+                case .show(let text): TypedLine.standardError.redraw(text, editing: keys.isEditing)
+                case .error(let text): TypedLine.standardError.finish(with: text)
+                }
+            }
+        }
+        printError(TerminalKeys.shortHelp)
     }
 }
 

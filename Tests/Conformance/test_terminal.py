@@ -11,23 +11,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.path.join(ROOT, ".build", "release", "filtercam")
 
 
-class Terminal(unittest.TestCase):
-    def setUp(self):
-        if shutil.which("tmux") is None or not os.path.exists(CLI):
-            self.skipTest("needs tmux and a release build of filtercam (make test installs and builds both)")
-        self.session = f"fc-test-{os.getpid()}-{self._testMethodName[5:25]}"
-        # A tmux server of the test's own (its own socket): a user's tmux, or another
-        # program starting or killing the default server meanwhile, cannot touch it.
-        self.tmux = ["tmux", "-L", self.session]
-        self.folder = tempfile.mkdtemp(prefix="fc-terminal-")
-        command = (f"{CLI} launch 'videotestsrc is-live=true ! video/x-raw,width=160,height=120 ! videoconvert ! "
-                   f"filtercam record-location={self.folder}/t-%05d.mp4 snapshot-location={self.folder}/s-%05d.jpg ! fakesink'; "
-                   "echo EXIT=$?; sleep 30")
-        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
-        subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
-                       check=True, env=env)
-        # The hint comes once the pipeline plays, and says where the full list is.
-        self.wait_for("(e.g. :set zoom=2); :help lists every command")
+class TmuxCase(unittest.TestCase):
+    """A tmux server of the test's own, its keys and its screen."""
 
     def tearDown(self):
         subprocess.run(self.tmux + ["kill-server"], capture_output=True)
@@ -48,6 +33,25 @@ class Terminal(unittest.TestCase):
                 self.fail(f"{text!r} did not appear within {timeout} s:\n{self.screen()}")
             time.sleep(0.05)
         return self.screen()
+
+
+class Terminal(TmuxCase):
+    def setUp(self):
+        if shutil.which("tmux") is None or not os.path.exists(CLI):
+            self.skipTest("needs tmux and a release build of filtercam (make test installs and builds both)")
+        self.session = f"fc-test-{os.getpid()}-{self._testMethodName[5:25]}"
+        # A tmux server of the test's own (its own socket): a user's tmux, or another
+        # program starting or killing the default server meanwhile, cannot touch it.
+        self.tmux = ["tmux", "-L", self.session]
+        self.folder = tempfile.mkdtemp(prefix="fc-terminal-")
+        command = (f"{CLI} launch 'videotestsrc is-live=true ! video/x-raw,width=160,height=120 ! videoconvert ! "
+                   f"filtercam record-location={self.folder}/t-%05d.mp4 snapshot-location={self.folder}/s-%05d.jpg ! fakesink'; "
+                   "echo EXIT=$?; sleep 30")
+        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+        subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
+                       check=True, env=env)
+        # The hint comes once the pipeline plays, and says where the full list is.
+        self.wait_for("(e.g. :set zoom=2); :help lists every command")
 
     def test_command_line_single_keys_hint_and_quit(self):
         self.keys(":", "set zoom=2", "Enter")
@@ -117,3 +121,41 @@ class Terminal(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class BackgroundJob(TmuxCase):
+    """`filtercam launch … &` from an interactive shell, as a user starts a long recording:
+    it stopped at once ("Stopped (tty output)", changing the terminal's modes from the
+    background), for good: SIGINT, SIGTERM and SIGHUP left it stopped."""
+
+    def setUp(self):
+        if shutil.which("tmux") is None or not os.path.exists(CLI):
+            self.skipTest("needs tmux and a release build of filtercam (make test installs and builds both)")
+        self.session = f"fc-test-{os.getpid()}-background"
+        self.tmux = ["tmux", "-L", self.session]
+        env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+        subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50",
+                                    "bash --norc --noprofile -i"], check=True, env=env)
+        self.keys("echo READY", "Enter")
+        self.wait_for("\nREADY")   # the shell reads keys (the typed line shows 'echo READY')
+
+    def test_runs_in_the_background_and_takes_keys_after_fg(self):
+        self.keys(f"{CLI} launch 'videotestsrc is-live=true ! video/x-raw,width=160,height=120 ! filtercam ! fakesink' &", "Enter")
+        self.wait_for("keys are read once it is in the foreground (fg)")
+        self.keys("jobs -l", "Enter")
+        screen = self.wait_for("Running")
+        self.assertNotIn("Stopped", screen)
+        self.keys("fg", "Enter")
+        self.wait_for(":help lists every command")   # key mode, once in the foreground
+        self.keys("m")
+        self.wait_for("mirror: on")
+        self.keys("C-z")
+        self.wait_for("Stopped")
+        self.keys("bg", "Enter")
+        self.keys("fg", "Enter")                      # no SIGCONT for a job already running
+        self.keys("m")
+        self.wait_for("mirror: off")
+        self.keys("q")
+        self.wait_for("processed=")
+        self.keys("echo EXIT=$?", "Enter")
+        self.wait_for("EXIT=0")

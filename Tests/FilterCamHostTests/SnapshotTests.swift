@@ -349,6 +349,16 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: keep), Data("keep me".utf8))
     }
 
+    /// A still's name near the file system's 255-byte limit is written (its temporary
+    /// file's name, the still's and ~17 bytes more, failed "File name too long").
+    func testAStillWhoseNameIsNearTheLimitIsWritten() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stem = String(repeating: "a", count: 246)   // + "00000.jpg": 255 bytes
+        _ = try collectFrames("\(source) ! filtercam snapshot-every=3 flash=false snapshot-location=\(dir.path)/\(stem)%05d.jpg")
+        XCTAssertEqual(files(dir), [stem + "00000.jpg", stem + "00001.jpg"])
+    }
+
     /// The folder is opened when the run starts; replacing it by a symbolic link while
     /// running does not send the next stills through the link.
     func testStillsStayInTheFolderOpenedAtStartWhenItIsReplacedByALink() throws {

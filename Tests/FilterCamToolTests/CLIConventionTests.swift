@@ -128,6 +128,12 @@ final class CLIConventionTests: XCTestCase {
                                                 + "'videotestsrc num-buffers=3 ! video/x-raw,width=8,height=8 ! fdsink fd=1' >&-"])
         XCTAssertEqual(closed.status, 0, closed.summary)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: messages)[.size] as? Int, 0, "frames went into the messages file")
+        // stdin closed: GstBus's wake-up socket took fd 0 and the command reader ate its
+        // wake-ups; the run hung for good, deaf to Ctrl-C.
+        let noInput = try runProcess("/bin/sh", ["-c", "exec '\(Build.cli)' launch 'videotestsrc num-buffers=3 ! filtercam ! fakesink' <&-"],
+                                     timeout: 20)
+        XCTAssertFalse(noInput.timedOut, noInput.summary)
+        XCTAssertTrue(noInput.stderr.contains("processed=3"), noInput.summary)
         // A messages file that cannot be written: said once, and the run fails.
         let lost = try runCLI(["launch", "--messages=/dev/full", "videotestsrc num-buffers=3 ! video/x-raw,width=64,height=48 ! "
                                + "filtercam snapshot-every=1 snapshot-location=\(dir.path)/s-%d.jpg ! fakesink"])

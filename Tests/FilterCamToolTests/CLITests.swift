@@ -149,6 +149,22 @@ final class CLIRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(try probeFrameCount(out), "ffprobe cannot read \(out)"), 1)
     }
 
+    /// Under `nohup` (SIGHUP ignored from the start) a closed terminal does not end the
+    /// recording: it stayed ignored, as nohup's users count on (filtercam took it over).
+    func testUnderNohupAHangUpIsIgnored() throws {
+        try Build.requireCLI()
+        let p = try RunningProcess("/bin/sh", ["-c", "trap '' HUP; exec '\(Build.cli)' launch "
+            + "'videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam ! fakesink'"])
+        p.write("set filter=sepia\n")   // answered once the first frame has passed
+        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
+        kill(p.process.processIdentifier, SIGHUP)
+        p.write("set filter=mono\nquit\n")   // still taking commands after the hang-up
+        let r = p.wait(timeout: 15)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("set filtercam0.filter = mono"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("Hang-up"), r.stderr)
+    }
+
     /// `filtercam launch … 2>&1 | tee log`: Ctrl-C ends `tee` too, so what filtercam then
     /// writes finds no reader. It was killed by SIGPIPE before the recording was finished.
     func testCtrlCWithTheOutputsReaderGoneStillFinishesTheRecording() throws {

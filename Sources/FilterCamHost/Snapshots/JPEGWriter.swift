@@ -34,14 +34,19 @@ enum JPEGWriter {
         } catch {
             throw Failure(description: "cannot write snapshot \(path): \(error)")
         }
-        let temporary = ".\(name).\(getpid()).\(sequence.add(1, ordering: .relaxed).newValue).partial"
+        // The still's name in the temporary one says whose it is; a name near the file
+        // system's 255-byte limit leaves no room for the rest, and goes without it (a
+        // 246-byte still failed "File name too long", a name its folder takes).
+        let unique = ".\(getpid()).\(sequence.add(1, ordering: .relaxed).newValue).partial"
+        let temporary = name.utf8.count + unique.utf8.count + 1 <= 255 ? ".\(name)\(unique)" : ".filtercam-still\(unique)"
         let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             // ENOENT on an open folder: it was removed while running (no links left), or it
             // is one that takes no new files (/proc, /sys).
             let error = errno
             var info = stat()
-            let folder = FilePathText.folder(of: path)
+            let written = FilePathText.folder(of: path)
+            let folder = written.isEmpty ? "." : written   // a bare name: the working folder
             let reason = error != ENOENT ? String(cString: strerror(error))
                 : fstat(dir, &info) == 0 && info.st_nlink == 0 ? "the folder '\(folder)' does not exist any more (removed while running)"
                 : "the folder '\(folder)' takes no new files (\(String(cString: strerror(error))))"
