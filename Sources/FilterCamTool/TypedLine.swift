@@ -18,9 +18,19 @@ public final class TypedLine: Sendable {
     /// The text typed so far, nil while no command line is being typed.
     private let typed = Locked<String?>(nil)
 
-    public init(_ output: FileHandle, screen: FileHandle? = nil) {
+    /// A terminal that takes no escape sequences (TERM=dumb, as Emacs's shell sets, or none):
+    /// what was drawn is overwritten with spaces instead (`ESC[K` showed as `^[[K`).
+    private let dumb: Bool
+
+    public static let terminalIsDumb: Bool = {
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        return term.isEmpty || term == "dumb"
+    }()
+
+    public init(_ output: FileHandle, screen: FileHandle? = nil, dumb: Bool = TypedLine.terminalIsDumb) {
         self.output = output
         self.screen = screen
+        self.dumb = dumb
     }
 
     /// Draws the command line in place (`editing`: still being typed; otherwise it is
@@ -67,7 +77,7 @@ public final class TypedLine: Sendable {
     public func drawAgain() {
         typed.withLock { t in
             guard let t else { return }
-            write(Self.clear + t, to: screen ?? output)
+            write(clear + t, to: screen ?? output)
         }
     }
 
@@ -87,14 +97,15 @@ public final class TypedLine: Sendable {
     }
 
     /// Carriage return and erase to the end of the line.
-    private static let clear = "\r\u{1B}[K"
+    private var clear: String { dumb ? "\r" : "\r\u{1B}[K" }
 
     /// What takes `drawn` (the typed text on screen) off it: the line, and the rows above it
     /// that a text wider than the terminal took (each keystroke left a copy of such a line).
     private func erasing(_ drawn: String?) -> String {
+        if dumb { return "\r" + String(repeating: " ", count: drawn?.count ?? 0) + "\r" }
         let columns = Self.columns(of: screen ?? output)
-        guard let drawn, columns > 0, drawn.count > columns else { return Self.clear }
-        return Self.clear + String(repeating: "\u{1B}[1A\u{1B}[K", count: (drawn.count - 1) / columns)
+        guard let drawn, columns > 0, drawn.count > columns else { return clear }
+        return clear + String(repeating: "\u{1B}[1A\u{1B}[K", count: (drawn.count - 1) / columns)
     }
 
     /// The terminal's width (0: not a terminal).

@@ -3,6 +3,9 @@
 /// the one known name that the given one begins (`look:teal` for `look:teal-orange`).
 public enum NameSuggestion {
     public static func closest(to name: String, among candidates: [String]) -> String? {
+        // The name in other letter case first (`QUIT`, `set ZOOM=2`): every letter is an
+        // edit, so a short word had no suggestion at all.
+        if let same = candidates.first(where: { $0 != name && $0.lowercased() == name.lowercased() }) { return same }
         // The distance is at least the difference in length: candidates too far by that
         // alone are not measured (a line of a megabyte piped as a command took seconds).
         let allowed = max(2, name.count / 3), length = name.count

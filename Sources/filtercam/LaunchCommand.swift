@@ -86,6 +86,10 @@ enum LaunchCommand {
             printError(message + "\(error)")
             for hint in ParseHints.hints(for: "\(error)", file: file, description: description) { printError("  " + hint) }
             if let hint = (error as? Pipeline.ParseError)?.linkHint { printError("  hint: " + hint) }
+            // `--messages out.json 'videotestsrc ! …'`: the file was read as the description's start.
+            if messagesToStdout, rest.count > 1, let first = rest.first, !first.contains("!"), !first.contains("=") {
+                printError("  hint: --messages takes its file after '=': --messages=\(first)")
+            }
             return 1
         }
         let session = PipelineSession(pipeline: pipeline)
@@ -276,7 +280,10 @@ extension LaunchCommand {
                 // The command line is redrawn in place on stderr while it is typed (lines
                 // printed meanwhile go above it).
                 case .show(let text): TypedLine.standardError.redraw(text, editing: keys.isEditing)
-                case .error(let text): TypedLine.standardError.finish(with: text)
+                case .error(let text):
+                    // As for a command that ran: the typed line stays, the error goes below it.
+                    if wasEditing { TypedLine.standardError.finish() }
+                    TypedLine.standardError.finish(with: text)
                 }
             }
         }

@@ -63,6 +63,11 @@ class Terminal(TmuxCase):
         self.assertNotIn("set filtercam0.lens", screen, "a success line for a refused value")
         self.assertNotIn("snapshot", screen.split("set filtercam0.zoom")[0].split("':' for a command")[-1],
                          "the letters of 'set zoom=2' were taken as keys")
+        # A command that cannot run keeps its typed line, as one that ran does; the error
+        # goes below it (it replaced the typed text).
+        self.keys(":", "set zoom", "Enter")
+        screen = self.wait_for("command error")
+        self.assertIn(":set zoom\n", screen, "the typed command line is gone")
         self.keys(":", "filtr", "Escape")
         self.wait_for("(cancelled)")
         self.keys("x")

@@ -8,7 +8,7 @@ import XCTest
 final class TypedLineTests: XCTestCase {
     private func written(_ body: (TypedLine) -> Void) throws -> String {
         let pipe = Pipe()
-        let line = TypedLine(pipe.fileHandleForWriting)
+        let line = TypedLine(pipe.fileHandleForWriting, dumb: false)
         body(line)
         try pipe.fileHandleForWriting.close()
         return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -41,7 +41,7 @@ final class TypedLineTests: XCTestCase {
     /// half typed when the process ends is taken off the screen (the shell ran on from it).
     func testTypingIsDrawnOnTheTerminalWhenTheOutputIsNotOne() throws {
         let log = Pipe(), terminal = Pipe()
-        let line = TypedLine(log.fileHandleForWriting, screen: terminal.fileHandleForWriting)
+        let line = TypedLine(log.fileHandleForWriting, screen: terminal.fileHandleForWriting, dumb: false)
         line.redraw(":set zo", editing: true)
         line.print("saved s-0.jpg")
         line.redraw(":set zoom=2", editing: true)
@@ -76,5 +76,20 @@ final class TypedLineTests: XCTestCase {
             line.print("next")
         }
         XCTAssertEqual(out, clear + ":bogus" + clear + "unknown command 'bogus'\n" + "next\n")
+    }
+
+    /// A terminal that takes no escape sequences (TERM=dumb, or none) gets none: what was
+    /// drawn is overwritten with spaces (`^[[K` showed at every key).
+    func testADumbTerminalGetsNoEscapeSequences() throws {
+        let pipe = Pipe()
+        let line = TypedLine(pipe.fileHandleForWriting, dumb: true)
+        line.redraw(":se", editing: true)
+        line.redraw(":set", editing: true)
+        line.print("window: rotate")
+        line.finish()
+        try pipe.fileHandleForWriting.close()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertFalse(out.contains("\u{1B}"), out.debugDescription)
+        XCTAssertEqual(out, "\r\r:se" + "\r   \r:set" + "\r    \rwindow: rotate\n:set" + "\n")
     }
 }

@@ -21,6 +21,14 @@ final class NameSuggestionTests: XCTestCase {
         XCTAssertEqual(NameSuggestion.hint(for: "xylophone", among: ids), "")
     }
 
+    /// A name in other letter case is that name, however many letters differ (`QUIT` was
+    /// four edits from `quit`, too many for a suggestion).
+    func testANameInOtherLetterCaseIsThatName() {
+        XCTAssertEqual(NameSuggestion.closest(to: "QUIT", among: ["quit", "rotate"]), "quit")
+        XCTAssertEqual(NameSuggestion.closest(to: "ZOOM", among: ["zoom", "lens"]), "zoom")
+        XCTAssertEqual(NameSuggestion.hint(for: "Sepia", among: ["sepia"]), " (did you mean \"sepia\"?)")
+    }
+
     /// The beginning of exactly one name, too far from it in edits, is that name.
     func testTheBeginningOfOneNameIsThatName() {
         let ids = ["look:teal-orange", "look:warm-film", "look:cool-film", "sepia"]
