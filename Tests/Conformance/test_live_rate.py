@@ -135,7 +135,7 @@ class OnTimeBursts(LiveCase):
         # A live appsrc that pushes frames in pairs every 66 ms (both on time: the pair's
         # latency is announced), as a source batching its captures would.
         from support import PairedLiveSource
-        self.check_batches(PairedLiveSource(), "two frames every 66 ms", 5.0, at_least=100)
+        self.check_batches(PairedLiveSource(), "two frames every 66 ms", 3.0, at_least=60)
 
     def test_source_pushing_six_frames_at_once(self):
         # A jitter buffer releasing what a network stall held: six frames at once every
