@@ -35,7 +35,11 @@ import numpy as np
 
 OPENCV_DOC = '/usr/share/doc/opencv-doc/examples'
 SKIMAGE = '/usr/lib/python3/dist-packages/skimage/data'
-SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../shared/fixtures/faces')
+# The shared set (pictures with ground_truth.json and score.py) is not in the repository
+# (its pictures are in Tests/FilterCamHostTests/Fixtures/faces, without the truth file):
+# FACE_FIXTURES names its folder; by default one beside the package's folder.
+SHARED = os.environ.get('FACE_FIXTURES',
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../shared/fixtures/faces'))
 CASCADE = '/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml'
 NO_FACE_OPENCV = ('stuff squirrel_cls building aero1 aero3 fruits baboon leuvenA graf1 starry_night orange apple '
                   'butterfly board pca_test1 chicky_512 Blender_Suzanne1 HappyFish left01').split()
@@ -90,6 +94,9 @@ def package_pictures():
 
 
 def shared_pictures():
+    if not os.path.exists(SHARED + '/ground_truth.json'):
+        sys.exit(f"no shared face set at {SHARED} (ground_truth.json): set FACE_FIXTURES to its folder; "
+                 "the repository holds its pictures, not its truth file")
     truth = json.load(open(SHARED + '/ground_truth.json'))['images']
     return {n[:-4]: (cv2.imread(SHARED + '/' + n), [f['box'] for f in g['faces']], g.get('ignore', []))
             for n, g in truth.items()}

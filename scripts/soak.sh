@@ -3,8 +3,9 @@
 # lens, face detection and a still every 100 frames; prints resident memory every
 # INTERVAL seconds and the growth after warm-up. Needs a release build (make build).
 #   scripts/soak.sh                 # the long run
-#   FRAMES=5000 scripts/soak.sh     # a short one
-#   MAX_GROWTH_KB=1024 FRAMES=1500 scripts/soak.sh   # fails if memory grows more (CI)
+#   FRAMES=5000 WARMUP=10 scripts/soak.sh             # a short one (~40 s; growth after 10 s)
+#   MAX_GROWTH_KB=1024 FRAMES=5000 WARMUP=10 scripts/soak.sh   # fails if memory grows more
+# (FRAMES must outlast WARMUP, 60 s by default: unpaced, a run takes ~8 ms a frame here.)
 #   LIVE=1 scripts/soak.sh          # paced at 30 fps like a camera (about 56 min),
 #                                   # late frames are dropped, not queued
 set -euo pipefail

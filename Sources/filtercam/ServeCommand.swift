@@ -217,7 +217,10 @@ enum ServeCommand {
                                       unless interrupted: () -> Bool) -> Bool {
         guard !interrupted() else { return false }
         guard stream.finish(within: 1) else { return true }
-        let deadline = Date().addingTimeInterval(2)
+        // rtspsrc's jitter buffer holds the end its latency long (2 s by default: playbin,
+        // a plain gst-launch-1.0 viewer) and a syncing sink then shows it before the player
+        // tears down: with 2 s such a viewer found the server gone and reported an error.
+        let deadline = Date().addingTimeInterval(5)
         while server.viewersStillConnected + (web?.watching ?? 0) > 0 && Date() < deadline {
             if interrupted() { return false }
             usleep(20_000)

@@ -748,6 +748,23 @@ class Serve(unittest.TestCase):
         frames, duration = frames_and_duration(out)
         self.assertGreaterEqual(frames, 30, said[-800:])
 
+    def test_a_player_with_rtspsrcs_default_latency_gets_the_end_as_eos(self):
+        # rtspsrc's default 2 s latency into a syncing sink (playbin, the viewer the server's
+        # banner names): the end reached the sink 2 s after the BYE and the server had gone,
+        # "The server closed the connection", an error. Stock gst-rtsp-server: EOS.
+        server = Server(description="videotestsrc num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1 ! filtercam filter=sepia")
+        try:
+            self.assertTrue(server.wait_for_err("camera paused until a viewer comes"))
+            player = subprocess.run(["timeout", "-s", "INT", "30", "gst-launch-1.0", "rtspsrc", f"location={server.url}", "!",
+                                     "rtph264depay", "!", "avdec_h264", "!", "fakesink", "sync=true"],
+                                    capture_output=True, text=True, timeout=40)
+        finally:
+            status, err = server.stop()
+        self.assertIn("Got EOS from element", player.stdout)
+        self.assertNotIn("ERROR", player.stdout + player.stderr)
+        self.assertEqual(player.returncode, 0, player.stdout[-800:])
+        self.assertEqual(status, 0, err[-800:])
+
     def test_a_viewer_pausing_then_leaving_at_the_end_is_answered(self):
         # At the source's end the server went once no viewer was *playing*: the PAUSE a
         # player sends on its way out (rtspsrc does, then TEARDOWN) let it close, and the
