@@ -2,6 +2,7 @@ import FilterCamHost
 import FilterCamTool
 import FilterCore
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -197,19 +198,20 @@ enum LaunchCommand {
             // background sends none), or with the shell's line mode set meanwhile (`bg` then
             // `fg`): seen by looking, four times a second.
             Thread.detachNewThread {
-                while true {
+                while !keysEnded.withLock({ $0 }) {
                     usleep(250_000)
                     guard isInForeground else { continue }
                     guard terminalLineMode.saved else { enterKeyMode(inbox: inbox); continue }
-                    var current = termios()
-                    guard tcgetattr(STDIN_FILENO, &current) == 0, current.c_lflag & tcflag_t(ICANON | ECHO) != 0 else { continue }
-                    _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode)
-                    TypedLine.standardError.drawAgain()
+                    let setAgain = keysEnded.withLock { ended -> Bool in   // not after the line mode is back
+                        var current = termios()
+                        guard !ended, tcgetattr(STDIN_FILENO, &current) == 0, current.c_lflag & tcflag_t(ICANON | ECHO) != 0 else { return false }
+                        return tcsetattr(STDIN_FILENO, TCSANOW, &terminalKeyMode) == 0
+                    }
+                    if setAgain { TypedLine.standardError.drawAgain() }
                 }
             }
             return {
-                guard terminalLineMode.saved else { return }
-                TypedLine.standardError.abandon()
+                if terminalLineMode.saved { TypedLine.standardError.abandon() }
                 restoreLineMode()
             }
         }
@@ -231,25 +233,35 @@ extension LaunchCommand {
     /// Whether this process's group has the terminal (a job in the foreground).
     static var isInForeground: Bool { tcgetpgrp(STDIN_FILENO) == getpgrp() }
 
-    /// The terminal's line mode back (from the background too: SIGTTOU ignored for it).
+    /// The terminal's line mode back (from the background too: SIGTTOU ignored for it), for
+    /// good: the look for the foreground stops first (it would set key mode again, and the
+    /// shell would get a terminal that echoes nothing).
     static func restoreLineMode() {
-        guard terminalLineMode.saved else { return }
-        let before = signal(SIGTTOU, SIG_IGN)
-        _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalLineMode.termios)
-        signal(SIGTTOU, before)
+        keysEnded.withLock { ended in
+            ended = true
+            guard terminalLineMode.saved else { return }
+            terminalLineMode.saved = false   // SIGCONT's handler sets key mode only while saved
+            let before = signal(SIGTTOU, SIG_IGN)
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalLineMode.termios)
+            signal(SIGTTOU, before)
+        }
     }
 
     /// Single keys from the terminal (the job is in the foreground): its modes saved and
     /// set, and a thread that reads the keys into `inbox`. Once.
     private static func enterKeyMode(inbox: PipelineSession.Inbox) {
-        guard !terminalLineMode.saved else { return }
-        var original = termios()
-        tcgetattr(STDIN_FILENO, &original)
-        var raw = original
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        terminalKeyMode = raw
-        terminalLineMode = (true, original)
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        let entered = keysEnded.withLock { ended -> Bool in
+            guard !ended, !terminalLineMode.saved else { return false }
+            var original = termios()
+            tcgetattr(STDIN_FILENO, &original)
+            var raw = original
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            terminalKeyMode = raw
+            terminalLineMode = (true, original)
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+            return true
+        }
+        guard entered else { return }
         Thread.detachNewThread {
             var keys = TerminalKeys()
             while true {
@@ -307,6 +319,9 @@ extension PipelineSession.Outcome {
 /// set once before either can use them.
 nonisolated(unsafe) private var terminalKeyMode = termios()
 nonisolated(unsafe) private var terminalLineMode: (saved: Bool, termios: termios) = (false, termios())
+/// Set once the terminal's line mode is back for good (the run is over); held while the
+/// modes change, so key mode is never set after that.
+private let keysEnded = Locked<Bool>(false)
 /// Wakes the thread that redraws the command line after SIGCONT (made before the handler).
 private let continuedPipe: (readEnd: Int32, writeEnd: Int32) = {
     var ends: [Int32] = [-1, -1]
