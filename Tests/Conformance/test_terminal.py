@@ -14,8 +14,12 @@ CLI = os.path.join(ROOT, ".build", "release", "filtercam")
 class TmuxCase(unittest.TestCase):
     """A tmux server of the test's own, its keys and its screen."""
 
-    def tearDown(self):
-        subprocess.run(self.tmux + ["kill-server"], capture_output=True)
+    def start_tmux(self, command, env):
+        """The test's own tmux server running COMMAND, killed when the test ends, also when
+        its setUp fails (a tearDown does not run then, and the server stayed)."""
+        subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
+                       check=True, env=env)
+        self.addCleanup(subprocess.run, self.tmux + ["kill-server"], capture_output=True)
 
     def keys(self, *keys):
         subprocess.run(self.tmux + ["send-keys", "-t", self.session] + list(keys), check=True)
@@ -48,8 +52,7 @@ class Terminal(TmuxCase):
                    f"filtercam record-location={self.folder}/t-%05d.mp4 snapshot-location={self.folder}/s-%05d.jpg ! fakesink'; "
                    "echo EXIT=$?; sleep 30")
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
-        subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50", command],
-                       check=True, env=env)
+        self.start_tmux(command, env)
         # The hint comes once the pipeline plays, and says where the full list is.
         self.wait_for("(e.g. :set zoom=2); :help lists every command")
 
@@ -139,8 +142,7 @@ class BackgroundJob(TmuxCase):
         self.session = f"fc-test-{os.getpid()}-background"
         self.tmux = ["tmux", "-L", self.session]
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
-        subprocess.run(self.tmux + ["new-session", "-d", "-s", self.session, "-x", "200", "-y", "50",
-                                    "bash --norc --noprofile -i"], check=True, env=env)
+        self.start_tmux("bash --norc --noprofile -i", env)
         self.keys("echo READY", "Enter")
         self.wait_for("\nREADY")   # the shell reads keys (the typed line shows 'echo READY')
 
