@@ -2,7 +2,6 @@ import FilterCamHost
 import FilterCamTool
 import FilterCore
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +16,12 @@ enum LaunchCommand {
         var verbose = false
         var audio = false
         var rest: [String] = []
+        // `--messages out.json demo` or `--messages out.json 'videotestsrc ! …'`: the file
+        // was read as the pipeline's first word (a bare --messages is stdout).
+        func hintAtMessagesFile() {
+            guard messagesToStdout, rest.count > 1, let first = rest.first, !first.contains("!"), !first.contains("=") else { return }
+            printError("  hint: --messages takes its file after '=': --messages=\(first)")
+        }
         for (index, a) in arguments.enumerated() {
             if a == "--" && rest.isEmpty {   // the end of the options, as for gst-launch-1.0
                 rest = Array(arguments[(index + 1)...])
@@ -58,10 +63,7 @@ enum LaunchCommand {
             target = try PipelineTarget(rest)
         } catch {
             printError("filtercam launch: \(error)")
-            // `--messages m.json`: the option's file goes after '=' (a bare --messages is stdout).
-            if messagesToStdout, let file = rest.first, error is WordsBesidePipeline {
-                printError("  hint: --messages takes its file after '=': --messages=\(file)")
-            }
+            if error is WordsBesidePipeline { hintAtMessagesFile() }
             return 1
         }
         let (argument, description, file) = (target.argument, target.description, target.file)
@@ -87,10 +89,7 @@ enum LaunchCommand {
             printError(message + "\(error)")
             for hint in ParseHints.hints(for: "\(error)", file: file, description: description) { printError("  " + hint) }
             if let hint = (error as? Pipeline.ParseError)?.linkHint { printError("  hint: " + hint) }
-            // `--messages out.json 'videotestsrc ! …'`: the file was read as the description's start.
-            if messagesToStdout, rest.count > 1, let first = rest.first, !first.contains("!"), !first.contains("=") {
-                printError("  hint: --messages takes its file after '=': --messages=\(first)")
-            }
+            hintAtMessagesFile()
             return 1
         }
         let session = PipelineSession(pipeline: pipeline)

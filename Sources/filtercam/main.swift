@@ -22,6 +22,8 @@ guard !arguments.isEmpty else {
     exit(2)
 }
 let command = arguments.removeFirst()
+/// The commands, for the messages that name them.
+let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
 let status: Int32
 if CommandHelp.isAsked(in: arguments), let help = CommandHelp.text(for: command) {
     print(help)
@@ -40,7 +42,6 @@ case "help" where arguments.count == 1:   // `filtercam help launch`, as `git he
         print(help)
         status = 0
     } else {
-        let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
         FileHandle.standardError.write("filtercam help: no command \(arguments[0].quotedForMessage)\(NameSuggestion.hint(for: arguments[0], among: commands)); commands: \(commands.joined(separator: ", "))\n")
         status = 2
     }
@@ -50,7 +51,7 @@ case "--help" where arguments.count == 1, "-h" where arguments.count == 1:   // 
         print(help)
         status = 0
     } else {
-        FileHandle.standardError.write("filtercam \(command): no command \(arguments[0].quotedForMessage); commands: launch, serve, inspect, filters, devices, bench, version, help\n")
+        FileHandle.standardError.write("filtercam \(command): no command \(arguments[0].quotedForMessage); commands: \(commands.joined(separator: ", "))\n")
         status = 2
     }
 case "--version", "version", "help", "--help", "-h":
@@ -64,7 +65,6 @@ case "--version", "version", "help", "--help", "-h":
         status = 0
     }
 default:
-    let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
     // `filtercam record` for `filtercam launch record`: a shipped pipeline's name.
     let hint = PipelineLookup.file(named: command) != nil
         ? " (to run the shipped \(command).pipeline: filtercam launch \(command))"
