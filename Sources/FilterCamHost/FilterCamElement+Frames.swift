@@ -6,13 +6,21 @@ import FilterCore
 /// stills, the recording's copy, the flash and the on-screen display on the finished
 /// picture; YUV frames on their planes.
 extension FilterCamElement {
-    /// One frame's task: the recipe (geometry and filters), then on the finished picture
-    /// faces, stills, the recording's copy, the flash and the on-screen display (the last
-    /// two for the preview only), then the faces onto the buffer. Faces go from the pixels
-    /// to the buffer through this task's own closures.
-    func task(for input: FrameShape, stream: StreamState) -> FrameTask {
+    /// The settings of a frame arriving now, kept with it until the worker takes it, and
+    /// the stills asked for so far (it serves those, not later ones). Window keys held
+    /// behind a still taken meanwhile run first: a turn pressed after `s` turns this frame.
+    func taskMaker() -> FrameTaskMaker {
         runKeysAfterStill()
-        let s = settings.withLock { $0 }
+        let s = settings.withLock { $0 }, asked = snapshots.askedSoFar
+        return FrameTaskMaker { [weak self] input, stream in self?.task(for: input, stream: stream, settings: s, stillsAsked: asked) }
+    }
+
+    /// One frame's task, from the settings copied when it arrived: the recipe (geometry
+    /// and filters), then on the finished picture faces, stills, the recording's copy, the
+    /// flash and the on-screen display (the last two for the preview only), then the faces
+    /// onto the buffer. Faces go from the pixels to the buffer through this task's own
+    /// closures.
+    private func task(for input: FrameShape, stream: StreamState, settings s: FilterCamSettings, stillsAsked: Int) -> FrameTask {
         let chain = s.effectiveChain
         let activeFilters = frameState.withLock { f -> [any FrameFilter] in
             if chain != f.chain || s.filterSets != f.filterSets {
@@ -30,11 +38,11 @@ extension FilterCamElement {
         let recipe = FrameRecipe(plan: plan, filters: activeFilters)
         if s.gallery && GalleryLayout.fits(width: plan.outputWidth, height: plan.outputHeight) {
             return galleryTask(recipe, settings: s, format: input.format, method: method, live: stream.isLive,
-                               recording: recordingFacts(stream))
+                               recording: recordingFacts(stream), stillsAsked: stillsAsked)
         }
         if input.format.isYUV {
             return yuvTask(recipe, chain: chain, filters: activeFilters, settings: s, format: input.format, method: method,
-                           stream: stream)
+                           stream: stream, stillsAsked: stillsAsked)
         }
         let lensRect = recipe.lensRect
         let snapshots = self.snapshots, faces = self.faces, live = stream.isLive
@@ -48,7 +56,8 @@ extension FilterCamElement {
         let finish: ((FrameView) -> Void)? = snapshots.needsFrame || recorded || detecting || !overlay.isEmpty ? { frame in
             if detecting { found = faces.process(frame, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live) }
             let still = snapshots.needsFrame
-            if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+            if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
+                                         askedBeforeArrival: stillsAsked) }
             if recorded { recording.capture(frame, facts: facts) }
             if still { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
             OSDRenderer.draw(overlay, on: frame)
@@ -66,7 +75,7 @@ extension FilterCamElement {
     /// says what to put in front.
     private func yuvTask(_ recipe: FrameRecipe, chain: FilterChain, filters activeFilters: [any FrameFilter],
                          settings s: FilterCamSettings, format: FrameFormat,
-                         method: OrientationMethod, stream: StreamState) -> FrameTask {
+                         method: OrientationMethod, stream: StreamState, stillsAsked: Int) -> FrameTask {
         let live = stream.isLive
         var problem: String?
         // The chain's filters are made already (`activeFilters`, in chain order): no new
@@ -87,7 +96,8 @@ extension FilterCamElement {
             let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || recorded || !overlay.isEmpty ? { frame in
                 if detecting { found = faces.process(frame, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live) }
                 let still = snapshots.needsFrame
-                if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+                if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
+                                             askedBeforeArrival: stillsAsked) }
                 if recorded { recording.capture(frame, facts: facts) }
                 if still && !onlyReads { snapshots.drawFlash(frame, timestamp: frame.timestamp) }
                 canvas.draw(overlay, on: frame)

@@ -11,7 +11,8 @@ extension FilterCamElement {
     /// first, copied, then painted over. Faces are not searched among the thumbnails;
     /// squares already posted are cleared.
     func galleryTask(_ recipe: FrameRecipe, settings s: FilterCamSettings, format: FrameFormat,
-                     method: OrientationMethod, live: Bool, recording facts: RecordingBranch.FrameFacts) -> FrameTask {
+                     method: OrientationMethod, live: Bool, recording facts: RecordingBranch.FrameFacts,
+                     stillsAsked: Int) -> FrameTask {
         let plan = recipe.plan
         let entries = FilterRegistry.shared.pickable
         let chains = entries.map { FilterShowcase.chain(for: $0.id) }
@@ -40,7 +41,8 @@ extension FilterCamElement {
             return job(.yuvRender(Self.galleryWork(
                 still: { stillPossible && snapshots.needsFrame }, recorded: stillPossible && recorded, picture: recipe.apply(from:to:),
                 capture: { frame, still in
-                    if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+                    if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
+                                                 askedBeforeArrival: stillsAsked) }
                     if recorded { recording.capture(frame, facts: facts) }
                 },
                 gallery: { card ? painter.paintBackground(to: $1) : painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },
@@ -52,7 +54,8 @@ extension FilterCamElement {
         return job(.render(Self.galleryWork(
             still: { snapshots.needsFrame }, recorded: recorded, picture: recipe.apply(from:to:),
             capture: { frame, still in
-                if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live) }
+                if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
+                                             askedBeforeArrival: stillsAsked) }
                 if recorded { recording.capture(frame, facts: facts) }
             },
             gallery: { card ? painter.paintBackground(to: $1) : painter.paint(page, chains: chains, from: $0, plan: plan, to: $1) },

@@ -55,9 +55,9 @@ extension FilterCamElement {
         if !waits { runNow(command, osd: osd, quietly: quietly) }
     }
 
-    /// The keys that waited for a still, in order, once no still waits (worker thread, at
-    /// the start of a frame's task, before its settings are read); a `snapshot` among them
-    /// holds the rest back again.
+    /// The keys that waited for a still, in order, once no still waits (a frame's
+    /// streaming thread, as it arrives, before its settings are copied); a `snapshot` among
+    /// them holds the rest back again.
     func runKeysAfterStill() {
         guard !keysAfterStill.withLock({ $0.isEmpty }) else { return }   // (every frame: nothing more then)
         while !snapshots.stillIsWaiting, let (command, osd) = keysAfterStill.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {

@@ -17,13 +17,24 @@ struct FrameTask {
     }
 }
 
+/// A frame's task, decided on the worker thread from the settings as they were when the
+/// frame arrived: a property set when frame N reaches the element (from a pad probe, or a
+/// controlled property at N's time) applies from N on, as in a stock filter, and not to
+/// the frames that arrived before it and still wait for the worker. Nil once the element
+/// is gone.
+struct FrameTaskMaker: Sendable {
+    let make: @Sendable (_ input: FrameShape, _ stream: StreamState) -> FrameTask?
+}
+
 /// The element behind a `FrameWorker`. Walking a frame from the appsink to the appsrc
-/// enters the element once (`task`); the worker calls it otherwise only at the end of the
-/// stream and for the preview window's events.
+/// enters the element twice: its settings are copied as it arrives (`taskMaker`) and its
+/// task decided from them when the worker takes it; the worker calls the element otherwise
+/// only at the end of the stream and for the preview window's events.
 protocol FrameStage: AnyObject, Sendable {
-    /// The task for one input frame (worker thread), decided from one copy of the settings
-    /// and what the worker knows of the stream.
-    func task(for input: FrameShape, stream: StreamState) -> FrameTask
+    /// For a frame arriving now (its streaming thread, after controlled properties took
+    /// the frame's values): one copy of the settings, in the maker that decides the frame's
+    /// task (worker thread) from them and what the worker knows of the stream.
+    func taskMaker() -> FrameTaskMaker
     /// EOS arrived, before it goes downstream (worker thread): finish pending work (stills).
     func endOfStream()
     /// FLUSH_STOP arrived (a pad's streaming thread): frames may come again after an EOS.

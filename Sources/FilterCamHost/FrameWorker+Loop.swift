@@ -123,7 +123,7 @@ extension FrameWorker {
         // Drops so far are of frames before this one; those made while it is processed,
         // of frames after it: they mark the next frame pushed, not this one.
         let droppedBefore = framesDropped
-        guard adopt(caps: frame.caps.pointer, stream: &run.stream), let shape = run.stream.inputShape, let stage else { return }
+        guard adopt(caps: frame.caps.pointer, stream: &run.stream), let shape = run.stream.inputShape else { return }
         let started = MonotonicClock.nanoseconds
         if run.stream.lastWorkStart > 0 { run.stream.workPeriod = started - run.stream.lastWorkStart }
         run.stream.lastWorkStart = started
@@ -138,11 +138,6 @@ extension FrameWorker {
         // or stream time; asking for one was a GStreamer-CRITICAL per frame.
         let timed = segment.format == GST_FORMAT_TIME
         if let timestamp, isLate(timestamp, duration: fc_buffer_duration(buffer.pointer), segment: &segment) { return }
-        // Controlled properties (GstController) take their values at this frame's stream time.
-        if let timestamp, timed {
-            let streamTime = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, guint64(timestamp))
-            if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
-        }
         run.stream.frameRunningTime = timestamp.flatMap { t in
             guard timed else { return nil }
             let running = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, guint64(t))
@@ -150,7 +145,7 @@ extension FrameWorker {
         }
         let duration = fc_buffer_duration(buffer.pointer)
         run.stream.frameDuration = duration == GstClockTime.max ? nil : UInt64(duration)
-        let task = stage.task(for: shape, stream: run.stream)
+        guard let task = frame.taskMaker?.make(shape, run.stream) else { return }
         let job = task.job
         if case .rgb = shape.format, task.decorate != nil || !job.work.isPassthrough { buffer = packedForRGB(buffer, run: &run) }
         let oneThread = shouldStayOnOneThread(frameDuration: duration, stream: run.stream)

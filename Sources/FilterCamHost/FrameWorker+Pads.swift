@@ -17,11 +17,27 @@ extension FrameWorker {
     private func receive(buffer: GstOwned<GstBuffer>, caps: GstOwned<GstCaps>, segmentEvent: GstOwned<GstEvent>) {
         if liveState.load(ordering: .relaxed) == 0 { detectLiveness() }
         let live = receivingLive
-        let frame = ReceivedFrame(buffer: buffer, caps: caps, segmentEvent: segmentEvent, live: live)
+        syncControlledProperties(buffer: buffer, segmentEvent: segmentEvent)
+        let frame = ReceivedFrame(buffer: buffer, caps: caps, segmentEvent: segmentEvent, live: live,
+                                  taskMaker: stage?.taskMaker())
         let burst = burstSize(frameDuration: frame.duration)
         if let dropped = mailbox.put(frame: frame, live: live, burst: burst).dropped {
             reportDropped(dropped, reason: "\(max(burst, mailbox.maxWaitingFrames)) newer ones were waiting for the filter")
         }
+    }
+
+    /// Controlled properties (GstController) take their values at the frame's stream time
+    /// as it arrives, before its settings are copied, as a stock filter's do before its
+    /// transform.
+    private func syncControlledProperties(buffer: GstOwned<GstBuffer>, segmentEvent: GstOwned<GstEvent>) {
+        let pts = fc_buffer_pts(buffer.pointer)
+        var segment: UnsafePointer<GstSegment>?
+        gst_event_parse_segment(segmentEvent.pointer, &segment)
+        // A segment in bytes or buffers (an application's appsrc by default) has no stream
+        // time; asking for one was a GStreamer-CRITICAL per frame.
+        guard pts != GstClockTime.max, let segment, segment.pointee.format == GST_FORMAT_TIME else { return }
+        let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
+        if streamTime != GstClockTime.max { gst_object_sync_values(element.asObject, streamTime) }
     }
 
     /// The frames that may wait here and still be on time: as many as fit in the latency

@@ -90,12 +90,16 @@ final class FrameWorker: Sendable {
         let runningTime: UInt64?
         /// Its duration (nil when not known).
         let duration: UInt64?
+        /// Its task, from the element's settings when it arrived (nil: no element then).
+        let taskMaker: FrameTaskMaker?
 
-        init(buffer: GstOwned<GstBuffer>, caps: GstOwned<GstCaps>, segmentEvent: GstOwned<GstEvent>, live: Bool) {
+        init(buffer: GstOwned<GstBuffer>, caps: GstOwned<GstCaps>, segmentEvent: GstOwned<GstEvent>, live: Bool,
+             taskMaker: FrameTaskMaker?) {
             self.buffer = buffer
             self.caps = caps
             self.segmentEvent = segmentEvent
             self.live = live
+            self.taskMaker = taskMaker
             let pts = fc_buffer_pts(buffer.pointer), length = fc_buffer_duration(buffer.pointer)
             var segment = Self.segment(of: segmentEvent)
             let time = pts == GstClockTime.max || segment.format != GST_FORMAT_TIME

@@ -123,8 +123,12 @@ final class SingleFilterElement: SwiftElement, FrameStage, ElementPart, Sendable
         worker.filterMessage(message)
     }
 
-    func task(for input: FrameShape, stream: StreamState) -> FrameTask {
+    func taskMaker() -> FrameTaskMaker {
         let current = values.withLock { $0 }, set = valuesSet.withLock { $0 }
+        return FrameTaskMaker { [weak self] input, _ in self?.task(for: input, values: current, set: set) }
+    }
+
+    private func task(for input: FrameShape, values current: FilterValues, set: Int) -> FrameTask {
         let filter = active.withLock { a -> any FrameFilter in
             if let a, a.values == current, a.set == set { return a.filter }
             a = (current, set, descriptor.make(current))

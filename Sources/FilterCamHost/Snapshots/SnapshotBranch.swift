@@ -75,7 +75,12 @@ final class SnapshotBranch: ElementPart, Sendable {
     private let elementPointer: GstPointer<GstElement>
     var element: UnsafeMutablePointer<GstElement> { elementPointer.pointer }
     private let settings = Locked(Settings())
+    /// Stills asked for and not yet taken or failed.
     private let requests = Atomic<Int>(0)
+    /// Stills ever asked for: a frame notes it as it arrives (`askedSoFar`) and serves only
+    /// the requests made before that, so a still shows the settings of a frame that came
+    /// after the press (a turn pressed before it included), not of one that waited inside.
+    private let requestsMade = Atomic<Int>(0)
     /// EOS went through and no frame has come since: a request now is answered at once.
     let streamEnd = StreamEnd()
     let writtenCount = Atomic<UInt64>(0)
@@ -157,7 +162,10 @@ final class SnapshotBranch: ElementPart, Sendable {
 
     /// The `snapshot` action signal and live command.
     func request() {
-        requests.add(1, ordering: .relaxed)
+        // Made first: a frame that reads the two between them finds the request newer than
+        // itself (`dueStill`), never older.
+        requestsMade.add(1, ordering: .sequentiallyConsistent)
+        requests.add(1, ordering: .sequentiallyConsistent)
         // After EOS no frame comes for it (an application that keeps the pipeline PLAYING
         // waited for an answer until it stopped). Counted first, so that this and EOS's own
         // reckoning (`finish`) answer each request exactly once.
@@ -165,6 +173,9 @@ final class SnapshotBranch: ElementPart, Sendable {
             failUnservedRequests { _ in "the stream has ended (seek back, or play it again, for more frames)" }
         }
     }
+
+    /// The stills asked for so far, noted by a frame as it arrives (its streaming thread).
+    var askedSoFar: Int { requestsMade.load(ordering: .sequentiallyConsistent) }
 
     /// Whether the next frame must be touched (a still is due or the flash is showing),
     /// so the worker cannot pass the buffer through untouched.
@@ -186,9 +197,11 @@ final class SnapshotBranch: ElementPart, Sendable {
 
     // MARK: Worker thread
 
-    /// Called with every processed RGB output frame, before the flash is drawn.
-    func capture(_ frame: FrameView, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?, live: Bool) {
-        guard let (still, s) = dueStill(timestamp: timestamp) else { return }
+    /// Called with every processed RGB output frame, before the flash is drawn, with the
+    /// stills asked for before the frame arrived (`askedSoFar` then).
+    func capture(_ frame: FrameView, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?, live: Bool,
+                 askedBeforeArrival: Int) {
+        guard let (still, s) = dueStill(timestamp: timestamp, askedBeforeArrival: askedBeforeArrival) else { return }
         let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
         let pixels = memory.rgb(width: region.width, height: region.height, format: frame.format)
         pixels.view.copyPixels(from: frame.subview(region))
@@ -198,8 +211,9 @@ final class SnapshotBranch: ElementPart, Sendable {
 
     /// The same for a YUV output frame: the still keeps the frame's own format (jpegenc
     /// takes I420, NV12, YUY2 and UYVY as they are). The lens's edges lie on the chroma grid.
-    func capture(_ frame: YUVFrame, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?, live: Bool) {
-        guard let (still, s) = dueStill(timestamp: timestamp) else { return }
+    func capture(_ frame: YUVFrame, lensRect: PixelRect, method: OrientationMethod, timestamp: UInt64?, live: Bool,
+                 askedBeforeArrival: Int) {
+        guard let (still, s) = dueStill(timestamp: timestamp, askedBeforeArrival: askedBeforeArrival) else { return }
         let region = s.region == .lens ? lensRect : PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
         let pixels = memory.yuv(width: region.width, height: region.height, format: frame.format)
         pixels.frame.copy(from: frame.subframe(region))
@@ -232,8 +246,9 @@ final class SnapshotBranch: ElementPart, Sendable {
     }
 
     /// Whether this frame gives a still (a request, `snapshot-every`, or the next of a
-    /// bracketed set) and which: its path and exposure bias, with the settings it uses.
-    private func dueStill(timestamp: UInt64?) -> ((path: String, bias: Double?), Settings)? {
+    /// bracketed set) and which: its path and exposure bias, with the settings it uses. A
+    /// request made after the frame arrived waits for a later frame.
+    private func dueStill(timestamp: UInt64?, askedBeforeArrival: Int) -> ((path: String, bias: Double?), Settings)? {
         let s = settings.withLock { $0 }
         streamEnd.resume()   // a frame came: a segment seek's after EOS, say
         return capture.withLock { c -> ((path: String, bias: Double?), Settings)? in
@@ -244,7 +259,11 @@ final class SnapshotBranch: ElementPart, Sendable {
             }
             if c.bracketRemaining.isEmpty {
                 var due = false
-                if requests.load(ordering: .relaxed) > 0 {
+                // Pending read before made: a request made between the two reads makes the
+                // oldest pending one look newer (waits a frame), never older.
+                let pending = requests.load(ordering: .sequentiallyConsistent)
+                let oldestPending = requestsMade.load(ordering: .sequentiallyConsistent) - pending
+                if pending > 0 && oldestPending < askedBeforeArrival {
                     requests.add(-1, ordering: .relaxed)
                     due = true
                 } else if s.every > 0 && c.framesSeen % s.every == 0 {
@@ -327,7 +346,8 @@ final class SnapshotBranch: ElementPart, Sendable {
     /// came for (they vanished without a word).
     func failHeld(_ count: Int, because ended: String) {
         guard count > 0 else { return }
-        requests.add(count, ordering: .relaxed)
+        requestsMade.add(count, ordering: .sequentiallyConsistent)
+        requests.add(count, ordering: .sequentiallyConsistent)
         failOpenRequests(because: ended)
     }
 
