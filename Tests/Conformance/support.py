@@ -83,6 +83,21 @@ def run_to_eos(pipeline, timeout=20):
     return message
 
 
+def element_messages_until_eos(pipeline):
+    """Plays PIPELINE to EOS (it stays PLAYING); returns the structures of the element
+    messages posted meanwhile, in order, caught as posted (run_to_eos pops the bus)."""
+    said = []
+    bus = pipeline.get_bus()
+    bus.enable_sync_message_emission()
+    handler = bus.connect("sync-message::element", lambda _, m: said.append(m.get_structure().copy()))
+    try:
+        run_to_eos(pipeline)
+    finally:
+        bus.disconnect(handler)
+        bus.disable_sync_message_emission()
+    return said
+
+
 def latency_of(pad):
     query = Gst.Query.new_latency()
     if not pad.query(query):

@@ -15,8 +15,9 @@ import threading
 import time
 import unittest
 
-from support import (FILTERCAM_ELEMENTS, Counter, Gst, GstController, GstVideo, clip, drain_bus, latency_of,
-                     play_for, rendered, require_plugin, run_to_eos, sink_pad, wait_for, wait_for_frames)
+from support import (FILTERCAM_ELEMENTS, Counter, Gst, GstController, GstVideo, clip, drain_bus,
+                     element_messages_until_eos, latency_of, play_for, rendered, require_plugin, run_to_eos, sink_pad,
+                     wait_for, wait_for_frames)
 
 require_plugin()
 
@@ -839,21 +840,6 @@ class DebugAndControl(unittest.TestCase):
             if spec.value_type.name == "gchararray":
                 self.assertFalse(controllable, spec.name)
         self.assertTrue(fc.find_property("zoom").flags & Gst.PARAM_CONTROLLABLE)
-
-
-def element_messages_until_eos(pipeline):
-    """Plays PIPELINE to EOS (it stays PLAYING); returns the structures of the element
-    messages posted meanwhile, in order, caught as posted (run_to_eos pops the bus)."""
-    said = []
-    bus = pipeline.get_bus()
-    bus.enable_sync_message_emission()
-    handler = bus.connect("sync-message::element", lambda _, m: said.append(m.get_structure().copy()))
-    try:
-        run_to_eos(pipeline)
-    finally:
-        bus.disconnect(handler)
-        bus.disable_sync_message_emission()
-    return said
 
 
 class PropertiesAndStills(unittest.TestCase):

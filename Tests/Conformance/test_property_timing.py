@@ -10,7 +10,7 @@ import tempfile
 import threading
 import unittest
 
-from support import Gst, GstController, require_plugin, run_to_eos, sink_pad
+from support import Gst, GstController, element_messages_until_eos, require_plugin, run_to_eos, sink_pad
 
 require_plugin()
 
@@ -57,15 +57,9 @@ def play_changing_at_frame(description, change, caps="video/x-raw,format=I420"):
         return Gst.PadProbeReturn.OK
     fc.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, on_arrival)
     fc.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, on_output)
-    said = []
-    bus = pipeline.get_bus()
-    bus.enable_sync_message_emission()
-    handler = bus.connect("sync-message::element", lambda _, m: said.append(m.get_structure().copy()))
     try:
-        run_to_eos(pipeline)
+        said = element_messages_until_eos(pipeline)
     finally:
-        bus.disconnect(handler)
-        bus.disable_sync_message_emission()
         pipeline.set_state(Gst.State.NULL)
     assert changed.is_set(), "the change was never made"
     return out, said
