@@ -138,10 +138,79 @@ static gboolean fc_filter_query_goes_upstream(GstQuery *query) {
   }
 }
 
+// Caps without a framerate (an application's appsrc often sends
+// `video/x-raw,format=I420,width=64,height=48`) are taken as variable, 0/1, as
+// GstVideoFilter takes them (videoflip gives them on as 0/1). The inner appsink takes only
+// caps with every field it names, so they are completed before it sees them: NULL when
+// nothing is missing.
+static GstCaps *fc_caps_with_framerate(GstCaps *caps) {
+  guint n = gst_caps_get_size(caps);
+  gboolean missing = FALSE;
+  for (guint i = 0; i < n && !missing; i++)
+    missing = !gst_structure_has_field(gst_caps_get_structure(caps, i), "framerate");
+  if (!missing || gst_caps_is_any(caps)) return NULL;
+  GstCaps *completed = gst_caps_copy(caps);
+  for (guint i = 0; i < n; i++) {
+    GstStructure *s = gst_caps_get_structure(completed, i);
+    if (!gst_structure_has_field(s, "framerate")) gst_structure_set(s, "framerate", GST_TYPE_FRACTION, 0, 1, NULL);
+  }
+  return completed;
+}
+
+static gboolean fc_filter_accept_caps(GstPad *pad, GstQuery *query) {
+  GstCaps *caps = NULL;
+  gst_query_parse_accept_caps(query, &caps);
+  GstCaps *completed = caps ? fc_caps_with_framerate(caps) : NULL;
+  if (!completed) return gst_pad_peer_query(gst_pad_get_element_private(pad), query);
+  GstQuery *inner = gst_query_new_accept_caps(completed);
+  gboolean answered = gst_pad_peer_query(gst_pad_get_element_private(pad), inner), accepted = FALSE;
+  if (answered) gst_query_parse_accept_caps_result(inner, &accepted);
+  gst_query_set_accept_caps_result(query, accepted);
+  gst_query_unref(inner);
+  gst_caps_unref(completed);
+  return answered;
+}
+
+// Downstream asking whether the element could give CAPS: what the src pad's CAPS query
+// answers (upstream's formats carried across the element's turn or crop), as
+// GstBaseTransform answers it. The inner appsrc refused even the caps it was giving.
+static gboolean fc_filter_src_accept_caps(GstPad *pad, GstQuery *query) {
+  GstCaps *caps = NULL;
+  gst_query_parse_accept_caps(query, &caps);
+  if (!caps) return FALSE;
+  GstCaps *allowed = gst_pad_query_caps(pad, caps);
+  gst_query_set_accept_caps_result(query, allowed && gst_caps_can_intersect(caps, allowed));
+  if (allowed) gst_caps_unref(allowed);
+  return TRUE;
+}
+
+static gboolean fc_filter_sink_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  (void)parent;
+  GstCaps *caps = NULL;
+  if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) gst_event_parse_caps(event, &caps);
+  GstCaps *completed = caps ? fc_caps_with_framerate(caps) : NULL;
+  if (completed) {
+    GstEvent *replaced = gst_event_new_caps(completed);
+    gst_event_set_seqnum(replaced, gst_event_get_seqnum(event));
+    gst_caps_unref(completed);
+    gst_event_unref(event);
+    event = replaced;
+  }
+  return gst_pad_push_event(gst_pad_get_element_private(pad), event);
+}
+
 static gboolean fc_filter_query(GstPad *pad, GstObject *parent, GstQuery *query) {
   FcFilterElement *self = (FcFilterElement *)parent;
   if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS && self)
     return fc_filter_query_caps(self, pad, query);
+  if (GST_QUERY_TYPE(query) == GST_QUERY_ACCEPT_CAPS && self)
+    return pad == self->sinkpad ? fc_filter_accept_caps(pad, query) : fc_filter_src_accept_caps(pad, query);
+  // Queries from upstream that are not in stream order (custom, context: a GL display
+  // the window sink has, bitrate) are downstream's to answer, as through identity; the
+  // appsink answered FALSE. Allocation stays with the appsink and a drain waits for the
+  // frames before it (FrameWorker+Drain).
+  if (self && pad == self->sinkpad && !GST_QUERY_IS_SERIALIZED(query))
+    return gst_pad_peer_query(self->srcpad, query);
   if (self && pad == self->srcpad && fc_filter_query_goes_upstream(query))
     return gst_pad_peer_query(self->sinkpad, query);
   return gst_pad_peer_query(gst_pad_get_element_private(pad), query);
@@ -196,6 +265,7 @@ static void fc_filter_instance_init(GTypeInstance *instance, gpointer klass) {
   gst_pad_set_query_function(self->sinkpad, fc_filter_query);
   gst_pad_set_query_function(self->srcpad, fc_filter_query);
   gst_pad_set_event_function(self->srcpad, fc_filter_src_event);
+  gst_pad_set_event_function(self->sinkpad, fc_filter_sink_event);
   gst_element_add_pad(GST_ELEMENT(self), self->sinkpad);
   gst_element_add_pad(GST_ELEMENT(self), self->srcpad);
   fc_common_instance_init(GST_ELEMENT(self));   // Swift adopts its appsink and appsrc here

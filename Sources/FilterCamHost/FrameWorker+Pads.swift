@@ -107,6 +107,7 @@ extension FrameWorker {
             switch event.pointee.type {
             case GST_EVENT_FLUSH_START:
                 me.mailbox.setFlushing(true)
+                me.callOffDrains()
                 me.relay.stopWaiting()
                 let copy = gst_event_new_flush_start()!
                 gst_event_set_seqnum(copy, gst_event_get_seqnum(event))
@@ -123,7 +124,7 @@ extension FrameWorker {
                 me.mailbox.setFlushing(false)
             case GST_EVENT_TAG, GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_SEGMENT_DONE, GST_EVENT_GAP, GST_EVENT_STREAM_START,
                  GST_EVENT_STREAM_GROUP_DONE, GST_EVENT_TOC, GST_EVENT_CUSTOM_DOWNSTREAM_STICKY, GST_EVENT_SINK_MESSAGE,
-                 GST_EVENT_PROTECTION, GST_EVENT_STREAM_COLLECTION:
+                 GST_EVENT_PROTECTION, GST_EVENT_STREAM_COLLECTION, GST_EVENT_CUSTOM_BOTH:
                 me.mailbox.put(.event(HandedEvent(event: GstOwned(retaining: event),
                                                   segmentEvent: GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0)))))
             case GST_EVENT_EOS:
@@ -140,7 +141,8 @@ extension FrameWorker {
         }, unretained, nil)
 
         // Caps queries from upstream: a format we cannot take is named by this element
-        // (otherwise the source only says "not-negotiated").
+        // (otherwise the source only says "not-negotiated"). A DRAIN waits for the frames
+        // before it (FrameWorker+Drain).
         gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, { _, info, data in
             let me = FrameWorker.from(data)
             guard let query = fc_probe_info_query(info) else { return GST_PAD_PROBE_OK }
@@ -148,6 +150,7 @@ extension FrameWorker {
             switch query.pointee.type {
             case GST_QUERY_CAPS: gst_query_parse_caps(query, &offered)            // what upstream could send
             case GST_QUERY_ACCEPT_CAPS: gst_query_parse_accept_caps(query, &offered)  // what it will send
+            case GST_QUERY_DRAIN: return me.drain(query) ? GST_PAD_PROBE_HANDLED : GST_PAD_PROBE_DROP
             default: return GST_PAD_PROBE_OK
             }
             if let offered {
@@ -174,7 +177,9 @@ extension FrameWorker {
         // STREAM_START and SEGMENT leave as upstream sent them (`StreamEventRelay`).
         gst_pad_add_probe(srcPad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue), { pad, info, data in
             guard let pad, let info, let event = fc_probe_info_event(info) else { return GST_PAD_PROBE_OK }
-            switch FrameWorker.from(data).relay.handle(event, on: pad) {
+            let me = FrameWorker.from(data)
+            if me.takeDrainMarker(event) { return GST_PAD_PROBE_DROP }
+            switch me.relay.handle(event, on: pad) {
             case .pass: return GST_PAD_PROBE_OK
             case .taken: return GST_PAD_PROBE_HANDLED
             case .drop: return GST_PAD_PROBE_DROP

@@ -127,6 +127,8 @@ final class FrameWorker: Sendable {
     }
     typealias Mailbox = FrameMailbox<ReceivedFrame, HandedEvent>
     let mailbox = Mailbox { _ in }
+    /// Upstream's DRAIN queries waiting for the frames before them (FrameWorker+Drain).
+    let drains = Locked(DrainProgress())
     /// Held while the worker checks a frame's flush generation and pushes it, and while
     /// FLUSH_STOP is sent: a frame taken before a flush never follows its FLUSH_STOP.
     let pushLock = Locked(())
@@ -227,6 +229,7 @@ final class FrameWorker: Sendable {
     /// blocked in it has returned), so no thread outlives the element's stop.
     func stop() {
         mailbox.stop()
+        callOffDrains()
         // The next run's STREAM_START is its own (the old one went out after READY → PLAYING).
         relay.forgetStream()
         upstreamEOSSeqnum.store(0, ordering: .relaxed)

@@ -75,6 +75,7 @@ def events_at_the_sink(element):
                   Gst.Event.new_custom(Gst.EventType.CUSTOM_DOWNSTREAM_STICKY, Gst.Structure.new_empty("app-sticky")),
                   Gst.Event.new_custom(Gst.EventType.CUSTOM_DOWNSTREAM_OOB, Gst.Structure.new_empty("app-oob")),
                   Gst.Event.new_custom(Gst.EventType.CUSTOM_DOWNSTREAM, Gst.Structure.new_empty("app-serial")),
+                  Gst.Event.new_custom(Gst.EventType.CUSTOM_BOTH, Gst.Structure.new_empty("app-both")),
                   Gst.Event.new_sink_message("note", Gst.Message.new_application(None, Gst.Structure.new_empty("n"))),
                   Gst.Event.new_instant_rate_change(2.0, Gst.SegmentFlags.NONE),
                   Gst.Event.new_protection("11223344-5566-7788-99aa-bbccddeeff00",
@@ -185,6 +186,94 @@ class DownstreamEventsArriveAsThroughIdentity(unittest.TestCase):
         self.assertIn("instant-rate-change:GstEventInstantRateChange", reference)
         for element in ELEMENTS:
             self.assertEqual(events_at_the_sink(element), reference, element)
+
+
+def queries_from_upstream(element):
+    """Sends a custom query and a DRAIN from upstream's streaming thread as frame 8 is
+    about to enter ELEMENT (frames 0-7 sent, non-live, non-syncing sink); returns the
+    queries downstream saw, the drain's result and how many frames had reached the sink
+    when it returned."""
+    pipeline = Gst.parse_launch("videotestsrc num-buffers=12 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! "
+                                f"identity name=up ! {element} ! fakesink name=sink")
+    sink = pipeline.get_by_name("sink").get_static_pad("sink")
+    frames, queries, result = [], [], {}
+    sink.add_probe(Gst.PadProbeType.BUFFER, lambda pad, info: frames.append(1) or Gst.PadProbeReturn.OK)
+
+    def on_query(pad, info):
+        query = info.get_query()
+        structure = query.get_structure()
+        queries.append(structure.get_name() if query.type == Gst.QueryType.CUSTOM else query.type.value_nick)
+        return Gst.PadProbeReturn.OK
+    sink.add_probe(Gst.PadProbeType.QUERY_DOWNSTREAM, on_query)
+    sent = [0]
+
+    def on_frame(pad, info):
+        if sent[0] == 8:
+            pad.peer_query(Gst.Query.new_custom(Gst.QueryType.CUSTOM, Gst.Structure.new_empty("app-query")))
+            result["drained"] = pad.peer_query(Gst.Query.new_drain())
+            result["frames"] = len(frames)
+        sent[0] += 1
+        return Gst.PadProbeReturn.OK
+    pipeline.get_by_name("up").get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, on_frame)
+    pipeline.set_state(Gst.State.PLAYING)
+    assert wait_for(pipeline, Gst.MessageType.EOS) is not None
+    pipeline.set_state(Gst.State.NULL)
+    return [q for q in queries if q in ("app-query", "drain")], result
+
+
+class QueriesFromUpstreamArriveAsThroughIdentity(unittest.TestCase):
+    def test_a_custom_query_reaches_downstream_and_a_drain_returns_once_every_frame_before_it_has(self):
+        # The drain returned at once with frames 5-7 still inside and reached no one; the
+        # custom query was answered FALSE by the inner appsink.
+        reference = queries_from_upstream("identity")
+        self.assertEqual(reference[0][:2], ["app-query", "drain"])
+        self.assertEqual(reference[1], {"drained": True, "frames": 8})
+        for element in ELEMENTS + ["filtercam orientation=90r"]:
+            with self.subTest(element=element):
+                self.assertEqual(queries_from_upstream(element), reference)
+
+
+class CapsWithoutAFramerate(unittest.TestCase):
+    def test_are_taken_as_variable_and_given_on_as_0_1_like_videoflip(self):
+        # An application's appsrc often gives none; the element refused them: not-negotiated.
+        def output_caps(element):
+            pipeline = Gst.parse_launch("appsrc name=src format=time caps=video/x-raw,format=I420,width=64,height=48 ! "
+                                        f"{element} ! fakesink name=sink")
+            pipeline.set_state(Gst.State.PLAYING)
+            src = pipeline.get_by_name("src")
+            for k in range(3):
+                buffer = Gst.Buffer.new_allocate(None, 64 * 48 * 3 // 2, None)
+                buffer.pts = k * Gst.SECOND // 25
+                src.emit("push-buffer", buffer)
+            src.emit("end-of-stream")
+            message = wait_for(pipeline, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+            caps = pipeline.get_by_name("sink").get_static_pad("sink").get_current_caps()
+            pipeline.set_state(Gst.State.NULL)
+            self.assertEqual(message.type, Gst.MessageType.EOS, message.parse_error() if message.type == Gst.MessageType.ERROR else "")
+            return caps.to_string()
+        reference = output_caps("videoflip")
+        self.assertIn("framerate=(fraction)0/1", reference)
+        for element in ELEMENTS:
+            with self.subTest(element=element):
+                self.assertEqual(output_caps(element), reference)
+
+
+class SrcPadAcceptCaps(unittest.TestCase):
+    def test_the_caps_it_gives_are_accepted(self):
+        for element in ["identity"] + ELEMENTS:
+            with self.subTest(element=element):
+                pipeline = Gst.parse_launch("videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=48 ! "
+                                            f"{element} ! fakesink name=sink")
+                pipeline.set_state(Gst.State.PAUSED)
+                self.assertEqual(pipeline.get_state(10 * Gst.SECOND)[0], Gst.StateChangeReturn.SUCCESS)
+                pad = pipeline.get_by_name("sink").get_static_pad("sink")
+                query = Gst.Query.new_accept_caps(pad.get_current_caps())
+                self.assertTrue(pad.peer_query(query))
+                self.assertTrue(query.parse_accept_caps_result())
+                refused = Gst.Query.new_accept_caps(Gst.Caps.from_string("video/x-raw,format=Y444,width=64,height=48"))
+                pad.peer_query(refused)
+                self.assertFalse(refused.parse_accept_caps_result())
+                pipeline.set_state(Gst.State.NULL)
 
 
 if __name__ == "__main__":
