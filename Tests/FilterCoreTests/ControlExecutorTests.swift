@@ -166,6 +166,9 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.lensAt(x: 0.5, y: 0.5)).0, "lens: 0.25,0.25,0.5,0.5")
         XCTAssertEqual(try run(.lensAt(x: 0.9, y: 0.1)).0, "lens: 0.5,0,0.5,0.5", "kept inside")
         XCTAssertEqual(try run(.lensAt(x: 0.3, y: 0.6), ["lens": "0,0,0.2,0.4"]).0, "lens: 0.2,0.4,0.2,0.4")
+        // A click's fractions give a corner to 4 decimals (it read 0.475001, 0.152469).
+        XCTAssertEqual(try run(.lensAt(x: 0.40000049, y: 0.5), ["lens": "0,0,0.05,0.05"]).0, "lens: 0.375,0.475,0.05,0.05")
+        XCTAssertEqual(try run(.lensAt(x: 0.402469, y: 0.5)).0, "lens: 0.1525,0.25,0.5,0.5")
     }
 
     func testArrowsAndSizeNeedALens() throws {
@@ -181,6 +184,11 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.lensLarger, ["lens": "0,0,0.9,0.9"]).0, "lens: 0,0,0.95,0.95")
         XCTAssertEqual(try run(.lensLarger, ["lens": "0.025,0.025,0.95,0.95"]).0, "lens: 0.025,0.025,0.95,0.95", "as large as it gets")
         XCTAssertEqual(try run(.lensSmaller, ["lens": "0.025,0.025,0.95,0.95"]).0, "lens: 0.12,0.12,0.76,0.76")
+        // Ten `[` from half size, each side × 0.8 and rounded to 4 decimals (by hand: 0.4, 0.32,
+        // 0.256, 0.2048, 0.1638, 0.131, 0.1048, 0.0838, 0.067, 0.0536), not 0.0536870912.
+        var shrinking = ["lens": "0.25,0.25,0.5,0.5"]
+        for _ in 0..<10 { shrinking["lens"] = String(try run(.lensSmaller, shrinking).0!.dropFirst("lens: ".count)) }
+        XCTAssertEqual(shrinking["lens"], "0.4732,0.4732,0.0536,0.0536")
         for command in [ControlCommand.moveLens(.up), .lensSmaller, .lensLarger] {
             XCTAssertThrowsError(try run(command)) { XCTAssertTrue("\($0)".contains("the lens is off"), "\($0)") }
         }

@@ -52,6 +52,10 @@ final class KeymapTests: XCTestCase {
         for bad in ["lens-at", "lens-at 2,0", "lens-at a,b", "mirror now please", "quit now", "help me", "pick-at", "pick-at 0.5"] {
             XCTAssertThrowsError(try ControlCommand(line: bad), bad)
         }
+        // A point outside the picture is said to be outside, not to lack X,Y.
+        XCTAssertThrowsError(try ControlCommand(line: "lens-at 2,2")) {
+            XCTAssertEqual("\($0)", "'lens-at 2,2' is outside the picture: X and Y are fractions from 0 to 1, e.g. 'lens-at 0.5,0.5' for the middle")
+        }
     }
 
     func testTheHelpIsWrittenFromTheKeymap() {

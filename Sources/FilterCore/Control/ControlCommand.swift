@@ -109,8 +109,12 @@ public enum ControlCommand: Equatable, Sendable {
             self = .filter(Self.unquoted(argument))
         case "lens-at", "pick-at":
             let xy = argument.split(separator: ",").map { NumberText.double($0.trimmingSpaces) }
-            guard xy.count == 2, let x = xy[0], let y = xy[1], (0...1).contains(x), (0...1).contains(y) else {
+            guard xy.count == 2, let x = xy[0], let y = xy[1] else {
                 throw ParseError("'\(verb)' needs X,Y, fractions of the picture, e.g. '\(verb) 0.5,0.5'")
+            }
+            guard (0...1).contains(x), (0...1).contains(y) else {
+                throw ParseError("'\(verb) \(argument)' is outside the picture: X and Y are fractions from 0 to 1, "
+                                 + "e.g. '\(verb) 0.5,0.5' for the middle")
             }
             self = verb == "lens-at" ? .lensAt(x: x, y: y) : .pickAt(x: x, y: y)
         case "camera":

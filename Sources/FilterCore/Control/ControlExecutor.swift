@@ -188,19 +188,23 @@ extension LensRect {
         try! LensRect(x: (1 - s) / 2, y: (1 - s) / 2, w: s, h: s)
     }
 
-    /// The lens moved so its centre is at (x, y), kept inside the picture; the corner is
-    /// rounded to 6 decimals (0.3, not 0.30000000000000004, after an arrow).
+    /// A fraction rounded to 4 decimals, under a pixel of any picture up to 10 000 pixels:
+    /// a lens moved or sized by a key or a click reads 0.3 and 0.4756, not
+    /// 0.30000000000000004 or 0.475001, and 0.0537 after ten `[`, not 0.0536870912.
+    static func rounded(_ v: Double) -> Double { (v * 1e4).rounded() / 1e4 }
+
+    /// The lens moved so its centre is at (x, y), kept inside the picture; the corner
+    /// rounded (`rounded`).
     public func centred(atX x: Double, y: Double) -> LensRect {
-        func rounded(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
-        let left = min(max(rounded(x - w / 2), 0), 1 - w)
-        let top = min(max(rounded(y - h / 2), 0), 1 - h)
+        let left = min(max(Self.rounded(x - w / 2), 0), 1 - w)
+        let top = min(max(Self.rounded(y - h / 2), 0), 1 - h)
         return (try? LensRect(x: left, y: top, w: w, h: h)) ?? self
     }
 
     /// The lens scaled about its centre, between 5 % and 95 % of each side (or its size, if
     /// larger): growing to the whole picture turned the lens off, and `[` was then refused.
     func resized(by factor: Double) -> LensRect {
-        func side(_ s: Double) -> Double { min(max(s * factor, 0.05), max(s, Self.largestSide)) }
+        func side(_ s: Double) -> Double { min(max(Self.rounded(s * factor), 0.05), max(s, Self.largestSide)) }
         let w = side(self.w), h = side(self.h)
         let sized = (try? LensRect(x: 0, y: 0, w: w, h: h)) ?? self
         return sized.centred(atX: x + self.w / 2, y: y + self.h / 2)
