@@ -34,6 +34,11 @@ static GstStateChangeReturn fc_filter_change_state(GstElement *e, GstStateChange
     ok = fc_inner_start(&self->inner);
     break;
   case GST_STATE_CHANGE_PAUSED_TO_READY:
+    // The src pad first, as a stock element's pads go before its thread stops: a blocking
+    // probe on it (the pad-blocking relink recipe) holds the inner appsrc's thread, which
+    // the inner stop waits for; deactivated, the pad lets the probe go (FLUSHING). The
+    // state change hung there for good.
+    gst_pad_set_active(self->srcpad, FALSE);
     fc_inner_stop(&self->inner);
     break;
   case GST_STATE_CHANGE_READY_TO_NULL:

@@ -129,6 +129,13 @@ extension FrameWorker {
                                                   segmentEvent: GstOwned(gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0)))))
             case GST_EVENT_EOS:
                 me.upstreamEOSSeqnum.store(gst_event_get_seqnum(event), ordering: .relaxed)
+                // An EOS with no STREAM_START before it (an application's first event): none
+                // will come for the appsrc's own to wait for (it held the EOS 2 s).
+                if let started = gst_pad_get_sticky_event(pad, GST_EVENT_STREAM_START, 0) {
+                    gst_event_unref(started)
+                } else {
+                    me.relay.stopWaiting()
+                }
             case GST_EVENT_INSTANT_RATE_CHANGE, GST_EVENT_CUSTOM_DOWNSTREAM_OOB, GST_EVENT_CUSTOM_BOTH_OOB:
                 // Out of band, as through identity: straight out of the element's src pad
                 // (an instant-rate seek reaches the sinks; the appsink would keep it).

@@ -96,8 +96,8 @@ final class StreamEventRelay: Sendable {
         return marked ? gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty(Self.markerName)) : nil
     }
 
-    /// The element is stopping, or flushing: an appsrc STREAM_START waiting for upstream's
-    /// goes out as it is.
+    /// The element is stopping, or flushing, or the stream ended without a STREAM_START:
+    /// an appsrc STREAM_START waiting for upstream's goes out as it is.
     func stopWaiting() {
         state.withLockAndWake { $0.stopping = true }
     }

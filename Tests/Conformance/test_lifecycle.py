@@ -234,6 +234,59 @@ class SwapInARunningPipeline(unittest.TestCase):
         return counter.count >= count
 
 
+# A blocking probe on the element's src pad (the first step of the pad-blocking relink
+# recipe), then the pipeline to STATE; prints the state change's result.
+BLOCKED_STOP_SCRIPT = """
+import sys, threading
+import gi; gi.require_version('Gst', '1.0')
+from gi.repository import Gst
+Gst.init(None)
+element, state = sys.argv[1], sys.argv[2]
+pipeline = Gst.parse_launch(f'videotestsrc ! video/x-raw,width=64,height=48 ! {element} name=x ! fakesink sync=true')
+pipeline.set_state(Gst.State.PLAYING)
+blocked = threading.Event()
+pipeline.get_by_name('x').get_static_pad('src').add_probe(Gst.PadProbeType.BLOCK_DOWNSTREAM,
+                                                          lambda pad, info: blocked.set() or Gst.PadProbeReturn.OK)
+assert blocked.wait(20), 'never blocked'
+print(pipeline.set_state(getattr(Gst.State, state)).value_nick, flush=True)
+pipeline.set_state(Gst.State.NULL)
+"""
+
+
+class StopsWhileItsSrcPadIsBlocked(unittest.TestCase):
+    def test_ready_and_null_return_as_through_identity(self):
+        # The element's inner appsrc thread sat in the blocked probe and its stop waited
+        # for that thread: the state change never returned.
+        for element in ["identity", "filtercam filter=sepia", "fcsepia"]:
+            for state in ["READY", "NULL"]:
+                with self.subTest(element=element, state=state):
+                    try:
+                        result = subprocess.run([sys.executable, "-c", BLOCKED_STOP_SCRIPT, element, state],
+                                                capture_output=True, text=True, timeout=60, cwd=HERE)
+                    except subprocess.TimeoutExpired:
+                        self.fail(f"{element}: the change to {state} hung")
+                    self.assertEqual(result.stdout.strip(), "success", result.stderr[-1000:])
+
+
+class AnEndOfStreamBeforeAnyStreamStart(unittest.TestCase):
+    def test_goes_through_as_it_comes(self):
+        # An application's first event; the element held it 2 s waiting for a STREAM_START
+        # (the swap recipe's quick double toggle waited 2 s a removal). 1.5 s is far from
+        # both: stock elements pass it at once.
+        for element in ["videobalance", "fcsepia", "filtercam"]:
+            with self.subTest(element=element):
+                pipeline = Gst.Pipeline()
+                filter_element, sink = Gst.parse_launch(element), Gst.ElementFactory.make("fakesink")
+                pipeline.add(filter_element)
+                pipeline.add(sink)
+                filter_element.link(sink)
+                pipeline.set_state(Gst.State.PLAYING)
+                filter_element.get_static_pad("sink").send_event(Gst.Event.new_eos())
+                message = pipeline.get_bus().timed_pop_filtered(int(1.5 * Gst.SECOND), Gst.MessageType.EOS)
+                pipeline.set_state(Gst.State.NULL)
+                self.assertIsNotNone(message)
+
+
 class Tracers(unittest.TestCase):
     """2. GST_TRACERS=leaks stays clean through the elements (every object let go), and the
     latency tracer sees through them as through identity."""
