@@ -87,12 +87,10 @@ extension FilterCamElement {
     /// countdown's 3-2-1 and the recording's dot; not the lens outline, nor a filter's
     /// title, which the selection already shows.
     private func displayOverGallery(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
-        let counting = display.withLock { $0.countdownLeft(at: Self.now) } != nil
-        return onScreenItems(recipe, settings: s).filter { item in
+        onScreenItems(recipe, settings: s).filter { item in
             switch item {
-            case .card, .caption, .recording: return true
-            case .banner: return counting
-            case .outline: return false
+            case .card, .caption, .recording, .countdown: return true
+            case .banner, .outline: return false
             }
         }
     }

@@ -41,7 +41,7 @@ enum OSDRenderer {
                 f.cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
                 f.cairo_rectangle(cr, Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1)
                 f.cairo_stroke(cr)
-            case .banner, .card, .caption:
+            case .banner, .card, .caption, .countdown:
                 guard let text = TextBox(item, f, cr: cr, width: width, height: height) else { continue }
                 f.cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
                 f.cairo_rectangle(cr, text.box.x, text.box.y, text.box.width, text.box.height)
@@ -75,7 +75,7 @@ enum OSDRenderer {
         case .outline(let r):
             // Both strokes' half width, and a pixel of antialiasing.
             return OverlayAreas.outline(r, margin: Int((outlineWidth(unit(width: width, height: height)) / 2).rounded(.up)) + 1)
-        case .banner, .card, .caption:
+        case .banner, .card, .caption, .countdown:
             guard let text = TextBox(item, f, cr: cr, width: width, height: height) else { return [] }
             return [text.bounds]
         case .recording:
@@ -86,9 +86,10 @@ enum OSDRenderer {
 
     private static func outlineWidth(_ unit: Double) -> Double { max(2, unit / 8) }
 
-    /// A banner's, card's or caption's lines laid out: in a translucent dark box, centred
-    /// horizontally; a banner at the top, the card centred, a caption at the foot of its
-    /// rectangle (shortened with an ellipsis to its width).
+    /// A banner's, card's, caption's or countdown's lines laid out: in a translucent dark
+    /// box, centred horizontally; a banner at the top, the card and the countdown's large
+    /// digit centred, a caption at the foot of its rectangle (shortened with an ellipsis to
+    /// its width).
     private struct TextBox {
         /// The Pango layout (a GObject), given back with the box.
         private let ownedLayout: GstOwned<GObject>
@@ -105,6 +106,7 @@ enum OSDRenderer {
             case .banner(let text): ([text], "Sans Bold", unit, unit)
             case .card(let lines): (lines, "Monospace", unit * 0.7, nil)
             case .caption(let text, _, let size): ([text], "Sans Bold", size, nil)
+            case .countdown(let left): (["\(left)"], "Sans Bold", Double(min(width, height)) * 0.3, nil)
             case .outline, .recording: ([], "", 0, nil)
             }
             if case .caption(_, let rect, _) = item {

@@ -19,6 +19,9 @@ public struct OnScreenDisplay: Sendable, Equatable {
         case caption(String, in: PixelRect, size: Double)
         /// A red dot and the recording's length (whole seconds, shown as m:ss), top left.
         case recording(seconds: Int)
+        /// A countdown's seconds left, large in the middle of the picture, as a camera
+        /// app's self-timer shows them.
+        case countdown(Int)
     }
 
     /// How long a banner or a moving lens's outline stays.
@@ -133,7 +136,7 @@ public struct OnScreenDisplay: Sendable, Equatable {
         // Not under the help card: through its translucent box the outline crossed its text.
         if let lens, !helpShown, alwaysOutline || time < outlineUntil { out.append(.outline(lens)) }
         if let left = countdownLeft(at: time) {
-            out.append(.banner("\(left)"))   // the countdown before any other banner
+            out.append(.countdown(left))   // no banner while it counts
         } else if let banner, time < banner.until {
             out.append(.banner(banner.text))
         }

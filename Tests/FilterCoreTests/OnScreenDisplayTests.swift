@@ -32,9 +32,9 @@ final class OnScreenDisplayTests: XCTestCase {
         osd.filterChanged(to: "Sepia Tone", at: 100)
         osd.countdownStarted(seconds: 3, at: 100)
         // Seconds left, rounded up: 3 until 101, 2 until 102, 1 until 103; before any other banner.
-        XCTAssertEqual(osd.items(at: 100.2, lens: nil, alwaysOutline: false), [.banner("3")])
-        XCTAssertEqual(osd.items(at: 101.5, lens: nil, alwaysOutline: false), [.banner("2")])
-        XCTAssertEqual(osd.items(at: 102.9, lens: nil, alwaysOutline: false), [.banner("1")])
+        XCTAssertEqual(osd.items(at: 100.2, lens: nil, alwaysOutline: false), [.countdown(3)])
+        XCTAssertEqual(osd.items(at: 101.5, lens: nil, alwaysOutline: false), [.countdown(2)])
+        XCTAssertEqual(osd.items(at: 102.9, lens: nil, alwaysOutline: false), [.countdown(1)])
         XCTAssertEqual(osd.countdownLeft(at: 102.9), 1)
         XCTAssertFalse(osd.countdownDue(at: 102.9), "not before its end")
         XCTAssertTrue(osd.countdownDue(at: 103.04), "due with the first frame after its end")
