@@ -14,6 +14,9 @@ struct DrainProgress {
     var asked = 0
     var left = 0
     var calledOff = 0
+    /// The element is stopping: a drain asked for now is refused at once (its marker
+    /// would find the mailbox closed).
+    var stopping = false
 }
 
 extension FrameWorker {
@@ -22,7 +25,11 @@ extension FrameWorker {
     /// Upstream's DRAIN query (its streaming thread, serialized): waits for the frames
     /// before it to leave, then asks downstream. False when a flush or a stop called it off.
     func drain(_ query: UnsafeMutablePointer<GstQuery>) -> Bool {
-        let number = drains.withLock { d -> Int in d.asked += 1; return d.asked }
+        guard let number = drains.withLock({ d -> Int? in
+            guard !d.stopping else { return nil }
+            d.asked += 1
+            return d.asked
+        }) else { return false }
         let structure = StructureBuilder(Self.markerName)
         structure.set("number", number)
         let marker = gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, structure.structure)!
@@ -44,9 +51,17 @@ extension FrameWorker {
         return true
     }
 
-    /// A flush or a stop: the markers waiting are thrown away with the frames, and the
-    /// drains waiting for them end.
-    func callOffDrains() {
-        drains.withLockAndWake { $0.calledOff = $0.asked }
+    /// A flush or a stop (`stopping`: until the next start): the markers waiting are thrown
+    /// away with the frames, and the drains waiting for them end.
+    func callOffDrains(stopping: Bool = false) {
+        drains.withLockAndWake { d in
+            d.calledOff = d.asked
+            if stopping { d.stopping = true }
+        }
+    }
+
+    /// A new run takes drains again.
+    func startDrains() {
+        drains.withLock { $0.stopping = false }
     }
 }

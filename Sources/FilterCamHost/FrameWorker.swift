@@ -214,6 +214,7 @@ final class FrameWorker: Sendable {
         addedLatency.store(0, ordering: .relaxed)
         liveState.store(0, ordering: .relaxed)
         FrameMemory.settleAllocator()
+        startDrains()
         mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
             self.workerLoop()
         }
@@ -223,13 +224,15 @@ final class FrameWorker: Sendable {
     func unlock() {
         mailbox.close()
         relay.stopWaiting()
+        // A drain waiting holds upstream's thread in the query, and with it the stream
+        // locks the stop takes (it hung for good).
+        callOffDrains(stopping: true)
     }
 
     /// After PAUSED→READY: the worker thread is joined once the appsrc has stopped (a push
     /// blocked in it has returned), so no thread outlives the element's stop.
     func stop() {
         mailbox.stop()
-        callOffDrains()
         // The next run's STREAM_START is its own (the old one went out after READY → PLAYING).
         relay.forgetStream()
         upstreamEOSSeqnum.store(0, ordering: .relaxed)

@@ -234,6 +234,17 @@ class SwapInARunningPipeline(unittest.TestCase):
         return counter.count >= count
 
 
+def assert_state_change_returns(test, script, element, state):
+    """Runs SCRIPT (ELEMENT, STATE) in a process of its own: it prints the result of the
+    change to STATE, which must be success, and must not hang."""
+    try:
+        result = subprocess.run([sys.executable, "-c", script, element, state],
+                                capture_output=True, text=True, timeout=60, cwd=HERE)
+    except subprocess.TimeoutExpired:
+        test.fail(f"{element}: the change to {state} hung")
+    test.assertEqual(result.stdout.strip(), "success", result.stderr[-1000:])
+
+
 # A blocking probe on the element's src pad (the first step of the pad-blocking relink
 # recipe), then the pipeline to STATE; prints the state change's result.
 BLOCKED_STOP_SCRIPT = """
@@ -260,12 +271,42 @@ class StopsWhileItsSrcPadIsBlocked(unittest.TestCase):
         for element in ["identity", "filtercam filter=sepia", "fcsepia"]:
             for state in ["READY", "NULL"]:
                 with self.subTest(element=element, state=state):
-                    try:
-                        result = subprocess.run([sys.executable, "-c", BLOCKED_STOP_SCRIPT, element, state],
-                                                capture_output=True, text=True, timeout=60, cwd=HERE)
-                    except subprocess.TimeoutExpired:
-                        self.fail(f"{element}: the change to {state} hung")
-                    self.assertEqual(result.stdout.strip(), "success", result.stderr[-1000:])
+                    assert_state_change_returns(self, BLOCKED_STOP_SCRIPT, element, state)
+
+
+# A DRAIN from upstream while the pipeline is PAUSED (the sink holds its preroll frame,
+# so the frames before the drain cannot leave), then the pipeline to STATE.
+WAITING_DRAIN_SCRIPT = """
+import sys, threading
+import gi; gi.require_version('Gst', '1.0')
+from gi.repository import Gst
+Gst.init(None)
+element, state = sys.argv[1], sys.argv[2]
+pipeline = Gst.parse_launch(f'videotestsrc ! video/x-raw,width=64,height=48 ! identity name=up ! {element} ! fakesink sync=true')
+asking = threading.Event()
+sent = [0]
+def on_frame(pad, info):
+    if sent[0] == 3:
+        asking.set()
+        pad.peer_query(Gst.Query.new_drain())
+    sent[0] += 1
+    return Gst.PadProbeReturn.OK
+pipeline.get_by_name('up').get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, on_frame)
+pipeline.set_state(Gst.State.PAUSED)
+assert asking.wait(20), 'no drain asked'
+print(pipeline.set_state(getattr(Gst.State, state)).value_nick, flush=True)
+pipeline.set_state(Gst.State.NULL)
+"""
+
+
+class StopsWhileADrainWaits(unittest.TestCase):
+    def test_ready_and_null_return_as_through_queue(self):
+        # The drain held upstream's thread in the query, and the stop waited for its stream
+        # lock: the state change never returned.
+        for element in ["queue", "filtercam filter=sepia", "fcsepia"]:
+            for state in ["READY", "NULL"]:
+                with self.subTest(element=element, state=state):
+                    assert_state_change_returns(self, WAITING_DRAIN_SCRIPT, element, state)
 
 
 class AnEndOfStreamBeforeAnyStreamStart(unittest.TestCase):
