@@ -33,7 +33,7 @@ extension FormatProblem {
             guard let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) else {
                 // A size or rate between filtercamsrc and the element (snapshot.pipeline's
                 // 1280x720 after SOURCE=filtercamsrc) that the camera's preset does not give.
-                return cameraHint
+                return cameraHint ?? memoryHint(for: failedLink.downstream, offered: offered.pointer)
             }
             let hint = problem.hint(for: failedLink.downstream)
             // As the element words it when it refuses a format while running.

@@ -150,6 +150,22 @@ package enum FormatProblem: Equatable, Sendable {
         self = problem
     }
 
+    /// What to put in front of element `name` when none of what upstream offers is in
+    /// system memory (GL textures after `glupload`, DMABuf); nil otherwise. The generic
+    /// hint named a decoder and videoconvert, which do not help there.
+    package static func memoryHint(for name: String, offered: UnsafeMutablePointer<GstCaps>) -> String? {
+        var memory: String?
+        for i in 0..<gst_caps_get_size(offered) {
+            guard let features = gst_caps_get_features(offered, i), gst_caps_features_is_any(features) == 0,
+                  gst_caps_features_get_size(features) > 0,
+                  gst_caps_features_contains(features, "memory:SystemMemory") == 0 else { return nil }
+            memory = memory ?? gst_caps_features_get_nth(features, 0).map { String(cString: $0) }
+        }
+        guard let memory else { return nil }
+        let fix = memory == "memory:GLMemory" ? "gldownload" : "an element that gives system memory"
+        return "\(name) takes video in system memory, and upstream gives only \(memory): put \(fix) in front of it"
+    }
+
     /// For a FilterCam element that got no input caps, what to put in front of it: the
     /// cause found in what its upstream offers, or every cause when nothing can be said.
     package static func inputHint(_ name: String, _ element: UnsafeMutablePointer<GstElement>) -> String? {
@@ -160,6 +176,7 @@ package enum FormatProblem: Equatable, Sendable {
             if let problem = FormatProblem(offered: offered.pointer, accepted: accepted.pointer) {
                 return problem.hint(for: name)
             }
+            if let hint = memoryHint(for: name, offered: offered.pointer) { return hint }
             // Upstream offers what the element takes, but what the element would make of
             // it (its CAPS query asks downstream) fits nothing after it.
             if let through = GstOwned(gst_pad_query_caps(pad.pointer, offered.pointer)), gst_caps_is_empty(through.pointer) != 0,

@@ -187,6 +187,13 @@ final class FormatProblemTests: XCTestCase {
         XCTAssertFalse(hint.contains("videoconvert"), hint)
     }
 
+    /// GL textures need gldownload, not the generic hint's decoder or videoconvert (a tester
+    /// followed it: `gltestsrc ! videoconvert ! filtercam` failed the same way).
+    func testGLMemoryAtParseTimeGetsGldownload() throws {
+        let hint = try XCTUnwrap(linkHint("gltestsrc num-buffers=1 ! filtercam name=fc ! fakesink"))
+        XCTAssertEqual(hint, "fc takes video in system memory, and upstream gives only memory:GLMemory: put gldownload in front of it")
+    }
+
     func testAnUnsupportedRawFormatAtParseTimeGetsVideoconvert() throws {
         for description in ["videotestsrc ! video/x-raw,format=Y41B ! filtercam name=fc ! fakesink",
                             "videotestsrc ! video/x-raw,format=Y41B ! identity ! filtercam name=fc ! fakesink"] {
