@@ -58,6 +58,9 @@ extension FrameWorker {
                     }
                     continue
                 }
+                // A drain before any frame went out has nothing to wait for (held with the
+                // events below, it waited for a frame its own query kept from coming).
+                if !run.pushedSinceStart && takeDrainMarker(event) { continue }
                 if event.pointee.type == GST_EVENT_TAG {
                     var list: UnsafeMutablePointer<GstTagList>?
                     gst_event_parse_tag(event, &list)

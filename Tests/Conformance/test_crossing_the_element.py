@@ -188,11 +188,11 @@ class DownstreamEventsArriveAsThroughIdentity(unittest.TestCase):
             self.assertEqual(events_at_the_sink(element), reference, element)
 
 
-def queries_from_upstream(element):
-    """Sends a custom query and a DRAIN from upstream's streaming thread as frame 8 is
-    about to enter ELEMENT (frames 0-7 sent, non-live, non-syncing sink); returns the
-    queries downstream saw, the drain's result and how many frames had reached the sink
-    when it returned."""
+def queries_from_upstream(element, at):
+    """Sends a custom query and a DRAIN from upstream's streaming thread as frame AT is
+    about to enter ELEMENT (frames before it sent, non-live, non-syncing sink); returns
+    the queries downstream saw, the drain's result and how many frames had reached the
+    sink when it returned."""
     pipeline = Gst.parse_launch("videotestsrc num-buffers=12 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! "
                                 f"identity name=up ! {element} ! fakesink name=sink")
     sink = pipeline.get_by_name("sink").get_static_pad("sink")
@@ -208,7 +208,7 @@ def queries_from_upstream(element):
     sent = [0]
 
     def on_frame(pad, info):
-        if sent[0] == 8:
+        if sent[0] == at:
             pad.peer_query(Gst.Query.new_custom(Gst.QueryType.CUSTOM, Gst.Structure.new_empty("app-query")))
             result["drained"] = pad.peer_query(Gst.Query.new_drain())
             result["frames"] = len(frames)
@@ -225,12 +225,15 @@ class QueriesFromUpstreamArriveAsThroughIdentity(unittest.TestCase):
     def test_a_custom_query_reaches_downstream_and_a_drain_returns_once_every_frame_before_it_has(self):
         # The drain returned at once with frames 5-7 still inside and reached no one; the
         # custom query was answered FALSE by the inner appsink.
-        reference = queries_from_upstream("identity")
-        self.assertEqual(reference[0][:2], ["app-query", "drain"])
-        self.assertEqual(reference[1], {"drained": True, "frames": 8})
-        for element in ELEMENTS + ["filtercam orientation=90r"]:
-            with self.subTest(element=element):
-                self.assertEqual(queries_from_upstream(element), reference)
+        # Before the first frame too: the drain's marker waited with the events held for
+        # that frame, which its own query kept from coming (until the pipeline stopped).
+        for at in [8, 0]:
+            reference = queries_from_upstream("identity", at)
+            self.assertEqual(reference[0][:2], ["app-query", "drain"])
+            self.assertEqual(reference[1], {"drained": True, "frames": at})
+            for element in ELEMENTS + ["filtercam orientation=90r"]:
+                with self.subTest(element=element, at=at):
+                    self.assertEqual(queries_from_upstream(element, at), reference)
 
 
 class CapsWithoutAFramerate(unittest.TestCase):
