@@ -138,4 +138,23 @@ final class GalleryLayoutTests: XCTestCase {
         XCTAssertEqual(GalleryPage(count: 5, selected: 0, width: 320, height: 240, pictureWidth: 320, pictureHeight: 240).footerText,
                        "arrows or a click: choose · g/Esc: close")
     }
+
+    /// A turned (portrait) picture's titles are sized by the thumbnail's width too: by its
+    /// height alone they were cut ("Sepia To…"), and the strip with them.
+    func testPortraitThumbnailsGetTitlesSizedByTheirWidth() {
+        let landscape = GalleryPage(count: 15, selected: 0, width: 640, height: 480, pictureWidth: 640, pictureHeight: 480)
+        let portrait = GalleryPage(count: 15, selected: 0, width: 480, height: 640, pictureWidth: 480, pictureHeight: 640)
+        func sizes(_ page: GalleryPage) -> [Double] {
+            page.items { "title \($0)" }.compactMap { if case .caption(_, _, let size) = $0 { return size }; return nil }
+        }
+        // 640×480, by hand as above: cells 0.28 × 480 = 134.4 → 134 high, a 4:3 picture 134
+        // high is 178 wide; min(134 × 0.12 = 16.08, 178 × 0.09 = 16.02).
+        XCTAssertEqual(landscape.thumbnailInCell.width, 178)
+        XCTAssertEqual(sizes(landscape).first!, 16.02, accuracy: 1e-9)
+        // 480×640: thumbnails 3:4, width-bound: the title's size is 0.09 of the width, below 0.12 of the height.
+        let thumb = portrait.thumbnailInCell
+        XCTAssertLessThan(thumb.width, thumb.height)
+        XCTAssertEqual(sizes(portrait).first!, Double(thumb.width) * 0.09, accuracy: 1e-9)
+        XCTAssertLessThan(sizes(portrait).first!, Double(thumb.height) * 0.12)
+    }
 }

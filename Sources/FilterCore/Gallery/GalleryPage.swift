@@ -39,7 +39,9 @@ public struct GalleryPage: Equatable, Sendable {
     /// What the display draws over the thumbnails: `title(index)` at the foot of each, the
     /// selected one outlined just outside its picture, and the strip's line.
     public func items(title: (Int) -> String) -> [OnScreenDisplay.Item] {
-        let captionSize = min(max(Double(thumbnailInCell.height) * 0.12, 8), 28)
+        // From the thumbnail's height, and its width for a portrait one (a turned picture):
+        // sized by height alone, titles were cut ("Sepia To…") and so was the strip.
+        let captionSize = min(max(min(Double(thumbnailInCell.height) * 0.12, Double(thumbnailInCell.width) * 0.09), 8), 28)
         var items: [OnScreenDisplay.Item] = []
         for (index, rect) in thumbnails {
             items.append(.caption(title(index), in: rect, size: captionSize))
