@@ -50,17 +50,21 @@ extension Bench {
                             func median(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.sorted()[v.count / 2] }
                             let ours = median(samples[0])!, converted = median(samples[1])!, floor = median(samples[3])!
                             let stock = median(samples[2])
-                            let share = stock.map { ($0 - floor) > 0.01 ? (ours - floor) / ($0 - floor) : 0 }
+                            // Not measurable when the stock job costs no more than the floor: a
+                            // share of 0 read as "FilterCam's job costs nothing".
+                            let share = stock.flatMap { ($0 - floor) > 0.01 ? (ours - floor) / ($0 - floor) : nil }
+                            let shareText = share.map { String(format: "%.2f", $0) }
+                                ?? (stock == nil ? "-" : "not measurable (the stock job costs no more than the floor)")
                             let r = Result(name: job.name, size: size, fps_filtercam: ours, fps_native: stock ?? 0,
                                            ratio: stock.map { ours / $0 } ?? 0, runs: max(1, runs),
                                            note: String(format: "CPU seconds for 300 frames at 30 fps (not fps); FilterCam behind RGB conversions: %.2f s; "
                                                         + "floor (identity in place of the job): %.2f s; the job alone, FilterCam over stock: %@", converted, floor,
-                                                        share.map { String(format: "%.2f", $0) } ?? "-"))
+                                                        shareText))
                             results.append(r)
                             log("\(job.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(size)  CPU: FilterCam \(String(format: "%.2f", ours)) s, "
-                                + (stock.map { String(format: "stock %.2f s (ratio %.2f)", $0, ours / $0) } ?? "no stock element")
+                                + (stock.map { String(format: "stock %.2f s (ratio %.2f, below 1: FilterCam cheaper)", $0, ours / $0) } ?? "no stock element")
                                 + String(format: ", FilterCam behind RGB conversions %.2f s, floor %.2f s", converted, floor)
-                                + (share.map { String(format: ", the job alone %.2f", $0) } ?? ""))
+                                + (stock == nil ? "" : ", the job alone " + shareText))
                         } catch {
                             log("\(job.name) \(size): skipped: \(error)")
                         }

@@ -1,3 +1,4 @@
+import CGStreamer
 import FilterCore
 import Foundation
 #if canImport(Glibc)
@@ -11,6 +12,10 @@ import Glibc
 /// `filtercam-bench-…` with this process's id among its dash-separated words.
 public enum BenchInterruption {
     private static let children = Locked<Set<pid_t>>([])
+    /// The rows measured in this process, while they run: stopped before the files go (the
+    /// snapshot row's filtercam wrote on into a stills folder it made again, hundreds of
+    /// stills left behind the line saying they were removed).
+    private static let pipelines = Locked<[ObjectIdentifier: Pipeline]>([:])
     /// Held by the interruption from its start to the process's end: the bench's own end
     /// waits for it (a row that failed as its folder went could otherwise end the process
     /// half way through the removal).
@@ -47,6 +52,13 @@ public enum BenchInterruption {
         children.withLock { _ = $0.remove(pid) }
     }
 
+    /// Runs `body` with `pipeline` stopped by an interruption meanwhile.
+    static func running<Result>(_ pipeline: Pipeline, _ body: () throws -> Result) rethrows -> Result {
+        pipelines.withLock { $0[ObjectIdentifier(pipeline)] = pipeline }
+        defer { pipelines.withLock { $0[ObjectIdentifier(pipeline)] = nil } }
+        return try body()
+    }
+
     /// The temporary files of the bench running as `pid`, in the folders it uses.
     static func temporaryFiles(of pid: pid_t = getpid()) -> [String] {
         let id = String(pid)
@@ -80,9 +92,12 @@ public enum BenchInterruption {
         ending.lock()   // never given back: this ends the process
         let running = children.withLock { $0 }
         for pid in running { kill(pid, SIGKILL) }   // a measurement run: nothing of it to keep
+        // Held to the end: a row finishing meanwhile cannot free its pipeline under this.
+        let inProcess = pipelines.withLock { Array($0.values) }
+        for pipeline in inProcess { pipeline.setState(GST_STATE_NULL) }
         let files = temporaryFiles()
         for path in files { remove(path) }
-        let stopped = running.isEmpty ? "" : "stopped its gst-launch-1.0 run, "
+        let stopped = running.isEmpty && inProcess.isEmpty ? "" : "stopped the run, "
         let removed = files.isEmpty ? "no temporary files to remove" : "removed its temporary files (\(files.joined(separator: ", ")))"
         FileHandle.standardError.write(Data("\nfiltercam bench: interrupted: \(stopped)\(removed); no results\n".utf8))
         _exit(128 + signal)

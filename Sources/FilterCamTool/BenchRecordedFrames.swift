@@ -20,14 +20,14 @@ extension Bench {
             let frameBytes = format == "YUY2"
                 ? row(2 * ((width + 1) / 2) * 2) * height
                 : row(width) * height + 2 * row((width + 1) / 2) * ((height + 1) / 2)
-            source = "filesrc location=\(path) blocksize=\(frameBytes) ! rawvideoparse format=\(format.lowercased()) "
+            source = "filesrc location=\"\(path)\" blocksize=\(frameBytes) ! rawvideoparse format=\(format.lowercased()) "
                 + "width=\(width) height=\(height) framerate=30/1"
         }
 
         /// Draws the frames, once.
         func write(caps: String) throws {
             guard !written else { return }
-            _ = try Bench.processCPU("videotestsrc num-buffers=300 pattern=ball ! \(caps) ! filesink location=\(path)")
+            _ = try Bench.processCPU("videotestsrc num-buffers=300 pattern=ball ! \(caps) ! filesink location=\"\(path)\"")
             written = true
         }
 

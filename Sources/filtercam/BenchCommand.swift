@@ -70,7 +70,13 @@ enum BenchCommand {
                 return 1
             }
         }
-        return results.isEmpty ? 1 : 0
+        if results.isEmpty {
+            // An empty table alone said nothing (faces-live out of the repository's folder).
+            printError("filtercam bench: nothing was measured: the cases asked for were skipped (said above) or do not run here: "
+                       + "the face and look rows need the repository's folder, some rows run at their own sizes only")
+            return 1
+        }
+        return 0
     }
 
     private static func refuse(_ message: String) -> Int32 {

@@ -94,11 +94,16 @@ enum CommandHelp {
             return """
                 usage: filtercam bench [--json FILE] [--sizes WxH,…] [--only NAME…] [--runs N]
                   FilterCam's speed beside the GStreamer element doing the same job, as
-                  ratios (run it from a release build)
+                  ratios: FilterCam's fps over the other side's (above 1: faster), and for
+                  the end-to-end rows (e2e-…, only when named) FilterCam's CPU over the
+                  stock pipeline's (below 1: cheaper). Each row names both sides under it.
+                  Run it from a release build, in the repository's folder (the face and
+                  look rows use its fixtures and looks/).
                   --json FILE      the rows as JSON into FILE
-                  --sizes WxH,…    the frame sizes to measure
+                  --sizes WxH,…    the frame sizes to measure (default 640x480,1280x720,1920x1080;
+                                   some rows run at their own sizes only)
                   --only NAME…     only the named cases (a wrong name lists them all)
-                  --runs N         runs per case (the median is shown)
+                  --runs N         runs per case, the median shown (default 5)
                 """
         case "version":
             return "usage: filtercam version\n  prints FilterCam's version and the GStreamer version it runs on"
