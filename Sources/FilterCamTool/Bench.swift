@@ -68,6 +68,11 @@ public struct Bench {
 
     /// Every name `--only` takes: a row's name, or a group of rows (`lut`, `i420-lut`,
     /// `e2e`).
+    /// The rows of cases that print several, each with its case (run together by its name).
+    public static let groupedRows = ["latency-30fps": "latency", "latency-overload": "latency",
+                                     "faces-live-off": "faces-live", "faces-live-upright": "faces-live",
+                                     "faces-live-all": "faces-live"]
+
     public static var selectableNames: [String] {
         var names = ["copy"] + cases(width: 640, height: 480).map(\.name)
         names.append("lut")

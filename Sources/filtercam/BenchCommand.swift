@@ -45,6 +45,9 @@ enum BenchCommand {
                     given += arguments[i].split(separator: ",").map(String.init)
                 }
                 guard !given.isEmpty else { return refuse("--only takes one or more of: \(names.joined(separator: ", "))") }
+                // A row a grouped case prints (latency-30fps, faces-live-all) names its case:
+                // the rows of a group run together. They were refused as unknown.
+                given = given.map { Bench.groupedRows[$0] ?? $0 }
                 for name in given where !names.contains(name) {
                     return refuse("--only: no case is called \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: names)); "
                                   + "the cases: \(names.joined(separator: ", "))")

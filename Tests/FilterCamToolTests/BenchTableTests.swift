@@ -1,3 +1,4 @@
+import FilterCamTestSupport
 @testable import FilterCamTool
 import XCTest
 
@@ -23,5 +24,18 @@ final class BenchTableTests: XCTestCase {
             "| e2e-i420-mono | 640x480 | 0.16 | 0.09 | 1.78 |",
             "| e2e-yuy2-lens-sepia-x264 | 640x480 | 0.31 | no stock element | - |",
         ])
+    }
+
+    /// `--only` takes the rows a grouped case prints (they were refused as unknown), and
+    /// nothing that only starts like one.
+    func testOnlyTakesTheRowsOfGroupedCases() throws {
+        let names = Bench.selectableNames
+        for (row, group) in Bench.groupedRows {
+            XCTAssertTrue(names.contains(group), group)
+            XCTAssertFalse(names.contains(row), row)
+        }
+        let refused = try runCLI(["bench", "--only", "latency-3"])
+        XCTAssertEqual(refused.status, 2, refused.summary)
+        XCTAssertTrue(refused.stderr.contains("no case is called 'latency-3' (did you mean \"latency\"?)"), refused.stderr)
     }
 }
