@@ -63,7 +63,8 @@ final class KeymapTests: XCTestCase {
             + "[/] lens size, ←/→/↑/↓ move the lens (gallery: choose), g/Esc/Enter effects gallery / close, PgUp/PgDn gallery pages, "
             + "s snapshot, t countdown still, v record on/off, f faces on/off, h help, q quit; ':' for a command (e.g. :set zoom=2)")
         let card = Keymap.cardLines
-        XCTAssertEqual(card.first, "click / drag     place the lens")
+        XCTAssertEqual(card.first, "click / drag     place the lens (gallery: pick)")
+        XCTAssertTrue(card.contains("wheel            zoom (gallery: pages)"), "\(card)")
         XCTAssertTrue(card.contains("n / p            next / previous filter"), "\(card)")
         XCTAssertTrue(card.contains("← / → / ↑ / ↓    move the lens (gallery: choose)"), "\(card)")
         XCTAssertTrue(card.contains("g / Esc / Enter  effects gallery / close"), "\(card)")

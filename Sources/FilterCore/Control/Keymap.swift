@@ -112,7 +112,10 @@ public enum Keymap {
 
     /// The window's help card (`h` with osd=true).
     public static var cardLines: [String] {
-        let lines = [("click / drag", "place the lens"), ("wheel", "zoom")] + rows.map { ($0.label, $0.text) }
+        // In the gallery a click picks and the wheel turns pages, as the arrows' line says
+        // "(gallery: choose)"; the card said "zoom" there.
+        let lines = [("click / drag", "place the lens (gallery: pick)"), ("wheel", "zoom (gallery: pages)")]
+            + rows.map { ($0.label, $0.text) }
         let width = lines.map(\.0.count).max()! + 2
         return lines.map { $0.0.padded(to: width) + $0.1 }
     }
