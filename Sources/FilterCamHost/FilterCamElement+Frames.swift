@@ -115,10 +115,11 @@ extension FilterCamElement {
     }
 
     /// A countdown running or due is called off (`reason`: why its still is not taken):
-    /// said in a WARNING and a `snapshot-failed`, and `countdown` reads 0 (notified).
-    func callOffCountdown(because reason: String) {
+    /// said in a `snapshot-failed` and, unless the user called it off (`warn` false), a
+    /// WARNING; `countdown` reads 0 (notified).
+    func callOffCountdown(because reason: String, warn: Bool = true) {
         guard display.withLock({ $0.cancelCountdown() }) else { return }
-        fc_post_warning(element, "countdown called off: \(reason)", nil)
+        if warn { fc_post_warning(element, "countdown called off: \(reason)", nil) }
         snapshots.reportUnserved(reason: "no still: " + reason)
         g_object_notify(element.asGObject, Property.countdown.rawValue)
     }

@@ -194,7 +194,16 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
             let changed = settings.withLock { s in defer { s.gallery = v }; return s.gallery != v }
             if changed { display.withLock { $0.hideHelp() } }   // the gallery is not drawn under a card
         case (.countdown, .int(let v)):
-            display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
+            // Every countdown ends in snapshot-saved or snapshot-failed, as a still asked for
+            // does: one called off (0, Esc, t again) went without a word, and one set after
+            // EOS waited, unanswered, until the pipeline stopped.
+            if v == 0 {
+                callOffCountdown(because: "the countdown was called off", warn: false)
+            } else if snapshots.streamEnd.hasEnded {
+                snapshots.reportUnserved(reason: "no still: the stream has ended (seek back, or play it again, for more frames)")
+            } else {
+                display.withLock { $0.countdownStarted(seconds: v, at: Self.now) }
+            }
         case (.maxZoom, .double(let v)):
             // Before the start (a description) the zoom asked for is clamped again, so that
             // `zoom=10 max-zoom=12` is `max-zoom=12 zoom=10`; while running, like a pinch,

@@ -922,6 +922,36 @@ class PropertiesAndStills(unittest.TestCase):
         self.assertIn("countdown", failed[0])
         self.assertEqual(os.listdir(folder), [])
 
+    def test_a_countdown_called_off_or_set_after_the_end_is_answered(self):
+        # Called off (countdown=0, as Esc and t again set it) it went without a word; set
+        # after EOS with the pipeline still PLAYING it waited, unanswered, until the stop.
+        folder = tempfile.mkdtemp(prefix="fc-countdown-off-")
+        pipeline = Gst.parse_launch("videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 "
+                                    f"! filtercam name=fc snapshot-location={folder}/c-%05d.jpg ! fakesink name=sink")
+        element = pipeline.get_by_name("fc")
+        said = []
+        bus = pipeline.get_bus()
+        bus.enable_sync_message_emission()
+        bus.connect("sync-message::element", lambda _, m: said.append(m.get_structure().copy()))
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            wait_for_frames(element, 2)
+            element.set_property("countdown", 3)
+            element.set_property("countdown", 0)
+            self.assertEqual([m.get_string("reason") for m in said if m.get_name() == "snapshot-failed"],
+                             ["no still: the countdown was called off"])
+            pipeline.send_event(Gst.Event.new_eos())
+            self.assertIsNotNone(wait_for(pipeline, Gst.MessageType.EOS))
+            element.set_property("countdown", 1)
+            failed = [m.get_string("reason") for m in said if m.get_name() == "snapshot-failed"]
+            self.assertEqual(len(failed), 2, failed)
+            self.assertIn("the stream has ended", failed[1])
+            self.assertEqual(element.get_property("countdown"), 0)
+        finally:
+            bus.disable_sync_message_emission()
+            pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(os.listdir(folder), [])
+
     def test_an_empty_filter_is_none(self):
         # filter="" was taken and read back "" (no filter, but not said as one).
         element = Gst.ElementFactory.make("filtercam")

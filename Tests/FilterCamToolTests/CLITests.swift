@@ -120,6 +120,25 @@ final class CLIRunTests: XCTestCase {
         XCTAssertLessThanOrEqual(duration, 5.0)
     }
 
+    /// One SIGINT delivered twice at once (`timeout -s INT` sends it to the program and again
+    /// to its process group) is one Ctrl-C: the recording is finished. It was taken for two,
+    /// an abort leaving an MP4 without its index (a tester: 3 of 22 runs).
+    func testOneInterruptDeliveredTwiceAtOnceFinishesTheRecording() throws {
+        let out = try recordingFile()
+        let p = try RunningProcess(Build.cli, ["launch",
+            "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
+        p.write("set filter=sepia\n")
+        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
+        p.interrupt()
+        p.interrupt()
+        let r = p.wait(timeout: 20)
+        XCTAssertFalse(r.timedOut, r.stderr)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("Interrupt: sending EOS"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("aborting"), r.stderr)
+        XCTAssertNotNil(try probeDuration(out), "ffprobe cannot read \(out): \(r.stderr)")
+    }
+
     /// `rec.mp4` in a temporary folder removed after the test (the program is built).
     private func recordingFile() throws -> String {
         try Build.requireCLI()
