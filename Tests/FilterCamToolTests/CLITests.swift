@@ -102,12 +102,7 @@ final class CLIRunTests: XCTestCase {
     // 9. Ctrl-C finishes a recording cleanly.
     func testInterruptFinalisesRecording() throws {
         let out = try recordingFile()
-        let p = try RunningProcess(Build.cli, ["launch",
-            "videotestsrc is-live=true ! video/x-raw,format=BGRA,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
-        // Piped commands wait for the first frame: its answer says the recording runs
-        // (a start slowed by a busy machine is not counted in the length below).
-        p.write("set filter=sepia\n")
-        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
+        let p = try startedRecording(out, format: "BGRA")
         Thread.sleep(forTimeInterval: 3)
         p.interrupt()
         let r = p.wait(timeout: 10)
@@ -125,10 +120,7 @@ final class CLIRunTests: XCTestCase {
     /// an abort leaving an MP4 without its index (a tester: 3 of 22 runs).
     func testOneInterruptDeliveredTwiceAtOnceFinishesTheRecording() throws {
         let out = try recordingFile()
-        let p = try RunningProcess(Build.cli, ["launch",
-            "videotestsrc is-live=true ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
-        p.write("set filter=sepia\n")
-        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
+        let p = try startedRecording(out, format: "I420")
         p.interrupt()
         p.interrupt()
         let r = p.wait(timeout: 20)
@@ -137,6 +129,18 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("Interrupt: sending EOS"), r.stderr)
         XCTAssertFalse(r.stderr.contains("aborting"), r.stderr)
         XCTAssertNotNil(try probeDuration(out), "ffprobe cannot read \(out): \(r.stderr)")
+    }
+
+    /// `filtercam launch` recording a live sepia picture in FORMAT into `out`, once its first
+    /// frame has passed: piped commands wait for it, so the answer says the recording runs
+    /// (a start slowed by a busy machine is not counted in a length measured after it).
+    private func startedRecording(_ out: String, format: String) throws -> RunningProcess {
+        let p = try RunningProcess(Build.cli, ["launch",
+            "videotestsrc is-live=true ! video/x-raw,format=\(format),width=64,height=48,framerate=30/1 ! filtercam filter=sepia ! videoconvert "
+            + "! x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location=\(out)"])
+        p.write("set filter=sepia\n")
+        XCTAssertTrue(p.waitForStderr(containing: "set filtercam0.filter = sepia", timeout: 30), p.stderrSoFar)
+        return p
     }
 
     /// `rec.mp4` in a temporary folder removed after the test (the program is built).
