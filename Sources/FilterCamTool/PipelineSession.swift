@@ -44,16 +44,21 @@ public final class PipelineSession {
     final class Interrupts: Sendable {
         private let count = Atomic<Int>(0)
         private let firstSignal = Atomic<Int32>(0)
-        /// Whether the session's loop has taken in the signals so far (it looks every 20 ms).
+        /// Whether the session's loop has taken in the signals so far (it looks every 20 ms),
+        /// and the last signal counted.
         private let takenIn = Atomic<Bool>(false)
+        private let lastSignal = Atomic<Int32>(0)
 
-        /// A signal before the loop took in the one before it is the same press delivered
-        /// twice: `timeout -s INT` sends its signal to the program and again to its process
-        /// group, microseconds apart, and with several programs running that was taken for
-        /// Ctrl-C twice (an abort, an MP4 without its index; a tester: 3 of 22 runs).
+        /// The same signal again before the loop took in the first is the same press
+        /// delivered twice: `timeout -s INT` sends its signal to the program and again to its
+        /// process group, microseconds apart, and with several programs running that was
+        /// taken for Ctrl-C twice (an abort, an MP4 without its index; a tester: 3 of 22
+        /// runs). Another signal (Ctrl-C, then a SIGTERM) counts.
         func record(_ signal: Int32) {
             _ = firstSignal.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
-            if count.load(ordering: .sequentiallyConsistent) > 0 && !takenIn.load(ordering: .sequentiallyConsistent) { return }
+            if count.load(ordering: .sequentiallyConsistent) > 0 && !takenIn.load(ordering: .sequentiallyConsistent)
+                && lastSignal.load(ordering: .sequentiallyConsistent) == signal { return }
+            lastSignal.store(signal, ordering: .sequentiallyConsistent)
             takenIn.store(false, ordering: .sequentiallyConsistent)
             count.add(1, ordering: .sequentiallyConsistent)
         }

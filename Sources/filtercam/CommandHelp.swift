@@ -100,8 +100,8 @@ enum CommandHelp {
                   Run it from a release build, in the repository's folder (the face and
                   look rows use its fixtures and looks/).
                   --json FILE      the rows as JSON into FILE
-                  --sizes WxH,…    the frame sizes to measure (default 640x480,1280x720,1920x1080;
-                                   some rows run at their own sizes only)
+                  --sizes WxH,…    the frame sizes to measure (default 640x480,1280x720,
+                                   1920x1080; some rows run at their own sizes only)
                   --only NAME…     only the named cases (a wrong name lists them all)
                   --runs N         runs per case, the median shown (default 5)
                 """
