@@ -234,31 +234,46 @@ class SwapInARunningPipeline(unittest.TestCase):
         return counter.count >= count
 
 
-def assert_state_change_returns(test, script, element, state):
-    """Runs SCRIPT (ELEMENT, STATE) in a process of its own: it prints the result of the
-    change to STATE, which must be success, and must not hang."""
+def assert_state_change_returns(test, element, situation, state):
+    """Runs STOP_SCRIPT (ELEMENT in SITUATION, then STATE) in a process of its own: it
+    prints the result of the change to STATE, which must be success, and must not hang."""
     try:
-        result = subprocess.run([sys.executable, "-c", script, element, state],
+        result = subprocess.run([sys.executable, "-c", STOP_SCRIPT, element, situation, state],
                                 capture_output=True, text=True, timeout=60, cwd=HERE)
     except subprocess.TimeoutExpired:
-        test.fail(f"{element}: the change to {state} hung")
+        test.fail(f"{element}: the change to {state} hung ({situation})")
     test.assertEqual(result.stdout.strip(), "success", result.stderr[-1000:])
 
 
-# A blocking probe on the element's src pad (the first step of the pad-blocking relink
-# recipe), then the pipeline to STATE; prints the state change's result.
-BLOCKED_STOP_SCRIPT = """
+# ELEMENT (argv 1) in a SITUATION (argv 2), then the pipeline to STATE (argv 3); prints
+# the state change's result.
+# - blocked: a blocking probe on the element's src pad (the first step of the pad-blocking
+#   relink recipe), playing;
+# - drain: a DRAIN from upstream while the pipeline is PAUSED (the sink holds its preroll
+#   frame, so the frames before the drain cannot leave).
+STOP_SCRIPT = """
 import sys, threading
 import gi; gi.require_version('Gst', '1.0')
 from gi.repository import Gst
 Gst.init(None)
-element, state = sys.argv[1], sys.argv[2]
-pipeline = Gst.parse_launch(f'videotestsrc ! video/x-raw,width=64,height=48 ! {element} name=x ! fakesink sync=true')
-pipeline.set_state(Gst.State.PLAYING)
-blocked = threading.Event()
-pipeline.get_by_name('x').get_static_pad('src').add_probe(Gst.PadProbeType.BLOCK_DOWNSTREAM,
-                                                          lambda pad, info: blocked.set() or Gst.PadProbeReturn.OK)
-assert blocked.wait(20), 'never blocked'
+element, situation, state = sys.argv[1:4]
+pipeline = Gst.parse_launch(f'videotestsrc ! video/x-raw,width=64,height=48 ! identity name=up ! {element} name=x ! fakesink sync=true')
+there = threading.Event()
+if situation == 'blocked':
+    pipeline.set_state(Gst.State.PLAYING)
+    pipeline.get_by_name('x').get_static_pad('src').add_probe(Gst.PadProbeType.BLOCK_DOWNSTREAM,
+                                                              lambda pad, info: there.set() or Gst.PadProbeReturn.OK)
+else:
+    sent = [0]
+    def on_frame(pad, info):
+        if sent[0] == 3:
+            there.set()
+            pad.peer_query(Gst.Query.new_drain())
+        sent[0] += 1
+        return Gst.PadProbeReturn.OK
+    pipeline.get_by_name('up').get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, on_frame)
+    pipeline.set_state(Gst.State.PAUSED)
+assert there.wait(20), situation + ': never there'
 print(pipeline.set_state(getattr(Gst.State, state)).value_nick, flush=True)
 pipeline.set_state(Gst.State.NULL)
 """
@@ -271,32 +286,7 @@ class StopsWhileItsSrcPadIsBlocked(unittest.TestCase):
         for element in ["identity", "filtercam filter=sepia", "fcsepia"]:
             for state in ["READY", "NULL"]:
                 with self.subTest(element=element, state=state):
-                    assert_state_change_returns(self, BLOCKED_STOP_SCRIPT, element, state)
-
-
-# A DRAIN from upstream while the pipeline is PAUSED (the sink holds its preroll frame,
-# so the frames before the drain cannot leave), then the pipeline to STATE.
-WAITING_DRAIN_SCRIPT = """
-import sys, threading
-import gi; gi.require_version('Gst', '1.0')
-from gi.repository import Gst
-Gst.init(None)
-element, state = sys.argv[1], sys.argv[2]
-pipeline = Gst.parse_launch(f'videotestsrc ! video/x-raw,width=64,height=48 ! identity name=up ! {element} ! fakesink sync=true')
-asking = threading.Event()
-sent = [0]
-def on_frame(pad, info):
-    if sent[0] == 3:
-        asking.set()
-        pad.peer_query(Gst.Query.new_drain())
-    sent[0] += 1
-    return Gst.PadProbeReturn.OK
-pipeline.get_by_name('up').get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, on_frame)
-pipeline.set_state(Gst.State.PAUSED)
-assert asking.wait(20), 'no drain asked'
-print(pipeline.set_state(getattr(Gst.State, state)).value_nick, flush=True)
-pipeline.set_state(Gst.State.NULL)
-"""
+                    assert_state_change_returns(self, element, "blocked", state)
 
 
 class StopsWhileADrainWaits(unittest.TestCase):
@@ -306,7 +296,7 @@ class StopsWhileADrainWaits(unittest.TestCase):
         for element in ["queue", "filtercam filter=sepia", "fcsepia"]:
             for state in ["READY", "NULL"]:
                 with self.subTest(element=element, state=state):
-                    assert_state_change_returns(self, WAITING_DRAIN_SCRIPT, element, state)
+                    assert_state_change_returns(self, element, "drain", state)
 
 
 class AnEndOfStreamBeforeAnyStreamStart(unittest.TestCase):
