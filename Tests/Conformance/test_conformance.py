@@ -882,11 +882,17 @@ class PropertiesAndStills(unittest.TestCase):
         pipeline = Gst.parse_launch(
             "videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=64,height=48 ! tee name=t "
             f"t. ! queue ! filtercam name=a {stills} ! fakesink t. ! queue ! filtercam name=b {stills} ! fakesink")
-        said = [m.get_name() for m in element_messages_until_eos(pipeline)]
+        messages = element_messages_until_eos(pipeline)
         pipeline.set_state(Gst.State.NULL)
+        said = [m.get_name() for m in messages]
         self.assertEqual(said.count("snapshot-failed"), 0, said)
         self.assertEqual(said.count("snapshot-saved"), 12, said)
         self.assertEqual(len([f for f in os.listdir(folder) if f.endswith(".jpg")]), 12, sorted(os.listdir(folder)))
+        # Each snapshot-started names the file its still is saved as: both elements had
+        # announced two-0.jpg, and one was then saved as two-1.jpg.
+        started = sorted(m.get_value("path") for m in messages if m.get_name() == "snapshot-started")
+        saved = sorted(m.get_value("path") for m in messages if m.get_name() == "snapshot-saved")
+        self.assertEqual(started, saved)
 
     def test_record_reads_false_once_the_end_of_stream_has_finished_the_file(self):
         # It read true (no notify) until the pipeline stopped: a record button bound to it

@@ -189,6 +189,7 @@ extension SnapshotBranch {
                         // Taken since the counter looked (an element with the same
                         // snapshot-location chose the same number): the next free one. A
                         // bracketed set's stills keep their shared number: said failed.
+                        StillNamesInFlight.release(path)
                         path = nextFreePath()
                     }
                 }
@@ -196,6 +197,7 @@ extension SnapshotBranch {
                 report(failure: "\(error)", path: path)
                 continue
             }
+            StillNamesInFlight.release(path)
             lastWrittenName.withLock { $0 = FilePathText.lastComponent(of: path) }
             writtenCount.add(1, ordering: .relaxed)
             let saved = StructureBuilder("snapshot-saved")
@@ -210,6 +212,7 @@ extension SnapshotBranch {
     }
 
     func report(failure: String, path: String) {
+        StillNamesInFlight.release(path)
         giveBackNumber(of: path)
         failedCount.add(1, ordering: .relaxed)
         fc_post_warning(element, failure, nil)

@@ -226,7 +226,7 @@ final class SnapshotBranch: ElementPart, Sendable {
     func nextFreePath() -> String {
         let naming = settings.withLock { $0.naming }
         return capture.withLock { c in
-            let counter = naming.nextFree(from: c.nextCounter, biases: [])
+            let counter = StillNamesInFlight.reserve(naming, from: c.nextCounter, biases: [])
             c.nextCounter = counter + 1
             return naming.path(counter: counter)
         }
@@ -271,7 +271,7 @@ final class SnapshotBranch: ElementPart, Sendable {
                 }
                 guard due else { return nil }
                 let biases: [Double?] = s.bracket.isEmpty ? [nil] : s.bracket
-                let counter = s.naming.nextFree(from: c.nextCounter, biases: s.bracket)
+                let counter = StillNamesInFlight.reserve(s.naming, from: c.nextCounter, biases: s.bracket)
                 c.nextCounter = counter + 1
                 c.bracketRemaining = biases.map { (s.naming.path(counter: counter, bias: $0), $0) }
                 let started = StructureBuilder("snapshot-started")

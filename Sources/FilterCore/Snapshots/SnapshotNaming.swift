@@ -140,13 +140,14 @@ public struct SnapshotNaming: Equatable {
     /// overflows.
     public static let counterLimit = 1_000_000_000_000
 
-    /// The first counter ≥ `start` whose names (all biases of a set) are all free.
-
-    public func nextFree(from start: Int, biases: [Double]) -> Int {
+    /// The first counter ≥ `start` whose names (all biases of a set) are all free: no file
+    /// of that name, and not `alsoTaken` (names another still of this process is about to
+    /// write).
+    public func nextFree(from start: Int, biases: [Double], alsoTaken: (String) -> Bool = { _ in false }) -> Int {
         var n = min(max(start, 0), Self.counterLimit)
         while n < Self.counterLimit {
             let names = biases.isEmpty ? [path(counter: n)] : biases.map { path(counter: n, bias: $0) }
-            if !names.contains(where: Self.isTaken) { return n }
+            if !names.contains(where: { alsoTaken($0) || Self.isTaken($0) }) { return n }
             n += 1
         }
         return n   // every name taken up to the limit: the write refuses to overwrite it

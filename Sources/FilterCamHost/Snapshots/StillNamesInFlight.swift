@@ -1,0 +1,26 @@
+import FilterCore
+
+/// Still names announced (`snapshot-started`) and not yet written or failed, across every
+/// element of the process: two elements with the same `snapshot-location` taking a still on
+/// the same frame both found `snapshot-00000.jpg` free on disk and both announced it; the
+/// second was then saved as `-00001` under a start message naming the first's file. A name
+/// is held here from its announcement until its file is written or reported failed.
+enum StillNamesInFlight {
+    private static let held = Locked(Set<String>())
+
+    /// The first counter from `start` whose names (a bracketed set's too) are free on disk
+    /// and not held by another still; those names are held until `release`d.
+    static func reserve(_ naming: SnapshotNaming, from start: Int, biases: [Double]) -> Int {
+        held.withLock { held in
+            let counter = naming.nextFree(from: start, biases: biases, alsoTaken: held.contains)
+            let names = biases.isEmpty ? [naming.path(counter: counter)] : biases.map { naming.path(counter: counter, bias: $0) }
+            held.formUnion(names)
+            return counter
+        }
+    }
+
+    /// The still's file was written, or it was reported failed.
+    static func release(_ path: String) {
+        _ = held.withLock { $0.remove(path) }
+    }
+}
