@@ -5,19 +5,27 @@ import Glibc
 /// each. A reader gone (a pipe whose reader ended) loses the lines quietly, as for the
 /// rest of the output; a file that cannot be written (a full disk, a size limit) is said
 /// once, with the reason, and makes the exit status non-zero: the lines are lost, and the
-/// user who asked for them is told.
-public final class MessageLines: @unchecked Sendable {   // the fd is only written; the failure is locked
+/// user who asked for them is told. The lines are written on a thread of their own
+/// (`LineWriter`): a reader that stops reading holds that thread, not the session.
+public final class MessageLines: @unchecked Sendable {   // the fd is only written; the rest is locked
     /// The file descriptor written to; closed when this goes if `owned`.
     private let fd: Int32
     private let owned: Bool
     /// How the output is named in the error (`'m.json'`, `stdout`).
     public let name: String
     private let failure = Locked<String?>(nil)
+    /// Who is told the first time lines are lost (the session's terminal).
+    private let sayFailure = Locked<(@Sendable (String) -> Void)?>(nil)
+    private var writer: LineWriter!
 
     public init(fd: Int32, name: String, owned: Bool) {
         self.fd = fd
         self.name = name
         self.owned = owned
+        writer = LineWriter(name: "filtercam messages") { [fd, name, failure, sayFailure] line in
+            guard let said = Self.write(line, to: fd, named: name, failure: failure) else { return }
+            sayFailure.withLock { $0 }?(said)
+        }
     }
 
     deinit { if owned { close(fd) } }
@@ -25,8 +33,26 @@ public final class MessageLines: @unchecked Sendable {   // the fd is only writt
     /// Why writing failed, the first time it did (nil while every line was written).
     public var failed: String? { failure.withLock { $0 } }
 
-    /// Writes one line; returns the error to say when this is the first line lost to it.
-    public func write(_ line: String) -> String? {
+    /// Queues one line; `say` gets the error the first time lines are lost to the file.
+    public func add(_ line: String, sayingFailure say: @escaping @Sendable (String) -> Void) {
+        sayFailure.withLock { $0 = say }
+        writer.add(line)
+    }
+
+    /// Writes what is queued (see `LineWriter.finish`); returns how many lines were not
+    /// written, which fails the run as a failed write does.
+    public func finish() -> Int {
+        let unwritten = writer.finish()
+        if unwritten > 0 {
+            failure.withLock { $0 = $0 ?? "\(unwritten) line\(unwritten == 1 ? "" : "s") not written (\(name) was not read)" }
+        }
+        return unwritten
+    }
+
+    /// Writes one line now; returns the error to say when this is the first line lost to it.
+    public func write(_ line: String) -> String? { Self.write(line, to: fd, named: name, failure: failure) }
+
+    private static func write(_ line: String, to fd: Int32, named name: String, failure: Locked<String?>) -> String? {
         var bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {

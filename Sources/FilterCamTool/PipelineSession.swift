@@ -15,6 +15,14 @@ public final class PipelineSession {
     public var endOfStreamTimeout: TimeInterval = 10
     private let errorOutput: FileHandle
     private let output: FileHandle
+    /// The terminal's lines, written off the loop (a stderr nobody reads must not stop it).
+    private lazy var errorLines = LineWriter(name: "filtercam stderr") { [errorOutput] line in
+        if errorOutput === FileHandle.standardError {
+            TypedLine.standardError.print(line)   // above a command line being typed
+        } else {
+            try? errorOutput.write(contentsOf: Data((line + "\n").utf8))   // a reader gone loses the line, not the process
+        }
+    }
 
     public init(pipeline: Pipeline, output: FileHandle = .standardOutput, errorOutput: FileHandle = .standardError) {
         self.pipeline = pipeline
@@ -191,6 +199,19 @@ public final class PipelineSession {
 
     /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
     public func run() -> Outcome {
+        let outcome = runUntilStopped()
+        // Every line said is written before the caller says more (a reader that stopped
+        // reading is waited for while it takes lines, then given up on).
+        let unwritten = messagesOutput?.finish() ?? 0
+        if unwritten > 0 {
+            errorLine("filtercam launch: \(unwritten) message line\(unwritten == 1 ? " was" : "s were") not written: "
+                      + "\(messagesOutput!.name) was not read")
+        }
+        _ = errorLines.finish()
+        return outcome
+    }
+
+    private func runUntilStopped() -> Outcome {
         let bus = pipeline.bus
         // FilterCam's elements start first: one holding a value it refused fails its start,
         // and the pipeline stops before a sink downstream has opened its file (filesink
@@ -663,7 +684,7 @@ public final class PipelineSession {
     /// The message's line for `--messages`; a file that cannot be written is said once.
     private func writeMessageLine(for m: UnsafeMutablePointer<GstMessage>) {
         guard let out = messagesOutput, let line = MessageJSON.line(for: m) else { return }
-        if let failure = out.write(line) { errorLine("filtercam launch: " + failure) }
+        out.add(line) { [errorLines] failure in errorLines.add("filtercam launch: " + failure) }
     }
 
     /// What the elements said as the pipeline stopped (recordings finished or given up,
@@ -738,11 +759,5 @@ public final class PipelineSession {
         }
     }
 
-    func errorLine(_ s: String) {
-        if errorOutput === FileHandle.standardError {
-            TypedLine.standardError.print(s)   // above a command line being typed
-        } else {
-            try? errorOutput.write(contentsOf: Data((s + "\n").utf8))   // a reader gone loses the line, not the process
-        }
-    }
+    func errorLine(_ s: String) { errorLines.add(s) }
 }

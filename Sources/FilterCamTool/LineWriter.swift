@@ -1,0 +1,71 @@
+import FilterCore
+import Foundation
+
+/// Lines written in order on a thread of their own, so a reader that stops reading blocks
+/// only this thread. The session's loop wrote its messages and terminal lines itself: a
+/// `--messages` FIFO or a pipe nobody read (a wrapper busy elsewhere) held the loop in
+/// `write` once the 64 KiB pipe was full, and with it the commands, the bus (memory
+/// grew) and the signals: SIGTERM, two Ctrl-C and Ctrl-\\ were all ignored until the
+/// reader read again.
+///
+/// What waits is bounded (`maximumWaiting` bytes): past it lines are dropped and counted,
+/// and `finish` says how many, rather than memory growing for as long as the reader sleeps.
+public final class LineWriter: @unchecked Sendable {   // the state is only reached under its lock
+    public static let maximumWaiting = 16 << 20
+
+    private struct Waiting {
+        var lines: [String] = []
+        var bytes = 0
+        var dropped = 0
+        /// A line is being written (taken off `lines`, not yet done).
+        var writing = false
+        var closed = false
+    }
+
+    private let waiting = Locked(Waiting())
+    private let write: @Sendable (String) -> Void
+
+    /// `write` runs on the writer's thread, one line at a time, in order.
+    public init(name: String, write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+        let thread = Thread { [waiting, write] in
+            while let line = waiting.wait(until: { !$0.lines.isEmpty || $0.closed }, then: { w -> String? in
+                guard !w.lines.isEmpty else { return nil }
+                w.writing = true
+                w.bytes -= w.lines[0].utf8.count
+                return w.lines.removeFirst()
+            }) ?? nil {
+                write(line)
+                waiting.withLockAndWake { $0.writing = false }
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    deinit { waiting.withLockAndWake { $0.closed = true } }
+
+    /// Queues `line`; never waits for the reader.
+    public func add(_ line: String) {
+        waiting.withLockAndWake { w in
+            guard w.bytes + line.utf8.count <= Self.maximumWaiting else { return w.dropped += 1 }
+            w.bytes += line.utf8.count
+            w.lines.append(line)
+        }
+    }
+
+    /// Waits until every line queued so far is written, for as long as the reader takes
+    /// them (`stall` seconds without one line written ends the wait); returns how many lines
+    /// were not written: dropped while the queue was full, and still waiting.
+    public func finish(stall: Double = 3) -> Int {
+        var left = waiting.withLock { $0.lines.count + ($0.writing ? 1 : 0) }
+        while left > 0 {
+            let now = waiting.wait(until: { $0.lines.count + ($0.writing ? 1 : 0) < left }, timeout: stall) {
+                $0.lines.count + ($0.writing ? 1 : 0)
+            }
+            guard let now else { break }
+            left = now
+        }
+        return waiting.withLock { $0.dropped + $0.lines.count + ($0.writing ? 1 : 0) }
+    }
+}

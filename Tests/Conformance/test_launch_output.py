@@ -1,0 +1,82 @@
+"""`filtercam launch` driven by another program (a wrapper, a home-automation script) that
+reads its output when it can: a reader that stops reading must not stop the session."""
+import fcntl
+import os
+import signal
+import subprocess
+import termios
+import time
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.path.join(ROOT, ".build", "release", "filtercam")
+
+# About a thousand messages a second: a pipe's 64 KiB fill within a second.
+CHATTY = "audiotestsrc is-live=true samplesperbuffer=48 ! level interval=1000000 ! fakesink"
+
+
+def unread_bytes(fd):
+    """How many bytes wait in the pipe behind FD (its read end)."""
+    return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"), "little")
+
+
+def wait_until_full(fd):
+    """Waits until the pipe behind FD takes no more: 60 KB and more waiting, and no line
+    added for a second while lines come a thousand a second (a pipe's room is counted in
+    pages, so a full one holds a little less than 64 KiB, how much less varying)."""
+    deadline = time.monotonic() + 30
+    last, since = -1, time.monotonic()
+    while True:
+        now = unread_bytes(fd)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif now >= 60000 and time.monotonic() - since >= 1:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the messages pipe did not fill ({now} bytes waiting)")
+        time.sleep(0.05)
+
+
+class OutputNobodyReads(unittest.TestCase):
+    def test_a_full_messages_pipe_does_not_stop_the_signals(self):
+        # The session's loop wrote each line itself: with the pipe full it sat in write(),
+        # and SIGTERM, two Ctrl-C and Ctrl-\ were ignored until the reader read again.
+        process = subprocess.Popen([CLI, "launch", "--messages", CHATTY], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            # The pipe is full (64 KiB, less than a line): nothing more goes in until someone reads.
+            wait_until_full(process.stdout.fileno())
+            process.send_signal(signal.SIGTERM)
+            # The EOS goes out and the run ends although nobody reads; the lines the reader
+            # never took are counted and fail the run, as lost messages do.
+            status = process.wait(timeout=30)
+            stderr = process.stderr.read().decode()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        self.assertEqual(status, 1, stderr)
+        self.assertIn("Terminated (SIGTERM): sending EOS", stderr)
+        self.assertRegex(stderr, r"\d+ message lines were not written: stdout was not read")
+
+    def test_a_command_is_answered_while_the_messages_pipe_is_full(self):
+        process = subprocess.Popen([CLI, "launch", "--messages", CHATTY], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            wait_until_full(process.stdout.fileno())
+            # The session takes commands in while nobody reads: quit ends the run.
+            process.stdin.write(b"quit\n")
+            process.stdin.flush()
+            status = process.wait(timeout=30)
+            stderr = process.stderr.read().decode()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        self.assertIn("Quit: sending EOS", stderr)
+        self.assertEqual(status, 1, stderr)
+        self.assertRegex(stderr, r"message lines were not written")
+
+
+if __name__ == "__main__":
+    unittest.main()
