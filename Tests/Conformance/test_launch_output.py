@@ -38,41 +38,36 @@ def wait_until_full(fd):
 
 
 class OutputNobodyReads(unittest.TestCase):
-    def test_a_full_messages_pipe_does_not_stop_the_signals(self):
-        # The session's loop wrote each line itself: with the pipe full it sat in write(),
-        # and SIGTERM, two Ctrl-C and Ctrl-\ were ignored until the reader read again.
-        process = subprocess.Popen([CLI, "launch", "--messages", CHATTY], stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            # The pipe is full (64 KiB, less than a line): nothing more goes in until someone reads.
-            wait_until_full(process.stdout.fileno())
-            process.send_signal(signal.SIGTERM)
-            # The EOS goes out and the run ends although nobody reads; the lines the reader
-            # never took are counted and fail the run, as lost messages do.
-            status = process.wait(timeout=30)
-            stderr = process.stderr.read().decode()
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-        self.assertEqual(status, 1, stderr)
-        self.assertIn("Terminated (SIGTERM): sending EOS", stderr)
-        self.assertRegex(stderr, r"\d+ message lines were not written: stdout was not read")
-
-    def test_a_command_is_answered_while_the_messages_pipe_is_full(self):
+    def stop_while_unread(self, stop):
+        """Runs the chatty pipeline with --messages on a pipe nobody reads; once the pipe is
+        full, STOP(process) asks the run to end. Returns its status and its terminal lines."""
         process = subprocess.Popen([CLI, "launch", "--messages", CHATTY], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             wait_until_full(process.stdout.fileno())
-            # The session takes commands in while nobody reads: quit ends the run.
-            process.stdin.write(b"quit\n")
-            process.stdin.flush()
+            stop(process)
             status = process.wait(timeout=30)
-            stderr = process.stderr.read().decode()
+            return status, process.stderr.read().decode()
         finally:
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+    def test_a_full_messages_pipe_does_not_stop_the_signals(self):
+        # The session's loop wrote each line itself: with the pipe full it sat in write(),
+        # and SIGTERM, two Ctrl-C and Ctrl-\ were ignored until the reader read again.
+        status, stderr = self.stop_while_unread(lambda process: process.send_signal(signal.SIGTERM))
+        # The EOS goes out and the run ends although nobody reads; the lines the reader
+        # never took are counted and fail the run, as lost messages do.
+        self.assertEqual(status, 1, stderr)
+        self.assertIn("Terminated (SIGTERM): sending EOS", stderr)
+        self.assertRegex(stderr, r"\d+ message lines were not written: stdout was not read")
+
+    def test_a_command_is_taken_while_the_messages_pipe_is_full(self):
+        def quit(process):
+            process.stdin.write(b"quit\n")
+            process.stdin.flush()
+        status, stderr = self.stop_while_unread(quit)
         self.assertIn("Quit: sending EOS", stderr)
         self.assertEqual(status, 1, stderr)
         self.assertRegex(stderr, r"message lines were not written")
