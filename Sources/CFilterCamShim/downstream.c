@@ -16,8 +16,7 @@ static char *made_by(GstElement *element, const char *const *factories) {
   return NULL;
 }
 
-static void queue_src_pads(GQueue *pads, GstElement *element) {
-  GstIterator *it = gst_element_iterate_src_pads(element);
+static void queue_pads(GQueue *pads, GstIterator *it) {
   GValue value = G_VALUE_INIT;
   while (gst_iterator_next(it, &value) == GST_ITERATOR_OK) {
     g_queue_push_tail(pads, gst_object_ref(g_value_get_object(&value)));
@@ -27,20 +26,29 @@ static void queue_src_pads(GQueue *pads, GstElement *element) {
   gst_iterator_free(it);
 }
 
-char *fc_downstream_element_of_factory(GstElement *start, const char *const *factories) {
+static void queue_src_pads(GQueue *pads, GstElement *element) { queue_pads(pads, gst_element_iterate_src_pads(element)); }
+static void queue_sink_pads(GQueue *pads, GstElement *element) { queue_pads(pads, gst_element_iterate_sink_pads(element)); }
+
+// Visits each element downstream of `start` (upstream: feeding it) once, nearest first,
+// until `visit` says stop (TRUE).
+typedef gboolean (*downstream_visitor)(GstElement *element, gpointer data);
+
+static void walk(GstElement *start, gboolean upstream, downstream_visitor visit, gpointer data) {
+  void (*queue_next)(GQueue *, GstElement *) = upstream ? queue_sink_pads : queue_src_pads;
   GQueue pads = G_QUEUE_INIT;
   GHashTable *seen = g_hash_table_new(NULL, NULL);
-  char *found = NULL;
-  queue_src_pads(&pads, start);
+  gboolean stop = FALSE;
+  queue_next(&pads, start);
   // Bounded: a description has tens of elements, not thousands.
-  for (int steps = 0; !found && steps < 1000 && !g_queue_is_empty(&pads); steps++) {
+  for (int steps = 0; !stop && steps < 1000 && !g_queue_is_empty(&pads); steps++) {
     GstPad *pad = g_queue_pop_head(&pads);
     GstPad *peer = gst_pad_get_peer(pad);
     gst_object_unref(pad);
     if (!peer) continue;
     GstObject *parent = gst_object_get_parent(GST_OBJECT(peer));
     if (is_ghost_pad(parent)) {
-      // The inside of a bin's src ghost pad: on outside the bin.
+      // The inside of a bin's ghost pad (its src pad downstream, its sink pad upstream):
+      // on outside the bin.
       g_queue_push_tail(&pads, parent);
       gst_object_unref(peer);
       continue;
@@ -48,10 +56,11 @@ char *fc_downstream_element_of_factory(GstElement *start, const char *const *fac
     if (parent) gst_object_unref(parent);
     GstPad *into = peer;
     if (GST_IS_GHOST_PAD(peer)) {
-      // A bin's sink ghost pad: the bin counts (splitmuxsink), and its inside too.
+      // A bin's ghost pad (its sink pad downstream, its src pad upstream): the bin counts
+      // (splitmuxsink), and its inside too.
       GstElement *bin = gst_pad_get_parent_element(peer);
       if (bin) {
-        found = made_by(bin, factories);
+        stop = visit(bin, data);
         gst_object_unref(bin);
       }
       into = gst_ghost_pad_get_target(GST_GHOST_PAD(peer));
@@ -61,14 +70,56 @@ char *fc_downstream_element_of_factory(GstElement *start, const char *const *fac
     GstElement *element = gst_pad_get_parent_element(into);
     gst_object_unref(into);
     if (!element) continue;
-    if (!found && !g_hash_table_contains(seen, element)) {
+    if (!stop && !g_hash_table_contains(seen, element)) {
       g_hash_table_add(seen, element);
-      found = made_by(element, factories);
-      queue_src_pads(&pads, element);
+      stop = visit(element, data);
+      queue_next(&pads, element);
     }
     gst_object_unref(element);   // the set holds the pointer only as a key: the pipeline keeps the element
   }
   g_queue_clear_full(&pads, gst_object_unref);
   g_hash_table_unref(seen);
-  return found;
+}
+
+struct factory_search {
+  const char *const *factories;
+  char *found;
+};
+
+static gboolean find_factory(GstElement *element, gpointer data) {
+  struct factory_search *search = data;
+  search->found = made_by(element, search->factories);
+  return search->found != NULL;
+}
+
+char *fc_downstream_element_of_factory(GstElement *start, const char *const *factories) {
+  struct factory_search search = {factories, NULL};
+  walk(start, FALSE, find_factory, &search);
+  return search.found;
+}
+
+char *fc_upstream_element_of_factory(GstElement *start, const char *const *factories) {
+  struct factory_search search = {factories, NULL};
+  walk(start, TRUE, find_factory, &search);
+  return search.found;
+}
+
+struct sink_offsets {
+  gboolean any;
+  gint64 smallest;
+};
+
+static gboolean note_sink_offset(GstElement *element, gpointer data) {
+  struct sink_offsets *offsets = data;
+  if (!GST_IS_BASE_SINK(element) || !gst_base_sink_get_sync(GST_BASE_SINK(element))) return FALSE;
+  gint64 offset = gst_base_sink_get_ts_offset(GST_BASE_SINK(element));
+  if (!offsets->any || offset < offsets->smallest) offsets->smallest = offset;
+  offsets->any = TRUE;
+  return FALSE;
+}
+
+gint64 fc_downstream_sink_ts_offset(GstElement *start) {
+  struct sink_offsets offsets = {FALSE, 0};
+  walk(start, FALSE, note_sink_offset, &offsets);
+  return offsets.smallest;
 }

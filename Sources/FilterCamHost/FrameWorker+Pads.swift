@@ -20,8 +20,10 @@ extension FrameWorker {
         syncControlledProperties(buffer: buffer, segmentEvent: segmentEvent)
         let frame = ReceivedFrame(buffer: buffer, caps: caps, segmentEvent: segmentEvent, live: live,
                                   taskMaker: stage?.taskMaker())
-        let burst = burstSize(frameDuration: frame.duration)
-        if let dropped = mailbox.put(frame: frame, live: live, burst: burst).dropped {
+        let duration = frame.duration ?? interval(before: frame)
+        let burst = burstSize(frameDuration: duration)
+        let onTime = live && waitingFramesStayOnTime(arriving: frame, duration: duration)
+        if let dropped = mailbox.put(frame: frame, live: live, burst: burst, waitWhenFull: onTime).dropped {
             reportDropped(dropped, reason: "\(max(burst, mailbox.maxWaitingFrames)) newer ones were waiting for the filter")
         }
     }
@@ -50,9 +52,40 @@ extension FrameWorker {
     /// branch. At most 16 frames wait, whatever the latency.
     private func burstSize(frameDuration: UInt64?) -> Int {
         guard let frameDuration, frameDuration > 0 else { return 0 }
-        let settled = pipelineLatency.load(ordering: .relaxed)
+        let settled = renderDelay
         let latency = max(upstreamLatency.load(ordering: .relaxed), settled == UInt64.max ? 0 : settled)
         return Int(min(latency / frameDuration + 1, 16))
+    }
+
+    /// A frame's duration when it carries none: the gap since the one before (an RTP
+    /// depayloader's frames have only a PTS), so the bound above still knows how many
+    /// frames fit in the latency.
+    private func interval(before frame: ReceivedFrame) -> UInt64? {
+        guard let time = frame.runningTime else { return nil }
+        let last = lastArrival.exchange(time, ordering: .relaxed)
+        if last != UInt64.max, time > last { arrivalInterval.store(time - last, ordering: .relaxed) }
+        let gap = arrivalInterval.load(ordering: .relaxed)
+        return gap > 0 ? gap : nil
+    }
+
+    /// Whether the frames waiting are early, not late: the sink holds each until its
+    /// render time (the pipeline's latency after its running time), and even the oldest
+    /// waiting frame, processed after those ahead of it, reaches the sink before then.
+    /// Then downstream, not the filter, is what they wait for, and a full mailbox waits for
+    /// room, as `identity` or `queue` hold upstream, instead of dropping frames that are on
+    /// time: behind a jitter buffer's 2 s (rtspsrc's default) or an application's
+    /// pipeline latency of a second, 2–7 frames a second of 30 reached the sink. A slow
+    /// filter makes the frames late, and they are dropped again.
+    private func waitingFramesStayOnTime(arriving frame: ReceivedFrame, duration: UInt64?) -> Bool {
+        let latency = renderDelay
+        guard let runningTime = frame.runningTime, let duration, latency != UInt64.max, latency > 0,
+              let clock = GstOwned(gst_element_get_clock(element)) else { return false }
+        let now = Int64(bitPattern: UInt64(gst_clock_get_time(clock.pointer)) &- UInt64(gst_element_get_base_time(element)))
+        let waiting = Int64(mailbox.framesWaiting)
+        let processing = Int64(addedLatency.load(ordering: .relaxed))
+        // The oldest waiting frame's render time, about `waiting` frames before this one's.
+        let oldestRender = Int64(bitPattern: runningTime &+ latency) - waiting * Int64(duration)
+        return oldestRender - now > (waiting + 1) * processing + Int64(Self.sinkTolerance)
     }
 
     func installCallbacks() {

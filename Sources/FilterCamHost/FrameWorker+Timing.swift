@@ -13,6 +13,17 @@ extension FrameWorker {
     /// `max-lateness` for video sinks): a frame is given up only past it.
     static let sinkTolerance: UInt64 = 20_000_000
 
+    /// How long after its running time a syncing sink renders a frame: the pipeline's
+    /// latency plus the sinks' `ts-offset` (playbin's `av-offset`, an A/V-sync tweak), which
+    /// the latency leaves out; frames held that much longer were taken for late (a
+    /// `ts-offset` of 500 ms let 31 of 150 frames through). UInt64.max: no latency yet.
+    var renderDelay: UInt64 {
+        let latency = pipelineLatency.load(ordering: .relaxed)
+        guard latency != UInt64.max, latency > 0 else { return latency }
+        let delay = Int64(latency) + sinkOffset.load(ordering: .relaxed)
+        return delay > 0 ? UInt64(delay) : 1
+    }
+
     /// Whether a live frame, processed now, would come to the sink after its render time
     /// (running time plus the pipeline latency) and the sink's tolerance. Where no sink
     /// syncs to the clock (latency 0: an encoder into a file, an appsink) nothing has a
@@ -20,7 +31,7 @@ extension FrameWorker {
     /// upstream's latency, so a slow consumer does not make latency grow by what waits.
     /// Unknown clock, latency or timestamp: not late.
     func cannotReachSinkInTime(_ frame: ReceivedFrame, stream: StreamState) -> Bool {
-        var latency = pipelineLatency.load(ordering: .relaxed)
+        var latency = renderDelay
         if latency == 0, let duration = frame.duration { latency = upstreamLatency.load(ordering: .relaxed) + duration }
         guard let runningTime = frame.runningTime, latency != UInt64.max, latency > 0,
               let clock = GstOwned(gst_element_get_clock(element)) else { return false }
@@ -34,7 +45,7 @@ extension FrameWorker {
     /// How far the clock is past `frame`'s render time (negative: before it); nil when the
     /// clock, its running time or the latency is not known.
     func lateness(of frame: ReceivedFrame) -> Int64? {
-        let latency = pipelineLatency.load(ordering: .relaxed)
+        let latency = renderDelay
         guard let runningTime = frame.runningTime, latency != UInt64.max,
               let clock = GstOwned(gst_element_get_clock(element)) else { return nil }
         let now = Int64(bitPattern: UInt64(gst_clock_get_time(clock.pointer)) &- UInt64(gst_element_get_base_time(element)))
@@ -118,6 +129,7 @@ extension FrameWorker {
     func notePipelineLatency(_ event: UnsafeMutablePointer<GstEvent>) {
         var latency: GstClockTime = 0
         gst_event_parse_latency(event, &latency)
+        sinkOffset.store(Int64(fc_downstream_sink_ts_offset(element)), ordering: .relaxed)
         pipelineLatency.store(UInt64(latency), ordering: .relaxed)
     }
 

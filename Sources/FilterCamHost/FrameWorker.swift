@@ -158,6 +158,13 @@ final class FrameWorker: Sendable {
     let pipelineLatency = Atomic<UInt64>(UInt64.max)
     /// Upstream's minimum latency, from the query that found it live.
     let upstreamLatency = Atomic<UInt64>(0)
+    /// The syncing sinks' `ts-offset` downstream (their smallest), read at each LATENCY
+    /// event: a sink renders that much later than running time plus latency.
+    let sinkOffset = Atomic<Int64>(0)
+    /// For frames that carry no duration (RTP depayloaders, `framerate=0/1`): the running
+    /// time of the last one, and the gap before it (0: not known yet).
+    let lastArrival = Atomic<UInt64>(UInt64.max)
+    let arrivalInterval = Atomic<UInt64>(0)
 
     /// Whether the error naming an unsupported format was posted (FrameWorker+Errors).
     let refusedFormat = Atomic<Bool>(false)
@@ -209,6 +216,9 @@ final class FrameWorker: Sendable {
         qosDropped.store(0, ordering: .relaxed)
         lateDropped.store(0, ordering: .relaxed)
         pipelineLatency.store(UInt64.max, ordering: .relaxed)
+        lastArrival.store(UInt64.max, ordering: .relaxed)
+        sinkOffset.store(0, ordering: .relaxed)
+        arrivalInterval.store(0, ordering: .relaxed)
         refusedFormat.store(false, ordering: .relaxed)
         earliestTime.store(UInt64.max, ordering: .relaxed)
         addedLatency.store(0, ordering: .relaxed)

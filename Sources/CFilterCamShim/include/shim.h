@@ -45,6 +45,13 @@ typedef struct {
 /// The name of the first element downstream of `start` (through tees, queues and bins)
 /// made by one of `factories` (NULL-terminated), or NULL; free with g_free.
 char *fc_downstream_element_of_factory(GstElement *start, const char *const *factories);
+/// The name of the nearest element upstream of `start` (through queues, tees and bins)
+/// made by one of `factories`; NULL if none. Free with g_free.
+char *fc_upstream_element_of_factory(GstElement *start, const char *const *factories);
+/// The smallest `ts-offset` of the syncing sinks downstream of `start` (through tees,
+/// queues and bins; 0 when there is none): how much later than its running time plus the
+/// pipeline's latency a sink renders a frame.
+gint64 fc_downstream_sink_ts_offset(GstElement *start);
 
 /// An element's lens crop for `fc_caps_across_geometry` (its callbacks and `ctx`).
 typedef struct {
