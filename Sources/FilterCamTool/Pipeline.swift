@@ -140,6 +140,12 @@ public final class Pipeline {
         GStreamer.property(element, name)
     }
 
+    /// Whether the element has a property of that name.
+    public static func hasProperty(_ element: UnsafeMutablePointer<GstElement>, _ name: String) -> Bool {
+        let klass = UnsafeMutableRawPointer(element.pointee.object.object.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
+        return g_object_class_find_property(klass, name) != nil
+    }
+
     /// Sets a property from text, checking that it exists and that the value parses;
     /// the error names the element, the property and (for enums) the valid values.
     public static func setProperty(_ element: UnsafeMutablePointer<GstElement>, _ name: String, _ value: String) throws {

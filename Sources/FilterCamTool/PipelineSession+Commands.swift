@@ -48,7 +48,7 @@ extension PipelineSession {
             _ = try CameraRequest(parsing: id)   // refused here rather than as a bus warning
             return try run(.camera(id), on: sources[0])
         case .set(let elementName, let property, _):
-            let element = try target(elementName)
+            let element = try target(elementName, property: property)
             let said = try run(command, on: element)
             if property == "countdown" { noteCountdown(on: element) }
             return said
@@ -133,7 +133,11 @@ extension PipelineSession {
         }))
     }
 
-    private func target(_ name: String?) throws -> UnsafeMutablePointer<GstElement> {
+    /// The element a command goes to: the one named, else the only FilterCam element that
+    /// can take it (`set PROP` the only one with PROP; other commands the only `filtercam`:
+    /// an `fc<id>` element beside it cannot turn, zoom or take stills, and the command was
+    /// refused as aimed at several elements).
+    private func target(_ name: String?, property: String? = nil) throws -> UnsafeMutablePointer<GstElement> {
         if let name {
             guard let e = pipeline.element(named: name) else {
                 // The pipeline's own elements, not those inside them (filtercamsrc's camera,
@@ -145,12 +149,19 @@ extension PipelineSession {
             }
             return e
         }
-        let cams = filterStages
+        var cams = filterStages
+        if cams.count > 1 {
+            let able = cams.filter { stage in
+                property.map { Pipeline.hasProperty(stage.element, $0) } ?? (Pipeline.factoryName(of: stage.element) == "filtercam")
+            }
+            if able.count == 1 { cams = able }
+        }
         guard cams.count == 1 else {
             throw ControlError(cams.isEmpty
                 ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
                 : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); "
-                  + "name one: 'set ELEMENT.PROP=VALUE', or a command and the element ('snapshot \(cams[0].name)')")
+                  + "name one: 'set ELEMENT.PROP=VALUE', or a command and the element "
+                  + "('snapshot \((cams.first { Pipeline.factoryName(of: $0.element) == "filtercam" } ?? cams[0]).name)')")
         }
         return cams[0].element
     }

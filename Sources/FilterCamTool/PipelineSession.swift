@@ -16,18 +16,21 @@ public final class PipelineSession {
     private let errorOutput: FileHandle
     private let output: FileHandle
     /// The terminal's lines, written off the loop (a stderr nobody reads must not stop it).
-    private lazy var errorLines = LineWriter(name: "filtercam stderr") { [errorOutput] line in
-        if errorOutput === FileHandle.standardError {
-            TypedLine.standardError.print(line)   // above a command line being typed
-        } else {
-            try? errorOutput.write(contentsOf: Data((line + "\n").utf8))   // a reader gone loses the line, not the process
-        }
-    }
+    /// Made in `init`: other threads say lines too (a lazy one was made twice at times, and
+    /// the end waited for the wrong one's lines).
+    private let errorLines: LineWriter
 
     public init(pipeline: Pipeline, output: FileHandle = .standardOutput, errorOutput: FileHandle = .standardError) {
         self.pipeline = pipeline
         self.output = output
         self.errorOutput = errorOutput
+        errorLines = LineWriter(name: "filtercam stderr") { line in
+            if errorOutput === FileHandle.standardError {
+                TypedLine.standardError.print(line)   // above a command line being typed
+            } else {
+                try? errorOutput.write(contentsOf: Data((line + "\n").utf8))   // a reader gone loses the line, not the process
+            }
+        }
         // A window's `q` comes here (the session waits for stills and recordings, then
         // sends EOS); without the mark the element ends the stream itself.
         g_object_set_data(UnsafeMutableRawPointer(pipeline.element).assumingMemoryBound(to: GObject.self),
@@ -53,20 +56,34 @@ public final class PipelineSession {
         private let count = Atomic<Int>(0)
         private let firstSignal = Atomic<Int32>(0)
         /// Whether the session's loop has taken in the signals so far (it looks every 20 ms),
-        /// and the last signal counted.
+        /// the last signal counted, and when (CLOCK_MONOTONIC, ns).
         private let takenIn = Atomic<Bool>(false)
         private let lastSignal = Atomic<Int32>(0)
+        private let lastSignalTime = Atomic<Int64>(0)
 
         /// The same signal again before the loop took in the first is the same press
         /// delivered twice: `timeout -s INT` sends its signal to the program and again to its
         /// process group, microseconds apart, and with several programs running that was
         /// taken for Ctrl-C twice (an abort, an MP4 without its index; a tester: 3 of 22
-        /// runs). Another signal (Ctrl-C, then a SIGTERM) counts.
+        /// runs). So is a SIGTERM and a SIGHUP within a quarter second, either first:
+        /// systemd stops a service with `SendSIGHUP=yes` (and a session's processes at
+        /// logout) by SIGTERM and at once SIGHUP, and that was an abort and an unplayable
+        /// recording (by time, not by the loop: the kernel may hand the two to different
+        /// threads milliseconds apart). Another signal (Ctrl-C, then a SIGTERM) counts.
         func record(_ signal: Int32) {
             _ = firstSignal.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
-            if count.load(ordering: .sequentiallyConsistent) > 0 && !takenIn.load(ordering: .sequentiallyConsistent)
-                && lastSignal.load(ordering: .sequentiallyConsistent) == signal { return }
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)   // async-signal-safe
+            let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+            let last = lastSignal.load(ordering: .sequentiallyConsistent)
+            let counted = count.load(ordering: .sequentiallyConsistent) > 0
+            let repeated = last == signal && !takenIn.load(ordering: .sequentiallyConsistent)
+            let stopPair = (last == SIGTERM && signal == SIGHUP) || (last == SIGHUP && signal == SIGTERM)
+            if counted && (repeated || (stopPair && nanoseconds - lastSignalTime.load(ordering: .sequentiallyConsistent) < 250_000_000)) {
+                return
+            }
             lastSignal.store(signal, ordering: .sequentiallyConsistent)
+            lastSignalTime.store(nanoseconds, ordering: .sequentiallyConsistent)
             takenIn.store(false, ordering: .sequentiallyConsistent)
             count.add(1, ordering: .sequentiallyConsistent)
         }

@@ -1,3 +1,4 @@
+import CFilterCamShim
 import CGStreamer
 import CWindowTitle
 import FilterCore
@@ -12,7 +13,8 @@ final class WindowTitles {
     /// The sinks that show a window of their own.
     static let windowSinks: Set<String> = ["glimagesink", "ximagesink", "xvimagesink"]
 
-    private var shown: String?
+    /// The title each window shows (by its sink's name).
+    private var shown: [String: String] = [:]
     private var lastCheck = Date.distantPast
 
     /// The title for a FilterCam element's `filter` value: the app, then each filter of
@@ -23,20 +25,30 @@ final class WindowTitles {
         return "FilterCam - " + names.joined(separator: " + ")
     }
 
-    /// Sets the title again when the filter changed (a key in the window, a command here),
-    /// or when no window had one yet. Cheap enough for every turn of the session's loop;
-    /// looks at most five times a second.
+    /// Sets the titles again when a filter changed (a key in the window, a command here),
+    /// or when a window had none yet. Each window is titled after the `filtercam` nearest
+    /// upstream of its sink, the one its keys change: every window showed the first
+    /// element's filter (two windows of a tee both "Sepia" with one branch mono; an
+    /// `fcsepia` first left "FilterCam"). Cheap enough for every turn of the session's
+    /// loop; looks at most five times a second.
     func refresh(_ pipeline: Pipeline) {
         guard Date().timeIntervalSince(lastCheck) > 0.2 else { return }
         lastCheck = Date()
-        let filter = pipeline.filterCamElements.first.flatMap { Pipeline.property($0.element, "filter") }
-        let title = Self.title(forFilter: filter)
-        guard title != shown else { return }
-        let sinks = pipeline.elements.filter { Pipeline.factoryName(of: $0).map(Self.windowSinks.contains) ?? false }
-        guard !sinks.isEmpty else { shown = title; return }
-        // Shown once every sink took it; a sink without its window yet is asked again.
-        var all = true
-        for sink in sinks where fc_window_title_set(UnsafeMutableRawPointer(sink), title) == 0 { all = false }
-        if all { shown = title }
+        for sink in pipeline.elements where Pipeline.factoryName(of: sink).map(Self.windowSinks.contains) ?? false {
+            let filter = Self.filterCam(upstreamOf: sink).flatMap { pipeline.element(named: $0) }
+                .flatMap { Pipeline.property($0, "filter") }
+            let title = Self.title(forFilter: filter), name = GStreamer.name(of: sink)
+            guard shown[name] != title else { continue }
+            // A sink without its window yet is asked again.
+            if fc_window_title_set(UnsafeMutableRawPointer(sink), title) != 0 { shown[name] = title }
+        }
+    }
+
+    /// The name of the nearest `filtercam` feeding `sink`.
+    private static func filterCam(upstreamOf sink: UnsafeMutablePointer<GstElement>) -> String? {
+        let factory = strdup("filtercam")
+        defer { free(factory) }
+        var names: [UnsafePointer<CChar>?] = [UnsafePointer(factory), nil]
+        return String(takingGLib: fc_upstream_element_of_factory(sink, &names))
     }
 }

@@ -212,6 +212,20 @@ class Window(WindowTestCase):
         return self.start_with_a_picture([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! "
                                           f"videoconvert ! {element} ! videoconvert ! ximagesink"])
 
+    def test_each_window_is_titled_after_the_filter_its_keys_change(self):
+        # Two windows of a tee, one filtercam in each branch: both were titled after the
+        # first element's filter ("Sepia Tone" over the mono one).
+        cli = self.start_with_a_picture([CLI, "launch", "videotestsrc is-live=true ! video/x-raw,width=320,height=240 ! tee name=t "
+                                         "t. ! queue ! videoconvert ! filtercam filter=sepia ! videoconvert ! ximagesink "
+                                         "t. ! queue ! videoconvert ! fcinvert ! filtercam filter=mono ! videoconvert ! ximagesink"])
+        try:
+            titled = lambda: sorted(n.split(" : ")[0] for n in self.window_names() if n.startswith("FilterCam"))
+            self.assertTrue(eventually(lambda: titled() == ["FilterCam - Mono", "FilterCam - Sepia Tone"]),
+                            f"window titles: {self.window_names()}")
+        finally:
+            cli.kill()
+            cli.communicate()
+
     def test_q_in_the_window_quits_the_cli(self):
         cli = self.launch_with_a_picture("filtercam filter=sepia")
         try:

@@ -267,6 +267,23 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["b-0.jpg"], r.stderr)
     }
 
+    /// One `filtercam` beside `fc<id>` elements takes the commands without a name (they were
+    /// refused as aimed at several elements, though only it can turn or take a still), and
+    /// `set PROP` goes to the only element with PROP.
+    func testCommandsGoToTheOnlyElementThatTakesThem() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! fcsepia ! filtercam snapshot-location=\(dir.path)/s-%d.jpg "
+                            + "! fcinvert ! fakesink"],
+                           stdin: "rotate\nset zoom=2\nsnapshot\nset intensity=0.5\nquit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("rotate: 90° clockwise"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("set filtercam0.zoom = 2"), r.stderr)
+        // All three have intensity: that one still needs a name, and the example is filtercam.
+        XCTAssertTrue(r.stderr.contains("several FilterCam elements (fcsepia0, filtercam0, fcinvert0)") && r.stderr.contains("'snapshot filtercam0'"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["s-0.jpg"], r.stderr)
+    }
+
     /// A live `set` with a bad value answers on one line (it printed GStreamer's whole enum
     /// table, 12 to 28 lines); a number out of a property's range names the range.
     func testALiveSetWithABadValueAnswersOnOneLine() throws {

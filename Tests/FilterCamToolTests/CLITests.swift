@@ -119,16 +119,28 @@ final class CLIRunTests: XCTestCase {
     /// to its process group) is one Ctrl-C: the recording is finished. It was taken for two,
     /// an abort leaving an MP4 without its index (a tester: 3 of 22 runs).
     func testOneInterruptDeliveredTwiceAtOnceFinishesTheRecording() throws {
+        try assertOneStop(signals: [SIGINT, SIGINT], says: ["Interrupt: sending EOS"])
+    }
+
+    /// systemd's stop with SendSIGHUP=yes (and a logout's) is SIGTERM and at once SIGHUP:
+    /// one stop, the recording finished. It was "interrupted twice", an MP4 without its index.
+    func testTerminateAndHangUpAtOnceFinishTheRecording() throws {
+        // The kernel may hand the hang-up in first: either names the stop.
+        try assertOneStop(signals: [SIGTERM, SIGHUP], says: ["Terminated (SIGTERM): sending EOS", "Hang-up (the terminal closed): sending EOS"])
+    }
+
+    /// `signals` sent at once to a recording are one stop (the terminal says one of `says`):
+    /// EOS, the file finished.
+    private func assertOneStop(signals: [Int32], says: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let out = try recordingFile()
         let p = try startedRecording(out, format: "I420")
-        p.interrupt()
-        p.interrupt()
+        for s in signals { kill(p.process.processIdentifier, s) }
         let r = p.wait(timeout: 20)
-        XCTAssertFalse(r.timedOut, r.stderr)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("Interrupt: sending EOS"), r.stderr)
-        XCTAssertFalse(r.stderr.contains("aborting"), r.stderr)
-        XCTAssertNotNil(try probeDuration(out), "ffprobe cannot read \(out): \(r.stderr)")
+        XCTAssertFalse(r.timedOut, r.stderr, file: file, line: line)
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        XCTAssertTrue(says.contains { r.stderr.contains($0) }, r.stderr, file: file, line: line)
+        XCTAssertFalse(r.stderr.contains("aborting"), r.stderr, file: file, line: line)
+        XCTAssertNotNil(try probeDuration(out), "ffprobe cannot read \(out): \(r.stderr)", file: file, line: line)
     }
 
     /// `filtercam launch` recording a live sepia picture in FORMAT into `out`, once its first
