@@ -52,12 +52,18 @@ public enum MessageJSON {
             let d = g_value_get_double(v)
             return d.isFinite ? String(d) : "null"
         }
+        // Floats too (`spectrum`'s magnitudes were strings, "-13.35…").
+        if type == G_TYPE_FLOAT_VALUE {
+            let f = g_value_get_float(v)
+            return f.isFinite ? String(Double(f)) : "null"
+        }
         if type == G_TYPE_INT64_VALUE { return String(g_value_get_int64(v)) }
         if type == fc_type_string() { return g_value_get_string(v).map { quote(String(cString: $0)) } ?? "null" }
         return String(takingGLib: gst_value_serialize(v)).map(quote) ?? "null"
     }
 
     private static let G_TYPE_INT64_VALUE: GType = GType(10 << 2)   // G_TYPE_INT64
+    private static let G_TYPE_FLOAT_VALUE: GType = GType(14 << 2)   // G_TYPE_FLOAT
 
     public static func quote(_ s: String) -> String {
         var out = "\""

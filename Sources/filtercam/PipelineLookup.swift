@@ -81,8 +81,13 @@ struct PipelineTarget {
            !FileManager.default.fileExists(atPath: argument), !GStreamer.hasElement(named: argument) {
             throw UnknownPipelineName(name: argument)
         }
+        // One quoted word whose first word is an element (`'playbin uri=file:///a.mp4'`) is a
+        // description, though its URI has a slash; a file of that name is still a file.
+        let firstWord = argument.split(separator: " ").first.map(String.init) ?? ""
+        let describesElement = argument.contains(" ") && GStreamer.hasElement(named: firstWord)
         let looksLikeFile = words.count == 1 && !argument.contains("!") &&
-            (argument.hasSuffix(".pipeline") || argument.contains("/") || FileManager.default.fileExists(atPath: argument))
+            (FileManager.default.fileExists(atPath: argument)
+             || (!describesElement && (argument.hasSuffix(".pipeline") || argument.contains("/"))))
         if looksLikeFile {
             let file: PipelineFile
             do {

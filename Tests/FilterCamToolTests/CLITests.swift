@@ -50,6 +50,14 @@ final class CLIErrorTests: XCTestCase {
                                         + "the shipped pipeline of that name is 'filtercam launch demo'"), r.stderr)
     }
 
+    /// One quoted description of a single element with a slash in it (a player's URI) is
+    /// a description: it was taken for a pipeline file that "does not exist".
+    func testAQuotedPlayerDescriptionIsNoFile() throws {
+        let r = try launchFails("playbin uri=file:///nowhere/clip.mp4 video-sink=fakesink audio-sink=fakesink")
+        XCTAssertFalse(r.stderr.contains("pipeline file"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("/nowhere/clip.mp4"), r.stderr)
+    }
+
     func testBrokenDescription() throws {
         let r = try launchFails("videotestsrc ! ! fakesink")
         XCTAssertTrue(r.stderr.lowercased().contains("syntax"), r.stderr)

@@ -74,4 +74,17 @@ final class MessageJSONLineTests: XCTestCase {
         let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
         XCTAssertEqual(parsed["source"], "face-test")
     }
+
+    /// A float field is a JSON number, as a double is (`spectrum`'s magnitudes were strings).
+    func testFloatFieldsAreNumbers() throws {
+        let s = gst_structure_new_empty("spectrum")!
+        var value = GValue()
+        g_value_init(&value, GType(14 << 2))   // G_TYPE_FLOAT
+        g_value_set_float(&value, -13.25)
+        gst_structure_set_value(s, "magnitude", &value)
+        g_value_unset(&value)
+        let m = gst_message_new_element(element.asObject, s)!
+        defer { gst_message_unref(m) }
+        XCTAssertEqual(MessageJSON.line(for: m), #"{"source":"face-test","name":"spectrum","magnitude":-13.25}"#)
+    }
 }
