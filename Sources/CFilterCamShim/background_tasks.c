@@ -21,7 +21,24 @@ typedef struct {
   GstTaskPoolClass parent_class;
 } FcBackgroundPoolClass;
 
-G_DEFINE_TYPE(FcBackgroundPool, fc_background_pool, GST_TYPE_TASK_POOL)
+static void fc_background_pool_class_init(FcBackgroundPoolClass *klass);
+static void fc_background_pool_init(FcBackgroundPool *pool);
+
+/* As G_DEFINE_TYPE, but a type another copy of this shim registered (a filter plugin of
+ * your own loaded beside FilterCam's) is taken by its name instead of failing. */
+static GType fc_background_pool_get_type(void) {
+  static gsize type = 0;
+  if (g_once_init_enter(&type)) {
+    GType registered = g_type_from_name("FcBackgroundPool");
+    if (!registered) {
+      registered = g_type_register_static_simple(GST_TYPE_TASK_POOL, "FcBackgroundPool", sizeof(FcBackgroundPoolClass),
+                                                 (GClassInitFunc)(void (*)(void))fc_background_pool_class_init,
+                                                 sizeof(FcBackgroundPool), (GInstanceInitFunc)(void (*)(void))fc_background_pool_init, 0);
+    }
+    g_once_init_leave(&type, registered);
+  }
+  return type;
+}
 
 typedef struct {
   GstTaskPoolFunction func;

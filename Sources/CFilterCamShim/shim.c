@@ -56,11 +56,16 @@ GstBuffer *fc_buffer_make_writable(GstBuffer *b) { return gst_buffer_make_writab
  * with it. A copy (GstBaseSrc making the frame writable to mark it) carries it over. */
 typedef struct { GstMeta meta; } FcContinuousMeta;
 
+/* Every plugin built on FilterCam (a filter of your own as a loadable plugin) carries a
+ * copy of this shim: the first copy loaded registers the meta, the others take it by its
+ * name. Registered twice, the second copy's type was 0 and every frame through it hung
+ * the pipeline (fcsepia ! fcpixelate). */
 static GType fc_continuous_meta_api_type(void) {
   static gsize type = 0;
   if (g_once_init_enter(&type)) {
     static const gchar *tags[] = {NULL};
-    g_once_init_leave(&type, gst_meta_api_type_register("FcContinuousMetaAPI", tags));
+    GType registered = g_type_from_name("FcContinuousMetaAPI");
+    g_once_init_leave(&type, registered ? registered : gst_meta_api_type_register("FcContinuousMetaAPI", tags));
   }
   return (GType)type;
 }
@@ -77,8 +82,10 @@ static gboolean fc_continuous_meta_transform(GstBuffer *dest, GstMeta *meta, Gst
 static const GstMetaInfo *fc_continuous_meta_info(void) {
   static const GstMetaInfo *info = NULL;
   if (g_once_init_enter(&info)) {
-    g_once_init_leave(&info, gst_meta_register(fc_continuous_meta_api_type(), "FcContinuousMeta", sizeof(FcContinuousMeta),
-                                               fc_continuous_meta_init, NULL, fc_continuous_meta_transform));
+    const GstMetaInfo *registered = gst_meta_get_info("FcContinuousMeta");   // by another copy (see above)
+    g_once_init_leave(&info, registered ? registered
+                                        : gst_meta_register(fc_continuous_meta_api_type(), "FcContinuousMeta", sizeof(FcContinuousMeta),
+                                                            fc_continuous_meta_init, NULL, fc_continuous_meta_transform));
   }
   return info;
 }

@@ -62,6 +62,19 @@ class PluginRegistration(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             self.check(self.factories("fcmono", registry=os.path.join(folder, "registry.bin")))
 
+    def test_a_filter_plugin_of_your_own_beside_filtercams_elements(self):
+        # The example plugin (libgstpixelate.so, docs/reference.md's "your filter as a
+        # loadable plugin") carries its own copy of the shim: the second copy's registration
+        # of the same meta failed (GLib-CRITICALs) and the pipeline hung after one frame.
+        if not os.path.exists(os.path.join(PLUGIN_DIR, "libgstpixelate.so")):
+            self.skipTest("no libgstpixelate.so beside the plugin (swift build -c release builds it)")
+        for description in ["fcsepia ! fcpixelate", "fcpixelate ! filtercam filter=sepia"]:
+            with self.subTest(description=description):
+                run = subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=10", "!", *description.split(), "!",
+                                      "fakesink"], capture_output=True, text=True, timeout=60)
+                self.assertEqual(run.returncode, 0, run.stderr[-2000:])
+                self.assertNotIn("CRITICAL", run.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
