@@ -33,6 +33,8 @@ public final class ElementControl: ControlTarget {
         filterCam?.appliedOrientation.nick
     }
 
+    public var takesRGBOnlyFilters: Bool { filterCam?.yuvFormatFlowing == nil }
+
     /// The transform a `filtercam` element would apply were `property` set to `value`
     /// (`FilterCamElement.appliedOrientation(setting:to:)`), nil for other elements and values.
     public func appliedOrientation(setting property: String, to value: String) -> String? {

@@ -143,6 +143,27 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
 
     // MARK: Properties
 
+    /// The YUV format of the frames the sink pad takes now (nil: RGB, or no caps yet).
+    var yuvFormatFlowing: String? {
+        guard let pad = GstOwned(gst_element_get_static_pad(element, "sink")),
+              let caps = GstOwned(gst_pad_get_current_caps(pad.pointer)), gst_caps_get_size(caps.pointer) > 0,
+              let name = String(optionalCString: gst_structure_get_string(gst_caps_get_structure(caps.pointer, 0), "format")),
+              FrameFormat(name: name)?.isYUV == true else { return nil }
+        return name
+    }
+
+    /// A chain with a filter that works on RGB only, set while YUV frames flow, is refused
+    /// and the filter kept, as any value that cannot apply: it was taken, and the next
+    /// frame ended the stream with an error (the window's `n` onto a filter of your own on
+    /// a YUV camera). Before caps (or in RGB) it is taken: negotiation says what it needs.
+    private func refuseRGBOnlyFilter(_ chain: FilterChain, keeping current: String) throws(PropertyProblem) {
+        guard let name = yuvFormatFlowing,
+              let i = chain.makeFilters().firstIndex(where: { !($0 is any YUVFilter) }), chain.steps.indices.contains(i)
+        else { return }
+        throw PropertyProblem("filter \(chain.steps[i].id.quotedForMessage) works on RGB frames only, and these frames are \(name): "
+                              + "kept \(current.quotedForMessage) (put 'videoconvert ! video/x-raw,format=BGRx !' in front to use it)")
+    }
+
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {
         guard let property = Property(rawValue: name) else { throw PropertyProblem.unexpected(value, for: name) }
         switch (property, value) {
@@ -150,14 +171,16 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
             // An empty chain is no filter, and reads back as such (it read back "").
             let given = text?.trimmingSpaces ?? ""
             let text = given.isEmpty ? FilterCamSettings.defaultFilter : text!
+            let chain: FilterChain
             do {
-                let chain = try FilterChain.parse(text)
-                settings.withLock { $0.filterText = text; $0.chain = chain; $0.filterSets += 1 }
-                let title = FilterRegistry.shared.descriptor(id: chain.leadingID)?.title ?? text
-                display.withLock { $0.filterChanged(to: title, at: Self.now) }
+                chain = try FilterChain.parse(text)
             } catch {
                 throw PropertyProblem(error.message)
             }
+            try refuseRGBOnlyFilter(chain, keeping: settings.withLock { $0.filterText })
+            settings.withLock { $0.filterText = text; $0.chain = chain; $0.filterSets += 1 }
+            let title = FilterRegistry.shared.descriptor(id: chain.leadingID)?.title ?? text
+            display.withLock { $0.filterChanged(to: title, at: Self.now) }
         case (.intensity, .double(let v)):
             settings.withLock { $0.intensity = v; $0.intensityIsSet = true }
         case (.lens, .string(let text)):

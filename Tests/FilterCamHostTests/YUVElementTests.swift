@@ -1,5 +1,6 @@
 import CGStreamer
 @testable import FilterCamHost
+import FilterCamTool
 import FilterCore
 import FilterCamTestSupport
 import Foundation
@@ -279,6 +280,27 @@ final class YUVElementTests: XCTestCase {
         // filtercam takes YUV, and says which filter of its chain cannot.
         let chain = error(of: "\(source("NV12", 16, 8)) ! filtercam filter=\"mono, pixelate\"") ?? ""
         XCTAssertTrue(chain.contains("'pixelate'") && chain.contains("NV12") && chain.contains("videoconvert"), chain)
+    }
+
+    /// On YUV frames, a chain with a filter without a YUV path is refused while playing
+    /// and the filter kept (it was taken, and the next frame ended the stream with an
+    /// error); the window's n passes over such a filter.
+    func testAnRGBOnlyFilterSetOnYUVFramesIsRefusedAndTheStreamGoesOn() throws {
+        FilterCamPlugin.register(filter: PixelateFilter.descriptor)
+        var refusal: String?, afterN: String?
+        let frames = try collectFrames("\(source("I420", 16, 8, frames: 6)) ! filtercam name=f filter=mono", onFrame: { i, _, pipeline in
+            guard i == 0, let f = pipeline.element(named: "f") else { return }
+            do { try Pipeline.setProperty(f, "filter", "pixelate") } catch { refusal = "\(error)" }
+            // n from the filter before pixelate in the catalog goes past it.
+            let before = FilterRegistry.shared.id(after: "pixelate", step: -1)
+            try? Pipeline.setProperty(f, "filter", FilterShowcase.chain(for: before))
+            _ = try? ControlCommand.nextFilter.run(on: ElementControl(f))
+            afterN = Pipeline.property(f, "filter")
+        })
+        XCTAssertEqual(frames.count, 6)
+        XCTAssertTrue(refusal?.contains("'pixelate' works on RGB frames only, and these frames are I420") == true, refusal ?? "taken")
+        XCTAssertNotNil(afterN)
+        XCTAssertFalse(afterN?.hasPrefix("pixelate") ?? true, afterN ?? "")
     }
 
     /// The on-screen display on each YUV format: no error, the frames keep their format and

@@ -14,10 +14,14 @@ public protocol ControlTarget: AnyObject {
     /// The transform the frames get now, as an `orientation` nick: under `auto`, what the
     /// stream's tag, the device and `camera-facing` give (nil: not known).
     var appliedOrientation: String? { get }
+    /// Whether a filter that works on RGB only can run on the frames now (false while YUV
+    /// frames flow): n and p pass over the ones that cannot.
+    var takesRGBOnlyFilters: Bool { get }
 }
 
 extension ControlTarget {
     public var appliedOrientation: String? { nil }
+    public var takesRGBOnlyFilters: Bool { true }
 }
 
 /// A command that cannot act now (an arrow key with the lens off).
@@ -40,6 +44,12 @@ extension ControlCommand {
     /// changes, whichever key, line or window it came from. Returns what it changed as a
     /// line to show ("filter: mono", "zoom: 1.25"), nil when there is nothing to say.
     /// `help` and `quit` belong to the program that runs the pipeline: nothing here.
+    /// Whether every filter of `chain` has a YUV path.
+    static func worksOnYUV(_ chain: String, registry: FilterRegistry) -> Bool {
+        guard let parsed = try? FilterChain.parse(chain, registry: registry) else { return false }
+        return parsed.makeFilters(registry: registry).allSatisfy { $0 is any YUVFilter }
+    }
+
     @discardableResult
     public func run(on target: some ControlTarget, registry: FilterRegistry = .shared) throws -> String? {
         switch self {
@@ -59,7 +69,12 @@ extension ControlCommand {
             let current = registry.pickableID(ofChain: text) ?? FilterChain.leadingID(of: text, registry: registry)
             // As the gallery: a filter whose defaults change nothing comes with its example
             // setting, so each n or p changes the picture.
-            let next = registry.id(after: current, step: self == .nextFilter ? 1 : -1)
+            // On YUV frames a filter without a YUV path is passed over (set, it is refused).
+            var next = current
+            for _ in 0..<registry.ids.count {
+                next = registry.id(after: next, step: self == .nextFilter ? 1 : -1)
+                if target.takesRGBOnlyFilters || Self.worksOnYUV(FilterShowcase.chain(for: next), registry: registry) { break }
+            }
             return try change(target, "filter", FilterShowcase.chain(for: next))
         case .rotate:
             // Under auto, from what the frames show (a front camera's mirror stays).
