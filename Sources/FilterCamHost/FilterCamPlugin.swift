@@ -2,6 +2,7 @@ import CGStreamer
 import CFilterCamShim
 import FilterCore
 import FoundationEssentials
+import Glibc
 
 /// FilterCam's elements, registered either statically (inside the `filtercam` program
 /// and any program that links FilterCamHost) or by the loadable `libgstfiltercam.so`.
@@ -36,12 +37,45 @@ public enum FilterCamPlugin {
     /// `filtercam filter=ID` know it) and as its own element `fc<id>`. Call it once at start.
     @discardableResult
     public static func register(filter descriptor: FilterDescriptor) -> Bool {
+        // The same declaration again (a test, a second call at start-up): already there.
+        if let known = FilterRegistry.shared.descriptor(id: descriptor.id), known.title == descriptor.title,
+           known.parameters.map(\.name) == descriptor.parameters.map(\.name), GStreamer.hasElement(named: SingleFilterElement.prefix + descriptor.id) {
+            return true
+        }
+        if let problem = registrationProblem(descriptor) {
+            let line = Array("FilterCam: filter \(descriptor.id.quotedForMessage) not registered: \(problem)\n".utf8)
+            _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            return false
+        }
         // GStreamer first: starting it registers the static plugin with the filters known
         // then. Added to the registry before, the element would be registered twice, and the
         // second factory replaces the first, which the element's class still points to.
         GStreamer.initialize()
         FilterRegistry.shared.register(descriptor)
         return singleFilterClass(descriptor).register(in: nil)
+    }
+
+    /// Why a filter cannot be registered (nil: it can). An id already taken made `filtercam
+    /// filter=ID` the new filter and `fcID` the old one; an id GObject cannot name a type
+    /// after ("My Filter") stayed in the catalog with no element; a parameter named as one of
+    /// the element's own properties (`name`, `frames-processed`) broke the element.
+    public static func registrationProblem(_ d: FilterDescriptor) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+        guard let first = d.id.first, ("a"..."z").contains(first), d.id.allSatisfy(allowed.contains), !d.id.hasSuffix("-") else {
+            return "an id is lower-case letters, digits and dashes, starting with a letter (e.g. my-filter)"
+        }
+        if FilterRegistry.shared.descriptor(id: d.id) != nil {
+            return "the id is taken (filtercam filters lists the ids in use): give yours another"
+        }
+        let reserved = ["name", "parent"] + FrameWorker.counterProperties.map(\.name)
+        if let clash = d.parameters.first(where: { reserved.contains($0.name) }) {
+            return "its parameter \(clash.name.quotedForMessage) has the name of a property every element has "
+                + "(\(reserved.joined(separator: ", "))): name it otherwise"
+        }
+        if let bad = d.parameters.first(where: { p in p.name.first.map { !("a"..."z").contains($0) } ?? true || !p.name.allSatisfy(allowed.contains) }) {
+            return "its parameter \(bad.name.quotedForMessage) is not a property name: lower-case letters, digits and dashes, starting with a letter"
+        }
+        return nil
     }
 
     /// Whether FilterCam's elements came from a loadable plugin (`libgstfiltercam.so`, or

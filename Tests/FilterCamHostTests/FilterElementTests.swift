@@ -119,6 +119,31 @@ final class FilterElementTests: XCTestCase {
                       "the refused value is named by its nick, not its number: \(custom.stderr)")
     }
 
+    // MARK: Registering a filter of your own
+
+    /// A filter that cannot become an element cleanly is refused, saying why, and nothing of
+    /// it is registered: an id taken by another filter (the chain and `fcID` disagreed), an
+    /// id GObject cannot name a type after, a parameter named as an element's own property.
+    /// The same declaration registered again is taken.
+    func testRegisteringRefusesWhatWouldBreakTheElement() throws {
+        func filter(_ id: String, _ parameter: String = "level") -> FilterDescriptor {
+            FilterDescriptor(id: id, title: "Other \(id)", summary: "a test filter",
+                             parameters: [FilterParameter(parameter, .int(range: 0...9, defaultValue: 1), "a level")],
+                             make: { _ in PixelateFilter(block: 2) })
+        }
+        XCTAssertTrue(FilterCamPlugin.register(filter: PixelateFilter.descriptor))
+        XCTAssertTrue(FilterCamPlugin.register(filter: PixelateFilter.descriptor), "the same declaration again")
+        XCTAssertEqual(FilterCamPlugin.registrationProblem(filter("sepia")),
+                       "the id is taken (filtercam filters lists the ids in use): give yours another")
+        XCTAssertFalse(FilterCamPlugin.register(filter: filter("sepia")))
+        XCTAssertEqual(FilterRegistry.shared.descriptor(id: "sepia")?.title, "Sepia Tone", "the catalog's sepia stays")
+        XCTAssertFalse(FilterCamPlugin.register(filter: filter("My Filter")))
+        XCTAssertNil(FilterRegistry.shared.descriptor(id: "My Filter"))
+        XCTAssertTrue(FilterCamPlugin.registrationProblem(filter("clash", "name"))?.contains("'name' has the name of a property") == true)
+        XCTAssertTrue(FilterCamPlugin.registrationProblem(filter("clash", "frames-processed"))?.contains("frames-processed") == true)
+        XCTAssertNil(FilterCamPlugin.registrationProblem(filter("my-own-2")))
+    }
+
     // MARK: The worked example
 
     func testPixelateExampleAgainstHandComputedBlockMeans() throws {
