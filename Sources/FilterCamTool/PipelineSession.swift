@@ -281,12 +281,18 @@ public final class PipelineSession {
                 defer { r.commands.removeFirst(taken) }
                 return Array(r.commands.prefix(taken))
             }
-            if quitStopsWaiting {
-                sayNotRun(commands.compactMap(\.command).filter { $0.0 != .quit }, "no frame came within 5 s of quit", "no frame came before quit")
-            }
+            var saidNotRun = false
             if outcome != nil { sayNotRun(commands.compactMap(\.command), "the pipeline ended first", "the pipeline has ended") }
             inOrder: for (i, request) in commands.enumerated() where outcome == nil {
-                if quitStopsWaiting, let (command, _) = request.command, command != .quit { continue }   // said above
+                // The commands quit stopped waiting for, said in one line where the first
+                // of them was (a refusal of a line before it is said before it).
+                if quitStopsWaiting, let (command, _) = request.command, command != .quit {
+                    if !saidNotRun {
+                        sayNotRun(commands.compactMap(\.command).filter { $0.0 != .quit }, "no frame came within 5 s of quit", "no frame came before quit")
+                        saidNotRun = true
+                    }
+                    continue
+                }
                 switch request {
                 case .refused(let why):
                     errorLine("command error: \(why)")
@@ -407,7 +413,7 @@ public final class PipelineSession {
     /// Commands taken but not run: one line saying `why`, and each reply the `error`.
     private func sayNotRun(_ unrun: [(LiveCommand, Reply?)], _ why: String, _ error: String) {
         guard !unrun.isEmpty else { return }
-        errorLine("not run (\(why)): \(unrun.map { "\($0.0)" }.joined(separator: ", "))")
+        errorLine("not run (\(why)): \(unrun.map(\.0.line).joined(separator: ", "))")
         for (_, reply) in unrun { reply?(.failure(ControlError(error))) }
     }
 

@@ -60,9 +60,14 @@ final class QuitFinishesStillsTests: XCTestCase {
         let alone = try runCLI(["launch", silent], stdin: "quit\n", timeout: 30)
         XCTAssertEqual(alone.status, 0, alone.summary)
         XCTAssertTrue(alone.stderr.contains("Quit: sending EOS"), alone.stderr)
-        let behind = try runCLI(["launch", silent], stdin: "rotate\nquit\n", timeout: 30)
+        // Said as typed (`set zoom=abc`, not Swift's `set(element: nil, …)`), after the
+        // refusal of the line before them.
+        let behind = try runCLI(["launch", silent], stdin: "bogus\nrotate\nset zoom=abc\nquit\n", timeout: 30)
         XCTAssertEqual(behind.status, 0, behind.summary)
-        XCTAssertTrue(behind.stderr.contains("not run (no frame came within 5 s of quit): rotate"), behind.stderr)
+        let lines = behind.stderr.split(separator: "\n").map(String.init)
+        let refusal = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("command error: unknown command 'bogus'") }, behind.stderr)
+        let notRun = try XCTUnwrap(lines.firstIndex(of: "not run (no frame came within 5 s of quit): rotate, set zoom=abc"), behind.stderr)
+        XCTAssertLessThan(refusal, notRun, behind.stderr)
     }
 
     func testQuitDuringACountdownWaitsForItsStill() throws {
