@@ -305,10 +305,12 @@ public final class PipelineSession {
                     // `record` behind a `record` waits for that one to start or be saved
                     // (a start then a stop, each said, not two toggles within a frame);
                     // any other command waits for the frames of the stills asked for before
-                    // it (`filter mono; snapshot; filter invert` gives a mono still).
+                    // it (`filter mono; snapshot; filter invert` gives a mono still), and for
+                    // the recording asked for before it to start (`record; filter invert`
+                    // opened the file inverted, `record; set record-location=B` named it B).
                     let waits = command == .quit ? !stillsRequestedAreDone() || recordingIsStarting()
                         : command == .record ? recordingIsStarting() || recordingIsStopping() || !stillsRequestedHaveBegun()
-                        : !stillsRequestedHaveBegun()
+                        : !stillsRequestedHaveBegun() || recordingIsStarting()
                     if waits {
                         requests.withLock { $0.commands.insert(contentsOf: commands[i...], at: 0) }
                         break inOrder   // the rest wait with it

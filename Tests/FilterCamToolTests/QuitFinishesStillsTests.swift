@@ -30,6 +30,15 @@ final class QuitFinishesStillsTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("rotate: 90° clockwise"), r.stderr)
     }
 
+    /// A command after `record` waits for the recording to start: a location set after it
+    /// named the file, and a filter set after it was on its first frame.
+    func testCommandsAfterRecordWaitForItsStart() throws {
+        let r = try launch(fps: 10, "record-location=\(dir.path)/A-%d.mp4",
+                           stdin: "record\nset record-location=\(dir.path)/B-%d.mp4\nquit\n")
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["A-0.mp4"], r.stderr)
+    }
+
     /// Piped at once, commands still change the picture in order: each still shows what the
     /// commands before it set and nothing after (every still once showed the last state).
     func testCommandsPipedAtOnceChangeTheStillsInOrder() throws {
