@@ -83,15 +83,9 @@ extension FilterCamElement {
         }
     }
 
-    /// What of the on-screen display goes over the gallery (with osd on): the help card, a
-    /// countdown's 3-2-1 and the recording's dot; not the lens outline, nor a filter's
-    /// title, which the selection already shows.
+    /// What of the on-screen display goes over the gallery (with osd on): see
+    /// `OnScreenDisplay.Item.showsOverGallery`.
     private func displayOverGallery(_ recipe: FrameRecipe, settings s: FilterCamSettings) -> [OnScreenDisplay.Item] {
-        onScreenItems(recipe, settings: s).filter { item in
-            switch item {
-            case .card, .caption, .recording, .countdown: return true
-            case .banner, .outline: return false
-            }
-        }
+        onScreenItems(recipe, settings: s).filter(\.showsOverGallery)
     }
 }

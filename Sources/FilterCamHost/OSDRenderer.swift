@@ -41,7 +41,7 @@ enum OSDRenderer {
                 f.cairo_set_source_rgba(cr, 1, 1, 1, 0.95)
                 f.cairo_rectangle(cr, Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1)
                 f.cairo_stroke(cr)
-            case .banner, .card, .caption, .countdown:
+            case .banner, .news, .card, .caption, .countdown:
                 guard let text = TextBox(item, f, cr: cr, width: width, height: height) else { continue }
                 f.cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
                 f.cairo_rectangle(cr, text.box.x, text.box.y, text.box.width, text.box.height)
@@ -75,7 +75,7 @@ enum OSDRenderer {
         case .outline(let r):
             // Both strokes' half width, and a pixel of antialiasing.
             return OverlayAreas.outline(r, margin: Int((outlineWidth(unit(width: width, height: height)) / 2).rounded(.up)) + 1)
-        case .banner, .card, .caption, .countdown:
+        case .banner, .news, .card, .caption, .countdown:
             guard let text = TextBox(item, f, cr: cr, width: width, height: height) else { return [] }
             return [text.bounds]
         case .recording:
@@ -103,7 +103,7 @@ enum OSDRenderer {
             let unit = OSDRenderer.unit(width: width, height: height)
             var area = (x: 0.0, width: Double(width)), bottom: Double?
             let (lines, font, naturalSize, top): ([String], String, Double, Double?) = switch item {
-            case .banner(let text): ([text], "Sans Bold", unit, unit)
+            case .banner(let text), .news(let text): ([text], "Sans Bold", unit, unit)
             case .card(let lines): (lines, "Monospace", unit * 0.7, nil)
             case .caption(let text, _, let size): ([text], "Sans Bold", size, nil)
             case .countdown(let left): (["\(left)"], "Sans Bold", Double(min(width, height)) * 0.3, nil)

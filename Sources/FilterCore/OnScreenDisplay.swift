@@ -10,6 +10,9 @@ public struct OnScreenDisplay: Sendable, Equatable {
     public enum Item: Equatable, Sendable {
         /// A line of text, centred near the top of the picture.
         case banner(String)
+        /// The same, saying how a still or a recording went ("saved …", "snapshot failed"):
+        /// shown over the effects gallery too, where a banner (the filter's title) is not.
+        case news(String)
         /// The help card, centred.
         case card([String])
         /// The lens outline (in output pixels); in the effects gallery, the selection's.
@@ -29,7 +32,7 @@ public struct OnScreenDisplay: Sendable, Equatable {
 
     public static let helpLines = Keymap.cardLines
 
-    private var banner: (text: String, until: Double)?
+    private var banner: (text: String, until: Double, news: Bool)?
     private var outlineUntil = -Double.infinity
     public private(set) var helpShown = false
     /// When the running countdown ends (its still is due), if one runs.
@@ -40,13 +43,13 @@ public struct OnScreenDisplay: Sendable, Equatable {
     public init() {}
 
     public mutating func filterChanged(to title: String, at time: Double) {
-        banner = (title, time + Self.holdSeconds)
+        banner = (title, time + Self.holdSeconds, false)
     }
 
     public mutating func zoomChanged(to zoom: Double, at time: Double) {
         // As the terminal says it (three steps are "zoom: 1.95"; the banner said 2.0×).
         let rounded = (zoom * 100).rounded() / 100
-        banner = ("zoom \(NumberText.text(rounded))×", time + Self.holdSeconds)
+        banner = ("zoom \(NumberText.text(rounded))×", time + Self.holdSeconds, false)
     }
 
     public mutating func lensMoved(at time: Double) {
@@ -56,13 +59,13 @@ public struct OnScreenDisplay: Sendable, Equatable {
     /// A still was written: its file name, so the banner matches the file a user looks
     /// for (`snapshot-00000.jpg` is the first, not "snapshot 1").
     public mutating func snapshotSaved(fileName: String, at time: Double) {
-        banner = ("saved \(fileName)", time + Self.holdSeconds)
+        banner = ("saved \(fileName)", time + Self.holdSeconds, true)
     }
 
     /// A still asked for could not be written (a missing folder, a full disk; the terminal
     /// says why): the flash had shown, so the picture says it for a moment too.
     public mutating func snapshotFailed(at time: Double) {
-        banner = ("snapshot failed", time + Self.holdSeconds)
+        banner = ("snapshot failed", time + Self.holdSeconds, true)
     }
 
     /// A still in `seconds` (0 cancels a running countdown).
@@ -115,7 +118,7 @@ public struct OnScreenDisplay: Sendable, Equatable {
     /// A recording could not start or went wrong (the terminal says why).
     public mutating func recordingFailed(at time: Double) {
         recordingSeconds = nil
-        banner = ("recording failed", time + Self.holdSeconds)
+        banner = ("recording failed", time + Self.holdSeconds, true)
     }
 
     public mutating func toggleHelp() {
@@ -138,7 +141,7 @@ public struct OnScreenDisplay: Sendable, Equatable {
         if let left = countdownLeft(at: time) {
             out.append(.countdown(left))   // no banner while it counts
         } else if let banner, time < banner.until {
-            out.append(.banner(banner.text))
+            out.append(banner.news ? .news(banner.text) : .banner(banner.text))
         }
         if let seconds = recordingSeconds { out.append(.recording(seconds: Int(max(seconds, 0)))) }
         if helpShown { out.append(.card(Self.helpLines)) }
@@ -149,5 +152,18 @@ public struct OnScreenDisplay: Sendable, Equatable {
         a.banner?.text == b.banner?.text && a.banner?.until == b.banner?.until
             && a.outlineUntil == b.outlineUntil && a.helpShown == b.helpShown && a.countdownEnd == b.countdownEnd
             && a.recordingSeconds == b.recordingSeconds
+    }
+}
+
+extension OnScreenDisplay.Item {
+    /// Whether the item is drawn over the effects gallery: the help card, the thumbnails'
+    /// captions, the recording's dot, the countdown, and how a still or a recording went
+    /// (only the flash showed when a still taken there failed); not the filter's title or
+    /// the lens outline, which belong to the live picture.
+    public var showsOverGallery: Bool {
+        switch self {
+        case .card, .caption, .recording, .countdown, .news: return true
+        case .banner, .outline: return false
+        }
     }
 }

@@ -15,7 +15,7 @@ final class OnScreenDisplayTests: XCTestCase {
         osd.zoomChanged(to: 2, at: 20)
         XCTAssertEqual(osd.items(at: 20.1, lens: nil, alwaysOutline: false), [.banner("zoom 2×")])
         osd.snapshotSaved(fileName: "snapshot-00003.jpg", at: 30)
-        XCTAssertEqual(osd.items(at: 30, lens: nil, alwaysOutline: false), [.banner("saved snapshot-00003.jpg")])
+        XCTAssertEqual(osd.items(at: 30, lens: nil, alwaysOutline: false), [.news("saved snapshot-00003.jpg")])
     }
 
     func testOutlineWhileMovingOrAlways() {
@@ -56,7 +56,7 @@ final class OnScreenDisplayTests: XCTestCase {
         XCTAssertEqual(osd.items(at: 20, lens: nil, alwaysOutline: false), [])
         osd.recording(seconds: 3)
         osd.recordingFailed(at: 30)
-        XCTAssertEqual(osd.items(at: 30.5, lens: nil, alwaysOutline: false), [.banner("recording failed")])
+        XCTAssertEqual(osd.items(at: 30.5, lens: nil, alwaysOutline: false), [.news("recording failed")])
         XCTAssertEqual(osd.items(at: 32, lens: nil, alwaysOutline: false), [])
     }
 
@@ -65,7 +65,7 @@ final class OnScreenDisplayTests: XCTestCase {
     func testAFailedStillIsSaid() {
         var osd = OnScreenDisplay()
         osd.snapshotFailed(at: 5)
-        XCTAssertEqual(osd.items(at: 5.5, lens: nil, alwaysOutline: false), [.banner("snapshot failed")])
+        XCTAssertEqual(osd.items(at: 5.5, lens: nil, alwaysOutline: false), [.news("snapshot failed")])
         XCTAssertEqual(osd.items(at: 7, lens: nil, alwaysOutline: false), [])
     }
 
@@ -95,5 +95,16 @@ final class OnScreenDisplayTests: XCTestCase {
         XCTAssertEqual(osd.items(at: 0.1, lens: lens, alwaysOutline: true), [.card(OnScreenDisplay.helpLines)])
         osd.toggleHelp()
         XCTAssertEqual(osd.items(at: 0.1, lens: lens, alwaysOutline: true), [.outline(lens)])
+    }
+
+    /// Over the effects gallery: how a still or a recording went, not the filter's title.
+    func testOutcomesShowOverTheGalleryAndTheTitleDoesNot() {
+        var osd = OnScreenDisplay()
+        osd.snapshotFailed(at: 5)
+        XCTAssertEqual(osd.items(at: 5.5, lens: nil, alwaysOutline: false).filter(\.showsOverGallery), [.news("snapshot failed")])
+        osd.snapshotSaved(fileName: "s-1.jpg", at: 6)
+        XCTAssertEqual(osd.items(at: 6.5, lens: nil, alwaysOutline: false).filter(\.showsOverGallery), [.news("saved s-1.jpg")])
+        osd.filterChanged(to: "Mono", at: 7)
+        XCTAssertEqual(osd.items(at: 7.5, lens: nil, alwaysOutline: false).filter(\.showsOverGallery), [])
     }
 }
