@@ -262,7 +262,10 @@ public final class PipelineSession {
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()
-            if ready { windowTitles.refresh(pipeline) }
+            if ready {
+                windowTitles.refresh(pipeline)
+                noteStages()
+            }
             let paused = outcome == nil && pictureIsPaused?() == true
             let takeCommands = ready || outcome != nil || paused
             let interrupts = self.interrupts.seen
@@ -567,13 +570,30 @@ public final class PipelineSession {
     /// `filtercam NAME: processed=N dropped=M` per FilterCam element, on stderr.
     func printSummary() { summaryLines().forEach(errorLine) }
 
+    /// The FilterCam elements seen while running, each kept (a reference) for the summary:
+    /// one inside playbin (`video-filter=`) leaves the bin as the pipeline stops, and its
+    /// line was missing.
+    private var stagesSeen: [(name: String, element: GstOwned<GstElement>)] = []
+    private var stagesLastLooked = Date.distantPast
+
+    /// Adds the FilterCam elements not seen before (at most once a second unless `now`).
+    private func noteStages(now: Bool = false) {
+        guard now || Date().timeIntervalSince(stagesLastLooked) > 1 else { return }
+        stagesLastLooked = Date()
+        for stage in filterStages where !stagesSeen.contains(where: { $0.element.pointer == stage.element }) {
+            stagesSeen.append((stage.name, GstOwned(retaining: stage.element)))
+        }
+    }
+
     private func summaryLines() -> [String] {
+        noteStages(now: true)
         var lines: [String] = []
         for (key, count) in repeatedWarnings.sorted(by: { $0.key < $1.key }) where count > 1 {
             let parts = key.split(separator: "\n", maxSplits: 1)
             lines.append("(the WARNING from \(parts[0]) \"\(parts.count > 1 ? String(parts[1]) : "")\" came \(count) times)")
         }
-        for (name, element) in filterStages {
+        for (name, owned) in stagesSeen {
+            let element = owned.pointer
             var line = "filtercam \(name): processed=\(Pipeline.property(element, "frames-processed") ?? "0") dropped=\(Pipeline.property(element, "frames-dropped") ?? "0")"
             if let snapshots = Pipeline.property(element, "snapshots-written") { line += " snapshots=\(snapshots)" }
             if let recordings = Pipeline.property(element, "recordings-written") { line += " recordings=\(recordings)" }

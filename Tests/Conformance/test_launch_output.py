@@ -73,5 +73,16 @@ class OutputNobodyReads(unittest.TestCase):
         self.assertRegex(stderr, r"message lines were not written")
 
 
+class SummaryOfWhatRan(unittest.TestCase):
+    def test_an_element_inside_playbin_gets_its_summary_line(self):
+        # playbin's video-filter leaves the bin as the pipeline stops: its line was missing.
+        from support import clip
+        uri = "file://" + clip(1)
+        run = subprocess.run([CLI, "launch", "playbin", f"uri={uri}", 'video-filter="filtercam name=fc filter=sepia"',
+                              'video-sink="fakesink sync=false"'], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertRegex(run.stderr, r"filtercam fc: processed=30 dropped=0")
+
+
 if __name__ == "__main__":
     unittest.main()
