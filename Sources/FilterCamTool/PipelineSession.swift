@@ -607,11 +607,20 @@ public final class PipelineSession {
     /// running `launch record` otherwise had to look for it), and whether it may not play.
     func printFilesWritten(aborted: Bool) { filesWrittenLines(aborted: aborted).forEach(errorLine) }
 
+    /// Files the file sinks wrote that were gone at the end (the run fails: they are lost).
+    public private(set) var filesGone: [String] = []
+
     private func filesWrittenLines(aborted: Bool) -> [String] {
         var lines: [String] = []
         for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
-            guard let location = Pipeline.property(sink, "location"),
-                  let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else { continue }
+            guard let location = Pipeline.property(sink, "location") else { continue }
+            guard let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else {
+                // Said, as the element's own recording says it: the line was left out, and
+                // a recording whose folder was removed ended with exit status 0 and no word.
+                lines.append("\(location) is no longer there: removed, or its folder removed or renamed, while it was written")
+                if !filesGone.contains(location) { filesGone.append(location) }
+                continue
+            }
             // A write that failed (a full disk, a file-size limit) or an abort (a second
             // Ctrl-C: no EOS) leaves a recording without its index: it may not play.
             let failed = String(takingGLib: gst_object_get_path_string(sink.asObject)).map(erroredSources.contains) ?? false

@@ -2,8 +2,10 @@
 reads its output when it can: a reader that stops reading must not stop the session."""
 import fcntl
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import termios
 import time
 import unittest
@@ -82,6 +84,27 @@ class SummaryOfWhatRan(unittest.TestCase):
                               'video-sink="fakesink sync=false"'], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertRegex(run.stderr, r"filtercam fc: processed=30 dropped=0")
+
+    def test_a_file_removed_while_written_is_said_lost(self):
+        # Its folder removed while recording: the "wrote" line was left out, exit status 0.
+        folder = tempfile.mkdtemp(prefix="fc-gone-")
+        out = os.path.join(folder, "rec.mkv")
+        process = subprocess.Popen([CLI, "launch", f"videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam ! "
+                                    f"matroskamux ! filesink location={out}"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 30
+            while not (os.path.exists(out) and os.path.getsize(out) > 0):
+                self.assertLess(time.monotonic(), deadline, "the recording never began")
+                time.sleep(0.05)
+            shutil.rmtree(folder)
+            _, stderr = process.communicate("quit\n", timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        self.assertIn(f"{out} is no longer there", stderr)
+        self.assertEqual(process.returncode, 1, stderr)
 
 
 if __name__ == "__main__":
