@@ -408,6 +408,14 @@ public final class PipelineSession {
         return Date().timeIntervalSince(asked) <= 10
     }
 
+    /// With several FilterCam elements, the name of the one that posted `m` before its line
+    /// (`b: saved …`), as a command's answer names it (`b: zoom: 1.25`): two windows of a
+    /// tee each said `window: filter: noir`, and which one changed could not be told.
+    private func whose(_ m: UnsafeMutablePointer<GstMessage>) -> String {
+        guard let source = m.pointee.src, filterStages.count > 1 else { return "" }
+        return GStreamer.name(of: UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstElement.self)) + ": "
+    }
+
     /// How the terminal names each signal that stops the session.
     private static let signalWords: [Int32: String] = [SIGINT: "Interrupt", SIGTERM: "Terminated (SIGTERM)",
                                                          SIGHUP: "Hang-up (the terminal closed)"]
@@ -480,7 +488,7 @@ public final class PipelineSession {
                 case "quit": enqueue(.quit)
                 case "help": errorLine(TerminalKeys.shortHelp)   // the window shows its own card
                 case "feedback":
-                    if let text = gst_structure_get_string(structure, "text") { errorLine("window: " + String(cString: text)) }
+                    if let text = gst_structure_get_string(structure, "text") { errorLine(whose(m) + "window: " + String(cString: text)) }
                     // What the key asked for (a still, a countdown, a recording), noted as
                     // for a command typed here.
                     if let line = gst_structure_get_string(structure, "line").flatMap({ try? LiveCommand(line: String(cString: $0)) }),
@@ -713,7 +721,7 @@ public final class PipelineSession {
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
             // The path as given (SNAPDIR, a location with a folder), as recordings name theirs.
-            errorLine("saved \(Self.asGiven(path)) \(width)x\(height)")
+            errorLine(whose(m) + "saved \(Self.asGiven(path)) \(width)x\(height)")
         }
         // A failure needs no line of its own: the element's WARNING, shown already, names
         // the still and why (requests no frame came for: one WARNING for them all).
@@ -779,7 +787,7 @@ public final class PipelineSession {
             gst_structure_get_int(structure, "width", &width)
             gst_structure_get_int(structure, "height", &height)
             let line = "recording \(path) (\(width)x\(height), \(sound != 0 ? "with sound" : "no sound"))"
-            errorLine(line + "; v or 'record' again stops it")
+            errorLine(whose(m) + line + "; v or 'record' again stops it")
             // The page says how its own button stops it (it has no v key).
             onRecording?(RecordingNews(ok: true, line: line + "; Record again stops it"))
         case "recording-failed":
@@ -792,7 +800,7 @@ public final class PipelineSession {
             // One that could not start is said here, each time (its WARNING is not printed);
             // the others (cut short, not finished cleanly) are said by their WARNING.
             let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) } ?? "cannot record to \(path)"
-            if reason.hasPrefix(Self.recordingFailurePrefix) { errorLine("recording failed: " + reason) }
+            if reason.hasPrefix(Self.recordingFailurePrefix) { errorLine(whose(m) + "recording failed: " + reason) }
             onRecording?(RecordingNews(ok: false, line: reason))
         case "recording-saved":
             recordingsRunning -= 1
@@ -806,7 +814,7 @@ public final class PipelineSession {
             gst_structure_get_int(structure, "dropped", &dropped)
             let line = RecordingReport.saved(path: path, seconds: seconds, bytes: UInt64(size), frames: Int(frames),
                                              dropped: Int(dropped), sound: sound != 0)
-            errorLine(line)
+            errorLine(whose(m) + line)
             onRecording?(RecordingNews(ok: true, line: line))
         default:
             break

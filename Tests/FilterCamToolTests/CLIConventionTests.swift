@@ -253,13 +253,14 @@ final class CLIConventionTests: XCTestCase {
                            stdin: "snapshot\nsnapshot b\nrotate a\nrotate 90\nmirror videotestsrc0\ngallery b\nclose-gallery\nquit a\nquit\n",
                            timeout: 30)
         XCTAssertEqual(r.status, 0, r.summary)
-        let answers = r.stderr.split(separator: "\n").filter { $0.hasPrefix("command error:") || $0.hasPrefix("a: rotate:") || $0.hasPrefix("saved") }
+        let answers = r.stderr.split(separator: "\n").filter { $0.hasPrefix("command error:") || $0.hasPrefix("a: rotate:") || $0.hasPrefix("b: saved") }
         XCTAssertEqual(answers.count, 6, r.stderr)
         // Esc's command closes the one gallery open (it said nothing and closed none); quit takes no name.
         XCTAssertTrue(r.stderr.contains("gallery: open") && r.stderr.contains("gallery: closed"), r.stderr)
         XCTAssertTrue(answers.contains { $0.contains("'quit' takes no element") }, r.stderr)
         XCTAssertTrue(answers[0].contains("several FilterCam elements (a, b)") && answers[0].contains("'snapshot a'"), r.stderr)
-        // The answer names the element it came from (two could say "rotate: …").
+        // The answer names the element it came from (two could say "rotate: …"), and so does
+        // the line of the still it wrote.
         XCTAssertTrue(answers.contains { $0.hasPrefix("a: rotate: 90° clockwise") }, r.stderr)
         XCTAssertTrue(r.stderr.contains("b: gallery: open"), r.stderr)
         XCTAssertTrue(answers.contains { $0.contains("no element '90'") && $0.contains("'rotate' takes no other word") }, r.stderr)

@@ -61,6 +61,19 @@ final class ControlExecutorTests: XCTestCase {
         }
     }
 
+    /// `filter ID NAME` and `lens-at X,Y NAME` are aimed at element NAME, as `snapshot NAME`
+    /// is (`filter invert b` was an unknown filter, `lens-at 0.5,0.5 b` "needs X,Y"); a
+    /// chain's own words stay the chain's.
+    func testFilterAndLensAtAimedAtAnElement() throws {
+        XCTAssertEqual(try ControlCommand(line: "filter invert b"), .on(element: "b", .filter("invert")))
+        XCTAssertEqual(try ControlCommand(line: "filter \"sepia, vignette\" b"), .on(element: "b", .filter("sepia, vignette")))
+        XCTAssertEqual(try ControlCommand(line: "filter lut file=x.cube"), .filter("lut file=x.cube"))
+        XCTAssertEqual(try ControlCommand(line: "filter sepia, vignette"), .filter("sepia, vignette"))
+        XCTAssertEqual(try ControlCommand(line: "lens-at 0.5,0.25 b"), .on(element: "b", .lensAt(x: 0.5, y: 0.25)))
+        XCTAssertEqual(try ControlCommand(line: "pick-at 0.5,0.25 b"), .on(element: "b", .pickAt(x: 0.5, y: 0.25)))
+        XCTAssertThrowsError(try ControlCommand(line: "lens-at 2,2 b"))
+    }
+
     /// A bare `lut` (no file) shows the picture unchanged: n and p pass it, a folder's
     /// looks are the ones offered, and a `lut` set with a file steps from its place.
     func testNextAndPreviousPassABareLutAndOfferTheLooks() throws {

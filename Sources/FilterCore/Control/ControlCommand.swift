@@ -105,9 +105,22 @@ public enum ControlCommand: Equatable, Sendable {
         case "set": self = try Self.parseSet(argument)
         case "filter":
             guard !argument.isEmpty else { throw ParseError("'filter' needs a filter id, e.g. 'filter sepia'") }
+            // `filter invert b`, `filter "sepia, vignette" b`: aimed at element b, as
+            // `snapshot b` is (a chain's words hold `=` or follow a comma).
+            if let (chain, element) = Self.filterAndElement(argument) {
+                self = .on(element: element, .filter(chain))
+                return
+            }
             // Quoted as a pipeline file writes it: `filter "sepia, vignette"`.
             self = .filter(Self.unquoted(argument))
         case "lens-at", "pick-at":
+            // `lens-at 0.5,0.5 b`: aimed at element b.
+            let words = argument.split(separator: " ").map(String.init)
+            if words.count == 2, words[0].contains(","), !words[0].hasSuffix(","), NumberText.double(words[1]) == nil {
+                let aimed = try ControlCommand(line: "\(verb) \(words[0])")
+                self = .on(element: words[1], aimed)
+                return
+            }
             let xy = argument.split(separator: ",").map { NumberText.double($0.trimmingSpaces) }
             guard xy.count == 2, let x = xy[0], let y = xy[1] else {
                 throw ParseError("'\(verb)' needs X,Y, fractions of the picture, e.g. '\(verb) 0.5,0.5'")
@@ -161,6 +174,18 @@ public enum ControlCommand: Equatable, Sendable {
                              + "give it in the description (filtercam name=\(value) …)")
         }
         return .set(element: element, property: property, value: value)
+    }
+
+    /// A `filter` argument that ends in an element's name: the filter (a known id, or a
+    /// quoted chain) and the name; nil when the last word belongs to the chain.
+    private static func filterAndElement(_ argument: String) -> (String, String)? {
+        guard let space = argument.lastIndex(of: " ") else { return nil }
+        let head = String(argument[..<space]).trimmingSpaces, last = String(argument[argument.index(after: space)...])
+        guard !last.isEmpty, !last.contains("="), !last.contains(","), !head.hasSuffix(",") else { return nil }
+        if let quote = head.first, quote == "\"" || quote == "'", head.count >= 2, head.last == quote {
+            return (unquoted(head), last)
+        }
+        return FilterRegistry.shared.descriptor(id: head) != nil ? (head, last) : nil
     }
 
     /// `text` without the quotes around it, if it is quoted ("…" or '…').
