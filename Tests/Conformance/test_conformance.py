@@ -894,6 +894,23 @@ class PropertiesAndStills(unittest.TestCase):
         saved = sorted(m.get_value("path") for m in messages if m.get_name() == "snapshot-saved")
         self.assertEqual(started, saved)
 
+    def test_stills_left_half_written_by_a_process_that_died_are_removed(self):
+        # A SIGKILL while a still was written left its hidden temporary file (megabytes)
+        # for good. The next run that writes stills there removes those whose process is
+        # gone, and nothing else.
+        folder = tempfile.mkdtemp(prefix="fc-leftovers-")
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        left = f".s-3.jpg.{dead.pid}.7.partial"
+        kept = [f".s-4.jpg.{os.getpid()}.1.partial", ".notes.partial", "other.jpg"]
+        for name in [left] + kept:
+            open(os.path.join(folder, name), "wb").write(b"x" * 100)
+        pipeline = Gst.parse_launch("videotestsrc num-buffers=2 ! video/x-raw,width=32,height=24 ! "
+                                    f"filtercam snapshot-every=2 flash=false snapshot-location={folder}/s-%d.jpg ! fakesink")
+        run_to_eos(pipeline)
+        pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(sorted(os.listdir(folder)), sorted(kept + ["s-0.jpg"]))
+
     def test_record_reads_false_once_the_end_of_stream_has_finished_the_file(self):
         # It read true (no notify) until the pipeline stopped: a record button bound to it
         # showed "recording" after the file was closed.

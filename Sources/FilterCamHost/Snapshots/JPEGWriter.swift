@@ -23,6 +23,24 @@ enum JPEGWriter {
     /// name at once each have their own (the second one's open failed, "File exists").
     private static let sequence = Atomic<Int>(0)
 
+    /// Removes the temporary files of stills a process ended before finishing (SIGKILL, a
+    /// power cut: hidden `.NAME.PID.N.partial` files of megabytes stayed for good), when a
+    /// folder is first opened for stills: those whose process is gone. Never another
+    /// program's files: only names of this pattern, with a PID no process has.
+    static func removeLeftovers(in dir: Int32) {
+        let copy = dup(dir)
+        guard copy >= 0, let listing = fdopendir(copy) else { return }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix("."), name.hasSuffix(".partial") else { continue }
+            let parts = name.dropLast(".partial".count).split(separator: ".")
+            guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), UInt64(parts[parts.count - 1]) != nil, pid > 0,
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlinkat(dir, name, 0)
+        }
+    }
+
     /// Writes `data` to `path` through a temporary file in the same folder and a rename,
     /// both relative to the folder as `folders` opened it (never through a symbolic link).
     /// Nothing is left behind when it fails; the error says why, naming the path.

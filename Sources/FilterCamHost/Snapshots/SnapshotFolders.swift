@@ -54,6 +54,7 @@ final class SnapshotFolders: Sendable {
             }
             if open.count >= Self.kept { close(open.removeFirst().fd) }
             open.append((folder, fd))
+            JPEGWriter.removeLeftovers(in: fd)
             return fd
         }
     }
