@@ -213,7 +213,6 @@ extension FrameWorker {
         buffer.release()
         pushLock.withLock { _ in
             guard mailbox.isCurrent(generation) else { return }
-            processedCount.add(1, ordering: .relaxed)
             relay.remember(upstream: frame.segmentEvent)
             if !run.pushedSinceStart {
                 // What came before the first frame (tags) goes before it, after its caps, as

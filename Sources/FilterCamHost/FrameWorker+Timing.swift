@@ -107,7 +107,7 @@ extension FrameWorker {
         let streamTime = timed ? gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts) : GstClockTime.max
         let message = gst_message_new_qos(element.asObject, live ? 1 : 0, runningTime, streamTime, pts, duration)!
         if let jitter { gst_message_set_qos_values(message, gint64(jitter), proportion, 1_000_000) }
-        gst_message_set_qos_stats(message, GST_FORMAT_BUFFERS, guint64(processedCount.load(ordering: .relaxed)), guint64(framesDropped))
+        gst_message_set_qos_stats(message, GST_FORMAT_BUFFERS, guint64(framesProcessed), guint64(framesDropped))
         gst_element_post_message(element, message)
     }
 

@@ -139,8 +139,8 @@ final class FrameWorker: Sendable {
     let upstreamEOSSeqnum = Atomic<UInt32>(0)
 
     // Counters (FrameWorker+Counters).
-    /// Frames the worker pushed into the appsrc, and frames that left it downstream.
-    let processedCount = Atomic<UInt64>(0)
+    /// Frames that left the element downstream (`frames-processed`, and a QoS message's
+    /// count: it counted the frames pushed into the appsrc, one ahead of the property).
     let leftCount = Atomic<UInt64>(0)
     let qosDropped = Atomic<UInt64>(0)
     /// Live frames the worker found too late to reach the sink while a newer one waited.
@@ -211,7 +211,6 @@ final class FrameWorker: Sendable {
     /// Before READY→PAUSED: counters and timing reset; the worker thread starts with the
     /// first frame or event.
     func start() {
-        processedCount.store(0, ordering: .relaxed)
         leftCount.store(0, ordering: .relaxed)
         qosDropped.store(0, ordering: .relaxed)
         lateDropped.store(0, ordering: .relaxed)
