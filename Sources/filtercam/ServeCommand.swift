@@ -221,6 +221,11 @@ enum ServeCommand {
         // a plain gst-launch-1.0 viewer) and a syncing sink then shows it before the player
         // tears down: with 2 s such a viewer found the server gone and reported an error.
         let deadline = Date().addingTimeInterval(5)
+        let watching = server.viewersStillConnected + (web?.watching ?? 0)
+        // Said: the terminal showed only the EOS line while the server waited 5 s.
+        if watching > 0 {
+            printError("filtercam serve: waiting up to 5 s for \(watching == 1 ? "the viewer" : "\(watching) viewers") to leave (Ctrl-C again stops at once)…")
+        }
         while server.viewersStillConnected + (web?.watching ?? 0) > 0 && Date() < deadline {
             if interrupted() { return false }
             usleep(20_000)

@@ -798,6 +798,8 @@ class Serve(unittest.TestCase):
             self.assertGreater(viewer.count_rtp(1), 0, "no picture")
             server.process.send_signal(signal.SIGINT)
             self.assertTrue(viewer.wait_bye(15), "no RTCP BYE after Ctrl-C")   # the server waits for it to leave now
+            # And says so (only the EOS line showed while it waited).
+            self.assertTrue(server.wait_for_err("waiting up to 5 s for the viewer to leave", timeout=15))
             server.process.send_signal(signal.SIGINT)
         finally:
             status, err = server.stop()
