@@ -55,12 +55,17 @@ public final class MessageLines: @unchecked Sendable {   // the fd is only writt
     private static func write(_ line: String, to fd: Int32, named name: String, failure: Locked<String?>) -> String? {
         var bytes = Array((line + "\n").utf8)
         var written = 0
+        // Where the line starts in a file (-1: a pipe), to take back a line cut short.
+        let start = lseek(fd, 0, SEEK_CUR)
         while written < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if n > 0 { written += n; continue }
             if n < 0 && errno == EINTR { continue }
             let code = n < 0 ? errno : ENOSPC
             if code == EPIPE { return nil }   // the reader is gone: lost, as the rest of the output
+            // A full disk cut the line: the file ends with the last whole one (a reader of JSON
+            // lines found half an object, `{"…","path":"/tm`).
+            if written > 0 && start >= 0 && ftruncate(fd, start) == 0 { _ = lseek(fd, start, SEEK_SET) }
             let reason = "cannot write messages to \(name): \(String(cString: strerror(code)))"
             let first = failure.withLock { held -> Bool in
                 guard held == nil else { return false }

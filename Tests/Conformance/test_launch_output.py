@@ -75,6 +75,24 @@ class OutputNobodyReads(unittest.TestCase):
         self.assertRegex(stderr, r"message lines were not written")
 
 
+class MessagesFileThatFills(unittest.TestCase):
+    def test_a_line_cut_short_by_a_full_file_is_taken_back(self):
+        # A full disk (here a file-size limit) cut the last line: a JSON-lines reader found
+        # half an object at the end. The file now ends with the last whole line.
+        import json
+        import resource
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-full-"), "m.json")
+        limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))
+        run = subprocess.run([CLI, "launch", f"--messages={out}", "audiotestsrc num-buffers=200 ! level interval=1000000 ! fakesink"],
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, preexec_fn=limit)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("cannot write messages to", run.stderr)
+        text = open(out).read()
+        self.assertTrue(text.endswith("\n"), text[-200:])
+        for line in text.splitlines():
+            json.loads(line)
+
+
 class SummaryOfWhatRan(unittest.TestCase):
     def test_an_element_inside_playbin_gets_its_summary_line(self):
         # playbin's video-filter leaves the bin as the pipeline stops: its line was missing.
