@@ -1,3 +1,4 @@
+import CGStreamer
 import FilterCamHost
 import FilterCamTool
 import FilterCore
@@ -92,6 +93,12 @@ enum LaunchCommand {
             hintAtMessagesFile()
             return 1
         }
+        // The messages and the stream in one stdout: JSON lines went into the raw frames.
+        if messagesToStdout, let sink = pipeline.elements.first(where: Self.writesStandardOutput) {
+            printError("filtercam launch: --messages writes to stdout, where \(GStreamer.name(of: sink)) writes the stream: "
+                       + "give the messages a file of their own (--messages=FILE)")
+            return 2
+        }
         let session = PipelineSession(pipeline: pipeline)
         session.messagesOutput = messages
         if verbose { session.showsSourceLocations = true }
@@ -118,6 +125,16 @@ enum LaunchCommand {
             return 1
         }
         return outcome.exitStatus
+    }
+
+    /// Whether `element` writes to standard output (`fdsink fd=1`, `filesink
+    /// location=/dev/stdout`).
+    static func writesStandardOutput(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
+        switch Pipeline.factoryName(of: element) {
+        case "fdsink": return Pipeline.property(element, "fd") == "1"
+        case "filesink": return ["/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"].contains(Pipeline.property(element, "location") ?? "")
+        default: return false
+        }
     }
 
     /// The quoted element, property or value a GStreamer parse error names.

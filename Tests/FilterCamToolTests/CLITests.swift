@@ -58,6 +58,14 @@ final class CLIErrorTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("/nowhere/clip.mp4"), r.stderr)
     }
 
+    /// `--messages` to stdout with the stream going there too (`fdsink fd=1`): refused, the
+    /// JSON lines went into the raw frames.
+    func testMessagesAndTheStreamInOneStdoutAreRefused() throws {
+        let r = try runCLI(["launch", "--messages", "videotestsrc num-buffers=2 ! fdsink fd=1"], timeout: 30)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--messages writes to stdout, where fdsink0 writes the stream"), r.stderr)
+    }
+
     func testBrokenDescription() throws {
         let r = try launchFails("videotestsrc ! ! fakesink")
         XCTAssertTrue(r.stderr.lowercased().contains("syntax"), r.stderr)
