@@ -158,7 +158,8 @@ extension PipelineSession {
         }
         guard cams.count == 1 else {
             throw ControlError(cams.isEmpty
-                ? "the pipeline has no filtercam element; name one with ELEMENT.PROP"
+                ? (property == nil ? "the pipeline has no FilterCam element to take the command"
+                                   : "the pipeline has no filtercam element; name one with ELEMENT.PROP")
                 : "the pipeline has several FilterCam elements (\(cams.map(\.name).joined(separator: ", "))); "
                   + "name one: 'set ELEMENT.PROP=VALUE', or a command and the element "
                   + "('snapshot \((cams.first { Pipeline.factoryName(of: $0.element) == "filtercam" } ?? cams[0]).name)')")

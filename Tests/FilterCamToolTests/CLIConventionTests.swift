@@ -285,6 +285,15 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["s-0.jpg"], r.stderr)
     }
 
+    /// Without any FilterCam element, a command is refused saying so (it said to name one
+    /// with ELEMENT.PROP, which no `snapshot` takes); `set` still points to ELEMENT.PROP.
+    func testACommandWithoutAnyFilterCamElement() throws {
+        let r = try runCLI(["launch", "audiotestsrc is-live=true ! fakesink"], stdin: "snapshot\nset volume=1\nquit\n", timeout: 30)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stderr.contains("command error: the pipeline has no FilterCam element to take the command"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("command error: the pipeline has no filtercam element; name one with ELEMENT.PROP"), r.stderr)
+    }
+
     /// A live `set` with a bad value answers on one line (it printed GStreamer's whole enum
     /// table, 12 to 28 lines); a number out of a property's range names the range.
     func testALiveSetWithABadValueAnswersOnOneLine() throws {
