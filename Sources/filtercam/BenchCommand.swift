@@ -66,10 +66,9 @@ enum BenchCommand {
         if let jsonPath {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            do {
-                try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
-            } catch {
-                printError("filtercam bench: cannot write '\(jsonPath)': \(unwritable(jsonPath) ?? error.localizedDescription)")
+            let data = (try? encoder.encode(results)) ?? Data()
+            if let problem = writeWhole(data, to: jsonPath) {
+                printError("filtercam bench: cannot write '\(jsonPath)': \(problem)")
                 return 1
             }
         }
@@ -89,6 +88,30 @@ enum BenchCommand {
 
     /// Why `path` cannot be written, or nil: tried by opening it for writing (a file made
     /// by the try is removed again), so it holds for root and odd file systems as well.
+    /// Writes `data` to a temporary file beside `path`, then renames it over `path`: on a
+    /// full disk the JSON file was left empty (and an earlier one lost) under Foundation's
+    /// "There isn't enough space"; now the reason is the system's and nothing is left.
+    private static func writeWhole(_ data: Data, to path: String) -> String? {
+        let temporary = path + ".partial"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return unwritable(path) ?? String(cString: strerror(errno)) }
+        var problem: String?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { problem = String(cString: strerror(n < 0 ? errno : ENOSPC)); return }
+                offset += n
+            }
+        }
+        if problem == nil && fsync(fd) != 0 { problem = String(cString: strerror(errno)) }
+        close(fd)
+        if problem == nil && rename(temporary, path) != 0 { problem = String(cString: strerror(errno)) }
+        if problem != nil { unlink(temporary) }
+        return problem
+    }
+
     private static func unwritable(_ path: String) -> String? {
         var isFolder: ObjCBool = false
         let existed = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)

@@ -93,6 +93,22 @@ class MessagesFileThatFills(unittest.TestCase):
             json.loads(line)
 
 
+class BenchJSONThatDoesNotFit(unittest.TestCase):
+    def test_the_earlier_file_is_kept_and_the_reason_is_the_systems(self):
+        # On a full disk (here a file-size limit) the JSON file was left empty, the earlier
+        # one lost, under Foundation's "There isn't enough space".
+        import resource
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-bench-"), "b.json")
+        open(out, "w").write('{"old": 1}\n')
+        limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+        run = subprocess.run([CLI, "bench", "--only", "copy", "--sizes", "16x16", "--runs", "1", "--json", out],
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, preexec_fn=limit)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn(f"cannot write '{out}': File too large", run.stderr)
+        self.assertEqual(open(out).read(), '{"old": 1}\n')
+        self.assertEqual(os.listdir(os.path.dirname(out)), ["b.json"])
+
+
 class SummaryOfWhatRan(unittest.TestCase):
     def test_an_element_inside_playbin_gets_its_summary_line(self):
         # playbin's video-filter leaves the bin as the pipeline stops: its line was missing.
