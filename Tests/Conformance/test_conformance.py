@@ -878,10 +878,12 @@ class PropertiesAndStills(unittest.TestCase):
         # Both chose the same free number at once: one still failed ("File exists", their
         # temporary names alike) or replaced the other. Now each still finds its own name.
         folder = tempfile.mkdtemp(prefix="fc-two-")
+        # The one folder spelled two ways: names were held by their text, and both still collided.
         stills = f"snapshot-every=10 snapshot-location={folder}/two-%d.jpg"
+        other_spelling = f"snapshot-every=10 snapshot-location={folder}/./two-%d.jpg"
         pipeline = Gst.parse_launch(
             "videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=64,height=48 ! tee name=t "
-            f"t. ! queue ! filtercam name=a {stills} ! fakesink t. ! queue ! filtercam name=b {stills} ! fakesink")
+            f"t. ! queue ! filtercam name=a {stills} ! fakesink t. ! queue ! filtercam name=b {other_spelling} ! fakesink")
         messages = element_messages_until_eos(pipeline)
         pipeline.set_state(Gst.State.NULL)
         said = [m.get_name() for m in messages]
@@ -890,9 +892,11 @@ class PropertiesAndStills(unittest.TestCase):
         self.assertEqual(len([f for f in os.listdir(folder) if f.endswith(".jpg")]), 12, sorted(os.listdir(folder)))
         # Each snapshot-started names the file its still is saved as: both elements had
         # announced two-0.jpg, and one was then saved as two-1.jpg.
-        started = sorted(m.get_value("path") for m in messages if m.get_name() == "snapshot-started")
-        saved = sorted(m.get_value("path") for m in messages if m.get_name() == "snapshot-saved")
-        self.assertEqual(started, saved)
+        # (b's paths are the ones spelled with /./.)
+        for b in (False, True):
+            started = sorted(m.get_value("path") for m in messages if m.get_name() == "snapshot-started" and ("/./" in m.get_value("path")) == b)
+            saved = sorted(m.get_value("path") for m in messages if m.get_name() == "snapshot-saved" and ("/./" in m.get_value("path")) == b)
+            self.assertEqual(started, saved)
 
     def test_stills_left_half_written_by_a_process_that_died_are_removed(self):
         # A SIGKILL while a still was written left its hidden temporary file (megabytes)
@@ -901,10 +905,15 @@ class PropertiesAndStills(unittest.TestCase):
         folder = tempfile.mkdtemp(prefix="fc-leftovers-")
         dead = subprocess.Popen(["true"])
         dead.wait()
-        left = f".s-3.jpg.{dead.pid}.7.partial"
-        kept = [f".s-4.jpg.{os.getpid()}.1.partial", ".notes.partial", "other.jpg"]
+        left = f".s-3.jpg.filtercam-{dead.pid}-7.partial"
+        # A live process's, another program's of the same shape, and one of a minute ago
+        # (another PID namespace's still being written: a PID says nothing there) stay.
+        fresh = f".s-5.jpg.filtercam-{dead.pid}-8.partial"
+        kept = [f".s-4.jpg.filtercam-{os.getpid()}-1.partial", f".notes.{dead.pid}.7.partial", ".notes.partial", "other.jpg", fresh]
         for name in [left] + kept:
             open(os.path.join(folder, name), "wb").write(b"x" * 100)
+            if name != fresh:
+                os.utime(os.path.join(folder, name), (time.time() - 120, time.time() - 120))
         pipeline = Gst.parse_launch("videotestsrc num-buffers=2 ! video/x-raw,width=32,height=24 ! "
                                     f"filtercam snapshot-every=2 flash=false snapshot-location={folder}/s-%d.jpg ! fakesink")
         run_to_eos(pipeline)

@@ -323,3 +323,47 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertThrowsError(try run(.pickAt(x: 0.5, y: 0.5), [:]), "closed")
     }
 }
+
+/// On YUV frames the gallery's arrows and page turns never choose a filter that works on
+/// RGB only (it is refused there: PgDn stayed on its page when the kept cell was one),
+/// and n/p pass over it; on RGB frames it is chosen as any other.
+final class RGBOnlyFiltersOnYUVTests: XCTestCase {
+    private final class RGBOnly: FrameFilter {
+        func apply(to frame: FrameView) {}
+    }
+
+    private final class YUVTarget: ControlTarget {
+        var properties: [String: String]
+        var keptLens: String?
+        let name = "fc"
+        let yuv: Bool
+        init(filter: String, yuv: Bool) {
+            properties = ["filter": filter, "gallery": "true"]
+            self.yuv = yuv
+        }
+        func value(_ property: String) -> String? { properties[property] }
+        func set(_ property: String, _ value: String) throws { properties[property] = value }
+        func snapshot() throws {}
+        var takesRGBOnlyFilters: Bool { !yuv }
+    }
+
+    func testTheGalleryAndTheFilterCycleGoPastThemOnYUV() throws {
+        let registry = FilterRegistry(registeringBuiltIns: true)
+        registry.register(FilterDescriptor(id: "rgb-only", title: "RGB only", summary: "a test filter", make: { _ in RGBOnly() }))
+        let ids = registry.pickable.map(\.id)
+        let commands: [ControlCommand] = [.turnPage(1), .turnPage(-1), .moveLens(.left), .moveLens(.right), .moveLens(.up),
+                                          .moveLens(.down), .nextFilter, .previousFilter]
+        var reachedOnRGB = false
+        for id in ids where id != "rgb-only" {
+            for command in commands {
+                let yuv = YUVTarget(filter: FilterShowcase.chain(for: id), yuv: true)
+                _ = try command.run(on: yuv, registry: registry)
+                XCTAssertFalse(yuv.properties["filter"]!.hasPrefix("rgb-only"), "\(command) from \(id)")
+                let rgb = YUVTarget(filter: FilterShowcase.chain(for: id), yuv: false)
+                _ = try command.run(on: rgb, registry: registry)
+                reachedOnRGB = reachedOnRGB || rgb.properties["filter"]!.hasPrefix("rgb-only")
+            }
+        }
+        XCTAssertTrue(reachedOnRGB)
+    }
+}

@@ -23,20 +23,34 @@ enum JPEGWriter {
     /// name at once each have their own (the second one's open failed, "File exists").
     private static let sequence = Atomic<Int>(0)
 
+    /// What marks a temporary still's name as FilterCam's: `.NAME.filtercam-PID-N.partial`.
+    private static let temporaryMark = "filtercam"
+
     /// Removes the temporary files of stills a process ended before finishing (SIGKILL, a
-    /// power cut: hidden `.NAME.PID.N.partial` files of megabytes stayed for good), when a
-    /// folder is first opened for stills: those whose process is gone. Never another
-    /// program's files: only names of this pattern, with a PID no process has.
+    /// power cut: hidden files of megabytes stayed for good), when a folder is first opened
+    /// for stills. Only FilterCam's names (`.NAME.filtercam-PID-N.partial`), older than a
+    /// minute, that no process holds locked (a writer locks its file: this holds across PID
+    /// namespaces, where a PID says nothing) and whose PID is not a process here.
     static func removeLeftovers(in dir: Int32) {
         let copy = dup(dir)
-        guard copy >= 0, let listing = fdopendir(copy) else { return }
+        guard copy >= 0, let listing = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return
+        }
         defer { closedir(listing) }
         while let entry = readdir(listing) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix("."), name.hasSuffix(".partial") else { continue }
-            let parts = name.dropLast(".partial".count).split(separator: ".")
-            guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), UInt64(parts[parts.count - 1]) != nil, pid > 0,
+            guard name.hasPrefix("."), name.hasSuffix(".partial"),
+                  let mark = name.dropLast(".partial".count).split(separator: ".").last else { continue }
+            let parts = mark.split(separator: "-")
+            guard parts.count == 3, parts[0] == temporaryMark, let pid = Int32(parts[1]), UInt64(parts[2]) != nil, pid > 0,
                   pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  time(nil) - info.st_mtim.tv_sec > 60, flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
             unlinkat(dir, name, 0)
         }
     }
@@ -55,9 +69,12 @@ enum JPEGWriter {
         // The still's name in the temporary one says whose it is; a name near the file
         // system's 255-byte limit leaves no room for the rest, and goes without it (a
         // 246-byte still failed "File name too long", a name its folder takes).
-        let unique = ".\(getpid()).\(sequence.add(1, ordering: .relaxed).newValue).partial"
+        let unique = ".\(Self.temporaryMark)-\(getpid())-\(sequence.add(1, ordering: .relaxed).newValue).partial"
         let temporary = name.utf8.count + unique.utf8.count + 1 <= 255 ? ".\(name)\(unique)" : ".filtercam-still\(unique)"
         let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        // Locked while written: another run's clean-up takes only files nobody holds (see
+        // `removeLeftovers`); the lock goes with the process, whatever ends it.
+        if fd >= 0 { _ = flock(fd, LOCK_EX) }
         guard fd >= 0 else {
             // ENOENT on an open folder: it was removed while running (no links left), or it
             // is one that takes no new files (/proc, /sys).

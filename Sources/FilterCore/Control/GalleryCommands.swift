@@ -26,11 +26,20 @@ extension ControlCommand {
         let layout = GalleryLayout(count: max(ids.count, 1))
         // A chain the gallery has no thumbnail for (a `lut` of another file) starts at the first.
         let current = registry.pickableID(ofChain: target.value("filter") ?? "none").flatMap { ids.firstIndex(of: $0) } ?? 0
+        // On YUV frames a cell whose filter works on RGB only cannot be chosen (it is
+        // refused): an arrow goes on past it, and a page turn takes the page's nearest
+        // other cell (PgDn stayed on its page when the kept cell was such a filter).
+        let usable = { (i: Int) in target.takesRGBOnlyFilters || Self.worksOnYUV(FilterShowcase.chain(for: ids[i]), registry: registry) }
         switch self {
         case .moveLens(let direction):
-            return try choose(ids[layout.moved(current, direction)], on: target)
+            var next = layout.moved(current, direction)
+            for _ in 0..<ids.count where !usable(next) && next != current { next = layout.moved(next, direction) }
+            return try choose(ids[usable(next) ? next : current], on: target)
         case .turnPage(let step):
-            return try choose(ids[layout.turned(current, pages: step)], on: target)
+            let kept = layout.turned(current, pages: step)
+            let page = layout.indices(onPage: layout.page(of: kept))
+            let nearest = page.filter(usable).min { abs($0 - kept) < abs($1 - kept) }
+            return try choose(ids[nearest ?? kept], on: target)
         case .pickAt(let x, let y):
             guard let index = layout.index(atX: x, y: y, page: layout.page(of: current)) else {
                 // Rounded: a click's position came out as 0.7291666666666666.
