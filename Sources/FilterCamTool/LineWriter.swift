@@ -13,8 +13,11 @@ import Foundation
 public final class LineWriter: @unchecked Sendable {   // the state is only reached under its lock
     public static let maximumWaiting = 16 << 20
 
+    /// A line and how it is written (to the terminal, to the messages' file).
+    public typealias Write = @Sendable (String) -> Void
+
     private struct Waiting {
-        var lines: [String] = []
+        var lines: [(text: String, write: Write)] = []
         var bytes = 0
         var dropped = 0
         /// A line is being written (taken off `lines`, not yet done).
@@ -23,19 +26,19 @@ public final class LineWriter: @unchecked Sendable {   // the state is only reac
     }
 
     private let waiting = Locked(Waiting())
-    private let write: @Sendable (String) -> Void
 
-    /// `write` runs on the writer's thread, one line at a time, in order.
-    public init(name: String, write: @escaping @Sendable (String) -> Void) {
-        self.write = write
-        let thread = Thread { [waiting, write] in
-            while let line = waiting.wait(until: { !$0.lines.isEmpty || $0.closed }, then: { w -> String? in
+    /// One thread, named `name`, writes every line in the order added, whatever it goes
+    /// to: the messages on stdout and the terminal's lines on stderr stay in the order they
+    /// were said (`2>&1` showed a still's "saved" before its JSON).
+    public init(name: String) {
+        let thread = Thread { [waiting] in
+            while let line = waiting.wait(until: { !$0.lines.isEmpty || $0.closed }, then: { w -> (text: String, write: Write)? in
                 guard !w.lines.isEmpty else { return nil }
                 w.writing = true
-                w.bytes -= w.lines[0].utf8.count
+                w.bytes -= w.lines[0].text.utf8.count
                 return w.lines.removeFirst()
             }) ?? nil {
-                write(line)
+                line.write(line.text)
                 waiting.withLockAndWake { $0.writing = false }
             }
         }
@@ -45,18 +48,19 @@ public final class LineWriter: @unchecked Sendable {   // the state is only reac
 
     deinit { waiting.withLockAndWake { $0.closed = true } }
 
-    /// Queues `line`; never waits for the reader.
-    public func add(_ line: String) {
+    /// Queues `line`, written by `write`; never waits for the reader.
+    public func add(_ line: String, _ write: @escaping Write) {
         waiting.withLockAndWake { w in
             guard w.bytes + line.utf8.count <= Self.maximumWaiting else { return w.dropped += 1 }
             w.bytes += line.utf8.count
-            w.lines.append(line)
+            w.lines.append((line, write))
         }
     }
 
     /// Waits until every line queued so far is written, for as long as the reader takes
     /// them (`stall` seconds without one line written ends the wait); returns how many lines
     /// were not written: dropped while the queue was full, and still waiting.
+    @discardableResult
     public func finish(stall: Double = 3) -> Int {
         var left = waiting.withLock { $0.lines.count + ($0.writing ? 1 : 0) }
         while left > 0 {

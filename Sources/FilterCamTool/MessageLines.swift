@@ -14,35 +14,43 @@ public final class MessageLines: @unchecked Sendable {   // the fd is only writt
     /// How the output is named in the error (`'m.json'`, `stdout`).
     public let name: String
     private let failure = Locked<String?>(nil)
-    /// Who is told the first time lines are lost (the session's terminal).
-    private let sayFailure = Locked<(@Sendable (String) -> Void)?>(nil)
-    private var writer: LineWriter!
+    /// Lines queued and lines written (or lost to a reader gone, or to a failing file):
+    /// the difference at the end is what a reader that stopped reading never took.
+    private let queued = Locked(0)
+    private let handled = Locked(0)
 
     public init(fd: Int32, name: String, owned: Bool) {
         self.fd = fd
         self.name = name
         self.owned = owned
-        writer = LineWriter(name: "filtercam messages") { [fd, name, failure, sayFailure] line in
-            guard let said = Self.write(line, to: fd, named: name, failure: failure) else { return }
-            sayFailure.withLock { $0 }?(said)
-        }
     }
 
     deinit { if owned { close(fd) } }
 
+    /// Whether the messages go to the same file or pipe as `other` (`2>&1`).
+    public func sharesFile(with other: Int32) -> Bool {
+        var mine = stat(), theirs = stat()
+        return fstat(fd, &mine) == 0 && fstat(other, &theirs) == 0 && mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
     /// Why writing failed, the first time it did (nil while every line was written).
     public var failed: String? { failure.withLock { $0 } }
 
-    /// Queues one line; `say` gets the error the first time lines are lost to the file.
-    public func add(_ line: String, sayingFailure say: @escaping @Sendable (String) -> Void) {
-        sayFailure.withLock { $0 = say }
-        writer.add(line)
+    /// Queues one line on `writer` (the session's, so it keeps its place among the
+    /// terminal's lines); `say` gets the error the first time lines are lost to the file.
+    public func add(_ line: String, on writer: LineWriter, sayingFailure say: @escaping @Sendable (String) -> Void) {
+        queued.withLock { $0 += 1 }
+        writer.add(line) { [self] line in
+            let said = self.write(line)
+            self.handled.withLock { $0 += 1 }
+            if let said { say(said) }
+        }
     }
 
-    /// Writes what is queued (see `LineWriter.finish`); returns how many lines were not
-    /// written, which fails the run as a failed write does.
-    public func finish() -> Int {
-        let unwritten = writer.finish()
+    /// After the writer finished: how many lines were never written (the reader did not
+    /// take them), which fails the run as a failed write does.
+    public func unwrittenAtTheEnd() -> Int {
+        let unwritten = queued.withLock { $0 } - handled.withLock { $0 }
         if unwritten > 0 {
             failure.withLock { $0 = $0 ?? "\(unwritten) line\(unwritten == 1 ? "" : "s") not written (\(name) was not read)" }
         }

@@ -15,16 +15,20 @@ public final class PipelineSession {
     public var endOfStreamTimeout: TimeInterval = 10
     private let errorOutput: FileHandle
     private let output: FileHandle
-    /// The terminal's lines, written off the loop (a stderr nobody reads must not stop it).
-    /// Made in `init`: other threads say lines too (a lazy one was made twice at times, and
-    /// the end waited for the wrong one's lines).
-    private let errorLines: LineWriter
+    /// The terminal's lines and the messages, written off the loop, in the order said (a
+    /// reader that stops reading must not stop it). Made in `init`: other threads say lines
+    /// too (a lazy one was made twice at times, and the end waited for the wrong one).
+    private let lines = LineWriter(name: "filtercam output")
+    /// How a terminal line is written (on the writer's thread).
+    private let writeErrorLine: LineWriter.Write
+    /// The messages' writer (`run` sets it: `lines`, or one of their own).
+    private var messageLines: LineWriter?
 
     public init(pipeline: Pipeline, output: FileHandle = .standardOutput, errorOutput: FileHandle = .standardError) {
         self.pipeline = pipeline
         self.output = output
         self.errorOutput = errorOutput
-        errorLines = LineWriter(name: "filtercam stderr") { line in
+        writeErrorLine = { line in
             if errorOutput === FileHandle.standardError {
                 TypedLine.standardError.print(line)   // above a command line being typed
             } else {
@@ -216,16 +220,32 @@ public final class PipelineSession {
 
     /// Runs until EOS, an error, quit, or a second interrupt. Returns the outcome.
     public func run() -> Outcome {
+        // The messages share the terminal's writer when they go where its lines go (`2>&1`:
+        // a still's "saved" came before its JSON), and have their own otherwise (a file or
+        // pipe nobody reads then holds only them, not the terminal's lines).
+        if let messages = messagesOutput {
+            messageLines = messages.sharesFile(with: (errorOutput === FileHandle.standardError ? STDERR_FILENO : errorOutput.fileDescriptor))
+                ? lines : LineWriter(name: "filtercam messages")
+        }
         let outcome = runUntilStopped()
         // Every line said is written before the caller says more (a reader that stopped
         // reading is waited for while it takes lines, then given up on).
-        let unwritten = messagesOutput?.finish() ?? 0
+        messageLines?.finish()
+        lines.finish()
+        let unwritten = messagesOutput?.unwrittenAtTheEnd() ?? 0
         if unwritten > 0 {
-            errorLine("filtercam launch: \(unwritten) message line\(unwritten == 1 ? " was" : "s were") not written: "
-                      + "\(messagesOutput!.name) was not read")
+            sayAtTheEnd("filtercam launch: \(unwritten) message line\(unwritten == 1 ? " was" : "s were") not written: "
+                        + "\(messagesOutput!.name) was not read")
         }
-        _ = errorLines.finish()
         return outcome
+    }
+
+    /// Says `line` after the run (the caller's last words): written as the run's lines are,
+    /// so a terminal nobody reads holds nobody (a direct write waited for good, SIGTERM
+    /// and all), and waited for as they are.
+    public func sayAtTheEnd(_ line: String) {
+        lines.add(line, writeErrorLine)
+        lines.finish()
     }
 
     private func runUntilStopped() -> Outcome {
@@ -746,7 +766,7 @@ public final class PipelineSession {
     /// The message's line for `--messages`; a file that cannot be written is said once.
     private func writeMessageLine(for m: UnsafeMutablePointer<GstMessage>) {
         guard let out = messagesOutput, let line = MessageJSON.line(for: m) else { return }
-        out.add(line) { [errorLines] failure in errorLines.add("filtercam launch: " + failure) }
+        out.add(line, on: messageLines ?? lines) { [writeErrorLine] failure in writeErrorLine("filtercam launch: " + failure) }
     }
 
     /// What the elements said as the pipeline stopped (recordings finished or given up,
@@ -821,5 +841,9 @@ public final class PipelineSession {
         }
     }
 
-    func errorLine(_ s: String) { errorLines.add(s) }
+    func errorLine(_ s: String) { lines.add(s, writeErrorLine) }
+
+    /// Says a line on the terminal in its turn among the session's (from its loop's
+    /// callbacks: a direct write there held the loop when nobody read the terminal).
+    public func say(_ line: String) { errorLine(line) }
 }

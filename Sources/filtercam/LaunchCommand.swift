@@ -116,12 +116,12 @@ enum LaunchCommand {
         if outcome == .aborted && session.interruptingSignal == SIGQUIT { return 128 + SIGQUIT }
         // A file written and gone at the end (said) fails a run that went well.
         if outcome.exitStatus == 0, !session.filesGone.isEmpty {
-            printError("filtercam launch: \(session.filesGone.count == 1 ? "a file" : "files") written \(session.filesGone.count == 1 ? "is" : "are") lost: exit status 1")
+            session.sayAtTheEnd("filtercam launch: \(session.filesGone.count == 1 ? "a file" : "files") written \(session.filesGone.count == 1 ? "is" : "are") lost: exit status 1")
             return 1
         }
         // Messages asked for and lost (said when it happened) fail a run that went well.
         if outcome.exitStatus == 0, let failure = messages?.failed {
-            printError("filtercam launch: messages were lost (\(failure)): exit status 1")
+            session.sayAtTheEnd("filtercam launch: messages were lost (\(failure)): exit status 1")
             return 1
         }
         return outcome.exitStatus

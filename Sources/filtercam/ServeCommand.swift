@@ -147,7 +147,7 @@ enum ServeCommand {
         let restoreTerminal = LaunchCommand.startReadingCommands(into: session)
         var lastViewer = Date.distantPast
         var keptFor: String?   // what the camera runs on for with nobody watching
-        session.onTick = {
+        session.onTick = { [unowned session] in
             stream.tick()
             guard !options.alwaysOn else { return }
             // Said on stderr, so whoever runs the server sees why the camera light goes off.
@@ -157,7 +157,7 @@ enum ServeCommand {
                 if !cameraRunning.withLock({ $0 }) {
                     pipeline.setPlaying(true)
                     cameraRunning.withLock { $0 = true }
-                    printError("filtercam serve: camera running for a viewer")
+                    session.say("filtercam serve: camera running for a viewer")
                 }
             } else if cameraRunning.withLock({ $0 }) && Date().timeIntervalSince(lastViewer) > 3 && stream.cameraSeen
                         && !pipeline.isChangingState {
@@ -173,7 +173,7 @@ enum ServeCommand {
                 // next viewer came, minutes later, with that moment's filter.
                 let needed = session.recordingIsOn ? "the recording" : session.stillIsPending ? "the still asked for" : nil
                 if let needed {
-                    if keptFor != needed { printError("filtercam serve: nobody watches; the camera runs on for \(needed)") }
+                    if keptFor != needed { session.say("filtercam serve: nobody watches; the camera runs on for \(needed)") }
                     keptFor = needed
                     return
                 }
@@ -181,7 +181,7 @@ enum ServeCommand {
                 stream.cameraPausing()
                 pipeline.setPlaying(false)
                 cameraRunning.withLock { $0 = false }
-                printError(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"
+                session.say(lastViewer == .distantPast ? "filtercam serve: camera paused until a viewer comes"
                                                       : "filtercam serve: camera paused: nobody has watched for 3 s")
             }
         }

@@ -65,6 +65,20 @@ class OutputNobodyReads(unittest.TestCase):
         self.assertIn("Terminated (SIGTERM): sending EOS", stderr)
         self.assertRegex(stderr, r"\d+ message lines were not written: stdout was not read")
 
+    def test_messages_and_terminal_in_one_pipe_nobody_reads_still_stop(self):
+        # `2>&1` into a pipe nobody reads: the end's own lines were written directly and
+        # waited for good, SIGTERM and all.
+        process = subprocess.Popen([CLI, "launch", "--messages", CHATTY], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            wait_until_full(process.stdout.fileno())
+            process.send_signal(signal.SIGTERM)
+            self.assertEqual(process.wait(timeout=30), 1)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
     def test_a_command_is_taken_while_the_messages_pipe_is_full(self):
         def quit(process):
             process.stdin.write(b"quit\n")
@@ -73,6 +87,23 @@ class OutputNobodyReads(unittest.TestCase):
         self.assertIn("Quit: sending EOS", stderr)
         self.assertEqual(status, 1, stderr)
         self.assertRegex(stderr, r"message lines were not written")
+
+
+class MessagesBesideTheTerminal(unittest.TestCase):
+    def test_in_one_pipe_each_still_is_said_after_its_message(self):
+        # Written by two threads, `2>&1` showed a still's "saved" before its JSON.
+        folder = tempfile.mkdtemp(prefix="fc-order-")
+        run = subprocess.run([CLI, "launch", "--messages", "videotestsrc num-buffers=40 ! video/x-raw,width=32,height=24 ! "
+                              f"filtercam snapshot-every=1 flash=false snapshot-location={folder}/s-%d.jpg ! fakesink"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stdout[-2000:])
+        lines = run.stdout.splitlines()
+        said = [i for i, line in enumerate(lines) if line.startswith("saved ")]
+        self.assertEqual(len(said), 40, run.stdout[-2000:])
+        for i in said:
+            path = lines[i].split(" ")[1]
+            message = next(j for j, line in enumerate(lines) if '"snapshot-saved"' in line and f'"path":"{path}"' in line)
+            self.assertLess(message, i, f"{path}: said before its message")
 
 
 class MessagesFileThatFills(unittest.TestCase):
