@@ -264,6 +264,7 @@ public final class PipelineSession {
             return .error
         }
         onStarted?()
+        holdSinkFiles()   // opened by their sinks on the way to PAUSED
         var eosDeadline: Date? = nil
         var quitWaitingSince: Date? = nil   // when a quit began waiting behind commands that need a frame
         var abortedByUser = false           // a second interrupt
@@ -635,6 +636,23 @@ public final class PipelineSession {
     /// running `launch record` otherwise had to look for it), and whether it may not play.
     func printFilesWritten(aborted: Bool) { filesWrittenLines(aborted: aborted).forEach(errorLine) }
 
+    /// Each file sink's file, held open from the start (a regular file's only): at
+    /// the end it tells a file moved (renamed, its folder renamed: its data is kept) from one
+    /// removed (lost).
+    private var sinkFiles: [String: Int32] = [:]
+
+    deinit { sinkFiles.values.forEach { close($0) } }
+
+    private func holdSinkFiles() {
+        for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
+            guard let location = Pipeline.property(sink, "location"), sinkFiles[location] == nil else { continue }
+            var info = stat()
+            guard stat(location, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let fd = open(location, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { sinkFiles[location] = fd }
+        }
+    }
+
     /// Files the file sinks wrote that were gone at the end (the run fails: they are lost).
     public private(set) var filesGone: [String] = []
 
@@ -642,19 +660,32 @@ public final class PipelineSession {
         var lines: [String] = []
         for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
             guard let location = Pipeline.property(sink, "location") else { continue }
-            guard let bytes = (try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber else {
+            var info = stat()   // through a symbolic link: the file written, not the link
+            guard stat(location, &info) == 0 else {
+                // Moved (renamed, or its folder renamed): its data is there still, elsewhere.
+                var held = stat()
+                if let fd = sinkFiles[location], fstat(fd, &held) == 0, held.st_nlink > 0 {
+                    lines.append("\(location) was moved or renamed while it was written (\(RecordingReport.size(UInt64(held.st_size)))): it is no longer at that path")
+                    continue
+                }
                 // Said, as the element's own recording says it: the line was left out, and
                 // a recording whose folder was removed ended with exit status 0 and no word.
-                lines.append("\(location) is no longer there: removed, or its folder removed or renamed, while it was written")
+                lines.append("\(location) is no longer there: removed, or its folder removed, while it was written")
                 if !filesGone.contains(location) { filesGone.append(location) }
                 continue
             }
+            // A pipe or a device (/dev/stdout, a FIFO) has no size to say.
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                lines.append("wrote \(location)")
+                continue
+            }
+            let bytes = UInt64(info.st_size)
             // A write that failed (a full disk, a file-size limit) or an abort (a second
             // Ctrl-C: no EOS) leaves a recording without its index: it may not play.
             let failed = String(takingGLib: gst_object_get_path_string(sink.asObject)).map(erroredSources.contains) ?? false
             let unfinished = failed ? ", unfinished: writing it failed (above), it may not play"
                 : aborted ? ", unfinished: aborted before EOS reached it, it may not play" : ""
-            lines.append("wrote \(location) (\(RecordingReport.size(bytes.uint64Value)))" + unfinished)
+            lines.append("wrote \(location) (\(RecordingReport.size(bytes)))" + unfinished)
         }
         return lines
     }

@@ -150,8 +150,9 @@ class SummaryOfWhatRan(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertRegex(run.stderr, r"filtercam fc: processed=30 dropped=0")
 
-    def test_a_file_removed_while_written_is_said_lost(self):
-        # Its folder removed while recording: the "wrote" line was left out, exit status 0.
+    def stop_after(self, change):
+        """Records into a folder of its own; once the file has data, CHANGE(folder, file)
+        and quit. Returns the file, the status and the terminal's lines."""
         folder = tempfile.mkdtemp(prefix="fc-gone-")
         out = os.path.join(folder, "rec.mkv")
         process = subprocess.Popen([CLI, "launch", f"videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! filtercam ! "
@@ -162,14 +163,25 @@ class SummaryOfWhatRan(unittest.TestCase):
             while not (os.path.exists(out) and os.path.getsize(out) > 0):
                 self.assertLess(time.monotonic(), deadline, "the recording never began")
                 time.sleep(0.05)
-            shutil.rmtree(folder)
+            change(folder, out)
             _, stderr = process.communicate("quit\n", timeout=30)
         finally:
             if process.poll() is None:
                 process.kill()
                 process.wait()
+        return out, process.returncode, stderr
+
+    def test_a_file_removed_while_written_is_said_lost(self):
+        # Its folder removed while recording: the "wrote" line was left out, exit status 0.
+        out, status, stderr = self.stop_after(lambda folder, out: shutil.rmtree(folder))
         self.assertIn(f"{out} is no longer there", stderr)
-        self.assertEqual(process.returncode, 1, stderr)
+        self.assertEqual(status, 1, stderr)
+
+    def test_a_file_renamed_while_written_is_not_lost(self):
+        # Renamed, its data is kept: it was called lost, exit status 1.
+        out, status, stderr = self.stop_after(lambda folder, out: os.rename(out, out + ".kept"))
+        self.assertIn(f"{out} was moved or renamed while it was written", stderr)
+        self.assertEqual(status, 0, stderr)
 
 
 if __name__ == "__main__":
