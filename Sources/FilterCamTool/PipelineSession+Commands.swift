@@ -89,7 +89,8 @@ extension PipelineSession {
             let element = try target(nil)
             let said = try run(command, on: element)
             noteRan(command, on: element)
-            return said
+            // With several elements the answer names the one that took it, as when named.
+            return said.map { filterStages.count > 1 ? "\(GStreamer.name(of: element)): \($0)" : $0 }
         }
     }
 
@@ -155,6 +156,10 @@ extension PipelineSession {
                 property.map { Pipeline.hasProperty(stage.element, $0) } ?? (Pipeline.factoryName(of: stage.element) == "filtercam")
             }
             if able.count == 1 { cams = able }
+        }
+        if property == nil, !cams.isEmpty, !cams.contains(where: { Pipeline.factoryName(of: $0.element) == "filtercam" }) {
+            throw ControlError("the pipeline's FilterCam elements (\(cams.map(\.name).joined(separator: ", "))) are fc<id> filters, "
+                               + "which take only 'set \(cams[0].name).PROP=VALUE': the command needs a filtercam element")
         }
         guard cams.count == 1 else {
             throw ControlError(cams.isEmpty

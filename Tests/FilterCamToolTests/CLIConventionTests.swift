@@ -283,6 +283,13 @@ final class CLIConventionTests: XCTestCase {
         // All three have intensity: that one still needs a name, and the example is filtercam.
         XCTAssertTrue(r.stderr.contains("several FilterCam elements (fcsepia0, filtercam0, fcinvert0)") && r.stderr.contains("'snapshot filtercam0'"), r.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["s-0.jpg"], r.stderr)
+        // The answer names the element that took it, as a named command's does.
+        XCTAssertTrue(r.stderr.contains("filtercam0: rotate: 90° clockwise"), r.stderr)
+        // Only fc<id> elements: no command but set, and the refusal says so (it suggested
+        // 'snapshot fcsepia0', which then failed).
+        let only = try runCLI(["launch", "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! fcsepia ! fakesink"],
+                              stdin: "snapshot\nquit\n", timeout: 30)
+        XCTAssertTrue(only.stderr.contains("are fc<id> filters, which take only 'set fcsepia0.PROP=VALUE'"), only.stderr)
     }
 
     /// Without any FilterCam element, a command is refused saying so (it said to name one
