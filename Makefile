@@ -69,7 +69,7 @@ test: test-deps
 	scripts/timed.sh "builds" scripts/build-for-tests.sh
 	scripts/timed.sh "swift test" swift test --skip-build --disable-swift-testing
 	scripts/timed.sh "conformance" $(MAKE) conformance
-	FUZZ_SECONDS=7 FUZZ_SEED=1 scripts/timed.sh "fuzz" scripts/fuzz.sh
+	FUZZ_SECONDS=5 FUZZ_SEED=1 scripts/timed.sh "fuzz" scripts/fuzz.sh
 	scripts/timed.sh "thread sanitizer" scripts/tsan.sh
 	scripts/timed.sh "leak sanitizer" scripts/lsan.sh
 

@@ -23,6 +23,11 @@ public final class LineWriter: @unchecked Sendable {   // the state is only reac
         /// A line is being written (taken off `lines`, not yet done).
         var writing = false
         var closed = false
+        /// Lines written so far, and how many had been when a `finish` last gave up waiting:
+        /// while none more is written, a later `finish` does not wait again (the end's
+        /// lines each waited their 3 s for a reader that had stopped).
+        var written = 0
+        var gaveUpAt: Int?
     }
 
     private let waiting = Locked(Waiting())
@@ -39,7 +44,10 @@ public final class LineWriter: @unchecked Sendable {   // the state is only reac
                 return w.lines.removeFirst()
             }) ?? nil {
                 line.write(line.text)
-                waiting.withLockAndWake { $0.writing = false }
+                waiting.withLockAndWake { w in
+                    w.writing = false
+                    w.written += 1
+                }
             }
         }
         thread.name = name
@@ -62,12 +70,15 @@ public final class LineWriter: @unchecked Sendable {   // the state is only reac
     /// were not written: dropped while the queue was full, and still waiting.
     @discardableResult
     public func finish(stall: Double = 3) -> Int {
-        var left = waiting.withLock { $0.lines.count + ($0.writing ? 1 : 0) }
+        var left = waiting.withLock { w in w.gaveUpAt == w.written ? 0 : w.lines.count + (w.writing ? 1 : 0) }
         while left > 0 {
             let now = waiting.wait(until: { $0.lines.count + ($0.writing ? 1 : 0) < left }, timeout: stall) {
                 $0.lines.count + ($0.writing ? 1 : 0)
             }
-            guard let now else { break }
+            guard let now else {
+                waiting.withLock { $0.gaveUpAt = $0.written }
+                break
+            }
             left = now
         }
         return waiting.withLock { $0.dropped + $0.lines.count + ($0.writing ? 1 : 0) }
