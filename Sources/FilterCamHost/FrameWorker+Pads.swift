@@ -68,16 +68,20 @@ extension FrameWorker {
         return gap > 0 ? gap : nil
     }
 
-    /// Whether the frames waiting are early, not late: the sink holds each until its
+    /// Whether the frames waiting are on time, not late: the sink holds each until its
     /// render time (the pipeline's latency after its running time), and even the oldest
-    /// waiting frame, processed after those ahead of it, reaches the sink before then.
+    /// waiting frame, processed after those ahead of it, reaches the sink before then (or
+    /// within the sink's tolerance after it, as the worker judges lateness).
     /// Then downstream, not the filter, is what they wait for, and a full mailbox waits for
     /// room, as `identity` or `queue` hold upstream, instead of dropping frames that are on
     /// time: behind a jitter buffer's 2 s (rtspsrc's default) or an application's
     /// pipeline latency of a second, 2–7 frames a second of 30 reached the sink. A slow
     /// filter makes the frames late, and they are dropped again.
     private func waitingFramesStayOnTime(arriving frame: ReceivedFrame, duration: UInt64?) -> Bool {
-        let latency = renderDelay
+        // Before the pipeline's LATENCY event (a jitter buffer's first burst can come
+        // first), upstream's latency: the pipeline's is never less.
+        let settled = renderDelay
+        let latency = settled != UInt64.max ? settled : upstreamLatency.load(ordering: .relaxed)
         guard let runningTime = frame.runningTime, let duration, latency != UInt64.max, latency > 0,
               let clock = GstOwned(gst_element_get_clock(element)) else { return false }
         let now = Int64(bitPattern: UInt64(gst_clock_get_time(clock.pointer)) &- UInt64(gst_element_get_base_time(element)))
@@ -85,7 +89,8 @@ extension FrameWorker {
         let processing = Int64(addedLatency.load(ordering: .relaxed))
         // The oldest waiting frame's render time, about `waiting` frames before this one's.
         let oldestRender = Int64(bitPattern: runningTime &+ latency) - waiting * Int64(duration)
-        return oldestRender - now > (waiting + 1) * processing + Int64(Self.sinkTolerance)
+        // Late is past the render time by more than the sink's tolerance, as the worker judges it.
+        return oldestRender + Int64(Self.sinkTolerance) - now > (waiting + 1) * processing
     }
 
     func installCallbacks() {
