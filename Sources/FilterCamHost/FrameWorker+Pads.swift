@@ -20,10 +20,11 @@ extension FrameWorker {
         syncControlledProperties(buffer: buffer, segmentEvent: segmentEvent)
         let frame = ReceivedFrame(buffer: buffer, caps: caps, segmentEvent: segmentEvent, live: live,
                                   taskMaker: stage?.taskMaker())
+        refreshSinkOffset()
         let duration = frame.duration ?? interval(before: frame)
         let burst = burstSize(frameDuration: duration)
-        let onTime = live && waitingFramesStayOnTime(arriving: frame, duration: duration)
-        if let dropped = mailbox.put(frame: frame, live: live, burst: burst, waitWhenFull: onTime).dropped {
+        let wait = live ? timeWaitingFramesStayOnTime(arriving: frame, duration: duration) : nil
+        if let dropped = mailbox.put(frame: frame, live: live, burst: burst, waitAtMost: wait).dropped {
             reportDropped(dropped, reason: "\(max(burst, mailbox.maxWaitingFrames)) newer ones were waiting for the filter")
         }
     }
@@ -57,6 +58,16 @@ extension FrameWorker {
         return Int(min(latency / frameDuration + 1, 16))
     }
 
+    /// The sinks' `ts-offset` read again every 100 ms, as frames come: playbin's
+    /// `av-offset` is changed while playing, and no LATENCY event says so.
+    private func refreshSinkOffset() {
+        let now = Int64(MonotonicClock.nanoseconds)
+        let last = sinkOffsetRead.load(ordering: .relaxed)
+        guard now - last > 100_000_000, sinkOffsetRead.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged,
+              pipelineLatency.load(ordering: .relaxed) != UInt64.max else { return }
+        sinkOffset.store(Int64(fc_downstream_sink_ts_offset(element)), ordering: .relaxed)
+    }
+
     /// A frame's duration when it carries none: the gap since the one before (an RTP
     /// depayloader's frames have only a PTS), so the bound above still knows how many
     /// frames fit in the latency.
@@ -68,29 +79,33 @@ extension FrameWorker {
         return gap > 0 ? gap : nil
     }
 
-    /// Whether the frames waiting are on time, not late: the sink holds each until its
-    /// render time (the pipeline's latency after its running time), and even the oldest
-    /// waiting frame, processed after those ahead of it, reaches the sink before then (or
-    /// within the sink's tolerance after it, as the worker judges lateness).
-    /// Then downstream, not the filter, is what they wait for, and a full mailbox waits for
-    /// room, as `identity` or `queue` hold upstream, instead of dropping frames that are on
-    /// time: behind a jitter buffer's 2 s (rtspsrc's default) or an application's
-    /// pipeline latency of a second, 2–7 frames a second of 30 reached the sink. A slow
-    /// filter makes the frames late, and they are dropped again.
-    private func waitingFramesStayOnTime(arriving frame: ReceivedFrame, duration: UInt64?) -> Bool {
+    /// How long a full mailbox may hold upstream (seconds; nil: not at all, the oldest
+    /// frame goes at once). While the frames waiting are on time (the sink holds each until
+    /// its render time, the pipeline's latency after its running time, and even the oldest,
+    /// processed after those ahead of it, reaches the sink before then or within the sink's
+    /// tolerance after it, as the worker judges lateness), downstream, not the filter, is
+    /// what they wait for, and a full mailbox waits for room, as `identity` or `queue` hold
+    /// upstream, instead of dropping frames that are on time: behind a jitter buffer's 2 s
+    /// (rtspsrc's default) or an application's pipeline latency of a second, 2–7 frames a
+    /// second of 30 reached the sink. It waits no longer than the oldest stays on time: a
+    /// stalled branch (an appsink nobody pulls) held the camera, and every other branch of
+    /// its tee, for good; now once, until its frames are late, and they go from then on.
+    private func timeWaitingFramesStayOnTime(arriving frame: ReceivedFrame, duration: UInt64?) -> Double? {
         // Before the pipeline's LATENCY event (a jitter buffer's first burst can come
         // first), upstream's latency: the pipeline's is never less.
         let settled = renderDelay
         let latency = settled != UInt64.max ? settled : upstreamLatency.load(ordering: .relaxed)
         guard let runningTime = frame.runningTime, let duration, latency != UInt64.max, latency > 0,
-              let clock = GstOwned(gst_element_get_clock(element)) else { return false }
+              let clock = GstOwned(gst_element_get_clock(element)) else { return nil }
         let now = Int64(bitPattern: UInt64(gst_clock_get_time(clock.pointer)) &- UInt64(gst_element_get_base_time(element)))
         let waiting = Int64(mailbox.framesWaiting)
         let processing = Int64(addedLatency.load(ordering: .relaxed))
-        // The oldest waiting frame's render time, about `waiting` frames before this one's.
+        // The oldest waiting frame's render time, about `waiting` frames before this one's;
+        // late is past it by more than the sink's tolerance.
         let oldestRender = Int64(bitPattern: runningTime &+ latency) - waiting * Int64(duration)
-        // Late is past the render time by more than the sink's tolerance, as the worker judges it.
-        return oldestRender + Int64(Self.sinkTolerance) - now > (waiting + 1) * processing
+        let slack = oldestRender + Int64(Self.sinkTolerance) - now - (waiting + 1) * processing
+        guard slack > 0 else { return nil }
+        return Double(min(slack, Int64(latency))) / 1e9
     }
 
     func installCallbacks() {

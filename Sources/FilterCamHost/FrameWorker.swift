@@ -161,6 +161,8 @@ final class FrameWorker: Sendable {
     /// The syncing sinks' `ts-offset` downstream (their smallest), read at each LATENCY
     /// event: a sink renders that much later than running time plus latency.
     let sinkOffset = Atomic<Int64>(0)
+    /// When the sinks' `ts-offset` was last read (MonotonicClock ns).
+    let sinkOffsetRead = Atomic<Int64>(0)
     /// For frames that carry no duration (RTP depayloaders, `framerate=0/1`): the running
     /// time of the last one, and the gap before it (0: not known yet).
     let lastArrival = Atomic<UInt64>(UInt64.max)

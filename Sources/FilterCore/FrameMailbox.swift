@@ -57,15 +57,16 @@ public final class FrameMailbox<Frame: Sendable, Event: Sendable>: Sendable {
     /// (or `burst`, when larger) would wait, the oldest waiting frame is dropped and handed
     /// back (owned) so the caller can report it. Non-live: waits until no frame is waiting.
     /// `accepted` is false when the frame was refused (flushing, stopped); it is released.
-    /// `waitWhenFull` (live): the frames waiting are on time and wait for downstream, not
-    /// the worker; a full mailbox then waits for room instead of dropping one.
+    /// `waitAtMost` (live, seconds): the frames waiting are on time and wait for downstream,
+    /// not the worker; a full mailbox then waits for room that long (while its oldest frame
+    /// stays on time) before it drops one.
     @discardableResult
-    public func put(frame: Frame, live: Bool, burst: Int = 0, waitWhenFull: Bool = false) -> (accepted: Bool, dropped: Frame?) {
+    public func put(frame: Frame, live: Bool, burst: Int = 0, waitAtMost: Double? = nil) -> (accepted: Bool, dropped: Frame?) {
         let limit = max(burst, maxWaitingFrames)
         let policy: WorkQueue<Item>.Policy? = !live ? Self.notLive
-            : waitWhenFull ? .fifo(limit: limit, whenFull: .wait)
+            : waitAtMost != nil ? .fifo(limit: limit, whenFull: .wait)
             : burst > maxWaitingFrames ? .fifo(limit: burst, whenFull: .dropOldest) : nil
-        let put = queue.put(.frame(frame), policy: policy)
+        let put = queue.put(.frame(frame), policy: policy, waitingAtMost: live ? waitAtMost : nil)
         guard case .frame(let old)? = put.dropped else { return (put.accepted, nil) }
         return (put.accepted, old)
     }

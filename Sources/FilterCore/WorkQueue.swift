@@ -129,20 +129,20 @@ public final class WorkQueue<Item: Sendable>: Sendable {
     /// Adds `item` (taking ownership) under `policy` (the queue's own by default); see
     /// `Policy.WhenFull`. A refused item (closed, flushing, no room, or a flush or stop
     /// while it waited for room) is released.
+    /// `waitingAtMost` (seconds, with `.wait`): past it with still no room, the oldest
+    /// waiting item makes room, as with `.dropOldest`.
     @discardableResult
-    public func put(_ item: Item, policy: Policy? = nil) -> Put {
+    public func put(_ item: Item, policy: Policy? = nil, waitingAtMost timeout: Double? = nil) -> Put {
         let policy = policy ?? self.policy
         let bounded = counts(item)
         let waitsForRoom = bounded && policy.whenFull == .wait
         // A flush while this item waited for room makes it stale, even when it is over.
         let entry = state.withLock { $0.generation }
-        let (accepted, dropped) = state.wait(until: { s in
-            !waitsForRoom || !s.accepting || s.generation != entry || waitingCount(s) < policy.limit
-        }) { s -> (Bool, Item?) in
+        let add = { (s: inout State, dropsOldest: Bool) -> (Bool, Item?) in
             guard s.accepting, s.generation == entry else { return (false, nil) }
             var dropped: Item?
-            if bounded && waitingCount(s) >= policy.limit {
-                guard policy.whenFull == .dropOldest, let oldest = s.items.firstIndex(where: counts) else {
+            if bounded && self.waitingCount(s) >= policy.limit {
+                guard dropsOldest, let oldest = s.items.firstIndex(where: self.counts) else {
                     return (false, nil)
                 }
                 dropped = s.items.remove(at: oldest)
@@ -154,7 +154,11 @@ public final class WorkQueue<Item: Sendable>: Sendable {
                 s.thread = JoinableThread(name: s.threadName, consumer)
             }
             return (true, dropped)
-        }!
+        }
+        let (accepted, dropped) = state.wait(until: { s in
+            !waitsForRoom || !s.accepting || s.generation != entry || self.waitingCount(s) < policy.limit
+        }, timeout: waitsForRoom ? timeout : nil) { s in add(&s, policy.whenFull == .dropOldest) }
+            ?? state.withLock { s in add(&s, true) }   // waited long enough: the oldest goes
         if accepted { wake() } else { release(item) }
         return Put(accepted: accepted, dropped: dropped)
     }

@@ -58,6 +58,20 @@ final class WorkQueueTests: XCTestCase {
         queue.stop()
     }
 
+    /// A wait for room bounded in time: past it the oldest waiting item makes room, as
+    /// `.dropOldest` would (a mailbox of on-time frames behind a stalled branch waited
+    /// for good).
+    func testAWaitForRoomBoundedInTimeDropsTheOldestAfterIt() {
+        let recorder = Recorder(), queue = recorder.queue(.fifo(limit: 1, whenFull: .wait))
+        queue.start()
+        queue.put(1)
+        let put = queue.put(2, waitingAtMost: 0.05)
+        XCTAssertTrue(put.accepted)
+        XCTAssertEqual(put.dropped, 1)
+        XCTAssertEqual(take(queue, 2), [2])
+        queue.stop()
+    }
+
     func testItemsThatDoNotCountAreNeverBounded() {
         // Odd numbers are "events": never counted, never dropped.
         let recorder = Recorder(), queue = recorder.queue(.newestWins, counts: { $0 % 2 == 0 })
