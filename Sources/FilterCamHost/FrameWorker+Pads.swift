@@ -100,10 +100,12 @@ extension FrameWorker {
         let now = Int64(bitPattern: UInt64(gst_clock_get_time(clock.pointer)) &- UInt64(gst_element_get_base_time(element)))
         let waiting = Int64(mailbox.framesWaiting)
         let processing = Int64(addedLatency.load(ordering: .relaxed))
-        // The oldest waiting frame's render time, about `waiting` frames before this one's;
-        // late is past it by more than the sink's tolerance.
-        let oldestRender = Int64(bitPattern: runningTime &+ latency) - waiting * Int64(duration)
-        let slack = oldestRender + Int64(Self.sinkTolerance) - now - (waiting + 1) * processing
+        // Late is past the render time by more than the sink's tolerance. The oldest waiting
+        // frame (about `waiting` frames before this one) is filtered next; this one after
+        // all of them (a filter slower than the frames makes the newest late first).
+        let render = Int64(bitPattern: runningTime &+ latency), tolerance = Int64(Self.sinkTolerance)
+        let oldestRender = render - waiting * Int64(duration)
+        let slack = min(oldestRender + tolerance - now - processing, render + tolerance - now - (waiting + 1) * processing)
         guard slack > 0 else { return nil }
         return Double(min(slack, Int64(latency))) / 1e9
     }
