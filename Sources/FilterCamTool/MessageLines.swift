@@ -61,15 +61,10 @@ public final class MessageLines: @unchecked Sendable {   // the fd is only writt
     public func write(_ line: String) -> String? { Self.write(line, to: fd, named: name, failure: failure) }
 
     private static func write(_ line: String, to fd: Int32, named name: String, failure: Locked<String?>) -> String? {
-        var bytes = Array((line + "\n").utf8)
-        var written = 0
         // Where the line starts in a file (-1: a pipe), to take back a line cut short.
         let start = lseek(fd, 0, SEEK_CUR)
-        while written < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n > 0 { written += n; continue }
-            if n < 0 && errno == EINTR { continue }
-            let code = n < 0 ? errno : ENOSPC
+        let (written, error) = Array((line + "\n").utf8).withUnsafeBytes { WholeWrite.write($0, to: fd) }
+        if let code = error {
             if code == EPIPE { return nil }   // the reader is gone: lost, as the rest of the output
             // A full disk cut the line: the file ends with the last whole one (a reader of JSON
             // lines found half an object, `{"…","path":"/tm`).

@@ -95,16 +95,7 @@ enum BenchCommand {
         let temporary = path + ".partial"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return unwritable(path) ?? String(cString: strerror(errno)) }
-        var problem: String?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { problem = String(cString: strerror(n < 0 ? errno : ENOSPC)); return }
-                offset += n
-            }
-        }
+        var problem = data.withUnsafeBytes { WholeWrite.write($0, to: fd) }.error.map { String(cString: strerror($0)) }
         if problem == nil && fsync(fd) != 0 { problem = String(cString: strerror(errno)) }
         close(fd)
         if problem == nil && rename(temporary, path) != 0 { problem = String(cString: strerror(errno)) }

@@ -87,18 +87,7 @@ enum JPEGWriter {
                 : "the folder '\(folder)' takes no new files (\(String(cString: strerror(error))))"
             throw Failure(description: "cannot write snapshot \(path): \(reason)")
         }
-        var failure: String? = nil
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 {
-                    failure = String(cString: strerror(n < 0 ? errno : ENOSPC))
-                    return
-                }
-                offset += n
-            }
-        }
+        var failure = data.withUnsafeBytes { WholeWrite.write($0, to: fd) }.error.map { String(cString: strerror($0)) }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         // A link, not a rename: a rename replaces a file that took the name meanwhile (two
