@@ -175,8 +175,15 @@ enum LaunchCommand {
     static func exitIfStopIsStuck(status: Int32, report: AbortReport) {
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 1)
-            // Said by the session already: it is past the stop and about to end by itself.
-            if !report.sayUnlessSaid() { Thread.sleep(forTimeInterval: 1) }
+            // The report is said from a thread of its own, waited for at most 2 s: a
+            // terminal nobody reads held its write, and the process, for good.
+            let over = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                // Said by the session already: it is past the stop and about to end by itself.
+                if !report.sayUnlessSaid() { Thread.sleep(forTimeInterval: 1) }
+                over.signal()
+            }
+            _ = over.wait(timeout: .now() + 2)
             restoreLineMode()
             _exit(status)
         }
