@@ -191,10 +191,14 @@ class Window(WindowTestCase):
         the picture."""
         process = subprocess.Popen(command, env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if not eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0), 15):
+        if not eventually(lambda: screenshot_pixel(self.display, 100, 100) != (0, 0, 0) or process.poll() is not None, 15) \
+                or process.poll() is not None:
+            ended = process.poll()
+            windows = self.window_names()
             process.kill()
-            process.communicate()
-            self.fail("the window shows no picture")
+            out, err = process.communicate()
+            self.fail(f"the window shows no picture ({'exited ' + str(ended) if ended is not None else 'running'}, "
+                      f"windows {windows}): {out[-1500:]} {err[-1500:]}")
         return process
 
     def output_once_ended(self, process, timeout, failure):

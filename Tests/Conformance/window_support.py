@@ -34,18 +34,35 @@ class VirtualDisplay:
                 continue
             self.process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{self.size}x24", "-nolisten", "tcp"],
                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for _ in range(50):
-                if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+            # Ready when a client can connect: the socket file appears at bind(), before the
+            # server listens, and a program started then fails "Could not open display" (seen
+            # in CI, 1 start in 40 here).
+            for _ in range(100):
+                if self.process.poll() is None and accepts_clients(f":{number}"):
                     self.display = f":{number}"
                     return self.display
-                time.sleep(0.1)
+                time.sleep(0.05)
             self.process.kill()
+            self.process.wait()
         raise RuntimeError("no Xvfb display could be started")
 
     def stop(self):
         if self.process:
             self.process.terminate()
             self.process.wait(5)
+
+
+def accepts_clients(display):
+    """Whether an X client can open `display` now (through libX11 with ctypes)."""
+    import ctypes
+    x11 = ctypes.cdll.LoadLibrary("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    connection = x11.XOpenDisplay(display.encode())
+    if connection:
+        x11.XCloseDisplay(connection)
+    return bool(connection)
 
 
 def close_window(display, window):
