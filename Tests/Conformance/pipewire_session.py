@@ -5,6 +5,7 @@ in a private runtime folder, so nothing of the machine's own session is touched.
 import json
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -20,6 +21,16 @@ def available():
     return None
 
 
+def accepts_connections(path):
+    """Whether the Unix socket at `path` takes a connection now."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        try:
+            client.connect(path)
+            return True
+        except OSError:
+            return False
+
+
 class PipeWireSession:
     def __init__(self, timeout=20):
         self.folder = tempfile.mkdtemp(prefix="fc-pipewire-")
@@ -29,9 +40,10 @@ class PipeWireSession:
         bus = os.path.join(self.folder, "bus")
         self._start(["dbus-daemon", "--session", "--nofork", "--nopidfile", f"--address=unix:path={bus}"])
         self.env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={bus}"
-        self._wait_for(lambda: os.path.exists(bus), timeout, "the session bus")
+        # Ready when a client can connect: a socket's file appears at bind(), before listen().
+        self._wait_for(lambda: accepts_connections(bus), timeout, "the session bus")
         self._start(["pipewire"])
-        self._wait_for(lambda: os.path.exists(os.path.join(self.folder, "pipewire-0")), timeout, "the pipewire daemon")
+        self._wait_for(lambda: accepts_connections(os.path.join(self.folder, "pipewire-0")), timeout, "the pipewire daemon")
         self._start(["wireplumber"])
         # wireplumber's second connection (the objects it exports) comes once it has started.
         self._wait_for(lambda: "WirePlumber [export]" in self.names("Client", "application.name"), timeout,
