@@ -264,7 +264,7 @@ public final class PipelineSession {
             return .error
         }
         onStarted?()
-        holdSinkFiles()   // opened by their sinks on the way to PAUSED
+        noteFileSinks()   // their files opened by the sinks on the way to PAUSED
         var eosDeadline: Date? = nil
         var quitWaitingSince: Date? = nil   // when a quit began waiting behind commands that need a frame
         var abortedByUser = false           // a second interrupt
@@ -390,6 +390,7 @@ public final class PipelineSession {
             let unfinished = recordingPaths.map { "recording \($0) unfinished: aborted before it was finished (no index), it may not play" }
             onAborting?(AbortReport(lines: summaryLines() + unfinished + filesWrittenLines(aborted: true), said: closingReportSaid))
         }
+        noteStages(now: true)   // the last elements playbin linked, before it unlinks them
         pipeline.setState(GST_STATE_READY)
         reportWhatStoppingSaid()
         let saysTheEnd = closingReportSaid.setFirst()
@@ -612,6 +613,7 @@ public final class PipelineSession {
         for stage in filterStages where !stagesSeen.contains(where: { $0.element.pointer == stage.element }) {
             stagesSeen.append((stage.name, GstOwned(retaining: stage.element)))
         }
+        noteFileSinks()
     }
 
     private func summaryLines() -> [String] {
@@ -643,8 +645,22 @@ public final class PipelineSession {
 
     deinit { sinkFiles.values.forEach { close($0) } }
 
+    /// The file sinks seen while running, each kept (a reference) for the end's lines: one
+    /// inside playbin (`video-sink=`) is added once playbin links it and leaves the bin as
+    /// the pipeline stops, and its `wrote` line was missing.
+    private var fileSinksSeen: [GstOwned<GstElement>] = []
+
+    /// Notes the file sinks not seen before and holds their files.
+    private func noteFileSinks() {
+        for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink"
+            && !fileSinksSeen.contains(where: { $0.pointer == sink }) {
+            fileSinksSeen.append(GstOwned(retaining: sink))
+        }
+        holdSinkFiles()
+    }
+
     private func holdSinkFiles() {
-        for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
+        for sink in fileSinksSeen.map(\.pointer) {
             guard let location = Pipeline.property(sink, "location"), sinkFiles[location] == nil else { continue }
             var info = stat()
             guard stat(location, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
@@ -658,7 +674,7 @@ public final class PipelineSession {
 
     private func filesWrittenLines(aborted: Bool) -> [String] {
         var lines: [String] = []
-        for sink in pipeline.elements where Pipeline.factoryName(of: sink) == "filesink" {
+        for sink in fileSinksSeen.map(\.pointer) {
             guard let location = Pipeline.property(sink, "location") else { continue }
             var info = stat()   // through a symbolic link: the file written, not the link
             guard stat(location, &info) == 0 else {

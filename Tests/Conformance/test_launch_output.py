@@ -142,13 +142,18 @@ class BenchJSONThatDoesNotFit(unittest.TestCase):
 
 class SummaryOfWhatRan(unittest.TestCase):
     def test_an_element_inside_playbin_gets_its_summary_line(self):
-        # playbin's video-filter leaves the bin as the pipeline stops: its line was missing.
+        # playbin's video-filter and video-sink leave the bin as the pipeline stops: the
+        # filter's summary line and the file sink's `wrote` line were missing.
         from support import clip
         uri = "file://" + clip(1)
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-playbin-"), "frames.raw")
         run = subprocess.run([CLI, "launch", "playbin", f"uri={uri}", 'video-filter="filtercam name=fc filter=sepia"',
-                              'video-sink="fakesink sync=false"'], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+                              f'video-sink="filesink location={out} sync=false"', "audio-sink=fakesink"],
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertRegex(run.stderr, r"filtercam fc: processed=30 dropped=0")
+        self.assertGreater(os.path.getsize(out), 0)
+        self.assertIn(f"wrote {out} (", run.stderr)
 
     def stop_after(self, change):
         """Records into a folder of its own; once the file has data, CHANGE(folder, file)
