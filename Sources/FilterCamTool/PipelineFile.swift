@@ -139,6 +139,8 @@ public struct PipelineFile {
     }
 
     /// Drops `#` to the end of the line, unless the `#` is inside quotes.
+    /// The line without its comment: a `#` outside quotes at the start of a word, as a
+    /// shell reads it (`location=take#2.raw` wrote the file `take`, saying nothing).
     static func stripComment(_ line: String) -> String {
         var inQuote: Character? = nil
         var out = ""
@@ -146,7 +148,7 @@ public struct PipelineFile {
             if ch == "\"" || ch == "'" {
                 if inQuote == ch { inQuote = nil } else if inQuote == nil { inQuote = ch }
             }
-            if ch == "#" && inQuote == nil { break }
+            if ch == "#" && inQuote == nil && (out.last?.isWhitespace ?? true) { break }
             out.append(ch)
         }
         return out

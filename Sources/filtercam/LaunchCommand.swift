@@ -14,6 +14,7 @@ enum LaunchCommand {
     static func run(_ arguments: [String]) -> Int32 {
         var messages: MessageLines? = nil
         var messagesToStdout = false
+        var messagesPath: String? = nil   // opened once the command line and the pipeline are good
         var verbose = false
         var audio = false
         var rest: [String] = []
@@ -29,19 +30,12 @@ enum LaunchCommand {
                 break
             } else if a == "--messages" {
                 messages = MessageLines(fd: STDOUT_FILENO, name: "stdout", owned: false)
+                messagesPath = nil
                 messagesToStdout = true
             } else if a.hasPrefix("--messages=") {
-                let path = String(a.dropFirst("--messages=".count))
+                messagesPath = String(a.dropFirst("--messages=".count))
+                messages = nil
                 messagesToStdout = false
-                // Opened as a shell's `>` opens it: a FIFO another program reads, /dev/stderr
-                // or /dev/null are written to, not replaced by a new file (FileManager's
-                // createFile writes a temporary file and renames it over the path).
-                let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                guard fd >= 0 else {
-                    printError("filtercam launch: cannot write messages to '\(path)': \(String(cString: strerror(errno)))")
-                    return 2
-                }
-                messages = MessageLines(fd: fd, name: path.quotedForMessage, owned: true)
             } else if a == "--verbose" {
                 verbose = true
             } else if a == "--audio" {
@@ -68,6 +62,7 @@ enum LaunchCommand {
             return 1
         }
         let (argument, description, file) = (target.argument, target.description, target.file)
+        if let note = target.note { printError("filtercam launch: " + note) }
         if let file { UnreadVariables.notes(for: file, named: argument).forEach(printError) }
         if let problem = QuoteCheck.problem(in: description, file: file, argument: argument) {
             printError("filtercam launch: \(problem)")
@@ -91,6 +86,10 @@ enum LaunchCommand {
             for hint in ParseHints.hints(for: "\(error)", file: file, description: description) { printError("  " + hint) }
             if let hint = (error as? Pipeline.ParseError)?.linkHint { printError("  hint: " + hint) }
             hintAtMessagesFile()
+            // `launch 'videotestsrc ! fakesink' --verbose`: GStreamer said only "syntax error".
+            if let option = rest.dropFirst().first(where: { $0.hasPrefix("--") }) {
+                printError("  hint: \(option.quotedForMessage) after the description was read as part of it: options go before it")
+            }
             return 1
         }
         // The messages and the stream in one stdout: JSON lines went into the raw frames.
@@ -98,6 +97,25 @@ enum LaunchCommand {
             printError("filtercam launch: --messages writes to stdout, where \(GStreamer.name(of: sink)) writes the stream: "
                        + "give the messages a file of their own (--messages=FILE)")
             return 2
+        }
+        if let path = messagesPath {
+            // The pipeline file itself was emptied, then blamed for holding no pipeline.
+            var given = stat(), read = stat()
+            if file != nil, stat(path, &given) == 0, stat(argument, &read) == 0,
+               given.st_dev == read.st_dev, given.st_ino == read.st_ino {
+                printError("filtercam launch: --messages=\(path) is the pipeline file itself: writing the messages would empty it; give them a file of their own")
+                return 2
+            }
+            // Opened as a shell's `>` opens it: a FIFO another program reads, /dev/stderr
+            // or /dev/null are written to, not replaced by a new file (FileManager's
+            // createFile writes a temporary file and renames it over the path). Only now:
+            // a command line or pipeline refused left the file emptied.
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                printError("filtercam launch: cannot write messages to '\(path)': \(String(cString: strerror(errno)))")
+                return 2
+            }
+            messages = MessageLines(fd: fd, name: path.quotedForMessage, owned: true)
         }
         let session = PipelineSession(pipeline: pipeline)
         session.messagesOutput = messages

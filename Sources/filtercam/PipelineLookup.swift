@@ -5,10 +5,12 @@ import Foundation
 
 /// `filtercam launch preview` finds `pipelines/preview.pipeline`: in the current folder,
 /// then in the installed share folder (`<prefix>/share/filtercam/pipelines`, next to
-/// `<prefix>/bin/filtercam`), then in the package the binary was built in.
+/// `<prefix>/bin/filtercam`), then in the package the binary was built in. A name finds
+/// its pipeline even where the current folder holds a file or folder of that name (a
+/// `snapshot` folder for the stills stopped `launch snapshot`): `./NAME` is that file.
 enum PipelineLookup {
     static func file(named name: String) -> String? {
-        guard looksLikeName(name), !FileManager.default.fileExists(atPath: name) else { return nil }
+        guard looksLikeName(name) else { return nil }
         for folder in folders() {
             let path = folder.appendingPathComponent(name + ".pipeline").path
             if FileManager.default.fileExists(atPath: path) { return path }
@@ -60,6 +62,8 @@ struct PipelineTarget {
     let argument: String
     let description: String
     let file: PipelineFile?
+    /// Said when a name found its pipeline beside a file of the same name here.
+    let note: String?
 
     /// Throws the file's error (missing, unreadable, a `${…}` problem).
     init(_ words: [String], command: String = "launch") throws {
@@ -75,8 +79,15 @@ struct PipelineTarget {
            let name = words.first(where: { PipelineLookup.file(named: $0) != nil || $0.hasSuffix(".pipeline") }) {
             throw WordsBesidePipeline(name: name, others: words.filter { $0 != name }, command: command)
         }
-        var argument = words.joined(separator: " ")
-        if words.count == 1, let found = PipelineLookup.file(named: argument) { argument = found }
+        var argument = words.count == 1 ? words[0] : words.map(Self.descriptionWord).joined(separator: " ")
+        var info = stat()
+        if words.count == 1, let found = PipelineLookup.file(named: argument) {
+            note = stat(argument, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                ? "note: '\(argument)' is the pipeline \(found); the file of that name here is './\(argument)'" : nil
+            argument = found
+        } else {
+            note = nil
+        }
         if words.count == 1, PipelineLookup.looksLikeName(argument), argument == words[0],
            !FileManager.default.fileExists(atPath: argument), !GStreamer.hasElement(named: argument) {
             throw UnknownPipelineName(name: argument)
@@ -99,6 +110,11 @@ struct PipelineTarget {
                 guard ShippedPipelines.names().contains(name) else { throw error }
                 throw MissingPipelineFile(description: "\(error.description); the shipped pipeline of that name is 'filtercam \(command) \(name)'")
             }
+            // A value Swift read with U+FFFD in place of bytes that are not UTF-8 (the file
+            // would be written under another name).
+            if let name = file.variablesRead.first(where: { NotUTF8.variable($0) != nil }) {
+                throw VariableNotText(name: name, value: NotUTF8.variable(name)!)
+            }
             self.file = file
             description = file.description
         } else {
@@ -107,6 +123,24 @@ struct PipelineTarget {
         }
         self.argument = argument
     }
+
+    /// A word of a description typed as several: a property's value holding a space
+    /// (`location="my clip.raw"`, the shell took the quotes) has its spaces escaped, as
+    /// gst-launch-1.0 escapes its arguments; joined with plain spaces, "clip.raw" became a
+    /// word of its own ("unexpected reference"). Other words (`'filtercam filter=sepia'`)
+    /// join as they are.
+    static func descriptionWord(_ word: String) -> String {
+        guard word.range(of: #"^[A-Za-z_][A-Za-z0-9_:-]*="#, options: .regularExpression) != nil,
+              word.contains(where: \.isWhitespace) else { return word }
+        var escaped = "", inQuotes = false, previous: Character? = nil
+        for ch in word {
+            if ch == "\"" && (!inQuotes || previous != "\\") { inQuotes.toggle() }
+            if ch == " " && !inQuotes { escaped.append("\\") }
+            escaped.append(ch)
+            previous = ch
+        }
+        return escaped
+    }
 }
 
 /// A pipeline file path that is not there, when a shipped pipeline has its name.
@@ -114,14 +148,22 @@ struct MissingPipelineFile: Error, CustomStringConvertible {
     let description: String
 }
 
+/// A variable the file reads whose value is not UTF-8 text.
+struct VariableNotText: Error, CustomStringConvertible {
+    let name: String
+    let value: String
+    var description: String { "\(name)=\(value) is not UTF-8 text: names and values go to GStreamer as UTF-8" }
+}
+
 /// A single word that names neither a pipeline file nor an element.
 struct UnknownPipelineName: Error, CustomStringConvertible {
     let name: String
     var description: String {
-        let shipped = ShippedPipelines.names()
+        let shipped = ShippedPipelines.names(), local = ShippedPipelines.localFolder() == nil ? [] : ShippedPipelines.allNames().filter { !shipped.contains($0) }
         var text = "no pipeline file \(name).pipeline (looked in ./pipelines, the installed share folder and the package) "
-            + "and no element \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: shipped))"
+            + "and no element \(name.quotedForMessage)\(NameSuggestion.hint(for: name, among: ShippedPipelines.allNames()))"
         if !shipped.isEmpty { text += "; shipped pipelines: \(shipped.joined(separator: ", ")) (filtercam launch --help)" }
+        if !local.isEmpty { text += "; in ./pipelines: \(local.joined(separator: ", "))" }
         return text
     }
 }

@@ -50,6 +50,7 @@ enum ServeCommand {
             return 1
         }
         let (description, file) = (target.description, target.file)
+        if let note = target.note { printError("filtercam serve: " + note) }
         let channel = "filtercam-serve-\(getpid())"
         let pipeline: Pipeline
         do {

@@ -5,13 +5,31 @@ import Foundation
 /// The pipeline files that ship with filtercam (what `launch NAME` finds), for
 /// `launch --help` and for "did you mean" when a name is mistyped.
 enum ShippedPipelines {
-    /// The first folder of `PipelineLookup`'s search path that holds pipeline files.
+    /// The folder FilterCam's own pipeline files are in: the first of the installed share
+    /// folder and the package that holds some. A `pipelines` folder of the user's own in the
+    /// current folder is not it (its files were listed as "shipped", and the shipped ones
+    /// left out of the list and of "did you mean").
     static func folder() -> URL? {
-        PipelineLookup.folders().first { folder in !names(in: folder).isEmpty }
+        PipelineLookup.folders().dropFirst().first { folder in !names(in: folder).isEmpty }
     }
 
     static func names() -> [String] {
         folder().map(names(in:)) ?? []
+    }
+
+    /// The user's own `./pipelines` when it is not the shipped folder itself (as when
+    /// run in the package), and holds pipeline files.
+    static func localFolder() -> URL? {
+        guard let local = PipelineLookup.folders().first, !names(in: local).isEmpty else { return nil }
+        if let shipped = folder(), local.resolvingSymlinksInPath().standardizedFileURL.path
+            == shipped.resolvingSymlinksInPath().standardizedFileURL.path { return nil }
+        return local
+    }
+
+    /// Every name `launch NAME` finds: the user's own first, then the shipped ones.
+    static func allNames() -> [String] {
+        let local = localFolder().map(names(in:)) ?? []
+        return local + names().filter { !local.contains($0) }
     }
 
     private static func names(in folder: URL) -> [String] {
@@ -46,7 +64,16 @@ enum ShippedPipelines {
             var entry = (first == nil ? head + "\n" : "") + HelpText.wrap(summary(of: text), indent: column, first: first)
             if !variables.isEmpty { entry += "\n" + HelpText.wrap(units: variables, indent: column) }
             return entry
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + localListing()
+    }
+
+    /// The user's own pipeline files in ./pipelines, named after the shipped ones (found
+    /// first by `launch NAME`, so one of a shipped name is said to be used instead).
+    private static func localListing() -> String {
+        guard let local = localFolder() else { return "" }
+        let shipped = Set(names())
+        let own = names(in: local).map { shipped.contains($0) ? "\($0) (used instead of the shipped one)" : $0 }
+        return "\n  in ./pipelines: " + own.joined(separator: ", ")
     }
 
     /// The first sentences of a pipeline file's header: its first paragraph (up to a blank

@@ -14,6 +14,12 @@ signal(SIGXFSZ, SIG_IGN)
 signal(SIGPIPE, SIG_IGN)
 LaunchCommand.installSignalHandlers()
 
+// Swift turns bytes that are not UTF-8 into U+FFFD: a file would be written under another
+// name, an existing folder said missing. GStreamer takes names and values as UTF-8 text.
+if let (index, word) = NotUTF8.firstArgument() {
+    FileHandle.standardError.write("filtercam: argument \(index) is not UTF-8 text (\(word)): names and values go to GStreamer as UTF-8\n")
+    exit(2)
+}
 var arguments = Array(CommandLine.arguments.dropFirst())
 // No command is a usage error, as for gst-launch-1.0 and git: the usage, on stderr, and 2,
 // so that `filtercam $CMD` with an empty variable fails in a script.
@@ -22,6 +28,7 @@ guard !arguments.isEmpty else {
     exit(2)
 }
 let command = arguments.removeFirst()
+arguments = OptionWords.normalized(arguments, command: command)
 /// The commands, for the messages that name them.
 let commands = ["launch", "serve", "inspect", "filters", "devices", "bench", "version", "help"]
 let status: Int32

@@ -19,6 +19,14 @@ final class PipelineFileTests: XCTestCase {
         XCTAssertFalse(file.description.contains("but this is"))
     }
 
+    /// A `#` inside a word is part of it, as in a shell: `location=take#2.raw` wrote `take`.
+    func testHashInsideAWordIsNotAComment() throws {
+        let file = try PipelineFile(text: "videotestsrc ! filesink location=take#2.raw\t# a comment\n#whole line\n", environment: [:])
+        XCTAssertEqual(file.description, "videotestsrc ! filesink location=take#2.raw")
+        let colour = try PipelineFile(text: "videotestsrc ! textoverlay color=#00FF00 text=x#y ! fakesink #done", environment: [:])
+        XCTAssertEqual(colour.description, "videotestsrc ! textoverlay color=#00FF00 text=x#y ! fakesink")
+    }
+
     /// A file saved with Windows line endings: each line ends at "\r\n" (one Character in
     /// Swift, so splitting on "\n" alone kept the file as one line and a comment hid the rest).
     /// An error that quotes nothing of the file (`Resource not found`) is placed by the
