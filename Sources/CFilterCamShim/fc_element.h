@@ -31,7 +31,14 @@ typedef struct {
   GstElement *sink, *src;   // the appsink and the appsrc (owned)
   GstPad *to_sink, *from_src;
   GstBus *bus;              // theirs alone: their messages pass through the element's filter
+  gint64 renegotiation_asked_at;   // g_get_monotonic_time() of a RECONFIGURE sent upstream, 0: none pending (atomic)
 } FcInnerPair;
+
+/// A RECONFIGURE from downstream went upstream: until new caps come out of the appsrc (at
+/// most 2 s), a frame downstream refuses (NOT_NEGOTIATED: made for the caps before) is
+/// dropped instead of ending the stream, as GstBaseSrc retries while its pad needs
+/// reconfiguring (identity and videoflip, in the element's place, carried on).
+void fc_inner_note_renegotiation(FcInnerPair *pair);
 
 /// Makes the element's two pads forward into and out of the (still empty) inner pair.
 void fc_inner_init(FcInnerPair *pair, GstPad *element_sink, GstPad *element_src);

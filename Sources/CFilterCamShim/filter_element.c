@@ -236,8 +236,10 @@ void fc_note_upstream_event_result(gboolean result) { fc_upstream_result = resul
 static gboolean fc_filter_src_event(GstPad *pad, GstObject *parent, GstEvent *event) {
   FcFilterElement *self = (FcFilterElement *)parent;
   switch (GST_EVENT_TYPE(event)) {
-  case GST_EVENT_SEEK:
   case GST_EVENT_RECONFIGURE:
+    if (self) fc_inner_note_renegotiation(&self->inner);
+    return self ? gst_pad_push_event(self->sinkpad, event) : gst_pad_push_event(gst_pad_get_element_private(pad), event);
+  case GST_EVENT_SEEK:
   case GST_EVENT_CUSTOM_UPSTREAM:
   case GST_EVENT_CUSTOM_BOTH:
   case GST_EVENT_CUSTOM_BOTH_OOB:

@@ -55,7 +55,39 @@ static gboolean fc_from_src_event(GstPad *pad, GstObject *parent, GstEvent *even
     gst_event_unref(event);
     return TRUE;
   }
+  // New caps out of the appsrc: the renegotiation asked for has come (refused too, they
+  // end the stream as before). A flush ends the wait as well.
+  if (pair && (GST_EVENT_TYPE(event) == GST_EVENT_CAPS || GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP))
+    __atomic_store_n(&pair->renegotiation_asked_at, 0, __ATOMIC_RELAXED);
   return fc_forward_event(pad, parent, event);
+}
+
+// How long frames made for the caps before may be refused after a RECONFIGURE (µs).
+#define FC_RENEGOTIATION_WAIT (2 * G_USEC_PER_SEC)
+
+void fc_inner_note_renegotiation(FcInnerPair *pair) {
+  __atomic_store_n(&pair->renegotiation_asked_at, g_get_monotonic_time(), __ATOMIC_RELAXED);
+}
+
+static gboolean fc_renegotiating(GstPad *pad) {
+  FcInnerPair *pair = g_object_get_data(G_OBJECT(pad), "fc-inner-pair");
+  if (!pair) return FALSE;
+  gint64 asked = __atomic_load_n(&pair->renegotiation_asked_at, __ATOMIC_RELAXED);
+  return asked != 0 && g_get_monotonic_time() - asked < FC_RENEGOTIATION_WAIT;
+}
+
+static GstFlowReturn fc_from_src_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
+  GstFlowReturn result = fc_forward_chain(pad, parent, buffer);
+  if (result == GST_FLOW_NOT_NEGOTIATED && fc_renegotiating(pad)) {
+    GST_DEBUG_OBJECT(pad, "a frame of the caps before the renegotiation refused: dropped");
+    return GST_FLOW_OK;
+  }
+  return result;
+}
+
+static GstFlowReturn fc_from_src_chain_list(GstPad *pad, GstObject *parent, GstBufferList *list) {
+  GstFlowReturn result = fc_forward_chain_list(pad, parent, list);
+  return result == GST_FLOW_NOT_NEGOTIATED && fc_renegotiating(pad) ? GST_FLOW_OK : result;
 }
 
 static void fc_forward_to(GstPad *pad, GstPad *partner) {
@@ -77,6 +109,8 @@ void fc_inner_init(FcInnerPair *pair, GstPad *element_sink, GstPad *element_src)
   fc_forward_to(element_src, pair->from_src);
   fc_forward_to(pair->from_src, element_src);
   gst_pad_set_event_function(pair->from_src, fc_from_src_event);
+  gst_pad_set_chain_function(pair->from_src, fc_from_src_chain);
+  gst_pad_set_chain_list_function(pair->from_src, fc_from_src_chain_list);
   g_object_set_data(G_OBJECT(pair->from_src), "fc-inner-pair", pair);
 }
 

@@ -42,8 +42,12 @@ public enum FrameIO {
 
     /// Writes a frame as PNG.
     public static func writePNG(_ frame: PixelBuffer, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(try png(frame))) else {
-            throw Failure(description: "could not write '\(path)'")
+        let bytes = try png(frame)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(description: "could not write '\(path)': \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        if let error = bytes.withUnsafeBytes({ WholeWrite.write($0, to: fd) }).error {
+            throw Failure(description: "could not write '\(path)': \(String(cString: strerror(error)))")
         }
     }
 
@@ -90,8 +94,8 @@ public enum FilterPreview {
         if FileManager.default.fileExists(atPath: picture, isDirectory: &isFolder), isFolder.boolValue {
             throw FrameIO.Failure(description: "\(picture.quotedForMessage) is a folder, not a picture")
         }
-        guard FileManager.default.isReadableFile(atPath: picture) else {
-            throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage)")
+        guard access(picture, R_OK) == 0 else {
+            throw FrameIO.Failure(description: "cannot read the picture \(picture.quotedForMessage): \(String(cString: strerror(errno)))")
         }
         // Read before the folder is made: a picture that fails leaves nothing behind.
         let source: PixelBuffer

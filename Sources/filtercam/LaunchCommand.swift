@@ -28,7 +28,7 @@ enum LaunchCommand {
             if a == "--" && rest.isEmpty {   // the end of the options, as for gst-launch-1.0
                 rest = Array(arguments[(index + 1)...])
                 break
-            } else if a == "--messages" {
+            } else if a == "--messages" || a == "--messages=-" {   // `-`: stdout, as for most tools
                 messages = MessageLines(fd: STDOUT_FILENO, name: "stdout", owned: false)
                 messagesPath = nil
                 messagesToStdout = true

@@ -638,6 +638,40 @@ class Caps(unittest.TestCase):
         self.assertEqual(message.src.get_name(), "fc")
         self.assertIn("Y444", message.parse_error()[0].message)
 
+    def test_downstream_caps_changed_past_another_element_renegotiate(self):
+        # A caps filter changed while playing behind identity or videoscale: the RECONFIGURE
+        # reaches the source, but the frames already made for the old caps were refused
+        # and ended the stream with an error (identity and videoflip here carry on).
+        for element in ["videoflip", "filtercam", "fcsepia"]:
+            for between, caps in [("identity", "video/x-raw,format=NV12"), ("videoscale", "video/x-raw,format=NV12"),
+                                  ("identity", "video/x-raw,format=I420,width=160,height=120")]:
+                with self.subTest(element=element, between=between, caps=caps):
+                    pipeline = Gst.parse_launch(
+                        f"videotestsrc is-live=true ! video/x-raw,framerate=30/1 ! {element} name=e ! {between} ! "
+                        "capsfilter name=cf caps=video/x-raw,format=I420 ! fakesink name=sink")
+                    seen = []
+                    pad = pipeline.get_by_name("sink").get_static_pad("sink")
+                    pad.add_probe(Gst.PadProbeType.BUFFER,
+                                  lambda p, info: (seen.append(p.get_current_caps().to_string()), Gst.PadProbeReturn.OK)[1])
+                    pipeline.set_state(Gst.State.PLAYING)
+                    try:
+                        deadline = time.monotonic() + 10
+                        while len(seen) < 3 and time.monotonic() < deadline:
+                            time.sleep(0.01)
+                        self.assertGreaterEqual(len(seen), 3, "no frames before the change")
+                        pipeline.get_by_name("cf").set_property("caps", Gst.Caps.from_string(caps))
+                        wanted = Gst.Caps.from_string(caps)
+                        changed = lambda: sum(Gst.Caps.from_string(c).is_subset(wanted) for c in list(seen)) >= 10
+                        bus = pipeline.get_bus()
+                        error = None
+                        deadline = time.monotonic() + 10
+                        while not changed() and error is None and time.monotonic() < deadline:
+                            error = bus.timed_pop_filtered(50 * Gst.MSECOND, Gst.MessageType.ERROR)
+                        self.assertIsNone(error, error and error.parse_error()[0].message)
+                        self.assertTrue(changed(), f"10 frames of {caps} did not come; last: {seen[-1:]}")
+                    finally:
+                        pipeline.set_state(Gst.State.NULL)
+
 
 def jpeg_without_metadata(jpeg):
     """A JPEG's bytes without its APPn segments (JFIF, EXIF, XMP): the picture's tables and

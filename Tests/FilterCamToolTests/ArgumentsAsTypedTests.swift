@@ -112,6 +112,26 @@ final class ArgumentsAsTypedTests: XCTestCase {
         XCTAssertTrue(late.stderr.contains("'--bogus' after the description was read as part of it: options go before it"), late.stderr)
     }
 
+    /// Failures that said no reason, or the wrong one: `--messages=-` wrote a file named
+    /// `-`; a folder under a file "does not exist"; a preview into a broken link and a
+    /// missing picture said only that they failed.
+    func testWhatFailedIsSaidWithWhy() throws {
+        let dir = try folder()
+        let messages = try runCLI(in: dir, ["launch", "--messages=-", "videotestsrc num-buffers=1 ! filtercam snapshot-every=1 snapshot-location=s-%d.jpg ! fakesink"])
+        XCTAssertEqual(messages.status, 0, messages.summary)
+        XCTAssertTrue(messages.stdoutText.contains("\"name\":\"snapshot-saved\""), messages.stdoutText)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("-").path))
+        try Data("x".utf8).write(to: dir.appendingPathComponent("afile"))
+        let under = try runCLI(in: dir, ["launch", "videotestsrc num-buffers=1 ! filtercam snapshot-every=1 snapshot-location=afile/sub/s-%d.jpg ! fakesink"])
+        XCTAssertTrue(under.stderr.contains("'afile' is a file, not a folder: 'afile/sub' cannot be under it"), under.stderr)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("dl").path, withDestinationPath: "/nonexistent/x")
+        let link = try runCLI(in: dir, ["filters", "sepia", "--preview", "dl"])
+        XCTAssertNotEqual(link.status, 0, link.summary)
+        XCTAssertTrue(link.stderr.contains("could not write 'dl/sepia.png': No such file or directory"), link.stderr)
+        let picture = try runCLI(in: dir, ["filters", "sepia", "--preview", "pv", "--picture", "/no/such.png"])
+        XCTAssertTrue(picture.stderr.contains("cannot read the picture '/no/such.png': No such file or directory"), picture.stderr)
+    }
+
     /// `--messages=FILE` naming the pipeline file emptied it, and then blamed it for
     /// holding no pipeline; a command line refused for another reason emptied FILE too.
     func testMessagesNeverEmptyThePipelineFileOrAFileOfARefusedRun() throws {

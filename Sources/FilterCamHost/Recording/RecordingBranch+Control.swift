@@ -163,6 +163,9 @@ extension RecordingBranch {
         let folder = parent.isEmpty ? "." : parent
         var isFolder = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            if let file = SnapshotFolders.fileInTheWay(of: folder) {
+                throw MP4Recorder.Failure(description: "'\(file)' is a file, not a folder: '\(folder)' cannot be under it")
+            }
             throw MP4Recorder.Failure(description: "the folder '\(folder)' does not exist")
         }
         guard isFolder else { throw MP4Recorder.Failure(description: "'\(folder)' is not a folder") }

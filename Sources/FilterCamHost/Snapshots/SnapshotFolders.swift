@@ -46,10 +46,12 @@ final class SnapshotFolders: Sendable {
             guard fd >= 0 else {
                 let error = errno
                 var info = stat()
+                let inTheWay = error == ENOTDIR ? Self.fileInTheWay(of: folder) : nil
                 let problem = error == ENOTDIR && stat(folder, &info) == 0 ? "'\(folder)' is not a folder"
-                    : removed && error == ENOENT ? "the folder '\(folder)' does not exist any more (removed while running)"
+                    : inTheWay.map { "'\($0)' is a file, not a folder: '\(folder)' cannot be under it" }
+                    ?? (removed && error == ENOENT ? "the folder '\(folder)' does not exist any more (removed while running)"
                     : error == ENOENT || error == ENOTDIR ? "the folder '\(folder)' does not exist"
-                    : "the folder '\(folder)' cannot be opened: \(String(cString: strerror(error)))"
+                    : "the folder '\(folder)' cannot be opened: \(String(cString: strerror(error)))")
                 throw Failure(description: problem)
             }
             if open.count >= Self.kept { close(open.removeFirst().fd) }
@@ -72,4 +74,17 @@ final class SnapshotFolders: Sendable {
     }
 
     deinit { closeAll() }
+
+    /// The first leading part of `path` that is there and is not a folder (`afile` of
+    /// `afile/sub`: open(2) says only ENOTDIR, said as "does not exist").
+    static func fileInTheWay(of path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            var info = stat()
+            guard stat(prefix, &info) == 0 else { return nil }
+            if (info.st_mode & S_IFMT) != S_IFDIR { return prefix }
+        }
+        return nil
+    }
 }
