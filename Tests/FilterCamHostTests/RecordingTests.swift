@@ -280,6 +280,19 @@ final class RecordingTests: XCTestCase {
                                            + "ahead of the picture (a microphone, or a live test source: audiotestsrc is-live=true)"])
     }
 
+    /// A sound source GStreamer cannot build is a typo, not a missing microphone: said so.
+    func testASoundSourceThatCannotBeBuiltIsNamedAsSuch() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        _ = try collectFrames("videotestsrc is-live=true num-buffers=10 ! video/x-raw,format=I420,width=96,height=64,framerate=30/1 "
+                              + "! filtercam record=true record-audio=true record-audio-source=nosuchsoundsource "
+                              + "record-location=\(dir.path)/b-%05d.mp4", prepare: { messages = BusLog($0) })
+        let path = dir.appendingPathComponent("b-00000.mp4").path
+        XCTAssertEqual(messages.warnings, ["recording \(path) without sound: 'nosuchsoundsource' is not a sound source GStreamer can build: "
+                                           + "no element \"nosuchsoundsource\""])
+    }
+
     /// A folder that is not there: a warning naming the path and why, `record` back to
     /// false, and every frame still goes through.
     func testAFolderThatCannotBeWrittenIsAWarningAndTheStreamRunsOn() throws {

@@ -23,6 +23,9 @@ enum SoundCheck {
                     + "(a microphone, or a live test source: audiotestsrc is-live=true)"
             case .noSound(let why):
                 "no sound from \(description.quotedForMessage) (no microphone?): \(why)"
+            case .notBuilt(let why):
+                // A typo, not a missing microphone.
+                "\(description.quotedForMessage) is not a sound source GStreamer can build: \(why)"
             }
         }
     }
@@ -30,6 +33,7 @@ enum SoundCheck {
     private enum Problem {
         case notLive
         case noSound(String)
+        case notBuilt(String)
     }
 
     private static func check(_ description: String, timeout: Double) -> Problem? {
@@ -37,7 +41,7 @@ enum SoundCheck {
         do {
             owned = try GStreamer.launch("\(description) ! appsink name=fc-ear sync=false max-buffers=1 drop=true")
         } catch {
-            return .noSound("'\(description)' is not a sound source GStreamer can build: \(error)")
+            return .notBuilt("\(error)")
         }
         let pipeline = owned.pointer
         defer { gst_element_set_state(owned.pointer, GST_STATE_NULL) }
