@@ -459,8 +459,11 @@ public final class PipelineSession {
         } || filterStages.contains { Pipeline.property($0.element, "record") == "true" }
         stoppingARecording = recording
         let cause = why == "quit" ? "Quit" : Self.signalWords[interrupts.first] ?? "Interrupt"
-        errorLine(why == "quit" ? "Quit: sending EOS so recordings are finalised…"
-                                : "\(cause): sending EOS so recordings are finalised (Ctrl-C again aborts)…")
+        // "so recordings are finalised" only where something records (it was said for a
+        // pipeline with no muxer, file sink or recording, as if one were).
+        let finishing = recording ? " so recordings are finalised" : ""
+        errorLine(why == "quit" ? "Quit: sending EOS\(finishing)…"
+                                : "\(cause): sending EOS\(finishing) (Ctrl-C again aborts)…")
         if pipeline.isPausedOnPurpose {
             // Serve's camera while nobody watches: a source that is not live waits in the
             // sink's preroll there, where no EOS gets past; playing, it flows. Also while the

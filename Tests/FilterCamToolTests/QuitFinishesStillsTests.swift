@@ -68,7 +68,11 @@ final class QuitFinishesStillsTests: XCTestCase {
         let silent = "udpsrc port=0 caps=video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! filtercam ! fakesink"
         let alone = try runCLI(["launch", silent], stdin: "quit\n", timeout: 30)
         XCTAssertEqual(alone.status, 0, alone.summary)
-        XCTAssertTrue(alone.stderr.contains("Quit: sending EOS"), alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("Quit: sending EOS…"), alone.stderr)
+        // Nothing records here (no muxer, file sink or recording): not said as if it did.
+        XCTAssertFalse(alone.stderr.contains("recordings are finalised"), alone.stderr)
+        let writing = try runCLI(["launch", "videotestsrc is-live=true ! matroskamux ! filesink location=/dev/null"], stdin: "quit\n", timeout: 30)
+        XCTAssertTrue(writing.stderr.contains("Quit: sending EOS so recordings are finalised…"), writing.stderr)
         // Said as typed (`set zoom=abc`, not Swift's `set(element: nil, …)`), after the
         // refusal of the line before them.
         let behind = try runCLI(["launch", silent], stdin: "bogus\nrotate\nset zoom=abc\nquit\n", timeout: 30)
