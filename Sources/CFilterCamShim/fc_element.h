@@ -31,14 +31,21 @@ typedef struct {
   GstElement *sink, *src;   // the appsink and the appsrc (owned)
   GstPad *to_sink, *from_src;
   GstBus *bus;              // theirs alone: their messages pass through the element's filter
-  gint64 renegotiation_asked_at;   // g_get_monotonic_time() of a RECONFIGURE sent upstream, 0: none pending (atomic)
+  gint renegotiation_budget;       // refused frames still forgiven after a RECONFIGURE (atomic)
+  guint64 renegotiation_drops;     // frames refused and forgiven (atomic)
 } FcInnerPair;
 
-/// A RECONFIGURE from downstream went upstream: until new caps come out of the appsrc (at
-/// most 2 s), a frame downstream refuses (NOT_NEGOTIATED: made for the caps before) is
-/// dropped instead of ending the stream, as GstBaseSrc retries while its pad needs
-/// reconfiguring (identity and videoflip, in the element's place, carried on).
+/// A RECONFIGURE from downstream went upstream: the frames already made for the caps
+/// before it (at most FC_RENEGOTIATION_FRAMES) that downstream refuses (NOT_NEGOTIATED)
+/// are dropped instead of ending the stream, as GstBaseSrc drops one and retries while its
+/// pad needs reconfiguring (identity and videoflip, in the element's place, carried on).
+/// Past that many a refusal ends the stream as before: an upstream that cannot renegotiate
+/// (rawvideoparse, an appsrc with fixed caps) must not have the rest of its frames
+/// dropped without a word.
 void fc_inner_note_renegotiation(FcInnerPair *pair);
+/// Frames dropped that way (they count as dropped, not as processed).
+guint64 fc_inner_renegotiation_drops(FcInnerPair *pair);
+
 
 /// Makes the element's two pads forward into and out of the (still empty) inner pair.
 void fc_inner_init(FcInnerPair *pair, GstPad *element_sink, GstPad *element_src);

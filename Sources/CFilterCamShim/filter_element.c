@@ -282,6 +282,10 @@ GType fc_filter_element_register_type(const char *name, const FcElementSpec *spe
   return fc_register_shell(GST_TYPE_ELEMENT, name, spec, sizeof(GstElementClass), sizeof(FcFilterElement), fc_filter_class_init, fc_filter_instance_init);
 }
 
+guint64 fc_filter_renegotiation_drops(GstElement *element) {
+  return FC_SPEC(element) && !GST_IS_BIN(element) ? fc_inner_renegotiation_drops(&((FcFilterElement *)element)->inner) : 0;
+}
+
 void fc_element_adopt_inner(GstElement *element, GstElement *sink, GstElement *src) {
   g_return_if_fail(FC_SPEC(element) && !GST_IS_BIN(element));
   fc_inner_adopt(&((FcFilterElement *)element)->inner, sink, src, fc_filter_inner_message, element);

@@ -49,45 +49,83 @@ static gboolean fc_is_inner_latency_probe(const FcInnerPair *pair, GstEvent *eve
   return strcmp(id, sink_id) == 0 || strcmp(id, src_id) == 0;
 }
 
+static gboolean fc_forgive_refusal(GstPad *pad, FcInnerPair *pair);
+
 static gboolean fc_from_src_event(GstPad *pad, GstObject *parent, GstEvent *event) {
   FcInnerPair *pair = g_object_get_data(G_OBJECT(pad), "fc-inner-pair");
   if (pair && fc_is_inner_latency_probe(pair, event)) {
     gst_event_unref(event);
     return TRUE;
   }
-  // New caps out of the appsrc: the renegotiation asked for has come (refused too, they
-  // end the stream as before). A flush ends the wait as well.
-  if (pair && (GST_EVENT_TYPE(event) == GST_EVENT_CAPS || GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP))
-    __atomic_store_n(&pair->renegotiation_asked_at, 0, __ATOMIC_RELAXED);
-  return fc_forward_event(pad, parent, event);
+  if (pair && GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP)   // a flush throws the old frames away
+    __atomic_store_n(&pair->renegotiation_budget, 0, __ATOMIC_RELAXED);
+  gboolean is_caps = GST_EVENT_TYPE(event) == GST_EVENT_CAPS;
+  gboolean taken = fc_forward_event(pad, parent, event);
+  // Caps upstream made for an earlier RECONFIGURE, refused because downstream changed
+  // again meanwhile: taken as a refused frame is (the appsrc ended the stream on them),
+  // while upstream makes the caps for the last one. The caps stay on the element's pad
+  // and are offered again with the next frame.
+  if (!taken && is_caps && pair && fc_forgive_refusal(pad, pair)) return TRUE;
+  return taken;
 }
 
-// How long frames made for the caps before may be refused after a RECONFIGURE (µs).
-#define FC_RENEGOTIATION_WAIT (2 * G_USEC_PER_SEC)
+// Frames made for the caps before a RECONFIGURE that may be refused: those inside the
+// element then (one waiting, one filtered, one in the appsrc, one on its way) and a few
+// more while upstream's new caps travel.
+#define FC_RENEGOTIATION_FRAMES 8
 
 void fc_inner_note_renegotiation(FcInnerPair *pair) {
-  __atomic_store_n(&pair->renegotiation_asked_at, g_get_monotonic_time(), __ATOMIC_RELAXED);
+  __atomic_store_n(&pair->renegotiation_budget, FC_RENEGOTIATION_FRAMES, __ATOMIC_RELAXED);
 }
 
-static gboolean fc_renegotiating(GstPad *pad) {
+guint64 fc_inner_renegotiation_drops(FcInnerPair *pair) {
+  return __atomic_load_n(&pair->renegotiation_drops, __ATOMIC_RELAXED);
+}
+
+// A refusal within the budget is forgiven (the budget spent by one).
+static gboolean fc_forgive_refusal(GstPad *pad, FcInnerPair *pair) {
+  gint budget = __atomic_load_n(&pair->renegotiation_budget, __ATOMIC_RELAXED);
+  while (budget > 0) {
+    if (__atomic_compare_exchange_n(&pair->renegotiation_budget, &budget, budget - 1, FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      GST_DEBUG_OBJECT(pad, "refused while upstream renegotiates: forgiven, %d more", budget - 1);
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+// After a push: a refusal within the budget is forgiven (the frame counted as dropped).
+// The budget is not ended by new caps going out: caps made for an earlier RECONFIGURE
+// cannot be told from those for the last (changes 50 ms apart ended the stream so). What
+// is left of it only delays a later refusal's error by as many frames.
+static GstFlowReturn fc_after_push(GstPad *pad, GstFlowReturn result) {
   FcInnerPair *pair = g_object_get_data(G_OBJECT(pad), "fc-inner-pair");
-  if (!pair) return FALSE;
-  gint64 asked = __atomic_load_n(&pair->renegotiation_asked_at, __ATOMIC_RELAXED);
-  return asked != 0 && g_get_monotonic_time() - asked < FC_RENEGOTIATION_WAIT;
+  if (!pair || result != GST_FLOW_NOT_NEGOTIATED || !fc_forgive_refusal(pad, pair)) return result;
+  __atomic_add_fetch(&pair->renegotiation_drops, 1, __ATOMIC_RELAXED);
+  return GST_FLOW_OK;
 }
 
 static GstFlowReturn fc_from_src_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
-  GstFlowReturn result = fc_forward_chain(pad, parent, buffer);
-  if (result == GST_FLOW_NOT_NEGOTIATED && fc_renegotiating(pad)) {
-    GST_DEBUG_OBJECT(pad, "a frame of the caps before the renegotiation refused: dropped");
-    return GST_FLOW_OK;
-  }
-  return result;
+  return fc_after_push(pad, fc_forward_chain(pad, parent, buffer));
 }
 
 static GstFlowReturn fc_from_src_chain_list(GstPad *pad, GstObject *parent, GstBufferList *list) {
-  GstFlowReturn result = fc_forward_chain_list(pad, parent, list);
-  return result == GST_FLOW_NOT_NEGOTIATED && fc_renegotiating(pad) ? GST_FLOW_OK : result;
+  return fc_after_push(pad, fc_forward_chain_list(pad, parent, list));
+}
+
+// Caps refused downstream while the budget lasts are "accepted" here, so that they reach
+// the event function above (the pad checks them before it and failed the appsrc there).
+static gboolean fc_from_src_query(GstPad *pad, GstObject *parent, GstQuery *query) {
+  gboolean answered = fc_forward_query(pad, parent, query);
+  if (GST_QUERY_TYPE(query) != GST_QUERY_ACCEPT_CAPS) return answered;
+  gboolean accepted = FALSE;
+  if (answered) gst_query_parse_accept_caps_result(query, &accepted);
+  FcInnerPair *pair = g_object_get_data(G_OBJECT(pad), "fc-inner-pair");
+  if (!accepted && pair && __atomic_load_n(&pair->renegotiation_budget, __ATOMIC_RELAXED) > 0) {
+    gst_query_set_accept_caps_result(query, TRUE);
+    return TRUE;
+  }
+  return answered;
 }
 
 static void fc_forward_to(GstPad *pad, GstPad *partner) {
@@ -111,6 +149,7 @@ void fc_inner_init(FcInnerPair *pair, GstPad *element_sink, GstPad *element_src)
   gst_pad_set_event_function(pair->from_src, fc_from_src_event);
   gst_pad_set_chain_function(pair->from_src, fc_from_src_chain);
   gst_pad_set_chain_list_function(pair->from_src, fc_from_src_chain_list);
+  gst_pad_set_query_function(pair->from_src, fc_from_src_query);
   g_object_set_data(G_OBJECT(pair->from_src), "fc-inner-pair", pair);
 }
 
@@ -150,6 +189,8 @@ gboolean fc_inner_set_state(FcInnerPair *pair, GstState state) {
 
 gboolean fc_inner_start(FcInnerPair *pair) {
   if (!pair->sink) return TRUE;
+  __atomic_store_n(&pair->renegotiation_budget, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&pair->renegotiation_drops, 0, __ATOMIC_RELAXED);   // counted from the start, as the worker's counters
   gst_pad_set_active(pair->to_sink, TRUE);
   gst_pad_set_active(pair->from_src, TRUE);
   return fc_inner_set_state(pair, GST_STATE_PLAYING);

@@ -1,18 +1,23 @@
 import CGStreamer
+import CFilterCamShim
 import FilterCore
 import Synchronization
 
 /// `frames-processed` and `frames-dropped`.
 extension FrameWorker {
     /// Frames that went downstream.
-    var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) }
+    var framesProcessed: UInt64 { leftCount.load(ordering: .relaxed) &- min(renegotiationDrops, leftCount.load(ordering: .relaxed)) }
     /// Frames replaced in the mailbox and frames skipped as late (QoS, or unable to reach
     /// the sink in time): those that never reached the appsrc. Frames a flush throws away
     /// (a seek) are not among them, as in any element: none came late (they were counted,
     /// about 2 a seek, and a player's seeks read as a slow filter).
     var framesDropped: UInt64 {
-        mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed)
+        mailbox.droppedCount + qosDropped.load(ordering: .relaxed) + lateDropped.load(ordering: .relaxed) + renegotiationDrops
     }
+
+    /// Frames that left for downstream, made for caps downstream then refused while
+    /// upstream renegotiated (the shell drops them: they never went downstream).
+    private var renegotiationDrops: UInt64 { UInt64(fc_filter_renegotiation_drops(element)) }
 }
 
 /// The counters every element with a frame worker shows, declared once: the worker is
@@ -26,7 +31,7 @@ extension FrameWorker: ElementPart {
         ElementProperty(Counter.framesProcessed.rawValue, nick: "Frames processed",
             blurb: "Frames filtered and pushed downstream since the element started", .counter),
         ElementProperty(Counter.framesDropped.rawValue, nick: "Frames dropped",
-            blurb: "Frames dropped because they came late (live sources): too late to reach the sink in time while a newer one waited, more waiting for a busy filter than the latency holds (3 at least), or already late for the sink (QoS)", .counter),
+            blurb: "Frames dropped because they came late (live sources): too late to reach the sink in time while a newer one waited, more waiting for a busy filter than the latency holds (3 at least), or already late for the sink (QoS); and frames made for caps that downstream stopped taking, while the source renegotiates", .counter),
     ]
 
     func set(_ name: String, _ value: PropertyValue) throws(PropertyProblem) {

@@ -141,14 +141,18 @@ public struct PipelineFile {
     /// Drops `#` to the end of the line, unless the `#` is inside quotes.
     /// The line without its comment: a `#` outside quotes at the start of a word, as a
     /// shell reads it (`location=take#2.raw` wrote the file `take`, saying nothing).
+    /// A backslash makes the next character plain (`my\\ #1.raw` is one word).
     static func stripComment(_ line: String) -> String {
         var inQuote: Character? = nil
         var out = ""
+        var escaped = false, wordStarts = true
         for ch in line {
-            if ch == "\"" || ch == "'" {
+            defer { escaped = !escaped && ch == "\\" }
+            if !escaped && (ch == "\"" || ch == "'") {
                 if inQuote == ch { inQuote = nil } else if inQuote == nil { inQuote = ch }
             }
-            if ch == "#" && inQuote == nil && (out.last?.isWhitespace ?? true) { break }
+            if ch == "#" && !escaped && inQuote == nil && wordStarts { break }
+            wordStarts = ch.isWhitespace && !escaped
             out.append(ch)
         }
         return out

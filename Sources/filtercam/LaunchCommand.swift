@@ -98,6 +98,13 @@ enum LaunchCommand {
                        + "give the messages a file of their own (--messages=FILE)")
             return 2
         }
+        // `--messages=/dev/stdout`: stdout by another name, into the stream the same way.
+        if let path = messagesPath, !messagesToStdout, Self.isStandardOutput(path),
+           let sink = pipeline.elements.first(where: Self.writesStandardOutput) {
+            printError("filtercam launch: --messages=\(path) writes to stdout, where \(GStreamer.name(of: sink)) writes the stream: "
+                       + "give the messages a file of their own")
+            return 2
+        }
         if let path = messagesPath {
             // The pipeline file itself was emptied, then blamed for holding no pipeline.
             var given = stat(), read = stat()
@@ -153,6 +160,13 @@ enum LaunchCommand {
         case "filesink": return ["/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"].contains(Pipeline.property(element, "location") ?? "")
         default: return false
         }
+    }
+
+    /// Whether `path` is this process's standard output (`/dev/stdout`, `/proc/self/fd/1`,
+    /// or the file stdout was sent to).
+    static func isStandardOutput(_ path: String) -> Bool {
+        var named = stat(), out = stat()
+        return stat(path, &named) == 0 && fstat(STDOUT_FILENO, &out) == 0 && named.st_dev == out.st_dev && named.st_ino == out.st_ino
     }
 
     /// The quoted element, property or value a GStreamer parse error names.

@@ -10,7 +10,7 @@ enum OptionWords {
     ]
 
     /// Commands whose words after the options are names, not a pipeline: `--` is dropped.
-    static let endingOptions: Set<String> = ["inspect", "filters"]
+    static let endingOptions: Set<String> = ["inspect", "filters", "bench", "devices", "version"]
 
     static func normalized(_ arguments: [String], command: String) -> [String] {
         let options = takingAValue[command] ?? []

@@ -672,6 +672,57 @@ class Caps(unittest.TestCase):
                     finally:
                         pipeline.set_state(Gst.State.NULL)
 
+    def test_caps_changed_every_50_ms_downstream_keep_the_stream(self):
+        # A RECONFIGURE while the caps asked for by the one before travel: those caps were
+        # refused and ended the stream (videoflip here takes 200 such changes).
+        formats = ["NV12", "YUY2", "I420", "BGRx"]
+        pipeline = Gst.parse_launch("videotestsrc is-live=true ! video/x-raw,framerate=30/1,width=160,height=120 ! "
+                                    "filtercam name=e ! identity ! capsfilter name=cf caps=video/x-raw,format=I420 ! fakesink name=sink")
+        seen = []
+        pipeline.get_by_name("sink").get_static_pad("sink").add_probe(
+            Gst.PadProbeType.BUFFER, lambda p, info: (seen.append(p.get_current_caps().get_structure(0).get_value("format")),
+                                                      Gst.PadProbeReturn.OK)[1])
+        pipeline.set_state(Gst.State.PLAYING)
+        bus = pipeline.get_bus()
+        try:
+            wait_for_frames(pipeline.get_by_name("e"), 3)
+            for i in range(12):   # the changes come 50 ms apart: the scenario, not a wait
+                pipeline.get_by_name("cf").set_property("caps", Gst.Caps.from_string(f"video/x-raw,format={formats[i % 4]}"))
+                error = bus.timed_pop_filtered(50 * Gst.MSECOND, Gst.MessageType.ERROR)
+                self.assertIsNone(error, error and error.parse_error()[0].message)
+            last = formats[11 % 4]
+            deadline = time.monotonic() + 10
+            error = None
+            while seen[-10:].count(last) < 10 and error is None and time.monotonic() < deadline:
+                error = bus.timed_pop_filtered(50 * Gst.MSECOND, Gst.MessageType.ERROR)
+            self.assertIsNone(error, error and error.parse_error()[0].message)
+            self.assertEqual(seen[-10:], [last] * 10)
+        finally:
+            pipeline.set_state(Gst.State.NULL)
+
+    def test_an_upstream_that_cannot_renegotiate_still_ends_in_an_error(self):
+        # rawvideoparse takes no RECONFIGURE: the frames downstream refuses are forgiven only
+        # as many as were made for the old caps (8), counted as dropped, then the error comes;
+        # forgiven for 2 s, the rest of a file went in 40 ms with exit status 0.
+        raw = os.path.join(tempfile.mkdtemp(prefix="fc-raw-"), "frames.yuv")
+        frame = 64 * 48 * 3 // 2
+        with open(raw, "wb") as f:
+            f.write(bytes(range(256)) * (frame * 200 // 256))
+        pipeline = Gst.parse_launch(f"filesrc location={raw} ! rawvideoparse format=i420 width=64 height=48 framerate=30/1 ! "
+                                    "filtercam name=e ! identity ! capsfilter name=cf caps=video/x-raw,format=I420 ! "
+                                    "identity sync=true ! fakesink")
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            wait_for_frames(pipeline.get_by_name("e"), 3)
+            pipeline.get_by_name("cf").set_property("caps", Gst.Caps.from_string("video/x-raw,format=NV12"))
+            message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.ERROR | Gst.MessageType.EOS)
+            self.assertIsNotNone(message)
+            self.assertEqual(message.type, Gst.MessageType.ERROR, "the stream ended without an error")
+            self.assertEqual(message.src.get_name(), "e")
+            self.assertLessEqual(pipeline.get_by_name("e").get_property("frames-dropped"), 8)
+        finally:
+            pipeline.set_state(Gst.State.NULL)
+
 
 def jpeg_without_metadata(jpeg):
     """A JPEG's bytes without its APPn segments (JFIF, EXIF, XMP): the picture's tables and

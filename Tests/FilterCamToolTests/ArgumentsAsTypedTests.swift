@@ -107,6 +107,8 @@ final class ArgumentsAsTypedTests: XCTestCase {
         let filters = try FilterCamTestSupport.runCLI(["filters", "--looks=" + Build.packageRoot + "/looks", "--", "sepia"])
         XCTAssertEqual(filters.status, 0, filters.summary)
         XCTAssertTrue(filters.stdoutText.hasPrefix("sepia — Sepia Tone"), filters.stdoutText)
+        let version = try FilterCamTestSupport.runCLI(["version", "--"])
+        XCTAssertEqual(version.status, 0, version.summary)
         let late = try FilterCamTestSupport.runCLI(["launch", "videotestsrc", "num-buffers=2", "!", "fakesink", "--bogus"])
         XCTAssertEqual(late.status, 1, late.summary)
         XCTAssertTrue(late.stderr.contains("'--bogus' after the description was read as part of it: options go before it"), late.stderr)
@@ -143,6 +145,10 @@ final class ArgumentsAsTypedTests: XCTestCase {
         XCTAssertEqual(same.status, 2, same.summary)
         XCTAssertTrue(same.stderr.contains("is the pipeline file itself"), same.stderr)
         XCTAssertEqual(try String(contentsOf: pipeline, encoding: .utf8), text)
+        // Stdout by another name, where the stream goes too: refused as --messages alone is.
+        let mixed = try runCLI(in: dir, ["launch", "--messages=/dev/stdout", "audiotestsrc num-buffers=3 ! level ! fdsink"])
+        XCTAssertEqual(mixed.status, 2, mixed.summary)
+        XCTAssertTrue(mixed.stderr.contains("--messages=/dev/stdout writes to stdout, where fdsink0 writes the stream"), mixed.stderr)
         let kept = dir.appendingPathComponent("a.json")
         try "important\n".write(to: kept, atomically: true, encoding: .utf8)
         for refused in [["--messages=a.json", "--bogus", "videotestsrc ! fakesink"], ["--messages=a.json", "videotestsrc ! ! fakesink"],

@@ -25,6 +25,8 @@ final class PipelineFileTests: XCTestCase {
         XCTAssertEqual(file.description, "videotestsrc ! filesink location=take#2.raw")
         let colour = try PipelineFile(text: "videotestsrc ! textoverlay color=#00FF00 text=x#y ! fakesink #done", environment: [:])
         XCTAssertEqual(colour.description, "videotestsrc ! textoverlay color=#00FF00 text=x#y ! fakesink")
+        let escaped = try PipelineFile(text: "videotestsrc ! filesink location=my\\ #1.raw # a comment", environment: [:])
+        XCTAssertEqual(escaped.description, "videotestsrc ! filesink location=my\\ #1.raw")
     }
 
     /// A file saved with Windows line endings: each line ends at "\r\n" (one Character in

@@ -90,6 +90,9 @@ gboolean fc_element_register(GstPlugin *plugin, const char *factory_name, guint 
 /// element's; their messages go to `filter_message` and are then dropped. Call once, from
 /// `instance_init`.
 void fc_element_adopt_inner(GstElement *element, GstElement *sink, GstElement *src);
+/// Frames made for the caps before a downstream RECONFIGURE that downstream then refused,
+/// dropped while upstream renegotiated (a filter element's; 0 for anything else).
+guint64 fc_filter_renegotiation_drops(GstElement *element);
 
 /// The Swift context of an element made by `fc_element_register`, or NULL.
 void *fc_element_get_ctx(GstElement *element);
