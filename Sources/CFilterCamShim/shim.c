@@ -91,6 +91,9 @@ static const GstMetaInfo *fc_continuous_meta_info(void) {
 }
 
 gboolean fc_buffer_is_discont(GstBuffer *b) { return GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_DISCONT); }
+gboolean fc_buffer_fits_video_info(GstBuffer *b, const GstVideoInfo *info) {
+  return gst_buffer_get_video_meta(b) != NULL || gst_buffer_get_size(b) >= GST_VIDEO_INFO_SIZE(info);
+}
 void fc_buffer_set_discont(GstBuffer *b) { GST_BUFFER_FLAG_SET(b, GST_BUFFER_FLAG_DISCONT); }
 void fc_buffer_mark_continuous(GstBuffer *b) { gst_buffer_add_meta(b, fc_continuous_meta_info(), NULL); }
 void fc_probe_info_keep_continuous(GstPadProbeInfo *info) {

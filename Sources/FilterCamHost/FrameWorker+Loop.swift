@@ -130,6 +130,15 @@ extension FrameWorker {
         let started = MonotonicClock.nanoseconds
         if run.stream.lastWorkStart > 0 { run.stream.workPeriod = started - run.stream.lastWorkStart }
         run.stream.lastWorkStart = started
+        // A buffer shorter than its caps say (an application's appsrc): dropped with a
+        // warning, as GstVideoFilter says "invalid video buffer received"; it went out
+        // unfiltered, or as a frame of zeros, without a word.
+        guard fc_buffer_fits_video_info(frame.buffer.pointer, &run.stream.inputInfo) != 0 else {
+            let name = GStreamer.name(of: element)
+            fc_post_warning(element, "\(name): invalid video buffer received: \(gst_buffer_get_size(frame.buffer.pointer)) bytes, where its caps "
+                            + "(\(GStreamer.describe(frame.caps.pointer))) need \(run.stream.inputInfo.size): dropped", nil)
+            return
+        }
         // The frame holds the only reference, so an in-place job writes without a copy.
         var buffer = frame.buffer
         var segment = frame.segment

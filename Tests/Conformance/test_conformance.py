@@ -723,6 +723,36 @@ class Caps(unittest.TestCase):
         finally:
             pipeline.set_state(Gst.State.NULL)
 
+    def test_a_buffer_shorter_than_its_caps_is_dropped_with_a_warning(self):
+        # As GstVideoFilter ("invalid video buffer received"): it went out unfiltered, or
+        # as a frame of zeros, without a word.
+        pipeline = Gst.parse_launch("appsrc name=src format=time caps=video/x-raw,format=BGRx,width=64,height=48,framerate=30/1 ! "
+                                    "filtercam name=e filter=sepia ! fakesink name=sink")
+        out = Counter(sink_pad(pipeline, "sink"))
+        pipeline.set_state(Gst.State.PLAYING)
+        source = pipeline.get_by_name("src")
+        for i, size in enumerate([1000, 64 * 48 * 4, 1000]):
+            buffer = Gst.Buffer.new_wrapped(bytes([100]) * size)
+            buffer.pts, buffer.duration = i * 33333333, 33333333
+            source.emit("push-buffer", buffer)
+        source.emit("end-of-stream")
+        warnings = []
+        try:
+            while True:
+                message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR
+                                                                | Gst.MessageType.WARNING)
+                self.assertIsNotNone(message, "no EOS")
+                self.assertNotEqual(message.type, Gst.MessageType.ERROR, message.type == Gst.MessageType.ERROR and message.parse_error()[0].message)
+                if message.type == Gst.MessageType.EOS:
+                    break
+                warnings.append(message.parse_warning()[0].message)
+        finally:
+            pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(out.count, 1, "only the whole frame goes out")
+        self.assertEqual(len(warnings), 2, warnings)
+        self.assertIn("e: invalid video buffer received: 1000 bytes, where its caps", warnings[0])
+        self.assertIn("need 12288: dropped", warnings[0])
+
 
 def jpeg_without_metadata(jpeg):
     """A JPEG's bytes without its APPn segments (JFIF, EXIF, XMP): the picture's tables and

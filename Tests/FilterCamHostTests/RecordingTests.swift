@@ -280,6 +280,20 @@ final class RecordingTests: XCTestCase {
                                            + "ahead of the picture (a microphone, or a live test source: audiotestsrc is-live=true)"])
     }
 
+    /// An 8192×2 strip is recorded at 65536×16 (no side under 16): over what x264enc
+    /// takes, it was announced, then failed "not-negotiated". Refused before it starts.
+    func testAPictureTooLongToEncodeIsRefusedBeforeItStarts() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var messages: BusLog!
+        _ = try collectFrames("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=8192,height=2 "
+                              + "! filtercam record=true record-location=\(dir.path)/w-%05d.mp4", prepare: { messages = BusLog($0) })
+        XCTAssertEqual(messages.warnings.count, 1, "\(messages.warnings)")
+        XCTAssertTrue(messages.warnings.first?.contains("a 8192x2 picture is recorded at 65536x16 (no side under 16), over the 16384 pixels a side") ?? false,
+                      "\(messages.warnings)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+    }
+
     /// A sound source GStreamer cannot build is a typo, not a missing microphone: said so.
     func testASoundSourceThatCannotBeBuiltIsNamedAsSuch() throws {
         let dir = try makeTempDir()

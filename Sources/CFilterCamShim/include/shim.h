@@ -141,6 +141,9 @@ GstBuffer *fc_buffer_make_writable(GstBuffer *b);          // gst_buffer_make_wr
 /// (`fc_buffer_mark_continuous`, a meta of the element's own, on a writable buffer); the
 /// probe on the element's src pad then clears both (`fc_probe_info_keep_continuous`).
 gboolean fc_buffer_is_discont(GstBuffer *b);
+/// Whether `b` holds a whole frame of `info`: with a GstVideoMeta its planes are where the
+/// meta says (mapping checks them); without, it is at least `info`'s size.
+gboolean fc_buffer_fits_video_info(GstBuffer *b, const GstVideoInfo *info);
 void fc_buffer_set_discont(GstBuffer *b);
 void fc_buffer_mark_continuous(GstBuffer *b);
 /// The result of an upstream event that the worker's probe on the inner src pad handled

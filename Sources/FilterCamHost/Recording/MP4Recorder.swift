@@ -89,6 +89,12 @@ final class MP4Recorder: Sendable {
         maxQueued = Self.maxQueuedFrames(fps: fps, frameBytes: first.width * first.height * bytesPerPixel)
         memory = StillMemory(kept: maxQueued + 4)
         (width, height) = Self.encodedSize(width: first.width, height: first.height)
+        // x264enc takes no side over 16384: an 8192×2 strip (65536×16 once scaled up) was
+        // announced, then failed "not-negotiated" with no file.
+        guard max(width, height) <= Self.largestSide else {
+            throw Failure(description: "a \(first.width)x\(first.height) picture is recorded at \(width)x\(height) (no side under 16), "
+                          + "over the \(Self.largestSide) pixels a side the H.264 encoder takes: record a lens crop (lens-crop=true) or a smaller picture")
+        }
         var sound = soundSource != nil && clock != nil
         let encoder = Self.soundEncoder
         if encoder == nil { sound = false }
@@ -148,6 +154,9 @@ final class MP4Recorder: Sendable {
         guard sound else { return }
         gst_element_set_state(pipeline, paused ? GST_STATE_PAUSED : GST_STATE_PLAYING)
     }
+
+    /// The longest side x264enc encodes.
+    static let largestSide = 16384
 
     /// The size a picture of `width`×`height` is encoded at: even sides (4:2:0), and none
     /// under 16 (x264enc refuses a smaller picture: a lens cropped down to 16×12 started a
