@@ -61,17 +61,15 @@ run: build
 
 # Every build first, at once (scripts/build-for-tests.sh: debug with the tests, which run
 # the filtercam binary and load the plugin; release; the sanitizer builds), then the suite,
-# the conformance suite, and the short sanitizer runs: libFuzzer on every fuzz target (10 s
-# each from a fixed seed, so the same inputs every run; `make fuzz` runs longer with fresh
-# seeds), the thread tests under ThreadSanitizer, and LeakSanitizer on two run lengths (in
-# the fuzz build's scratch: its modules are reused).
+# the conformance suite, and the short sanitizer runs (scripts/sanitizers.sh): libFuzzer on
+# every fuzz target (5 s each from a fixed seed, so the same inputs every run; `make fuzz`
+# runs longer with fresh seeds), the thread tests under ThreadSanitizer, and LeakSanitizer
+# on two run lengths (in the fuzz build's scratch: its modules are reused).
 test: test-deps
 	scripts/timed.sh "builds" scripts/build-for-tests.sh
 	scripts/timed.sh "swift test" swift test --skip-build --disable-swift-testing
 	scripts/timed.sh "conformance" $(MAKE) conformance
-	FUZZ_SECONDS=5 FUZZ_SEED=1 scripts/timed.sh "fuzz" scripts/fuzz.sh
-	scripts/timed.sh "thread sanitizer" scripts/tsan.sh
-	scripts/timed.sh "leak sanitizer" scripts/lsan.sh
+	scripts/sanitizers.sh
 
 # The elements next to stock GStreamer elements in real pipelines, driven from Python
 # (a second client), and real windows under a virtual display (Xvfb). Release build: the

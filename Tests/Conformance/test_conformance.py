@@ -1051,6 +1051,26 @@ class PropertiesAndStills(unittest.TestCase):
         self.assertEqual(notified, [False])
         self.assertEqual(os.listdir(folder), ["r-00000.mp4"])
 
+    def test_filtercamsrc_notifies_what_it_shows(self):
+        # `showing` changed by itself (a camera switched, a fallback) without notify::showing:
+        # an application followed it only through the filtercamsrc-camera message.
+        pipeline = Gst.parse_launch("filtercamsrc name=src camera=test:smpte ! fakesink name=sink")
+        source = pipeline.get_by_name("src")
+        notified = []
+        source.connect("notify::showing", lambda e, _: notified.append(e.get_property("showing")))
+        out = Counter(sink_pad(pipeline, "sink"))
+        pipeline.set_state(Gst.State.PLAYING)
+        try:
+            deadline = time.monotonic() + 10
+            while out.count < 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            source.set_property("camera", "test:ball")
+            while "test:ball" not in notified and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            pipeline.set_state(Gst.State.NULL)
+        self.assertEqual(notified[:2], ["test:smpte", "test:ball"])
+
     def test_a_countdown_cut_short_by_the_end_of_stream_is_said_failed(self):
         # It vanished without snapshot-failed, and `countdown` went on counting down by the
         # clock after EOS. Every request ends in snapshot-saved or snapshot-failed.

@@ -50,8 +50,13 @@ class Window(WindowTestCase):
                 "t. ! queue ! identity ! fakesink name=reference sync=true "
                 "t. ! queue ! filtercam filter=sepia ! videoconvert ! ximagesink name=window sync=true")
             reference, window = Counter(sink_pad(pipeline, "reference")), Counter(sink_pad(pipeline, "window"))
-            pipeline.set_state(Gst.State.PLAYING)
-            eventually(lambda: window.count >= 30, 15)   # shown and running
+            started = pipeline.set_state(Gst.State.PLAYING)
+            if not eventually(lambda: window.count >= 30, 15):   # shown and running
+                errors = [m.parse_error()[0].message for m in drain_bus(pipeline, Gst.MessageType.ERROR)]
+                state = pipeline.get_state(0)
+                pipeline.set_state(Gst.State.NULL)
+                self.fail(f"no frames in the window: start {started.value_nick}, state {state[1].value_nick} "
+                          f"(pending {state[2].value_nick}), {reference.count} at identity's sink, errors {errors}")
             r0, w0 = reference.count, window.count
             time.sleep(5)   # the measuring interval
             r1, w1 = reference.count, window.count

@@ -53,6 +53,7 @@ extension CameraSourceElement {
         }
         active = nil
         shown.withLock { $0 = nil }
+        g_object_notify(element.asGObject, Property.showing.rawValue)
     }
 
     func switchCamera(to request: CameraRequest) {
@@ -209,6 +210,9 @@ extension CameraSourceElement {
         }
         active = source
         shown.withLock { $0 = Shown(bin: source.bin, label: source.label, isCamera: source.isCamera, isFallback: source.isFallback) }
+        // A read-only property that changes by itself is notified, as `record` is: an
+        // application followed it only through the `filtercamsrc-camera` message.
+        g_object_notify(element.asGObject, Property.showing.rawValue)
         StructureBuilder("filtercamsrc-camera").with { m in
             m.set("camera", settings.withLock { $0.cameraText })
             m.set("source", source.label)
