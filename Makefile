@@ -62,7 +62,7 @@ run: build
 # Every build first, at once (scripts/build-for-tests.sh: debug with the tests, which run
 # the filtercam binary and load the plugin; release; the sanitizer builds), then the suite,
 # the conformance suite, and the short sanitizer runs (scripts/sanitizers.sh): libFuzzer on
-# every fuzz target (5 s each from a fixed seed, so the same inputs every run; `make fuzz`
+# every fuzz target (3 s each from a fixed seed, so the same inputs every run; `make fuzz`
 # runs longer with fresh seeds), the thread tests under ThreadSanitizer, and LeakSanitizer
 # on two run lengths (in the fuzz build's scratch: its modules are reused).
 test: test-deps

@@ -10,7 +10,7 @@ tsan_log=$(mktemp)
 trap 'rm -f "$tsan_log"' EXIT
 scripts/timed.sh "thread sanitizer" scripts/tsan.sh > "$tsan_log" 2>&1 &
 tsan=$!
-FUZZ_SECONDS=5 FUZZ_SEED=1 scripts/timed.sh "fuzz" scripts/fuzz.sh
+FUZZ_SECONDS=3 FUZZ_SEED=1 scripts/timed.sh "fuzz" scripts/fuzz.sh
 fuzz_status=$?
 scripts/timed.sh "leak sanitizer" scripts/lsan.sh
 lsan_status=$?
