@@ -184,7 +184,8 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
         case (.intensity, .double(let v)):
             settings.withLock { $0.intensity = v; $0.intensityIsSet = true }
         case (.lens, .string(let text)):
-            let text = text ?? LensRect.full.description
+            // NULL or "" is the default, the whole picture, as `filter=""` is none (refused).
+            let text = text.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? LensRect.full.description
             do {
                 let lens = try LensRect(parsing: text)
                 settings.withLock { $0.lens = lens }

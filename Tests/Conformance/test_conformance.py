@@ -1126,6 +1126,11 @@ class PropertiesAndStills(unittest.TestCase):
             element.set_property("filter", "sepia")
             element.set_property("filter", empty)
             self.assertEqual(element.get_property("filter"), "none")
+        # lens="" was refused (at start, an error) where filter="" is none: the whole picture.
+        for empty in ("", "  "):
+            element.set_property("lens", "0.25,0.25,0.5,0.5")
+            element.set_property("lens", empty)
+            self.assertEqual(element.get_property("lens"), "0,0,1,1")
 
     def test_zoom_out_of_range_is_clamped(self):
         fc = Gst.ElementFactory.make("filtercam")
