@@ -33,6 +33,7 @@ typedef struct {
   GstBus *bus;              // theirs alone: their messages pass through the element's filter
   gint renegotiation_budget;       // refused frames still forgiven after a RECONFIGURE (atomic)
   guint64 renegotiation_drops;     // frames refused and forgiven (atomic)
+  gint caps_check_pending;         // after a RECONFIGURE: ask downstream before the next push (atomic)
 } FcInnerPair;
 
 /// A RECONFIGURE from downstream went upstream: the frames already made for the caps
@@ -41,7 +42,10 @@ typedef struct {
 /// pad needs reconfiguring (identity and videoflip, in the element's place, carried on).
 /// Past that many a refusal ends the stream as before: an upstream that cannot renegotiate
 /// (rawvideoparse, an appsrc with fixed caps) must not have the rest of its frames
-/// dropped without a word.
+/// dropped without a word. Until a frame's caps are seen taken, each frame is first checked
+/// against what downstream takes now (a caps query) and, refused there, dropped within the
+/// same budget without being pushed: an element past a `queue` that refuses one keeps the
+/// queue refusing everything after it, so the frame must not reach it.
 void fc_inner_note_renegotiation(FcInnerPair *pair);
 /// Frames dropped that way (they count as dropped, not as processed).
 guint64 fc_inner_renegotiation_drops(FcInnerPair *pair);

@@ -57,8 +57,10 @@ static gboolean fc_from_src_event(GstPad *pad, GstObject *parent, GstEvent *even
     gst_event_unref(event);
     return TRUE;
   }
-  if (pair && GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP)   // a flush throws the old frames away
+  if (pair && GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {   // a flush throws the old frames away
     __atomic_store_n(&pair->renegotiation_budget, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&pair->caps_check_pending, 0, __ATOMIC_RELAXED);
+  }
   gboolean is_caps = GST_EVENT_TYPE(event) == GST_EVENT_CAPS;
   gboolean taken = fc_forward_event(pad, parent, event);
   // Caps upstream made for an earlier RECONFIGURE, refused because downstream changed
@@ -76,6 +78,7 @@ static gboolean fc_from_src_event(GstPad *pad, GstObject *parent, GstEvent *even
 
 void fc_inner_note_renegotiation(FcInnerPair *pair) {
   __atomic_store_n(&pair->renegotiation_budget, FC_RENEGOTIATION_FRAMES, __ATOMIC_RELAXED);
+  __atomic_store_n(&pair->caps_check_pending, 1, __ATOMIC_RELAXED);
 }
 
 guint64 fc_inner_renegotiation_drops(FcInnerPair *pair) {
@@ -105,11 +108,44 @@ static GstFlowReturn fc_after_push(GstPad *pad, GstFlowReturn result) {
   return GST_FLOW_OK;
 }
 
+// Before a push, after a RECONFIGURE: does downstream still take the caps this frame is
+// in? Pushed and refused, the frame would be forgiven too, but a `queue` on the way keeps
+// the refusal it got from the element after it and refuses every later frame (the stream
+// ended there where `identity` alone carried on). So a frame downstream will not take
+// now is dropped here, within the same budget, until one is seen taken.
+static gboolean fc_drop_before_push(GstPad *pad, FcInnerPair *pair) {
+  if (!__atomic_load_n(&pair->caps_check_pending, __ATOMIC_RELAXED)) return FALSE;
+  GstPad *element_src = fc_partner(pad);
+  GstCaps *caps = gst_pad_get_current_caps(element_src);
+  if (!caps) return FALSE;
+  GstCaps *taken = gst_pad_peer_query_caps(element_src, caps);
+  gboolean refused = gst_caps_is_empty(taken);
+  gst_caps_unref(taken);
+  gst_caps_unref(caps);
+  if (!refused) {
+    __atomic_store_n(&pair->caps_check_pending, 0, __ATOMIC_RELAXED);
+    return FALSE;
+  }
+  if (!fc_forgive_refusal(pad, pair)) return FALSE;   // past the budget: pushed, and the refusal ends the stream
+  __atomic_add_fetch(&pair->renegotiation_drops, 1, __ATOMIC_RELAXED);
+  return TRUE;
+}
+
 static GstFlowReturn fc_from_src_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
+  FcInnerPair *pair = g_object_get_data(G_OBJECT(pad), "fc-inner-pair");
+  if (pair && fc_drop_before_push(pad, pair)) {
+    gst_buffer_unref(buffer);
+    return GST_FLOW_OK;
+  }
   return fc_after_push(pad, fc_forward_chain(pad, parent, buffer));
 }
 
 static GstFlowReturn fc_from_src_chain_list(GstPad *pad, GstObject *parent, GstBufferList *list) {
+  FcInnerPair *pair = g_object_get_data(G_OBJECT(pad), "fc-inner-pair");
+  if (pair && fc_drop_before_push(pad, pair)) {
+    gst_buffer_list_unref(list);
+    return GST_FLOW_OK;
+  }
   return fc_after_push(pad, fc_forward_chain_list(pad, parent, list));
 }
 
@@ -191,6 +227,7 @@ gboolean fc_inner_start(FcInnerPair *pair) {
   if (!pair->sink) return TRUE;
   __atomic_store_n(&pair->renegotiation_budget, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&pair->renegotiation_drops, 0, __ATOMIC_RELAXED);   // counted from the start, as the worker's counters
+  __atomic_store_n(&pair->caps_check_pending, 0, __ATOMIC_RELAXED);
   gst_pad_set_active(pair->to_sink, TRUE);
   gst_pad_set_active(pair->from_src, TRUE);
   return fc_inner_set_state(pair, GST_STATE_PLAYING);

@@ -19,7 +19,9 @@ package enum FormatProblem: Equatable, Sendable {
     /// `gives` and `takes` say both sides where they are known ("160x120 BGRx");
     /// `scaler`: the element right after it already scales (videoscale0), so the size is
     /// fixed further down (an encoder into a file keeps the size it started with).
-    case refusedDownstream(gives: String? = nil, takes: String? = nil, scaler: String? = nil)
+    /// `fitsNext`: what follows the element takes what it gives, so an element further
+    /// down refused (behind a `queue`, which passes on the refusal it got).
+    case refusedDownstream(gives: String? = nil, takes: String? = nil, scaler: String? = nil, fitsNext: Bool = false)
     /// What follows the element takes compressed frames only (`image/jpeg`, …): an encoder
     /// goes after it.
     case encodedDownstream(media: String)
@@ -35,7 +37,10 @@ package enum FormatProblem: Equatable, Sendable {
             return "put videoconvert ! video/x-raw,format=BGRx in front of \(element) (a filter of its chain cannot work on \(format) planes)"
         case .interlaced:
             return "\(element) takes progressive frames: put deinterlace in front of it"
-        case .refusedDownstream(let gives, let takes, let scaler):
+        case .refusedDownstream(let gives, _, _, true):
+            return "what follows \(element) takes its frames\(gives.map { " (\($0))" } ?? ""), so an element further downstream "
+                + "refused them: a format or size fixed there, or changed there while playing (GST_DEBUG=*:3 names the element)"
+        case .refusedDownstream(let gives, let takes, let scaler, false):
             let sides = gives.map { gives in
                 " (\(element) gives \(gives)" + (takes.map { ", what follows it takes \($0)" } ?? "") + ")"
             } ?? ""

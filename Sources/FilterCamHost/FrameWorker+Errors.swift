@@ -38,14 +38,18 @@ extension FrameWorker {
 
     /// Frames downstream refused: the caps the appsrc gives and what follows takes, named.
     private var refusedDownstream: FormatProblem {
-        let gives = GstOwned(gst_app_src_get_caps(appsrc.asAppSrc)).flatMap { FormatProblem.frameShape($0.pointer) }
-        let takes = GstOwned(gst_pad_peer_query_caps(srcPad, nil)).flatMap { FormatProblem.frameShape($0.pointer) }
+        let given = GstOwned(gst_app_src_get_caps(appsrc.asAppSrc))
+        let taken = GstOwned(gst_pad_peer_query_caps(srcPad, nil))
+        let gives = given.flatMap { FormatProblem.frameShape($0.pointer) }
+        let takes = taken.flatMap { FormatProblem.frameShape($0.pointer) }
+        var fitsNext = false
+        if let given, let taken { fitsNext = gst_caps_can_intersect(given.pointer, taken.pointer) != 0 }
         let next = GstOwned(gst_element_get_static_pad(element, "src")).flatMap { GstOwned(gst_pad_get_peer($0.pointer)) }
             .flatMap { GstOwned(gst_pad_get_parent_element($0.pointer)) }
         let scaler = next.flatMap { next in
             ["videoscale", "videoconvertscale"].contains(GStreamer.factoryName(of: next.pointer) ?? "") ? GStreamer.name(of: next.pointer) : nil
         }
-        return .refusedDownstream(gives: gives, takes: takes, scaler: scaler)
+        return .refusedDownstream(gives: gives, takes: takes, scaler: scaler, fitsNext: fitsNext)
     }
 
     /// Reads the input format when the caps change; reports caps we cannot use.

@@ -55,6 +55,11 @@ final class FormatProblemTests: XCTestCase {
         let past = FormatProblem.refusedDownstream(gives: "240x320 I420", takes: "320x240", scaler: "videoscale0").hint(for: "fc")
         XCTAssertTrue(past.contains("past videoscale0") && past.contains("fc gives 240x320 I420"), past)
         XCTAssertFalse(past.contains("put videoconvert"), past)
+        // What follows takes the frames: it said "its frames do not fit (fc gives NV12,
+        // what follows it takes NV12)" when a queue passed on a refusal from further down.
+        let further = FormatProblem.refusedDownstream(gives: "320x240 NV12", takes: "NV12", fitsNext: true).hint(for: "fc")
+        XCTAssertTrue(further.contains("further downstream") && further.contains("(320x240 NV12)"), further)
+        XCTAssertFalse(further.contains("do not fit") || further.contains("put videoconvert"), further)
     }
 
     // MARK: Through the element
