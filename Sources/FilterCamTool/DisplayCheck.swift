@@ -64,8 +64,11 @@ public enum DisplayCheck {
 
     /// The message for a window pipeline on a machine without a display, or nil. `command`
     /// is how the user ran it ("filtercam launch", "pixelate-demo"); `pipelineFiles`: the
-    /// program takes the shipped pipeline files.
-    public static func problem(with description: String, command: String, pipelineFiles: Bool = true) -> String? {
+    /// program takes the shipped pipeline files; `sinkOf`: the pipeline file run (the words
+    /// as the user typed them, shell-quoted) when it reads its window sink from SINK, so the
+    /// hint names that file.
+    public static func problem(with description: String, command: String, pipelineFiles: Bool = true,
+                               sinkOf file: String? = nil) -> String? {
         guard let sink = windowSink(in: description) else { return nil }
         if hasDisplay {
             guard let display = unreachableLocalDisplay else { return nil }
@@ -77,7 +80,7 @@ public enum DisplayCheck {
         }
         let withoutWindow = pipelineFiles
             ? """
-                Without a window: SINK=fakesink \(command) pipelines/preview.pipeline,
+                Without a window: SINK=fakesink \(command) \(file ?? "pipelines/preview.pipeline"),
                 pipelines/record.pipeline (to a file), pipelines/rawout.pipeline (raw frames on stdout),
                 or end a description with '! fakesink' or an encoder.
               """
@@ -89,4 +92,14 @@ public enum DisplayCheck {
             \(withoutWindow)
             """
     }
+
+    /// `text` as one shell word, quoted only when it must be (a name typed with spaces).
+    public static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { CharacterSet.shellPlain.contains($0) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+private extension CharacterSet {
+    static let shellPlain = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:,=@%")
 }

@@ -68,7 +68,9 @@ enum LaunchCommand {
             printError("filtercam launch: \(problem)")
             return 1
         }
-        if let problem = DisplayCheck.problem(with: description, command: "filtercam launch") {
+        // The words as typed (a name, a path, variables given on the command line).
+        let sinkOf = file.flatMap { $0.variablesRead.contains("SINK") ? rest.map(DisplayCheck.shellWord).joined(separator: " ") : nil }
+        if let problem = DisplayCheck.problem(with: description, command: "filtercam launch", sinkOf: sinkOf) {
             printError(problem)
             return 1
         }

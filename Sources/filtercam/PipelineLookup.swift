@@ -187,9 +187,10 @@ struct VariablesAsArguments: Error, CustomStringConvertible {
     let command: String
     let rest: [String]
     var description: String {
-        let set = assignments.joined(separator: " ")
-        return "\(set) \(assignments.count == 1 ? "is a variable" : "are variables") of the pipeline file: "
+        // The command to type, each word quoted for a shell where it must be ("A=my stills").
+        let set = assignments.map(DisplayCheck.shellWord).joined(separator: " ")
+        return "\(assignments.joined(separator: " ")) \(assignments.count == 1 ? "is a variable" : "are variables") of the pipeline file: "
             + "set \(assignments.count == 1 ? "it" : "them") before the command, as for any program: "
-            + "\(set) filtercam \(command) \(rest.joined(separator: " "))"
+            + "\(set) filtercam \(command) \(rest.map(DisplayCheck.shellWord).joined(separator: " "))"
     }
 }

@@ -406,12 +406,18 @@ class Window(WindowTestCase):
 
     def test_no_display_fails_at_once_with_what_to_do(self):
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-        for target in [FIRST_EXAMPLE, "preview"]:
+        for target, hint in [(FIRST_EXAMPLE, "SINK=fakesink filtercam launch pipelines/preview.pipeline"),
+                             ("preview", "SINK=fakesink filtercam launch preview,"),
+                             # The file run, not preview.pipeline (as typed, quoted for a shell).
+                             ("faces", "SINK=fakesink filtercam launch faces,"),
+                             (os.path.join(ROOT, "pipelines", "snapshot.pipeline"), f"SINK=fakesink filtercam launch {ROOT}/pipelines/snapshot.pipeline,"),
+                             (["pipelines/../pipelines/snapshot.pipeline"], "SINK=fakesink filtercam launch pipelines/../pipelines/snapshot.pipeline,")]:
             with self.subTest(target=target):
-                result = subprocess.run([CLI, "launch", target], env=env, capture_output=True, text=True, timeout=30)
+                words = target if isinstance(target, list) else [target]
+                result = subprocess.run([CLI, "launch", *words], env=env, cwd=ROOT, capture_output=True, text=True, timeout=30)
                 self.assertEqual(result.returncode, 1, result.stderr)
                 self.assertIn("no display", result.stderr)
-                self.assertIn("SINK=fakesink", result.stderr)
+                self.assertIn(hint, result.stderr)
                 self.assertIn("rawout.pipeline", result.stderr)
 
 

@@ -464,6 +464,9 @@ final class CLIConventionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("FILTER=mono is a variable of the pipeline file: set it before the command, "
             + "as for any program: FILTER=mono filtercam launch preview"), r.stderr)
         XCTAssertFalse(r.stderr.contains("no element"), r.stderr)
+        // The command to type is quoted where a shell needs it (it said SNAPDIR=my stills …).
+        let spaced = try runCLI(["launch", "SNAPDIR=my stills", "snapshot"])
+        XCTAssertTrue(spaced.stderr.contains("as for any program: 'SNAPDIR=my stills' filtercam launch snapshot"), spaced.stderr)
     }
 
     func testAnUnknownOptionIsNamed() throws {
