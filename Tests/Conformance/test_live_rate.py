@@ -5,10 +5,11 @@ identity, so they see the same frames at the same moments.
 Run with the release plugin on GST_PLUGIN_PATH (the filters must be faster than a frame).
 """
 import sys
+import threading
 import time
 import unittest
 
-from support import (FILTERCAM_ELEMENTS, Counter, Gst, play_for, rendered, require_plugin, sink_pad,
+from support import (FILTERCAM_ELEMENTS, Counter, Gst, play_for, rendered, require_plugin, run_to_eos, sink_pad,
                      wait_for)
 
 require_plugin()
@@ -269,3 +270,85 @@ class OnTimeBursts(LiveCase):
             self.assertEqual(discont, hole, f"frame at {next_pts / 1e9:.3f} s after {pts / 1e9:.3f} s: DISCONT {discont}")
 
 
+def branches_to_eos(source, elements, prepare=None):
+    """SOURCE (a live description that ends) into a tee; identity and each of ELEMENTS on a
+    branch into a syncing sink, played to EOS (PREPARE(pipeline) first). Returns the frames
+    each sink showed and each element's frames-dropped."""
+    names = ["identity"] + list(elements)
+    pipeline = Gst.parse_launch(f"{source} ! tee name=t " + " ".join(
+        f"t. ! queue ! {branch} name=e{i} ! fakesink name=sink{i} sync=true max-lateness=20000000"
+        for i, branch in enumerate(names)))
+    if prepare:
+        prepare(pipeline)
+    try:
+        run_to_eos(pipeline, timeout=30)
+        shown = {name: rendered(pipeline, f"sink{i}") for i, name in enumerate(names)}
+        dropped = {name: pipeline.get_by_name(f"e{i}").get_property("frames-dropped") for i, name in enumerate(names) if i}
+        return shown, dropped
+    finally:
+        pipeline.set_state(Gst.State.NULL)
+
+
+class EarlyFrames(unittest.TestCase):
+    """Frames a syncing sink holds because their timestamps are ahead of the clock are on
+    time: the element holds upstream while they wait, as identity does, and drops none."""
+
+    def check(self, name, shown, dropped, frames):
+        print(f"\n  {name}: shown {shown}, dropped {dropped}", file=sys.stderr)
+        self.assertGreaterEqual(shown["identity"], frames - 1)
+        for element, count in dropped.items():
+            # One frame of slack: a machine busy enough to make the first frame late makes
+            # identity's sink drop it too. The bug dropped 4-11.
+            self.assertLessEqual(count, 1, f"{element} dropped on-time frames: {shown}")
+            self.assertGreaterEqual(shown[element], shown["identity"] - 1, element)
+
+    def test_frames_stamped_300_ms_ahead(self):
+        # A live source whose timestamps lead the clock by 300 ms (a capture clock ahead):
+        # the mailbox waited only the pipeline's latency (33 ms) for room, then dropped
+        # 15 of 60 frames that identity's sink showed.
+        def lead(pipeline):
+            pipeline.get_by_name("camera").get_static_pad("src").add_probe(
+                Gst.PadProbeType.BUFFER, lambda pad, info: (setattr(info.get_buffer(), "pts", info.get_buffer().pts + 300 * Gst.MSECOND),
+                                                            Gst.PadProbeReturn.OK)[1])
+        shown, dropped = branches_to_eos(
+            "videotestsrc name=camera is-live=true num-buffers=45 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1",
+            FILTERCAM_ELEMENTS, lead)
+        self.check("300 ms ahead", shown, dropped, 45)
+
+    def test_a_burst_and_a_jump_from_a_source_announcing_no_latency(self):
+        # A live appsrc announcing no latency (pipeline latency 0) that hands over 10 frames
+        # at once, all on time, then paced frames, then a jump 1 s forward: 4-6 of the
+        # burst and 4 after the jump were dropped, every one shown through identity.
+        frame = Gst.SECOND // 30
+        stamps = [k * frame for k in range(20)] + [Gst.SECOND + k * frame for k in range(20, 30)]
+
+        def feed(pipeline):
+            src = pipeline.get_by_name("src")
+
+            def push():
+                clock, base = src.get_clock(), src.get_base_time()
+                for k, pts in enumerate(stamps):
+                    if k >= 10:   # the first 10 at once, then each when its time comes
+                        Gst.Clock.id_wait(clock.new_single_shot_id(base + stamps[k - 1]))
+                    buffer = Gst.Buffer.new_wrapped(bytes([k]) * (160 * 120 * 3 // 2))
+                    buffer.pts, buffer.duration = pts, frame
+                    if k == 20:
+                        buffer.set_flags(Gst.BufferFlags.DISCONT)
+                    if src.emit("push-buffer", buffer) != Gst.FlowReturn.OK:
+                        return
+                src.emit("end-of-stream")
+
+            def on_state(bus, message):
+                if message.src == src and message.parse_state_changed()[1] == Gst.State.PLAYING:
+                    threading.Thread(target=push, daemon=True).start()
+            bus = pipeline.get_bus()
+            bus.enable_sync_message_emission()
+            bus.connect("sync-message::state-changed", on_state)
+        shown, dropped = branches_to_eos(
+            "appsrc name=src is-live=true format=time min-latency=0 caps=video/x-raw,format=I420,width=160,height=120,framerate=30/1",
+            FILTERCAM_ELEMENTS, feed)
+        self.check("burst of 10 and a jump of 1 s, no latency announced", shown, dropped, len(stamps))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
