@@ -2,8 +2,8 @@ import FilterCore
 import Glibc
 
 /// Where `filtercam launch --messages[=FILE]` writes the elements' messages, one JSON line
-/// each. A reader gone (a pipe whose reader ended) loses the lines quietly, as for the
-/// rest of the output; a file that cannot be written (a full disk, a size limit) is said
+/// each. A reader gone (a pipe whose reader ended) loses the lines, said once, without
+/// failing the run (`| head -1` is a reader done, not an error); a file that cannot be written (a full disk, a size limit) is said
 /// once, with the reason, and makes the exit status non-zero: the lines are lost, and the
 /// user who asked for them is told. The lines are written on a thread of their own
 /// (`LineWriter`): a reader that stops reading holds that thread, not the session.
@@ -14,6 +14,7 @@ public final class MessageLines: @unchecked Sendable {   // the fd is only writt
     /// How the output is named in the error (`'m.json'`, `stdout`).
     public let name: String
     private let failure = Locked<String?>(nil)
+    private let readerGone = Locked(false)
     /// Lines queued and lines written (or lost to a reader gone, or to a failing file):
     /// the difference at the end is what a reader that stopped reading never took.
     private let queued = Locked(0)
@@ -58,14 +59,21 @@ public final class MessageLines: @unchecked Sendable {   // the fd is only writt
     }
 
     /// Writes one line now; returns the error to say when this is the first line lost to it.
-    public func write(_ line: String) -> String? { Self.write(line, to: fd, named: name, failure: failure) }
+    public func write(_ line: String) -> String? { Self.write(line, to: fd, named: name, failure: failure, readerGone: readerGone) }
 
-    private static func write(_ line: String, to fd: Int32, named name: String, failure: Locked<String?>) -> String? {
+    private static func write(_ line: String, to fd: Int32, named name: String, failure: Locked<String?>,
+                              readerGone: Locked<Bool>) -> String? {
         // Where the line starts in a file (-1: a pipe), to take back a line cut short.
         let start = lseek(fd, 0, SEEK_CUR)
         let (written, error) = Array((line + "\n").utf8).withUnsafeBytes { WholeWrite.write($0, to: fd) }
         if let code = error {
-            if code == EPIPE { return nil }   // the reader is gone: lost, as the rest of the output
+            if code == EPIPE {   // the reader is gone: said once, lost as the rest of the output
+                let first = readerGone.withLock { gone -> Bool in
+                    defer { gone = true }
+                    return !gone
+                }
+                return first ? "the reader of the messages (\(name)) has gone: the messages from here on are lost" : nil
+            }
             // A full disk cut the line: the file ends with the last whole one (a reader of JSON
             // lines found half an object, `{"…","path":"/tm`).
             if written > 0 && start >= 0 && ftruncate(fd, start) == 0 { _ = lseek(fd, start, SEEK_SET) }

@@ -9,9 +9,12 @@ enum StandardStreams {
     /// Opens /dev/null on any of fds 0–2 the caller closed (`filtercam launch … >&-`):
     /// otherwise the next file opened takes that number, and what is meant for the
     /// stream (`fdsink fd=1`, a print) goes into it, e.g. into the `--messages` file.
+    /// Opened for reading only, so that writing to a closed stdout still fails (EBADF,
+    /// said and exit status 1, as `ls >&-`): opened for writing, the listing, the raw
+    /// frames of `fdsink fd=1` and the messages went nowhere with status 0.
     static func reopenClosed() {
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
-            let null = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            let null = open("/dev/null", O_RDONLY)
             if null >= 0 && null != fd {   // lowest free number: `fd` itself unless a lower one is closed too
                 dup2(null, fd)
                 close(null)

@@ -89,6 +89,34 @@ class OutputNobodyReads(unittest.TestCase):
         self.assertRegex(stderr, r"message lines were not written")
 
 
+class MessagesReaderGone(unittest.TestCase):
+    def test_a_reader_gone_is_said_once_and_is_no_failure(self):
+        # `--messages … | head -1`: the lines after it were lost without a word (a reader
+        # done is not an error: the status stays 0).
+        folder = tempfile.mkdtemp(prefix="fc-gone-")
+        process = subprocess.Popen([CLI, "launch", "--messages", "videotestsrc is-live=true ! video/x-raw,width=32,height=24 ! "
+                                    f"filtercam flash=false snapshot-location={folder}/s-%d.jpg ! fakesink"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            process.stdin.write(b"snapshot\n")
+            process.stdin.flush()
+            self.assertTrue(process.stdout.readline().startswith(b"{"), "no message line")
+            process.stdout.close()   # the reader is gone
+            for command in [b"snapshot\n", b"snapshot\n", b"quit\n"]:
+                process.stdin.write(command)
+                process.stdin.flush()
+            status = process.wait(timeout=30)
+            stderr = process.stderr.read().decode()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            shutil.rmtree(folder, ignore_errors=True)
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(stderr.count("the reader of the messages (stdout) has gone: the messages from here on are lost"), 1, stderr)
+        self.assertIn("snapshots=3", stderr)
+
+
 class MessagesBesideTheTerminal(unittest.TestCase):
     def test_in_one_pipe_each_still_is_said_after_its_message(self):
         # Written by two threads, `2>&1` showed a still's "saved" before its JSON.

@@ -113,7 +113,8 @@ final class CLIConventionTests: XCTestCase {
 
     /// Output that cannot be written is said and fails the command (as in coreutils), a
     /// reader gone is not an error; a standard stream the caller closed is not taken over by
-    /// the next file opened (`fdsink fd=1` wrote its frames into the --messages file).
+    /// the next file opened (`fdsink fd=1` wrote its frames into the --messages file), and
+    /// writing to it fails as writing to a closed stream does.
     func testOutputsThatCannotBeWritten() throws {
         try Build.requireCLI()
         let full = try runProcess("/bin/sh", ["-c", "exec '\(Build.cli)' filters > /dev/full"])
@@ -126,8 +127,14 @@ final class CLIConventionTests: XCTestCase {
         let messages = dir.appendingPathComponent("m.json").path
         let closed = try runProcess("/bin/sh", ["-c", "exec '\(Build.cli)' launch --messages=\(messages) "
                                                 + "'videotestsrc num-buffers=3 ! video/x-raw,width=8,height=8 ! fdsink fd=1' >&-"])
-        XCTAssertEqual(closed.status, 0, closed.summary)
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: messages)[.size] as? Int, 0, "frames went into the messages file")
+        // The frames cannot be written (as `ls >&-`: it went to /dev/null with status 0).
+        XCTAssertEqual(closed.status, 1, closed.summary)
+        XCTAssertTrue(closed.stderr.contains("Error while writing to file descriptor 1: Bad file descriptor"), closed.stderr)
+        let lines = try String(contentsOfFile: messages, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("{\"") }, "frames went into the messages file")
+        let listing = try runProcess("/bin/sh", ["-c", "exec '\(Build.cli)' filters >&-"])
+        XCTAssertEqual(listing.status, 1, listing.summary)
+        XCTAssertTrue(listing.stderr.contains("filtercam: cannot write the output: Bad file descriptor"), listing.stderr)
         // stdin closed: GstBus's wake-up socket took fd 0 and the command reader ate its
         // wake-ups; the run hung for good, deaf to Ctrl-C.
         let noInput = try runProcess("/bin/sh", ["-c", "exec '\(Build.cli)' launch 'videotestsrc num-buffers=3 ! filtercam ! fakesink' <&-"],
