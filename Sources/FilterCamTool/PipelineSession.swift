@@ -363,8 +363,18 @@ public final class PipelineSession {
                           + ", then sending EOS (Ctrl-C again aborts)…")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
-                if stoppingARecording {
-                    errorLine("EOS did not arrive within \(Int(endOfStreamTimeout)) s; stopping anyway (a recording may be incomplete).")
+                if stoppingARecording, let drain = drainWatch, drain.buffers > drainSeen {
+                    // Still draining (frames still reach the sinks): the wait goes on.
+                    drainSeen = drain.buffers
+                    eosDeadline = Date().addingTimeInterval(endOfStreamTimeout)
+                    if !saidDraining {
+                        saidDraining = true
+                        errorLine("EOS is still on its way: the pipeline is still writing what it holds; waiting while it does (Ctrl-C again aborts)…")
+                    }
+                } else if stoppingARecording {
+                    errorLine(saidDraining ? "EOS did not arrive, and nothing reached the sinks for \(Int(endOfStreamTimeout)) s; stopping anyway (a recording may be incomplete)."
+                              : "EOS did not arrive within \(Int(endOfStreamTimeout)) s; stopping anyway (a recording may be incomplete).")
+                    endOfStreamTimedOut = true
                     outcome = .aborted
                 } else {
                     outcome = .stoppedByUser   // nothing to finalise
@@ -401,6 +411,14 @@ public final class PipelineSession {
     }
 
     private var stoppingARecording = true
+    /// The buffers reaching the sinks after EOS was sent (while stopping a recording), and
+    /// how many had come at the last deadline: a drain still moving extends the wait.
+    private var drainWatch: DrainWatch?
+    private var drainSeen = 0
+    private var saidDraining = false
+    /// Whether the wait for EOS ended without it (not a second Ctrl-C): the run failed
+    /// (exit status 1), its recordings said unfinished.
+    public private(set) var endOfStreamTimedOut = false
     /// Whether an interrupt's wait for stills or a recording's start has been said.
     private var saidInterruptWaits = false
     /// Recordings from the preview started and not yet saved or failed.
@@ -470,6 +488,7 @@ public final class PipelineSession {
             // pause is still settling (the sink not yet prerolled): the EOS would wait for good.
             pipeline.setPlaying(true)
         }
+        if recording { drainWatch = DrainWatch(elements: pipeline.elements) }
         sendEndOfStreamAside()
         return Date().addingTimeInterval(recording ? endOfStreamTimeout : min(1.5, endOfStreamTimeout))
     }

@@ -129,6 +129,10 @@ enum LaunchCommand {
         let session = PipelineSession(pipeline: pipeline)
         session.messagesOutput = messages
         if verbose { session.showsSourceLocations = true }
+        // How long quit and Ctrl-C wait for EOS without anything reaching the sinks (10 s).
+        if let text = getenv("FILTERCAM_EOS_WAIT").map({ String(cString: $0) }), let seconds = Double(text), seconds > 0, seconds.isFinite {
+            session.endOfStreamTimeout = seconds
+        }
         if let file { session.sourceFile = (argument, file) }
         if audio { session.recordSound() }
         Self.session = session
@@ -141,6 +145,8 @@ enum LaunchCommand {
         restoreTerminal()
         // Ctrl-\ as a shell reports it; the rest by the outcome.
         if outcome == .aborted && session.interruptingSignal == SIGQUIT { return 128 + SIGQUIT }
+        // The wait for EOS ended without it: a failure, not an interrupt (it said 130 after `quit`).
+        if outcome == .aborted && session.endOfStreamTimedOut { return 1 }
         // A file written and gone at the end (said) fails a run that went well.
         if outcome.exitStatus == 0, !session.filesGone.isEmpty {
             session.sayAtTheEnd("filtercam launch: \(session.filesGone.count == 1 ? "a file" : "files") written \(session.filesGone.count == 1 ? "is" : "are") lost: exit status 1")

@@ -117,6 +117,46 @@ class MessagesReaderGone(unittest.TestCase):
         self.assertIn("snapshots=3", stderr)
 
 
+class EndOfStreamThatTakesLong(unittest.TestCase):
+    """quit (or Ctrl-C) waits for EOS while frames still reach the sinks, as gst-launch-1.0
+    -e does, and at most FILTERCAM_EOS_WAIT seconds (10 by default) without any."""
+
+    def quit_recording(self, between, seconds_a_frame):
+        folder = tempfile.mkdtemp(prefix="fc-drain-")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "drain.mp4")
+        # Not live: the queue before the slow identity is full when quit comes. The still
+        # asked for first makes quit wait for frames to flow (a quit before the first frame
+        # ends an empty recording at once).
+        run = subprocess.run([CLI, "launch", "videotestsrc ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! "
+                              f"filtercam filter=sepia flash=false snapshot-location={folder}/still-%d.jpg ! {between} ! "
+                              f"identity sleep-time={int(seconds_a_frame * 1e6)} ! "
+                              f"x264enc tune=zerolatency speed-preset=ultrafast ! mp4mux ! filesink location={path}"],
+                             input="snapshot\nquit\n", capture_output=True, text=True, timeout=60,
+                             env=dict(os.environ, FILTERCAM_EOS_WAIT="1"))
+        return run, path
+
+    def test_a_recording_still_draining_is_waited_for(self):
+        # 30 frames at 0.1 s each, 3 s of draining: cut off after the wait (10 s by default,
+        # 1 s here) the file had no index and the status was 130, as for a second Ctrl-C.
+        run, path = self.quit_recording("queue max-size-buffers=30 max-size-time=0 max-size-bytes=0", 0.1)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("EOS is still on its way", run.stderr)
+        self.assertNotIn("unfinished", run.stderr)
+        probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames",
+                                "-of", "csv=p=0", path], capture_output=True, text=True, timeout=30)
+        self.assertEqual(probe.returncode, 0, probe.stderr)
+        self.assertGreaterEqual(int(probe.stdout.strip()), 30, "the frames waiting when quit came are not all in the file")
+
+    def test_a_drain_that_stops_moving_ends_the_wait_as_a_failure(self):
+        # Nothing reaches the sinks for the whole wait: stopped, the file said unfinished,
+        # exit status 1 (a failure, not an interrupt).
+        run, _ = self.quit_recording("queue", 30)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("EOS did not arrive within 1 s; stopping anyway", run.stderr)
+        self.assertIn("unfinished", run.stderr)
+
+
 class MessagesBesideTheTerminal(unittest.TestCase):
     def test_in_one_pipe_each_still_is_said_after_its_message(self):
         # Written by two threads, `2>&1` showed a still's "saved" before its JSON.
