@@ -73,6 +73,16 @@ extension FrameWorker {
         return gst_caps_is_empty(possible.pointer) == 0
     }
 
+    /// Whether the pad upstream of the element is a bin's (a ghost pad, or the proxy pad
+    /// inside one): its queries go through the bin, which may hold a lock of its own while
+    /// it negotiates.
+    var upstreamIsABin: Bool {
+        guard let pad = GstOwned(gst_element_get_static_pad(element, "sink")),
+              let peer = GstOwned(gst_pad_get_peer(pad.pointer)) else { return false }
+        return g_type_check_instance_is_a(UnsafeMutableRawPointer(peer.pointer).assumingMemoryBound(to: GTypeInstance.self),
+                                          gst_proxy_pad_get_type()) != 0
+    }
+
     /// The caps the element takes (its pad templates'), for `FormatProblem`.
     var acceptedCaps: GstOwned<GstCaps> { GstOwned(gst_caps_from_string(Self.caps(formats: formats))!) }
 

@@ -218,7 +218,13 @@ extension FrameWorker {
             var offered: UnsafeMutablePointer<GstCaps>?
             switch query.pointee.type {
             case GST_QUERY_CAPS: gst_query_parse_caps(query, &offered)            // what upstream could send
-            case GST_QUERY_ACCEPT_CAPS: gst_query_parse_accept_caps(query, &offered)  // what it will send
+            case GST_QUERY_ACCEPT_CAPS:   // what it will send
+                // Asked of a bin's ghost pad, upstream's answer can wait for good: playsink
+                // holds a lock of its own while it sends the caps (a player's video-sink
+                // starting with the element, a 4:2:2 or 10-bit file, hung in preroll). There
+                // the refusal is left to the bin's negotiation (playsink converts).
+                guard !me.upstreamIsABin else { return GST_PAD_PROBE_OK }
+                gst_query_parse_accept_caps(query, &offered)
             case GST_QUERY_DRAIN: return me.drain(query) ? GST_PAD_PROBE_HANDLED : GST_PAD_PROBE_DROP
             default: return GST_PAD_PROBE_OK
             }

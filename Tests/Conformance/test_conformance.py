@@ -8,6 +8,7 @@ filter that must be faster than the frame interval):
 """
 import concurrent.futures
 import os
+import shutil
 import tempfile
 import subprocess
 import sys
@@ -1405,6 +1406,28 @@ class Playbin(unittest.TestCase):
         (reference, _), (pts, _) = self.play_side_by_side(("identity", "filtercam filter=sepia"), seek_to=7 * Gst.SECOND)
         self.assertTrue(7 * Gst.SECOND <= reference[0] <= 7.1 * Gst.SECOND, reference[:3])   # after the prerolled frame
         self.assertEqual(pts, reference)
+
+
+    def test_as_the_start_of_a_video_sink_a_4_2_2_file_plays(self):
+        # playbin's video-sink beginning with the element, a 4:2:2 H.264 file (a camera's):
+        # asked from inside playsink's accept-caps what else upstream could send, the
+        # element waited for good on a lock of playsink's, in preroll. identity plays it.
+        path = os.path.join(tempfile.mkdtemp(prefix="fc-422-"), "422.mp4")
+        self.addCleanup(shutil.rmtree, os.path.dirname(path), True)
+        made = Gst.parse_launch("videotestsrc num-buffers=30 ! video/x-raw,format=Y42B,width=64,height=48,framerate=30/1 ! "
+                                f"x264enc ! mp4mux ! filesink location={path}")
+        run_to_eos(made)
+        made.set_state(Gst.State.NULL)
+        for first in ["identity", "filtercam filter=sepia", "fcsepia"]:
+            with self.subTest(first=first):
+                playbin = Gst.ElementFactory.make("playbin")
+                playbin.set_property("uri", Gst.filename_to_uri(path))
+                playbin.set_property("video-sink", Gst.parse_bin_from_description(f"{first} ! fakesink name=shown sync=false", True))
+                try:
+                    run_to_eos(playbin, timeout=20)
+                    self.assertEqual(playbin.get_property("video-sink").get_by_name("shown").get_property("stats").get_value("rendered"), 30)
+                finally:
+                    playbin.set_state(Gst.State.NULL)
 
 
 class ErrorsByName(unittest.TestCase):
