@@ -234,7 +234,7 @@ final class FrameWorker: Sendable {
     /// Before PAUSED→READY: a streaming thread waiting to hand over a frame returns.
     func unlock() {
         mailbox.close()
-        relay.stopWaiting()
+        relay.stopWaiting(elementStops: true)
         // A drain waiting holds upstream's thread in the query, and with it the stream
         // locks the stop takes (it hung for good).
         callOffDrains(stopping: true)

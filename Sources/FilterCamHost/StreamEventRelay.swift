@@ -10,8 +10,9 @@ import FilterCore
 /// a fresh seqnum, so downstream saw the old segment first and never the seek's seqnum.
 ///
 /// Here the appsrc's STREAM_START is replaced by upstream's as it passes (the appsrc sends
-/// its own as its task starts, a moment before upstream's has come through the worker: it
-/// waits for it, up to 2 s), and a later one of upstream's (a new stream mid-way) goes
+/// its own as its task starts, before upstream's has come through the worker: it waits for
+/// it, however long upstream takes to start; only a frame or event handed over without one
+/// lets the appsrc's own go first), and a later one of upstream's (a new stream mid-way) goes
 /// through the appsrc's queue as a marker, replaced by it in order. A segment the appsrc
 /// sends is held back until a frame (or another serialized event) follows it; only the last
 /// one held goes out, as the upstream event it copies (its seqnum and running-time offset
@@ -25,6 +26,11 @@ final class StreamEventRelay: Sendable {
         var sentOwnStreamStart = false
         /// The element is stopping or flushing: the appsrc's STREAM_START waits no more.
         var stopping = false
+        /// The element is stopping (to READY): the appsrc's STREAM_START goes nowhere.
+        var stopped = false
+        /// The worker has handed over a frame or an event (upstream sent no STREAM_START
+        /// before it): the appsrc's own goes first.
+        var handedOver = false
         /// Upstream's segment events of the last frames and events handed over, newest first.
         var upstream: [GstOwned<GstEvent>] = []
         /// The upstream segment sent last (nil: none since the start or the last flush); kept,
@@ -49,9 +55,6 @@ final class StreamEventRelay: Sendable {
     }
     private let state = Locked(State())
     private static let remembered = 4
-    /// How long the appsrc's STREAM_START waits for upstream's (seconds): upstream sends
-    /// its own as it starts, before anything else.
-    private static let streamStartWait = 2.0
     /// The marker that stands for upstream's next STREAM_START in the appsrc's queue.
     private static let markerName = "filtercam-stream-start"
 
@@ -59,7 +62,8 @@ final class StreamEventRelay: Sendable {
 
     /// The worker hands over a frame or an event that came under `event` (before the push).
     func remember(upstream event: GstOwned<GstEvent>) {
-        state.withLock { s in
+        state.withLockAndWake { s in
+            s.handedOver = true
             if s.upstream.first?.pointer == event.pointer { return }
             s.upstream.insert(event, at: 0)
             if s.upstream.count > Self.remembered { s.upstream.removeLast() }
@@ -96,10 +100,14 @@ final class StreamEventRelay: Sendable {
         return marked ? gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty(Self.markerName)) : nil
     }
 
-    /// The element is stopping, or flushing, or the stream ended without a STREAM_START:
-    /// an appsrc STREAM_START waiting for upstream's goes out as it is.
-    func stopWaiting() {
-        state.withLockAndWake { $0.stopping = true }
+    /// The element is flushing, or the stream ended without a STREAM_START: an appsrc
+    /// STREAM_START waiting for upstream's goes out as it is; the element is stopping
+    /// (`elementStops`): it goes nowhere (a foreign one left at every stop).
+    func stopWaiting(elementStops: Bool = false) {
+        state.withLockAndWake { s in
+            s.stopping = true
+            if elementStops { s.stopped = true }
+        }
     }
 
     /// The element stopped (READY): what it knew of the stream is gone.
@@ -139,14 +147,17 @@ final class StreamEventRelay: Sendable {
         switch event.pointee.type {
         case GST_EVENT_STREAM_START:
             // The appsrc sends its own as its task starts, before upstream's has come through
-            // the worker (a moment later): it waits for upstream's and goes out as a copy of
-            // it. (Taken and sent later from another probe, it was sent again and again by
-            // the pad, which keeps a sticky event a probe took as not sent, and caps could
-            // go out before any stream-start.)
-            let upstream = state.wait(until: { $0.streamStart != nil || $0.stopping }, timeout: Self.streamStartWait) { s in
-                s.streamStart.flatMap { gst_event_ref($0.pointer) }
-            } ?? nil
+            // the worker: it waits for upstream's and goes out as a copy of it, however late
+            // upstream starts (after 2 s it went out as the appsrc's own, and upstream's
+            // segment then came before its caps: camerabin's video branch). (Taken and sent
+            // later from another probe, it was sent again and again by the pad, which keeps
+            // a sticky event a probe took as not sent, and caps could go out before any
+            // stream-start.)
+            let (upstream, stopped) = state.wait(until: { $0.streamStart != nil || $0.stopping || $0.handedOver }) { s in
+                (s.streamStart.flatMap { gst_event_ref($0.pointer) }, s.stopped)
+            }!
             guard let upstream else {
+                if stopped { return .drop }   // nothing follows it
                 state.withLock { $0.sentOwnStreamStart = true }   // upstream's follows when it comes
                 return .pass
             }

@@ -297,6 +297,36 @@ class Seeks(unittest.TestCase):
                 order = [e for e in seen if e.startswith("segment") or e == "gap"]
                 self.assertEqual(order, ["segment 1001", "gap", "segment 1002"], seen)
 
+    def test_an_upstream_starting_seconds_after_playing_keeps_its_stream_start_and_order(self):
+        # The appsrc's own STREAM_START waited 2 s for upstream's, then went out: a foreign
+        # stream-id, and upstream's segment before its caps (camerabin's video branch, which
+        # starts when recording does). identity passes upstream's events as they are.
+        for element in FILTERCAM_ELEMENTS:
+            with self.subTest(element=element):
+                pipeline = Gst.parse_launch(f"{element} name=x ! fakesink name=sink sync=false")
+                seen = []
+                sink_pad(pipeline, "sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, lambda pad, info: seen.append(
+                    info.get_event().parse_stream_start() if info.get_event().type == Gst.EventType.STREAM_START
+                    else info.get_event().type.value_nick) or Gst.PadProbeReturn.OK)
+                source = Gst.Pad.new("source", Gst.PadDirection.SRC)
+                source.set_active(True)
+                source.link(pipeline.get_by_name("x").get_static_pad("sink"))
+                pipeline.set_state(Gst.State.PLAYING)
+                time.sleep(2.5)   # the scenario: upstream starts late, not a wait for an outcome
+                source.push_event(Gst.Event.new_stream_start("late-upstream"))
+                source.push_event(Gst.Event.new_caps(Gst.Caps.from_string("video/x-raw,format=I420,width=64,height=48,framerate=30/1")))
+                started = Gst.Segment()
+                started.init(Gst.Format.TIME)
+                source.push_event(Gst.Event.new_segment(started))
+                frame = Gst.Buffer.new_wrapped(bytes(64 * 48 * 3 // 2))
+                frame.pts, frame.duration = 0, Gst.SECOND // 30
+                source.push(frame)
+                source.push_event(Gst.Event.new_eos())
+                wait_for(pipeline, Gst.MessageType.EOS, 10)
+                pipeline.set_state(Gst.State.NULL)
+                source.set_active(False)
+                self.assertEqual(seen, ["late-upstream", "caps", "segment", "eos"])
+
     def test_a_stream_starting_with_a_gap_prerolls_and_one_without_frames_gets_its_caps(self):
         """A stream whose first data is a GAP never prerolled through the element (events
         waited for a first frame), and one without frames reached EOS with no caps sent."""
