@@ -109,13 +109,16 @@ extension FilterCamElement {
         let pipeline = Self.topLevel(of: element)
         let snapshots = self.snapshots, recording = self.recording, display = self.display
         let countdown = UInt64(ControlCommand.countdownSeconds) * 1_000_000_000
-        _ = JoinableThread(name: "fc-quit") {
+        let quitting = JoinableThread(name: "fc-quit") {
             let deadline = MonotonicClock.nanoseconds + countdown + 2_000_000_000
             while MonotonicClock.nanoseconds < deadline
                     && (snapshots.stillIsWaiting || recording.isStarting || display.withLock({ $0.countdownPending })) {
                 usleep(10_000)
             }
             _ = gst_element_send_event(UnsafeMutableRawPointer(pipeline.pointer).assumingMemoryBound(to: GstElement.self), gst_event_new_eos())
+        }
+        if quitting == nil {
+            fc_post_warning(element, "\(GStreamer.name(of: element)): q cannot quit: no thread can be started to send EOS (\(JoinableThread.whyNotStarted))", nil)
         }
     }
 

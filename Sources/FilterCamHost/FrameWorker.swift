@@ -226,9 +226,14 @@ final class FrameWorker: Sendable {
         liveState.store(0, ordering: .relaxed)
         FrameMemory.settleAllocator()
         startDrains()
-        mailbox.start(thread: "\(GStreamer.name(of: element)):work") { [unowned self] in
+        mailbox.start(thread: "\(GStreamer.name(of: element)):work", worker: { [unowned self] in
             self.workerLoop()
-        }
+        }, threadFailure: { [unowned self] why in
+            // Said as the element's error: frames would otherwise wait for a worker that
+            // never comes (a thread limit held a file's stream for good).
+            let name = GStreamer.name(of: self.element)
+            fc_post_error(self.element, "\(name) cannot start its worker thread: \(why) (the process or user is at its thread limit: ulimit -u)", nil)
+        })
     }
 
     /// Before PAUSED→READY: a streaming thread waiting to hand over a frame returns.

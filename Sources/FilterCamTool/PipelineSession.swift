@@ -131,6 +131,10 @@ public final class PipelineSession {
 
     /// Called on the session's loop about every 20 ms (e.g. to run an RTSP server's requests).
     public var onTick: (() -> Void)?
+    /// Rounds of the session's loop, in every session of the process: a watchdog (the CLI's,
+    /// after an interrupt) tells a loop still running from one stuck, e.g. in a state
+    /// change that never ends.
+    public static let loopRounds = Atomic<Int>(0)
     /// Called when a second Ctrl-C or Ctrl-\ aborts, just before the pipeline is stopped
     /// (stopping waits for every streaming thread: an element stuck for 20 s held the
     /// "abort" that long), with what to say if the process ends before the stop does.
@@ -280,6 +284,7 @@ public final class PipelineSession {
             }
             if outcome == nil && displayWentAway() { outcome = .error }
             onTick?()
+            Self.loopRounds.add(1, ordering: .relaxed)
             // Commands wait for the first frame (a piped `snapshot` must find one), and run
             // in order; `quit` waits (bounded) for the stills asked for before it.
             let ready = outcome == nil && firstFrameHasPassed()
@@ -363,8 +368,9 @@ public final class PipelineSession {
                           + ", then sending EOS (Ctrl-C again aborts)…")
             }
             if let d = eosDeadline, Date() > d, outcome == nil {
-                if stoppingARecording, let drain = drainWatch, drain.buffers > drainSeen {
-                    // Still draining (frames still reach the sinks): the wait goes on.
+                if stoppingARecording, let drain = drainWatch, drain.buffers > drainSeen, endOfStreamSent.withLock({ $0 }) {
+                    // Still draining (frames still reach the sinks, the EOS in): the wait goes
+                    // on. (Frames from a source that never took the EOS are no drain.)
                     drainSeen = drain.buffers
                     eosDeadline = Date().addingTimeInterval(endOfStreamTimeout)
                     if !saidDraining {

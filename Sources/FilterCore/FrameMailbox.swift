@@ -39,8 +39,11 @@ public final class FrameMailbox<Frame: Sendable, Event: Sendable>: Sendable {
 
     /// Opens the mailbox for a new run (READY → PAUSED); `worker` runs on a thread named
     /// `thread`, started with the first item.
-    public func start(thread: String = "fc-worker", worker: (@Sendable () -> Void)? = nil) {
-        queue.start(thread: thread, consumer: worker)
+    /// `threadFailure`: the worker's thread cannot be made (the reason); the mailbox is
+    /// closed then, and takes no frame.
+    public func start(thread: String = "fc-worker", worker: (@Sendable () -> Void)? = nil,
+                      threadFailure: (@Sendable (String) -> Void)? = nil) {
+        queue.start(thread: thread, consumer: worker, threadFailure: threadFailure)
     }
 
     /// Closes it: wakes everyone, drops what waits (PAUSED → READY); the worker's `next()`

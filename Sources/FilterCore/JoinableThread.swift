@@ -14,19 +14,29 @@ public final class JoinableThread: Sendable {
     private let thread: pthread_t
     private let joined = Atomic<Bool>(false)
 
-    /// Starts `body` on a new thread named `name`.
-    public init(name: String, _ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15)) ?? "filtercam", body)).toOpaque()
+    /// Starts `body` on a new thread named `name`; nil when no thread can be made (a
+    /// process or user at its thread limit, no memory for a stack), with `errno` saying
+    /// why. Each owner says so in its own words: this stopped the whole process (a camera
+    /// recording under a thread limit ended in SIGILL).
+    public init?(name: String, _ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(name: String(name.utf8.prefix(15)) ?? "filtercam", body))
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
             _ = setThreadName(pthread_self(), body.name)
             body.run()
             return nil
-        }, box)
-        precondition(created == 0, "could not start thread \(name): error \(created)")
+        }, box.toOpaque())
+        guard created == 0 else {
+            box.release()
+            errno = created
+            return nil
+        }
         self.thread = thread
     }
+
+    /// Why the last thread could not be made, in words (after a nil `init`).
+    public static var whyNotStarted: String { String(cString: strerror(errno)) }
 
     /// Waits until the thread has exited. Call once, from another thread.
     public func join() {

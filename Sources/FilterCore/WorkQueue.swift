@@ -35,6 +35,8 @@ public final class WorkQueue<Item: Sendable>: Sendable {
         var threadName = ""
         var consumer: (@Sendable () -> Void)?
         var thread: JoinableThread?
+        /// Called (once a run, outside the lock) when the consumer's thread cannot be made.
+        var threadFailure: (@Sendable (String) -> Void)?
 
         var accepting: Bool { open && !flushing }
     }
@@ -68,8 +70,12 @@ public final class WorkQueue<Item: Sendable>: Sendable {
 
     /// Opens the queue for a new run (a run not stopped is stopped first). `consumer` runs
     /// on a thread named `thread` (at most 15 bytes show), started with the first item
-    /// accepted; without one, the owner takes items itself.
-    public func start(thread name: String = "fc-queue", consumer: (@Sendable () -> Void)? = nil) {
+    /// accepted; without one, the owner takes items itself. When that thread cannot be
+    /// made (a thread limit), the queue closes (what waits, and every later item, is
+    /// refused: a producer waiting for room never waits for good) and `threadFailure` gets
+    /// the reason, once.
+    public func start(thread name: String = "fc-queue", consumer: (@Sendable () -> Void)? = nil,
+                      threadFailure: (@Sendable (String) -> Void)? = nil) {
         stop()
         state.withLockAndWake { s in
             s.open = true
@@ -78,6 +84,7 @@ public final class WorkQueue<Item: Sendable>: Sendable {
             s.inProgress = 0
             s.threadName = name
             s.consumer = consumer
+            s.threadFailure = threadFailure
         }
     }
 
@@ -87,6 +94,7 @@ public final class WorkQueue<Item: Sendable>: Sendable {
         let old = state.withLockAndWake { s -> [Item] in
             s.open = false
             s.consumer = nil   // it may hold the owner: no cycle outlives the run
+            s.threadFailure = nil
             return dropWaiting(&s)
         }
         old.forEach(release)
@@ -138,6 +146,7 @@ public final class WorkQueue<Item: Sendable>: Sendable {
         let waitsForRoom = bounded && policy.whenFull == .wait
         // A flush while this item waited for room makes it stale, even when it is over.
         let entry = state.withLock { $0.generation }
+        var failure: (@Sendable (String) -> Void, String)?
         let add = { (s: inout State, dropsOldest: Bool) -> (Bool, Item?) in
             guard s.accepting, s.generation == entry else { return (false, nil) }
             var dropped: Item?
@@ -148,11 +157,18 @@ public final class WorkQueue<Item: Sendable>: Sendable {
                 dropped = s.items.remove(at: oldest)
                 s.dropped += 1
             }
-            s.items.append(item)
             if s.thread == nil, let consumer = s.consumer {
                 // Started under the lock, which the consumer takes only once this returns.
                 s.thread = JoinableThread(name: s.threadName, consumer)
+                if s.thread == nil {
+                    failure = s.threadFailure.map { said in (said, JoinableThread.whyNotStarted) }
+                    s.open = false
+                    s.consumer = nil
+                    s.threadFailure = nil
+                    return (false, dropped)
+                }
             }
+            s.items.append(item)
             return (true, dropped)
         }
         let (accepted, dropped) = state.wait(until: { s in
@@ -160,6 +176,7 @@ public final class WorkQueue<Item: Sendable>: Sendable {
         }, timeout: waitsForRoom ? timeout : nil) { s in add(&s, policy.whenFull == .dropOldest) }
             ?? state.withLock { s in add(&s, true) }   // waited long enough: the oldest goes
         if accepted { wake() } else { release(item) }
+        if let (say, why) = failure { say(why) }
         return Put(accepted: accepted, dropped: dropped)
     }
 

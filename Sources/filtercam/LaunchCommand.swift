@@ -195,9 +195,34 @@ enum LaunchCommand {
         // starts with SIGINT and SIGQUIT ignored, and one sent while GStreamer scanned its
         // plugins (seconds, after an update) was lost: the pipeline then ran on.
         let handler: @convention(c) (Int32) -> Void = { signal in
-            if let session = LaunchCommand.session { session.interrupt(by: signal) } else { _exit(128 + signal) }
+            guard let session = LaunchCommand.session else { _exit(128 + signal) }
+            session.interrupt(by: signal)
+            // The last resort, which needs no thread (SIGALRM, below): the session's loop
+            // stuck for 10 s after an interrupt (a source's task that could not start, under
+            // a thread limit, held the start in GStreamer for good), or the process still
+            // there 5 s after an abort asked for (its own stop ends it within a second, from a
+            // thread of its own, which may be the one that could not be made). Two TERMs and
+            // two Ctrl-C left it alive until SIGKILL.
+            lastResortStatus = signal == SIGQUIT ? 128 + SIGQUIT : 130
+            abortAsked = session.interruptedAgain
+            roundsAtAlarm = PipelineSession.loopRounds.load(ordering: .relaxed)
+            alarm(abortAsked ? 5 : 10)
         }
         for s in [SIGINT, SIGTERM, SIGQUIT] { signal(s, handler) }
+        signal(SIGALRM, { _ in
+            let rounds = PipelineSession.loopRounds.load(ordering: .relaxed)
+            if !abortAsked && rounds != roundsAtAlarm {   // the loop runs: it finishes the stop itself
+                roundsAtAlarm = rounds
+                alarm(10)
+                return
+            }
+            if terminalLineMode.saved { _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminalLineMode.termios) }
+            // Static text: nothing allocated in a signal handler.
+            let said: StaticString = abortAsked ? "\nfiltercam: still running 5 s after the abort: ended here\n"
+                : "\nfiltercam: the pipeline has not answered for 10 s since the interrupt (stuck in GStreamer): ended here, without finishing\n"
+            _ = write(STDERR_FILENO, said.utf8Start, said.utf8CodeUnitCount)
+            _exit(lastResortStatus)
+        })
         // Under `nohup` (SIGHUP ignored from the start) a closed terminal or ssh session
         // must not end the recording: ignored it stays, as nohup's users count on.
         let hangUp = signal(SIGHUP, handler)
@@ -386,6 +411,11 @@ extension PipelineSession.Outcome {
 /// The terminal's modes, for the signal handler (SIGCONT) and an abort that cannot wait:
 /// set once before either can use them.
 nonisolated(unsafe) private var terminalKeyMode = termios()
+/// The last resort after an interrupt (SIGALRM): its exit status, whether an abort was
+/// asked for, and the session loop's rounds when the alarm was set.
+nonisolated(unsafe) private var lastResortStatus: Int32 = 130
+nonisolated(unsafe) private var abortAsked = false
+nonisolated(unsafe) private var roundsAtAlarm = 0
 nonisolated(unsafe) private var terminalLineMode: (saved: Bool, termios: termios) = (false, termios())
 /// Set once the terminal's line mode is back for good (the run is over); held while the
 /// modes change, so key mode is never set after that.

@@ -260,13 +260,16 @@ final class MP4Recorder: Sendable {
     /// EOS still waiting.
     func finishAfterError(timeout: Double = 5) -> String? {
         feed.withLock { $0.closed = true }
-        let senders = GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self).map { pad in
+        // A pad whose thread cannot be made gets no EOS: the wait then ends at `timeout`.
+        let senders = GStreamer.objects(of: gst_element_iterate_sink_pads(muxer), as: GstPad.self).compactMap { pad in
             gst_object_ref(pad)
             let held = GstPointer(pad)
-            return JoinableThread(name: "fc-record-eos") {
+            let sender = JoinableThread(name: "fc-record-eos") {
                 _ = gst_pad_send_event(held.pointer, gst_event_new_eos())
                 gst_object_unref(held.pointer)
             }
+            if sender == nil { gst_object_unref(pad) }
+            return sender
         }
         let outcome = waitForEndOfStream(timeout: timeout)
         if outcome != nil { gst_element_set_state(pipeline, GST_STATE_NULL) }

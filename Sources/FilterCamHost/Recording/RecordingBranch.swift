@@ -232,15 +232,21 @@ final class RecordingBranch: ElementPart, Sendable {
             running.push(frame)
             return
         }
-        let (recorder, waits) = state.withLockAndWake { s -> (MP4Recorder?, Bool) in
-            if let r = s.recorder { return (r, false) }   // it started meanwhile
-            guard s.wanted || s.finishOnceStarted, !s.stopping else { return (nil, false) }
+        let (recorder, waits, noThread) = state.withLockAndWake { s -> (MP4Recorder?, Bool, Bool) in
+            if let r = s.recorder { return (r, false, false) }   // it started meanwhile
+            guard s.wanted || s.finishOnceStarted, !s.stopping else { return (nil, false, false) }
             if s.pending.count >= Self.maximumPending(for: frame) { s.pending.removeFirst() }
             s.pending.append(frame)
             if s.thread == nil {
                 s.thread = JoinableThread(name: "fc-record") { [self] in controlLoop() }
+                if s.thread == nil { return (nil, false, true) }
             }
-            return (nil, !frame.facts.live)
+            return (nil, !frame.facts.live, false)
+        }
+        if noThread {
+            // A thread limit: said as any recording that cannot start (it ended the process).
+            failUnstarted("cannot record: no thread can be started for the recording (\(JoinableThread.whyNotStarted); ulimit -u)")
+            return
         }
         recorder?.push(frame)
         if waits {

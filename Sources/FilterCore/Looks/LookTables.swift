@@ -95,7 +95,7 @@ final class LookTables: Sendable {
     }
 
     private func build(_ key: Key, _ kernel: LookKernel) {
-        _ = JoinableThread(name: "fc-look-table") { [self] in
+        let builder = JoinableThread(name: "fc-look-table") { [self] in
             // At the video threads' own priority: until it is built, each 1080p frame costs
             // ~30 ms of CPU through the per-pixel path, the whole table ~0.2 s. At nice 10
             // on a loaded machine (load 12-16) it came 5-18 s after the first 1080p frame
@@ -108,6 +108,9 @@ final class LookTables: Sendable {
                 s.entries[key]!.building = false
             }
         }
+        // No thread for it (a thread limit): frames go on through the per-pixel path, and
+        // a later frame asks again.
+        if builder == nil { state.withLock { s in s.entries[key] = nil } }
     }
 
     /// Fills `slabs` (third bytes of the index) of `table` with `kernel`'s results in `space`.

@@ -1,0 +1,69 @@
+"""A process or user at its thread limit (`ulimit -u`, RLIMIT_NPROC), as on a small board
+or a shared account: a thread the elements cannot start is said as an error, and the CLI
+still ends on a signal. (A failed thread start was a precondition failure: SIGILL, the
+whole process gone; a start GStreamer itself never finished kept `filtercam launch` alive
+through two TERMs and two Ctrl-C, until SIGKILL.)
+
+The limit does not bind root, so the programs run as the user nobody, from a folder of
+their own (the checkout may not be readable by nobody); skipped where that cannot be done.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+RELEASE = os.path.join(ROOT, ".build", "release")
+
+
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv") and shutil.which("prlimit"),
+                     "needs root, setpriv and prlimit to run a program as nobody under a thread limit")
+class ThreadLimit(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="fc-nproc-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        os.chmod(self.folder, 0o777)
+        for name in ["filtercam", "libgstfiltercam.so"]:
+            shutil.copy(os.path.join(RELEASE, name), self.folder)
+            os.chmod(os.path.join(self.folder, name), 0o755)
+
+    def as_nobody(self, threads, command):
+        """COMMAND as nobody with at most THREADS processes and threads."""
+        return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                "env", f"HOME={self.folder}", f"GST_REGISTRY={self.folder}/registry.bin", f"GST_PLUGIN_PATH={self.folder}",
+                "prlimit", f"--nproc={threads}:{threads}", *command]
+
+    def test_a_worker_thread_that_cannot_start_is_the_elements_error(self):
+        run = subprocess.run(self.as_nobody(4, ["gst-launch-1.0", "videotestsrc", "num-buffers=30", "!", "filtercam", "filter=sepia",
+                                                "!", "fakesink"]), capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 1, run.stderr)   # not SIGILL (132)
+        self.assertIn("filtercam0 cannot start its worker thread: Resource temporarily unavailable", run.stderr)
+
+    def test_a_start_stuck_in_gstreamer_still_ends_on_a_signal(self):
+        # Three threads: the inner appsrc's task cannot start, and GStreamer waits for it for
+        # good inside the state change. TERM: the session's loop is stuck, so 10 s later the
+        # process ends from the signal handlers, saying so.
+        process = subprocess.Popen(self.as_nobody(3, [os.path.join(self.folder, "filtercam"), "launch",
+                                                      "videotestsrc is-live=true ! filtercam ! fakesink"]),
+                                   stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            said = ""
+            while "failed to create thread" not in said:   # GStreamer's warning: the start is stuck
+                line = process.stderr.readline()
+                self.assertTrue(line, f"it ended first: {said}")
+                said += line
+            process.send_signal(signal.SIGTERM)
+            status = process.wait(timeout=30)
+            said += process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        self.assertEqual(status, 130, said)
+        self.assertIn("the pipeline has not answered for 10 s since the interrupt", said)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
