@@ -47,6 +47,8 @@ final class GeometryLensZoomTests: XCTestCase {
             ("0,0,0.5,0", ["h=0", "greater than 0"]),
             ("0.6,0,0.5,1", ["x+w", "0.6+0.5", "≤ 1"]),
             ("0,0.75,1,0.5", ["y+h", "0.75+0.5", "≤ 1"]),
+            // The sum in the inputs' decimals (it said 1.0899999999999999).
+            ("0.48,0.06,0.61,0.65", ["x+w = 0.48+0.61 = 1.09 exceeds 1"]),
         ]
         for (text, parts) in cases {
             let m = message(text)

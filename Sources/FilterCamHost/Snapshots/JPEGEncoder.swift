@@ -27,7 +27,16 @@ final class JPEGEncoder {
             parsed = try GStreamer.launch(
                 "appsrc name=src format=time caps=\"\(caps)\" ! jpegenc quality=\(quality) ! jifmux name=mux ! appsink name=sink sync=false")
         } catch {
-            throw JPEGWriter.Failure(description: "the JPEG encoder could not be built: \(error)")
+            // An element that cannot be made (its plugin did not load: too many open files, a
+            // broken install) is named; the parser said `no property "quality" in element
+            // "jpegenc"` of the placeholder it made instead.
+            let missing = ["appsrc", "jpegenc", "jifmux", "appsink"].first { name in
+                guard let made = gst_element_factory_make(name, nil) else { return true }
+                gst_object_unref(made)
+                return false
+            }
+            throw JPEGWriter.Failure(description: missing.map { "the JPEG encoder could not be built: GStreamer cannot make the element \($0) (its plugin is missing or did not load; GST_DEBUG=*:2 says why)" }
+                ?? "the JPEG encoder could not be built: \(error)")
         }
         ownedPipeline = parsed
         guard let src = parsed.child(named: "src"), let sink = parsed.child(named: "sink"), let mux = parsed.child(named: "mux") else {

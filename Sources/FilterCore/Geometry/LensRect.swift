@@ -69,11 +69,20 @@ public struct LensRect: Equatable, Sendable, CustomStringConvertible {
         for (pos, size) in [(0, 2), (1, 3)] {
             let a = values[pos], b = values[size]
             if a.value + b.value > 1 + Self.slack {
-                throw GeometryError("lens \(a.name)+\(b.name) = \(a.raw)+\(b.raw) = \(a.value + b.value) exceeds 1: "
+                throw GeometryError("lens \(a.name)+\(b.name) = \(a.raw)+\(b.raw) = \(Self.sum(a.raw, b.raw, a.value + b.value)) exceeds 1: "
                                     + "the lens must end inside the picture (\(a.name) + \(b.name) ≤ 1)")
             }
         }
         self.init(uncheckedX: values[0].value, y: values[1].value, w: values[2].value, h: values[3].value)
+    }
+
+    /// `total` of two values typed as `first` and `second`, with as many decimals as they
+    /// have (0.48+0.61 is 1.09, not 1.0899999999999999).
+    static func sum(_ first: String, _ second: String, _ total: Double) -> String {
+        let decimals = [first, second].map { raw in raw.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0 }.max() ?? 0
+        var scale = 1.0
+        for _ in 0..<min(decimals, 15) { scale *= 10 }
+        return NumberText.text((total * scale).rounded() / scale)
     }
 
     /// "x,y,w,h" with the shortest decimals that read back to the same values.
