@@ -57,13 +57,35 @@ public final class PipelineSession {
     /// The signals that stop the session, as their handlers record them: atomics only (a
     /// lock taken in a handler deadlocks if the thread it interrupted holds it).
     final class Interrupts: Sendable {
-        private let count = Atomic<Int>(0)
+        /// Everything a handler reads and changes, in one word changed by compare-and-swap:
+        /// two signals handled at once on two threads (SIGTERM and SIGHUP, sent together) both
+        /// found nothing counted yet, and counted twice: an abort, 1 run in 3.
+        /// Bits: count (0-7), last signal counted (8-15), taken in by the loop (16), when the
+        /// last was counted (CLOCK_MONOTONIC, ms; 17-63).
+        private let word = Atomic<UInt64>(0)
         private let firstSignal = Atomic<Int32>(0)
-        /// Whether the session's loop has taken in the signals so far (it looks every 20 ms),
-        /// the last signal counted, and when (CLOCK_MONOTONIC, ns).
-        private let takenIn = Atomic<Bool>(false)
-        private let lastSignal = Atomic<Int32>(0)
-        private let lastSignalTime = Atomic<Int64>(0)
+
+        private struct Word {
+            var count: Int, last: Int32, takenIn: Bool, milliseconds: Int64
+            init(_ w: UInt64) {
+                count = Int(w & 0xFF); last = Int32((w >> 8) & 0xFF); takenIn = (w >> 16) & 1 == 1
+                milliseconds = Int64(bitPattern: w >> 17)
+            }
+            var packed: UInt64 {
+                UInt64(min(count, 0xFF)) | UInt64(UInt8(truncatingIfNeeded: last)) << 8 | (takenIn ? 1 << 16 : 0)
+                    | UInt64(bitPattern: milliseconds) << 17
+            }
+        }
+
+        /// Changes the word by `change` (nil: leave it), atomically.
+        private func update(_ change: (Word) -> Word?) {
+            var old = word.load(ordering: .sequentiallyConsistent)
+            while let new = change(Word(old)) {
+                let (exchanged, found) = word.compareExchange(expected: old, desired: new.packed, ordering: .sequentiallyConsistent)
+                if exchanged { return }
+                old = found
+            }
+        }
 
         /// The same signal again before the loop took in the first is the same press
         /// delivered twice: `timeout -s INT` sends its signal to the program and again to its
@@ -78,29 +100,35 @@ public final class PipelineSession {
             _ = firstSignal.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)   // async-signal-safe
-            let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-            let last = lastSignal.load(ordering: .sequentiallyConsistent)
-            let counted = count.load(ordering: .sequentiallyConsistent) > 0
-            let repeated = last == signal && !takenIn.load(ordering: .sequentiallyConsistent)
-            let stopPair = (last == SIGTERM && signal == SIGHUP) || (last == SIGHUP && signal == SIGTERM)
-            if counted && (repeated || (stopPair && nanoseconds - lastSignalTime.load(ordering: .sequentiallyConsistent) < 250_000_000)) {
-                return
+            let milliseconds = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+            update { w in
+                let repeated = w.last == signal && !w.takenIn
+                let stopPair = (w.last == SIGTERM && signal == SIGHUP) || (w.last == SIGHUP && signal == SIGTERM)
+                if w.count > 0 && (repeated || (stopPair && milliseconds - w.milliseconds < 250)) { return nil }
+                return Word((UInt64(min(w.count + 1, 0xFF)) | UInt64(UInt8(truncatingIfNeeded: signal)) << 8) | UInt64(bitPattern: milliseconds) << 17)
             }
-            lastSignal.store(signal, ordering: .sequentiallyConsistent)
-            lastSignalTime.store(nanoseconds, ordering: .sequentiallyConsistent)
-            takenIn.store(false, ordering: .sequentiallyConsistent)
-            count.add(1, ordering: .sequentiallyConsistent)
         }
 
         /// The loop read `seen`: a signal after this is another press.
-        func takeIn() { takenIn.store(true, ordering: .sequentiallyConsistent) }
+        func takeIn() {
+            update { w in
+                guard !w.takenIn else { return nil }
+                var taken = w
+                taken.takenIn = true
+                return taken
+            }
+        }
 
         /// Ctrl-\: counted as a second interrupt at once (it aborts).
         func recordAbort(_ signal: Int32) {
             _ = firstSignal.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
-            count.add(2, ordering: .sequentiallyConsistent)
+            update { w in
+                var aborted = w
+                aborted.count += 2
+                return aborted
+            }
         }
-        var seen: Int { count.load(ordering: .relaxed) }
+        var seen: Int { Word(word.load(ordering: .relaxed)).count }
         /// The first signal (0: none): what the terminal is told.
         var first: Int32 { firstSignal.load(ordering: .relaxed) }
     }
@@ -699,6 +727,10 @@ public final class PipelineSession {
 
     /// Files the file sinks wrote that were gone at the end (the run fails: they are lost).
     public private(set) var filesGone: [String] = []
+    /// Stills asked for and not written (`snapshot-failed`), recordings that failed
+    /// (`recording-failed`): each said as it happened; they fail a run that went well.
+    public private(set) var stillsNotWritten = 0
+    public private(set) var recordingsFailed = 0
 
     private func filesWrittenLines(aborted: Bool) -> [String] {
         var lines: [String] = []
@@ -808,6 +840,7 @@ public final class PipelineSession {
         }
         guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
         stillsFinished += 1
+        if name == "snapshot-failed" { stillsNotWritten += 1 }
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? ""
         let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) }
         onStill?(Still(path: path, saved: name == "snapshot-saved", reason: reason))
@@ -886,6 +919,7 @@ public final class PipelineSession {
             // The page says how its own button stops it (it has no v key).
             onRecording?(RecordingNews(ok: true, line: line + "; Record again stops it"))
         case "recording-failed":
+            recordingsFailed += 1
             var started: gboolean = 1
             gst_structure_get_boolean(structure, "started", &started)
             if started != 0 { recordingsRunning -= 1 }

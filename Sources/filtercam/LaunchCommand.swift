@@ -152,6 +152,15 @@ enum LaunchCommand {
             session.sayAtTheEnd("filtercam launch: \(session.filesGone.count == 1 ? "a file" : "files") written \(session.filesGone.count == 1 ? "is" : "are") lost: exit status 1")
             return 1
         }
+        // Stills and recordings asked for and not made (each said when it happened) fail a
+        // run that went well: a script checking the status took the status 0 for a still.
+        if outcome.exitStatus == 0, session.stillsNotWritten + session.recordingsFailed > 0 {
+            let stills = session.stillsNotWritten, recordings = session.recordingsFailed
+            let what = [stills > 0 ? "\(stills) still\(stills == 1 ? "" : "s")" : nil,
+                        recordings > 0 ? "\(recordings) recording\(recordings == 1 ? "" : "s")" : nil].compactMap { $0 }
+            session.sayAtTheEnd("filtercam launch: \(what.joined(separator: " and ")) failed (said above): exit status 1")
+            return 1
+        }
         // Messages asked for and lost (said when it happened) fail a run that went well.
         if outcome.exitStatus == 0, let failure = messages?.failed {
             session.sayAtTheEnd("filtercam launch: messages were lost (\(failure)): exit status 1")

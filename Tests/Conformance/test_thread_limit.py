@@ -22,7 +22,8 @@ RELEASE = os.path.join(ROOT, ".build", "release")
                      "needs root, setpriv and prlimit to run a program as nobody under a thread limit")
 class ThreadLimit(unittest.TestCase):
     def setUp(self):
-        self.folder = tempfile.mkdtemp(prefix="fc-nproc-")
+        # In /tmp itself: the run's own temporary folder (TMPDIR, run.py) is closed to others.
+        self.folder = tempfile.mkdtemp(prefix="fc-nproc-", dir="/tmp")
         self.addCleanup(shutil.rmtree, self.folder, True)
         os.chmod(self.folder, 0o777)
         for name in ["filtercam", "libgstfiltercam.so"]:

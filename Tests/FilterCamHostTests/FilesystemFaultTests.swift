@@ -62,7 +62,9 @@ final class FilesystemFaultTests: XCTestCase {
     private func requireOutcome(_ r: ProcessResult, _ out: URL, frames: Int, reason: String, width: Int, height: Int,
                                 fewerThan: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let log = (try? String(contentsOf: out.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-        XCTAssertEqual(r.status, 0, "\(r.summary)\n\(log)", file: file, line: line)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(r.status, 1, "\(r.summary)\n\(log)", file: file, line: line)
+        XCTAssertTrue((r.stderr + log).contains("failed (said above): exit status 1"), "\(r.stderr)\n\(log)", file: file, line: line)
         // Live, filtercam may drop frames while busy: every frame was passed or dropped.
         let seen = (summaryCount("processed", in: log) ?? 0) + (summaryCount("dropped", in: log) ?? 0)
         XCTAssertEqual(seen, frames, "the stream ran to the end: \(log)", file: file, line: line)

@@ -465,7 +465,9 @@ final class RecordingTests: XCTestCase {
         XCTAssertTrue(q.waitForStderr(containing: failure + "\n" + failure, timeout: 20), q.stderrSoFar)
         q.write("quit\n")
         let s = q.wait(timeout: 30)
-        XCTAssertEqual(s.status, 0, s.summary)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(s.status, 1, s.summary)
+        XCTAssertTrue(s.stderr.contains("failed (said above): exit status 1"), s.stderr)
         XCTAssertFalse(s.stderr.contains("WARNING"), s.stderr)
     }
 

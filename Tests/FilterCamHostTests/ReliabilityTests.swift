@@ -320,7 +320,9 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertTrue(p.waitForStderr(containing: "saved \(dir.path)/s-00000.jpg", timeout: 10), p.stderrSoFar)   // running, writing
         try FileManager.default.removeItem(at: dir)
         let r = p.wait(timeout: 20)
-        XCTAssertEqual(r.status, 0, r.summary)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("failed (said above): exit status 1"), r.stderr)
         XCTAssertTrue(r.filtercamSawEvery(60), "the stream ran to the end: \(r.stderr)")
         XCTAssertTrue(r.stderr.contains("does not exist"), "stills after the removal are reported: \(r.stderr)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path), "nothing re-created the folder")
@@ -331,7 +333,9 @@ final class ReliabilityTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         // Still due at frame 2 of 3; the bracket wants frames 2, 3 and 4.
         let r = try runCLI(["launch", "--messages", "videotestsrc num-buffers=3 ! video/x-raw,format=BGRA,width=32,height=24 ! filtercam snapshot-every=2 snapshot-bracket=-1,0,1 flash=false snapshot-location=\(dir.path)/b-%d.jpg ! fakesink"])
-        XCTAssertEqual(r.status, 0, r.summary)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("failed (said above): exit status 1"), r.stderr)
         let written = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         XCTAssertEqual(written, ["b-0-ev+0.jpg", "b-0-ev-1.jpg"])
         let failed = r.stdoutText.split(separator: "\n").filter { $0.contains("\"snapshot-failed\"") }

@@ -454,7 +454,9 @@ final class SnapshotTests: XCTestCase {
     func testMissingFolderIsReportedAndTheStreamRunsOn() throws {
         let missing = "/nonexistent-\(UUID().uuidString)/s-%05d.jpg"
         let r = try runCLI(["launch", "--messages", "\(source) ! filtercam snapshot-every=2 snapshot-location=\(missing) ! fakesink"])
-        XCTAssertEqual(r.status, 0, r.summary)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("failed (said above): exit status 1"), r.stderr)
         XCTAssertTrue(r.stderr.contains("WARNING"), r.stderr)
         XCTAssertTrue(r.stderr.contains("does not exist"), r.stderr)
         XCTAssertTrue(r.stderr.contains("processed=6"), "every frame still went through: \(r.stderr)")
@@ -472,10 +474,14 @@ final class SnapshotTests: XCTestCase {
         let file = dir.appendingPathComponent("a-file").path
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         let notAFolder = try runCLI(["launch", "\(source) ! filtercam snapshot-every=2 snapshot-location=\(file)/s-%05d.jpg ! fakesink"])
-        XCTAssertEqual(notAFolder.status, 0, notAFolder.summary)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(notAFolder.status, 1, notAFolder.summary)
+        XCTAssertTrue(notAFolder.stderr.contains("failed (said above): exit status 1"), notAFolder.stderr)
         XCTAssertTrue(notAFolder.stderr.contains("'\(file)' is not a folder"), notAFolder.stderr)
         let proc = try runCLI(["launch", "\(source) ! filtercam snapshot-every=2 snapshot-location=/proc/s-%05d.jpg ! fakesink"])
-        XCTAssertEqual(proc.status, 0, proc.summary)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(proc.status, 1, proc.summary)
+        XCTAssertTrue(proc.stderr.contains("failed (said above): exit status 1"), proc.stderr)
         XCTAssertTrue(proc.stderr.contains("the folder '/proc' takes no new files"), proc.stderr)
         XCTAssertFalse(proc.stderr.contains("removed while running"), proc.stderr)
     }
@@ -488,7 +494,9 @@ final class SnapshotTests: XCTestCase {
         // A file-size limit of 4 KiB: a 320x240 still does not fit.
         let description = "videotestsrc num-buffers=3 pattern=snow ! video/x-raw,format=BGRA,width=320,height=240 ! filtercam snapshot-every=1 snapshot-location=\(dir.path)/s-%05d.jpg ! fakesink"
         let r = try runProcess(bash, ["-c", "ulimit -f 4; exec \"$0\" launch \"$1\"", Build.cli, description])
-        XCTAssertEqual(r.status, 0, r.summary)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("failed (said above): exit status 1"), r.stderr)
         XCTAssertTrue(r.stderr.contains("cannot write snapshot"), r.stderr)
         XCTAssertEqual(files(dir), [], "no partial or temporary file may remain")
     }

@@ -273,7 +273,9 @@ final class CLIRunTests: XCTestCase {
             + "filtercam record=true record-location=\(dir.path)/r-%d.mp4 ! fakesink"
         let r = try launchUnderFileSizeLimit(kilobytes: 64, description)
         XCTAssertFalse(r.signaled, r.stderr)
-        XCTAssertEqual(r.status, 0, r.stderr)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("failed (said above): exit status 1"), r.stderr)
         XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 stopped: ") && r.stderr.contains("File too large"), r.stderr)
         XCTAssertTrue(r.stderr.contains("the file is unfinished (no index) and may not play"), r.stderr)
         XCTAssertTrue(r.stderr.contains("processed=150"), "the stream ran on: \(r.stderr)")
@@ -307,7 +309,9 @@ final class CLIRunTests: XCTestCase {
         p.write("quit\n")
         let r = p.wait(timeout: 30)
         XCTAssertFalse(r.timedOut, "still running 30 s after quit: \(r.stderr)")
-        XCTAssertEqual(r.status, 0, r.stderr)
+        // A still or recording asked for that failed fails the run (said, the stream ran on).
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("failed (said above): exit status 1"), r.stderr)
         XCTAssertTrue(r.stderr.contains("not-negotiated"), r.stderr)
     }
 
