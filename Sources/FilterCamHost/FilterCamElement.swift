@@ -222,7 +222,7 @@ final class FilterCamElement: SwiftElement, FrameStage, ElementPart, Sendable {
             // does: one called off (0, Esc, t again) went without a word, and one set after
             // EOS waited, unanswered, until the pipeline stopped.
             if v == 0 {
-                callOffCountdown(because: "the countdown was called off", warn: false)
+                callOffCountdown(because: countdownCalledOff, warn: false)
             } else if snapshots.streamEnd.hasEnded {
                 snapshots.reportUnserved(reason: "no still: the stream has ended (seek back, or play it again, for more frames)")
             } else {

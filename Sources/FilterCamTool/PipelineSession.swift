@@ -840,9 +840,10 @@ public final class PipelineSession {
         }
         guard name == "snapshot-saved" || name == "snapshot-failed" else { return }
         stillsFinished += 1
-        if name == "snapshot-failed" { stillsNotWritten += 1 }
         let path = gst_structure_get_string(structure, "path").map { String(cString: $0) } ?? ""
         let reason = gst_structure_get_string(structure, "reason").map { String(cString: $0) }
+        // A countdown called off by the user lost nothing (it failed the run: t then Esc).
+        if name == "snapshot-failed" && !(reason ?? "").hasSuffix(countdownCalledOff) { stillsNotWritten += 1 }
         onStill?(Still(path: path, saved: name == "snapshot-saved", reason: reason))
         if name == "snapshot-saved" {
             var width: gint = 0, height: gint = 0

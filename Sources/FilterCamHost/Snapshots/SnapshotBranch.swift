@@ -16,6 +16,10 @@ import Synchronization
 ///
 /// This file: properties, requests and the worker thread's part (what is due, copies,
 /// the flash); SnapshotBranch+Writer: the writer thread.
+/// How the `snapshot-failed` of a countdown the user called off (0, Esc, `t` again) ends
+/// its reason: no still was lost, so a program counting failures leaves it out.
+package let countdownCalledOff = "the countdown was called off"
+
 final class SnapshotBranch: ElementPart, Sendable {
     enum Region: String, CaseIterable { case frame, lens }
     enum OrientationMode: String, CaseIterable { case bake, exif }
