@@ -3,10 +3,11 @@ import Glibc
 
 /// Where `filtercam launch --messages[=FILE]` writes the elements' messages, one JSON line
 /// each. A reader gone (a pipe whose reader ended) loses the lines, said once, without
-/// failing the run (`| head -1` is a reader done, not an error); a file that cannot be written (a full disk, a size limit) is said
-/// once, with the reason, and makes the exit status non-zero: the lines are lost, and the
-/// user who asked for them is told. The lines are written on a thread of their own
-/// (`LineWriter`): a reader that stops reading holds that thread, not the session.
+/// failing the run (`| head -1` is a reader done, not an error); a file that cannot be
+/// written (a full disk, a size limit) is said once, with the reason, and makes the exit
+/// status non-zero: the lines are lost, and the user who asked for them is told. The lines
+/// are written on a thread of their own (`LineWriter`): a reader that stops reading holds
+/// that thread, not the session.
 public final class MessageLines: @unchecked Sendable {   // the fd is only written; the rest is locked
     /// The file descriptor written to; closed when this goes if `owned`.
     private let fd: Int32

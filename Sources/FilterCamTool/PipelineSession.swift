@@ -105,7 +105,12 @@ public final class PipelineSession {
                 let repeated = w.last == signal && !w.takenIn
                 let stopPair = (w.last == SIGTERM && signal == SIGHUP) || (w.last == SIGHUP && signal == SIGTERM)
                 if w.count > 0 && (repeated || (stopPair && milliseconds - w.milliseconds < 250)) { return nil }
-                return Word((UInt64(min(w.count + 1, 0xFF)) | UInt64(UInt8(truncatingIfNeeded: signal)) << 8) | UInt64(bitPattern: milliseconds) << 17)
+                var counted = w
+                counted.count += 1
+                counted.last = signal
+                counted.takenIn = false
+                counted.milliseconds = milliseconds
+                return counted
             }
         }
 

@@ -4,6 +4,10 @@ import FilterCore
 import FoundationEssentials
 import Synchronization
 
+/// How the `snapshot-failed` of a countdown the user called off (0, Esc, `t` again) ends
+/// its reason: no still was lost, so a program counting failures leaves it out.
+package let countdownCalledOff = "the countdown was called off"
+
 /// One-click stills from the live stream, off the live path.
 ///
 /// The worker copies the processed frame (or its lens region) when a still is due and
@@ -16,10 +20,6 @@ import Synchronization
 ///
 /// This file: properties, requests and the worker thread's part (what is due, copies,
 /// the flash); SnapshotBranch+Writer: the writer thread.
-/// How the `snapshot-failed` of a countdown the user called off (0, Esc, `t` again) ends
-/// its reason: no still was lost, so a program counting failures leaves it out.
-package let countdownCalledOff = "the countdown was called off"
-
 final class SnapshotBranch: ElementPart, Sendable {
     enum Region: String, CaseIterable { case frame, lens }
     enum OrientationMode: String, CaseIterable { case bake, exif }
