@@ -217,7 +217,13 @@ enum ServeCommand {
     private static func endForViewers(stream: EncodedStream, server: RTSPServer, web: WebServer?,
                                       unless interrupted: () -> Bool) -> Bool {
         guard !interrupted() else { return false }
-        guard stream.finish(within: 1) else { return true }
+        // An encoder that works ends in milliseconds; 3 s leaves room for a loaded machine
+        // (with 1 s the end could go out just as the server went, and a recording viewer's
+        // PAUSE then found it gone).
+        guard stream.finish(within: 3) else {
+            printError("filtercam serve: the encoder did not finish within 3 s: the viewers are cut off")
+            return true
+        }
         // rtspsrc's jitter buffer holds the end its latency long (2 s by default: playbin,
         // a plain gst-launch-1.0 viewer) and a syncing sink then shows it before the player
         // tears down: with 2 s such a viewer found the server gone and reported an error.
@@ -227,8 +233,13 @@ enum ServeCommand {
         if watching > 0 {
             printError("filtercam serve: waiting up to 5 s for \(watching == 1 ? "the viewer" : "\(watching) viewers") to leave (Ctrl-C again stops at once)…")
         }
-        while server.viewersStillConnected + (web?.watching ?? 0) > 0 && Date() < deadline {
+        while server.viewersStillConnected + (web?.watching ?? 0) > 0 {
             if interrupted() { return false }
+            if Date() >= deadline {
+                let left = server.viewersStillConnected + (web?.watching ?? 0)
+                printError("filtercam serve: \(left == 1 ? "a viewer" : "\(left) viewers") still connected after 5 s: cut off")
+                break
+            }
             usleep(20_000)
         }
         return true

@@ -823,7 +823,7 @@ class Serve(unittest.TestCase):
         with open(out + ".log") as f:
             said = f.read()
         self.assertEqual(status, 0, err[-800:])
-        self.assertEqual(ended, 0, said[-800:])
+        self.assertEqual(ended, 0, said[-800:] + "\nthe server said:\n" + err[-800:])
         self.assertNotIn("handling interrupt", said)
         frames, _ = frames_and_duration(out)
         self.assertGreaterEqual(frames, 10, said[-800:])
