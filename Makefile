@@ -59,15 +59,16 @@ run: build
 	.build/release/filtercam launch pipelines/demo.pipeline
 	@echo "open demo.mp4 with any player, e.g. ffplay demo.mp4 (package ffmpeg)"
 
-# Every build first, at once (scripts/build-for-tests.sh: debug with the tests, which run
-# the filtercam binary and load the plugin; release; the sanitizer builds), then the suite,
+# Every build first, at once (scripts/build-for-tests.sh: debug with the tests; release,
+# whose filtercam binary and plugin the tests run and load, as users do: a debug binary's
+# pixel loops made the suite ~110 s longer; the sanitizer builds), then the suite,
 # the conformance suite, and the short sanitizer runs (scripts/sanitizers.sh): libFuzzer on
 # every fuzz target (3 s each from a fixed seed, so the same inputs every run; `make fuzz`
 # runs longer with fresh seeds), the thread tests under ThreadSanitizer, and LeakSanitizer
 # on two run lengths (in the fuzz build's scratch: its modules are reused).
 test: test-deps
 	scripts/timed.sh "builds" scripts/build-for-tests.sh
-	scripts/timed.sh "swift test" swift test --skip-build --disable-swift-testing
+	FILTERCAM_BUILD_DIR=$(CURDIR)/.build/release scripts/timed.sh "swift test" swift test --skip-build --disable-swift-testing
 	scripts/timed.sh "conformance" $(MAKE) conformance
 	scripts/sanitizers.sh
 

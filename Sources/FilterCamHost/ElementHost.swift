@@ -24,9 +24,16 @@ final class ElementHost: Sendable {
 
     init(element: UnsafeMutablePointer<GstElement>, elementClass: ElementClass) {
         self.elementClass = elementClass
-        let body = elementClass.make(element, elementClass)
-        self.body = body
-        parts = elementClass.slots.map { $0.reach(body) }
+        let missing = ElementParts.missing(ElementParts.needed(bySource: elementClass.isSource))
+        if missing.isEmpty {
+            let body = elementClass.make(element, elementClass)
+            self.body = body
+            parts = elementClass.slots.map { $0.reach(body) }
+        } else {
+            let standIn = MissingPartsElement(element: element, elementClass: elementClass, missing: missing)
+            body = standIn
+            parts = elementClass.slots.map { _ in standIn }
+        }
         refusal = PropertyRefusal(element: element)
         madeFlag.store(true, ordering: .releasing)
     }

@@ -145,3 +145,48 @@ class LazyLibraries(unittest.TestCase):
         self.assertEqual(process.returncode, 0, err[-1000:])
 
 
+
+
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"), "needs root and setpriv to run as a user files can be closed to")
+class FaceLibraryClosed(unittest.TestCase):
+    """An installed face library (PREFIX/lib/filtercam) that its user may not read, or
+    whose folder it may not enter, is said as such: it was "not there" for a closed folder,
+    and a closed file got OpenCV's package as the fix, its path said twice."""
+
+    def warning_with(self, close):
+        prefix = tempfile.mkdtemp(prefix="fc-closed-", dir="/tmp")   # the run's TMPDIR is closed to nobody
+        try:
+            plugins, library = os.path.join(prefix, "share", "gstreamer-1.0", "plugins"), os.path.join(prefix, "lib", "filtercam")
+            os.makedirs(plugins)
+            os.makedirs(library)
+            shutil.copy(os.path.join(PLUGIN_DIR, "libgstfiltercam.so"), plugins)
+            shutil.copy(os.path.join(PLUGIN_DIR, "libfiltercamfaces.so"), library)
+            for folder, _, files in os.walk(prefix):
+                os.chmod(folder, 0o755)
+                for name in files:
+                    os.chmod(os.path.join(folder, name), 0o755)
+            closed = close(library)
+            os.chmod(closed, 0o000)
+            run = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", f"HOME={prefix}",
+                                  f"GST_REGISTRY={prefix}/registry.bin", f"GST_PLUGIN_PATH={plugins}",
+                                  "gst-launch-1.0", "videotestsrc", "num-buffers=5", "!", "video/x-raw,width=64,height=48",
+                                  "!", "filtercam", "detect-faces=true", "!", "fakesink"],
+                                 capture_output=True, text=True, timeout=60)
+            return run, closed
+        finally:
+            shutil.rmtree(prefix, ignore_errors=True)
+
+    def test_an_unreadable_library_is_said_unreadable(self):
+        run, closed = self.warning_with(lambda library: os.path.join(library, "libfiltercamfaces.so"))
+        out = run.stdout + run.stderr
+        self.assertEqual(run.returncode, 0, out[-1000:])
+        self.assertIn(f"{closed}: cannot be read: Permission denied", out)
+        self.assertNotIn("OpenCV", out)
+        self.assertEqual(out.count(closed), 1, out)
+
+    def test_a_library_in_a_closed_folder_is_not_said_missing(self):
+        run, closed = self.warning_with(lambda library: library)
+        out = run.stdout + run.stderr
+        self.assertEqual(run.returncode, 0, out[-1000:])
+        self.assertIn(os.path.join(closed, "libfiltercamfaces.so") + ": Permission denied", out)
+        self.assertNotIn(os.path.join(closed, "libfiltercamfaces.so") + ": not there", out)

@@ -160,7 +160,7 @@ final class ReliabilityTests: XCTestCase {
         let deadline = Date().addingTimeInterval(60)
         while frames < 45 || switchesMade.withLock({ $0 }) < 150 {
             if Date() > deadline { XCTFail("only \(frames) frames and \(switchesMade.withLock { $0 }) switches in 60 s"); break }
-            if let error = pipeline.popError() { XCTFail(error); break }
+            if let error = pipeline.popError(detailed: true) { XCTFail(error); break }
             if let sample = gst_app_sink_try_pull_sample(sink.asAppSink, 100_000_000) {
                 let frame = try sample.capturedFrame()
                 gst_sample_unref(sample)
@@ -399,7 +399,7 @@ final class ReliabilityTests: XCTestCase {
                let kB = Int(line.split(separator: " ").dropFirst().first ?? "") {
                 samples.append(kB)
             }
-            usleep(100_000)
+            usleep(10_000)   // a release build runs the 1500 frames in about 1.5 s
         }
         let r = p.wait(timeout: 120)
         XCTAssertEqual(r.status, 0, r.summary)

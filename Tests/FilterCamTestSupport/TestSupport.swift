@@ -356,13 +356,20 @@ extension Pipeline {
     }
 
     /// The first ERROR on the bus, as text, if any.
-    package func popError() -> String? {
+    /// The next ERROR's message; `detailed`: with the element that posted it and
+    /// GStreamer's debug line ("Internal data stream error" alone does not say who stopped
+    /// or why).
+    package func popError(detailed: Bool = false) -> String? {
         guard let m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_message_unref(m) }
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         gst_message_parse_error(m, &error, &debug)
-        let text = error.map { String(cString: $0.pointee.message) } ?? "?"
+        var text = error.map { String(cString: $0.pointee.message) } ?? "?"
+        if detailed {
+            let source = m.pointee.src.map { String(cString: $0.pointee.name) } ?? "?"
+            text += " [from \(source)" + (debug.map { ": " + String(cString: $0) } ?? "") + "]"
+        }
         if let error { g_error_free(error) }
         g_free(debug)
         return text

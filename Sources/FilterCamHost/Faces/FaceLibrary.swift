@@ -72,10 +72,22 @@ struct FaceLibrary: @unchecked Sendable {   // C function pointers into a librar
     private static func load() -> Result<FaceLibrary, FaceCascadeError> {
         var tried: [String] = []
         for path in candidates {
-            guard access(path, F_OK) == 0 else { tried.append("\(path): not there"); continue }
+            guard access(path, F_OK) == 0 else {
+                // A folder on the way that may not be entered is not "not there".
+                let why = errno
+                tried.append("\(path): " + (why == ENOENT || why == ENOTDIR ? "not there" : String(cString: strerror(why))))
+                continue
+            }
             guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                // Found but not loadable: most likely OpenCV's own libraries are missing.
-                return .failure(failure(path: path, "\(lastError()); it needs OpenCV (Debian: libopencv-objdetect406)"))
+                if access(path, R_OK) != 0 {
+                    return .failure(failure(path: path, "cannot be read: \(String(cString: strerror(errno)))"))
+                }
+                // dlerror starts with the path already; OpenCV is named only when one of
+                // its libraries is what is missing.
+                var said = lastError()
+                if said.hasPrefix(path + ": ") { said.removeFirst(path.count + 2) }
+                let hint = said.contains("libopencv") ? "; it needs OpenCV (Debian: libopencv-objdetect406)" : ""
+                return .failure(failure(path: path, said + hint))
             }
             func symbol<T>(_ name: String, as: T.Type) -> T? {
                 dlsym(handle, name).map { unsafeBitCast($0, to: T.self) }
