@@ -141,6 +141,7 @@ static char *fc_strdup_or_empty(const char *s) { return g_strdup(s ? s : ""); }
 gboolean fc_element_register(GstPlugin *plugin, const char *factory_name, guint rank,
                              const FcElementSpec *spec) {
   GType type = g_type_from_name(spec->type_name);
+  gboolean made_before = type != 0;
   if (type == 0) {
     FcElementSpec *copy = g_new0(FcElementSpec, 1);
     *copy = *spec;
@@ -160,7 +161,18 @@ gboolean fc_element_register(GstPlugin *plugin, const char *factory_name, guint 
     type = copy->is_source ? fc_source_bin_register_type(copy->type_name, copy)
                            : fc_filter_element_register_type(copy->type_name, copy);
   }
-  return gst_element_register(plugin, factory_name, rank, type);
+  if (!gst_element_register(plugin, factory_name, rank, type)) return FALSE;
+  // A type made before (the program's own elements, then a registry scan inside the
+  // program loading libgstfiltercam.so): GStreamer made a new factory and dropped the one
+  // the class already points to (registering reads the class), so elements named a freed
+  // factory. The class is pointed at the one the registry holds now.
+  GstElementClass *klass = made_before ? g_type_class_peek(type) : NULL;
+  GstElementFactory *factory = klass ? gst_element_factory_find(factory_name) : NULL;
+  if (factory) {
+    klass->elementfactory = factory;
+    gst_object_unref(factory);   // the registry keeps it
+  }
+  return TRUE;
 }
 
 void *fc_element_get_ctx(GstElement *element) {

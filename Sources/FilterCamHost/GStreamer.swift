@@ -13,8 +13,25 @@ public enum GStreamer {
     }
 
     private static let initialized: Bool = {
+        guard gst_is_initialized() == 0 else {
+            // A host started GStreamer (this is the loadable plugin, or a program that
+            // initialised it first): its registry is its own business.
+            if !FilterCamPlugin.loadedFromFile { FilterCamPlugin.registerStatic() }
+            return true
+        }
+        // A program with the elements built in (`filtercam`): its element types are made
+        // before the registry is brought up to date. A scan inside this process
+        // (GST_REGISTRY_FORK=no) loads an updated libgstfiltercam.so, whose own copy of this
+        // code made the types first: the program's commands then found no filtercam element
+        // of theirs ("are fc<id> filters"). Made first, the plugin's registration takes
+        // these types (fc_element_register keeps a type that exists). Without a registry
+        // file gst_init scans regardless.
+        let update = getenv("GST_REGISTRY_UPDATE").map { String(cString: $0) }
+        setenv("GST_REGISTRY_UPDATE", "no", 1)
         gst_init(nil, nil)
+        if let update { setenv("GST_REGISTRY_UPDATE", update, 1) } else { unsetenv("GST_REGISTRY_UPDATE") }
         if !FilterCamPlugin.loadedFromFile { FilterCamPlugin.registerStatic() }
+        if update != "no" { _ = gst_update_registry() }
         return true
     }()
 
