@@ -151,10 +151,14 @@ extension FilterCamElement {
             return .key(String(cString: key))
         case GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS:
             var button: gint = 0
+            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0 else { return nil }
+            // The wheel (X11's buttons 4 and 5; glimagesink sends it as presses) zooms about
+            // the centre or turns the gallery's page wherever the pointer is: over the bars
+            // of a letterboxed picture too.
+            if button == 4 || button == 5 { return .press(x: 0.5, y: 0.5, button: Int(button)) }
             // A press in the window's bars around the picture (letterboxing) is not on the
             // picture: it places nothing, as a tap beside a camera's preview.
-            guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0, isOnOutput(x, y),
-                  let (fx, fy) = gallery ? outputFraction(x, y) : pictureFraction(x, y) else { return nil }
+            guard isOnOutput(x, y), let (fx, fy) = gallery ? outputFraction(x, y) : pictureFraction(x, y) else { return nil }
             return .press(x: fx, y: fy, button: Int(button))
         case GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE:
             var button: gint = 0
