@@ -1,6 +1,7 @@
 // See wrong_passwords.h.
 #include "wrong_passwords.h"
 #include <glib.h>
+#include <string.h>
 
 #define FC_WRONG_PASSWORD_QUIET_SECONDS 10
 
@@ -33,10 +34,16 @@ void fc_note_wrong_password(const char *side, const char *address, const char *u
   }
   g_mutex_unlock(&lock);
   if (!say) return;
-  char *shown = user && *user ? g_strescape(user, NULL) : NULL;   // a guesser's bytes, not the terminal's
+  // A guesser's bytes, not the terminal's: escaped, and cut at 64 (a 5000-byte name was
+  // one line of 4000 characters).
+  char *cut = user && *user ? g_strndup(user, 64) : NULL;
+  char *shown = cut ? g_strescape(cut, NULL) : NULL;
+  size_t length = user ? strlen(user) : 0;
+  g_free(cut);
   GString *line = g_string_new(NULL);
   g_string_append_printf(line, "filtercam serve: a wrong password (%s, from %s", side, address ? address : "?");
-  if (shown) g_string_append_printf(line, ", user \"%s\"", shown);
+  if (shown && length > 64) g_string_append_printf(line, ", user \"%s...\" (%zu bytes)", shown, length);
+  else if (shown) g_string_append_printf(line, ", user \"%s\"", shown);
   g_string_append(line, ")");
   if (before > 0) g_string_append_printf(line, "; %d more since the last such line", before);
   g_printerr("%s\n", line->str);

@@ -28,8 +28,44 @@ static char *digest_use(SoupServerMessage *msg) {
   return use;
 }
 
+// libsoup's Digest also takes a nonce it never gave (one a client made up, or one given by
+// an earlier run of the server: a request seen on the network was accepted again, with
+// another body, after a restart). The nonces of this run's challenges are noted as they
+// go out (`note_issued_nonce`), and a request must name one of them.
+static GHashTable *issued_nonces;   // nonce -> 1; only touched on the server's thread
+
+static void note_issued_nonce(SoupServerMessage *msg) {
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+  soup_message_headers_iter_init(&iter, soup_server_message_get_response_headers(msg));
+  while (soup_message_headers_iter_next(&iter, &name, &value)) {
+    if (g_ascii_strcasecmp(name, "WWW-Authenticate") != 0 || g_ascii_strncasecmp(value, "Digest ", 7) != 0) continue;
+    GHashTable *params = soup_header_parse_param_list(value + 7);
+    const char *nonce = g_hash_table_lookup(params, "nonce");
+    if (nonce) {
+      if (!issued_nonces) issued_nonces = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+      // A client is challenged once and then counts with its nonce: a bound against a
+      // flood of unanswered challenges (those clients are asked again).
+      if (g_hash_table_size(issued_nonces) > 100000) g_hash_table_remove_all(issued_nonces);
+      g_hash_table_add(issued_nonces, g_strdup(nonce));
+    }
+    soup_header_free_param_list(params);
+  }
+}
+
+static gboolean nonce_was_issued(SoupServerMessage *msg) {
+  const char *given = soup_message_headers_get_one(soup_server_message_get_request_headers(msg), "Authorization");
+  if (!given || g_ascii_strncasecmp(given, "Digest ", 7) != 0 || !issued_nonces) return FALSE;
+  GHashTable *params = soup_header_parse_param_list(given + 7);
+  const char *nonce = g_hash_table_lookup(params, "nonce");
+  gboolean issued = nonce && g_hash_table_contains(issued_nonces, nonce);
+  soup_header_free_param_list(params);
+  return issued;
+}
+
 static char *digest_password(SoupAuthDomain *domain, SoupServerMessage *msg, const char *user, gpointer data) {
   (void)data;
+  if (!nonce_was_issued(msg)) return NULL;   // as an unknown user: 401, with a nonce of this run
   char *use = digest_use(msg);
   gboolean replayed = use && digest_uses && g_hash_table_contains(digest_uses, use);
   g_free(use);
@@ -272,6 +308,7 @@ static void on_headers(SoupServerMessage *msg, gpointer data) {
   gboolean has_body = encoding == SOUP_ENCODING_CHUNKED || encoding == SOUP_ENCODING_EOF
                       || (encoding == SOUP_ENCODING_CONTENT_LENGTH && soup_message_headers_get_content_length(headers) > 0);
   guint refused = soup_server_message_get_status(msg);   // a password missing or wrong
+  if (refused == SOUP_STATUS_UNAUTHORIZED) note_issued_nonce(msg);
   if (refused == SOUP_STATUS_UNAUTHORIZED && soup_message_headers_get_one(headers, "Authorization")) {
     char *user = authorization_user(msg);   // one was given: wrong, or an unknown user
     fc_note_wrong_password("web", soup_server_message_get_remote_host(msg), user);

@@ -154,6 +154,25 @@ static void evict_the_longest_unconnected(FcWebServer *s) {
   }
 }
 
+// A viewer turned away for want of room is said on the server's terminal (whoever runs
+// it learned nothing of it): the first at once, then at most a line every 10 s with how
+// many more there were. Only touched on the server's thread.
+static void say_turned_away(SoupServerMessage *msg) {
+  static gint64 last_said;
+  static int unsaid;
+  gint64 now = g_get_monotonic_time();
+  if (last_said && now - last_said < 10 * G_USEC_PER_SEC) {
+    unsaid++;
+    return;
+  }
+  const char *address = soup_server_message_get_remote_host(msg);
+  g_printerr("filtercam serve: a WebRTC viewer turned away (from %s): %d watch already, the most%s", address ? address : "?",
+             FC_MAX_PEERS, unsaid ? "" : "\n");
+  if (unsaid) g_printerr("; %d more since the last such line\n", unsaid);
+  last_said = now;
+  unsaid = 0;
+}
+
 // POST /whep: an offer in, a viewer out (201, the answer, Location of the viewer's resource).
 static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
   if (!has_type(msg, "application/sdp")) {
@@ -163,6 +182,7 @@ static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
   if (g_hash_table_size(s->peers) >= FC_MAX_PEERS) evict_the_longest_unconnected(s);
   if (g_hash_table_size(s->peers) >= FC_MAX_PEERS) {
     fc_web_respond_text(msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "too many WebRTC viewers (16); try again later\n");
+    say_turned_away(msg);
     return;
   }
   gsize length = 0;

@@ -126,8 +126,9 @@ class WebServe:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                if expect in self.lines.get(timeout=max(0.01, deadline - time.monotonic())):
-                    return
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+                if expect in line:
+                    return line
             except queue.Empty:
                 break
         raise AssertionError(f"the server did not say {expect!r}: " + "\n".join(self.said[-15:]))
@@ -644,6 +645,8 @@ class WhepPlaces(unittest.TestCase):
             self.assertEqual(watched.status, 201, watched.answer)
             self.assertGreaterEqual(watched.frames, 30, "the viewer that got a place decoded too few frames")
             self.assertTrue(all("too many WebRTC viewers" in r for r in refusals), refusals[:3])
+            if refusals:   # said on the server's terminal too (it was silent)
+                server.wait_for_line("a WebRTC viewer turned away (from 127.0.0.1): 16 watch already, the most", timeout=10)
         finally:
             server.stop()
 
@@ -734,6 +737,31 @@ class WebPassword(unittest.TestCase):
                 page.quit()
             server.stop()
 
+
+    def test_a_nonce_this_run_never_gave_is_refused(self):
+        # libsoup took any nonce: one a client made up, and one an earlier run gave, so a
+        # request seen on the network was taken again, with another body, after a restart.
+        def made_up(header):
+            return re.sub(r'nonce="[^"]*"', 'nonce="made-up-by-the-client"', header)
+        server = WebServe("--auth", "alice:secret")
+        try:
+            header = digest_header(server, "alice", "secret", "POST", "/control")
+            self.assertEqual(server.request("POST", "/control", b"mirror", {"Authorization": made_up(header)})[0], 401)
+            self.assertEqual(server.request("POST", "/control", b"mirror", {"Authorization": header}), (200, "mirror: on (orientation horiz)\n"))
+        finally:
+            server.stop()
+        server = WebServe("--auth", "alice:secret")
+        try:
+            # A guesser's user name is said cut (a 5000-byte one was one 4000-character line).
+            long_name = re.sub(r'username="alice"', 'username="' + "u" * 5000 + '"', header)
+            self.assertEqual(server.request("GET", "/state", headers={"Authorization": long_name})[0], 401)
+            said = server.wait_for_line("a wrong password (web", timeout=10)
+            self.assertIn('"' + "u" * 64 + '..." (5000 bytes)', said)
+            self.assertLess(len(said), 200, said)
+            self.assertEqual(server.request("POST", "/control", b"rotate", {"Authorization": header})[0], 401)
+            self.assertFalse(any("orientation" in line for line in server.said), server.said)
+        finally:
+            server.stop()
 
     def test_one_user_cannot_end_another_users_viewer(self):
         # Bob's DELETE of Alice's WebRTC viewer was answered 200 and ended it (its URL
