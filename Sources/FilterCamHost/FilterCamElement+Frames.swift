@@ -53,8 +53,12 @@ extension FilterCamElement {
         // Work on the finished picture: faces are found and squared, stills and the
         // recording's frame copied from it (squares included), then the flash drawn.
         var found: [DetectedFace] = []
+        var picture: GreyImage?
+        let unfiltered: ((FrameView) -> Void)? = detecting ? { picture = faces.searchPicture(of: $0) } : nil
         let finish: ((FrameView) -> Void)? = snapshots.needsFrame || recorded || detecting || !overlay.isEmpty ? { frame in
-            if detecting { found = faces.process(frame, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live) }
+            if detecting {
+                found = faces.process(frame, searching: picture, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live)
+            }
             let still = snapshots.needsFrame
             if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
                                          askedBeforeArrival: stillsAsked) }
@@ -66,10 +70,11 @@ extension FilterCamElement {
         let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
             faces.decorate(buffer, faces: found, timestamp: timestamp)
         } : nil
-        return FrameTask(recipe.job(finish: finish), decorate: decorate)
+        return FrameTask(recipe.job(unfiltered: unfiltered, finish: finish), decorate: decorate)
     }
 
-    /// A YUV frame's task: geometry, filters, faces (searched on the luma plane), stills
+    /// A YUV frame's task: geometry, filters, faces (searched on the luma plane before the
+    /// filters), stills
     /// (encoded in the frame's own format) and the on-screen display (blended into the
     /// planes by `OSDCanvas`). A filter without a YUV path on a YUV stream is an error that
     /// says what to put in front.
@@ -90,11 +95,15 @@ extension FilterCamElement {
             let recording = self.recording, recorded = recording.needsFrame, facts = recordingFacts(stream)
             let overlay = onScreenItems(recipe, settings: s), canvas = osdCanvas
             var found: [DetectedFace] = []
+            var picture: GreyImage?
+            let unfiltered: ((YUVFrame) -> Void)? = detecting ? { picture = faces.searchPicture(of: $0) } : nil
             // Stills and the recording's copy only read; faces' squares, the flash and the
             // on-screen display are drawn into the frame.
             let onlyReads = !detecting && overlay.isEmpty && !snapshots.mayDrawFlash
             let finish: ((YUVFrame) -> Void)? = detecting || snapshots.needsFrame || recorded || !overlay.isEmpty ? { frame in
-                if detecting { found = faces.process(frame, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live) }
+                if detecting {
+                    found = faces.process(frame, searching: picture, method: method, plan: plan, deviceUpright: s.deviceUpright, live: live)
+                }
                 let still = snapshots.needsFrame
                 if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
                                              askedBeforeArrival: stillsAsked) }
@@ -105,7 +114,7 @@ extension FilterCamElement {
             let decorate: ((UnsafeMutablePointer<GstBuffer>, UInt64?) -> Void)? = detecting || faces.hasReportedFaces ? { buffer, timestamp in
                 faces.decorate(buffer, faces: found, timestamp: timestamp)
             } : nil
-            return FrameTask(recipe.yuvJob(finish: finish, finishOnlyReads: onlyReads), decorate: decorate)
+            return FrameTask(recipe.yuvJob(unfiltered: unfiltered, finish: finish, finishOnlyReads: onlyReads), decorate: decorate)
         }
         if frameState.withLock({ f in defer { f.refusedYUV = true }; return !f.refusedYUV }) {
             fc_post_error(element, "\(GStreamer.name(of: element)) cannot process these \(format.name) frames: \(problem) "

@@ -39,7 +39,7 @@ extension FilterCamElement {
         if isYUV {
             let canvas = osdCanvas, stillPossible = recipe.filters.workOnYUV
             return job(.yuvRender(Self.galleryWork(
-                still: { stillPossible && snapshots.needsFrame }, recorded: stillPossible && recorded, picture: recipe.apply(from:to:),
+                still: { stillPossible && snapshots.needsFrame }, recorded: stillPossible && recorded, picture: { (source: YUVFrame, destination: YUVFrame) in recipe.apply(from: source, to: destination) },
                 capture: { frame, still in
                     if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
                                                  askedBeforeArrival: stillsAsked) }

@@ -43,21 +43,28 @@ public struct FrameRecipe {
         }
     }
 
-    /// The job for one frame: this recipe, then `finish` on the finished picture (faces,
-    /// stills, on-screen display). Passthrough when neither changes anything.
-    public func job(finish: ((FrameView) -> Void)?) -> FrameJob {
+    /// The job for one frame: this recipe, then `finish` on the finished picture (stills,
+    /// on-screen display). `unfiltered` sees the picture of the output's geometry before
+    /// the filters touch it (the face search: a face stays a face under any look).
+    /// Passthrough when nothing changes anything.
+    public func job(unfiltered: ((FrameView) -> Void)? = nil, finish: ((FrameView) -> Void)?) -> FrameJob {
         if plan.isIdentity {
-            if filters.isEmpty && finish == nil { return .passthrough(width: plan.outputWidth, height: plan.outputHeight) }
+            if filters.isEmpty && finish == nil && unfiltered == nil { return .passthrough(width: plan.outputWidth, height: plan.outputHeight) }
             return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .inPlace({ frame in
+                unfiltered?(frame)
                 applyInPlace(frame)
                 finish?(frame)
             }, copying: { source, destination in
+                unfiltered?(source)
                 apply(from: source, to: destination)
                 finish?(destination)
             }))
         }
+        let filters = self.filters, lens = lensRect, plan = self.plan
         return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .render { source, destination in
-            apply(from: source, to: destination)
+            plan.render(from: source, to: destination)
+            unfiltered?(destination)
+            if !filters.isEmpty { filters.apply(to: destination.subview(lens)) }
             finish?(destination)
         }, geometry: plan)
     }
@@ -67,31 +74,37 @@ public struct FrameRecipe {
     /// (`[any FrameFilter].workOnYUV`); the plan must snap the lens (`lensGrid` 2).
     /// `finish` runs on the finished picture (faces), as in `job(finish:)`; when it only
     /// reads (`finishOnlyReads`) and nothing else changes the frame, the frame is only read.
-    public func yuvJob(finish: ((YUVFrame) -> Void)? = nil, finishOnlyReads: Bool = false) -> FrameJob {
+    public func yuvJob(unfiltered: ((YUVFrame) -> Void)? = nil, finish: ((YUVFrame) -> Void)? = nil,
+                       finishOnlyReads: Bool = false) -> FrameJob {
         precondition(filters.workOnYUV, "a filter of the chain has no YUV path")
         let filters = self.filters, lens = lensRect, whole = lensIsWholeFrame, plan = self.plan
         if plan.isIdentity {
-            if filters.isEmpty && finish == nil { return .passthrough(width: plan.outputWidth, height: plan.outputHeight) }
-            if filters.isEmpty, finishOnlyReads, let finish {
-                return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvRead(finish))
+            if filters.isEmpty && finish == nil && unfiltered == nil { return .passthrough(width: plan.outputWidth, height: plan.outputHeight) }
+            if filters.isEmpty, finishOnlyReads {
+                return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvRead { frame in
+                    unfiltered?(frame)
+                    finish?(frame)
+                })
             }
             return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvInPlace { frame in
+                unfiltered?(frame)
                 if !filters.isEmpty { filters.apply(to: whole ? frame : frame.subframe(lens)) }
                 finish?(frame)
             })
         }
         return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .yuvRender { source, destination in
-            apply(from: source, to: destination)
+            apply(from: source, to: destination, unfiltered: unfiltered)
             finish?(destination)
         }, geometry: plan)
     }
 
     /// Writes the recipe's output for the YUV `source` into `destination` (other memory, of
     /// the output size): the geometry (a copy when it changes nothing), then the filters
-    /// inside the lens.
-    public func apply(from source: YUVFrame, to destination: YUVFrame) {
+    /// inside the lens (`unfiltered` sees the picture between the two).
+    public func apply(from source: YUVFrame, to destination: YUVFrame, unfiltered: ((YUVFrame) -> Void)? = nil) {
         precondition(filters.workOnYUV, "a filter of the chain has no YUV path")
         if plan.isIdentity { destination.copy(from: source) } else { plan.render(from: source, to: destination) }
+        unfiltered?(destination)
         if !filters.isEmpty { filters.apply(to: lensIsWholeFrame ? destination : destination.subframe(lensRect)) }
     }
 }

@@ -328,23 +328,46 @@ final class FaceDetectionTests: XCTestCase {
     func testDeviceModeThroughTheElementSearchesTheHeldRoll() throws {
         let photo = try XCTUnwrap(FaceFixtures.path(FaceFixtures.astronaut))
         func faces(turned direction: String) throws -> [DetectedFace] {
-            let p = try Pipeline(description: "filesrc location=\"\(photo)\" ! pngdec ! videoconvert ! videoflip video-direction=\(direction) ! videoconvert ! filtercam detect-faces=true device-orientation=portrait orientation=identity face-orientations=device ! fakesink")
-            p.setState(GST_STATE_PLAYING)
-            defer { p.setState(GST_STATE_NULL) }
-            var found: [DetectedFace] = []
-            let types = GstMessageType(rawValue: GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-            while let m = gst_bus_timed_pop_filtered(p.bus, 20_000_000_000, types) {
-                defer { gst_message_unref(m) }
-                if m.pointee.type != GST_MESSAGE_ELEMENT { break }
-                if let s = gst_message_get_structure(m), String(cString: gst_structure_get_name(s)) == "faces" { found = FaceReport.faces(in: s) }
-            }
-            return found
+            try lastFaces(of: "filesrc location=\"\(photo)\" ! pngdec ! videoconvert ! videoflip video-direction=\(direction) ! videoconvert ! filtercam detect-faces=true device-orientation=portrait orientation=identity face-orientations=device ! fakesink")
         }
         let expected = FaceFixtures.transformed(FaceFixtures.astronaut.faces[0], .rotate90L, width: 512, height: 512)
         let held = try faces(turned: "90l")
         FaceFixtures.assertMatches(held.map(\.rect), faces: [expected], "turned 90l")
         XCTAssertEqual(held.map(\.angle), [270])
         XCTAssertEqual(try faces(turned: "90r"), [])   // roll 90: not how the device is held
+    }
+
+    /// Faces are searched in the picture before the filters: an inverted or edge-drawn
+    /// face was no face (the tester's astronaut: 0 found), so the squares went with the
+    /// look. Every filter, whole frame and in a lens over the face, RGB and YUV, turned.
+    func testFacesAreFoundUnderAnyFilter() throws {
+        let photo = try XCTUnwrap(FaceFixtures.path(FaceFixtures.astronaut))
+        func faces(_ format: String, _ properties: String) throws -> [DetectedFace] {
+            try lastFaces(of: "filesrc location=\"\(photo)\" ! pngdec ! videoconvert ! video/x-raw,format=\(format) ! filtercam detect-faces=true orientation=90l \(properties) ! fakesink")
+        }
+        let expected = FaceFixtures.transformed(FaceFixtures.astronaut.faces[0], .rotate90L, width: 512, height: 512)
+        for format in ["BGRx", "I420"] {
+            let plain = try faces(format, "")
+            FaceFixtures.assertMatches(plain.map(\.rect), faces: [expected], "\(format), no filter")
+            for properties in ["filter=invert", "filter=edges", "filter=\"invert, blur radius=8\"", "filter=invert lens=0.2,0.2,0.6,0.6"] {
+                XCTAssertEqual(try faces(format, properties), plain, "\(format) \(properties)")
+            }
+        }
+    }
+
+    /// The faces of the last `faces` message a pipeline posts before its end (or an error).
+    private func lastFaces(of description: String) throws -> [DetectedFace] {
+        let p = try Pipeline(description: description)
+        p.setState(GST_STATE_PLAYING)
+        defer { p.setState(GST_STATE_NULL) }
+        var found: [DetectedFace] = []
+        let types = GstMessageType(rawValue: GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        while let m = gst_bus_timed_pop_filtered(p.bus, 20_000_000_000, types) {
+            defer { gst_message_unref(m) }
+            if m.pointee.type != GST_MESSAGE_ELEMENT { break }
+            if let s = gst_message_get_structure(m), String(cString: gst_structure_get_name(s)) == "faces" { found = FaceReport.faces(in: s) }
+        }
+        return found
     }
 
     // MARK: Buffers and messages

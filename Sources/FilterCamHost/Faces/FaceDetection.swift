@@ -267,17 +267,33 @@ final class FaceDetection: ElementPart, Sendable {
     /// upright for how the device is held (nil: unknown), for `face-orientations`.
     /// `plan`: how the frame was made (when it was), so that a result found on an older
     /// frame follows a zoom or lens-crop change.
-    func process(_ frame: FrameView, method: OrientationMethod, plan: GeometryPlan? = nil, deviceUpright: OrientationMethod? = nil,
-                 live: Bool) -> [DetectedFace] {
+    func process(_ frame: FrameView, searching picture: GreyImage? = nil, method: OrientationMethod, plan: GeometryPlan? = nil,
+                 deviceUpright: OrientationMethod? = nil, live: Bool) -> [DetectedFace] {
         process(width: frame.width, height: frame.height, method: method, plan: plan, deviceUpright: deviceUpright, live: live,
-                grey: { GreyImage(frame: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
+                grey: { picture ?? GreyImage(frame: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
     }
 
     /// The same for a YUV frame: the search runs on its luma plane as it is.
-    func process(_ frame: YUVFrame, method: OrientationMethod, plan: GeometryPlan? = nil, deviceUpright: OrientationMethod? = nil,
-                 live: Bool) -> [DetectedFace] {
+    func process(_ frame: YUVFrame, searching picture: GreyImage? = nil, method: OrientationMethod, plan: GeometryPlan? = nil,
+                 deviceUpright: OrientationMethod? = nil, live: Bool) -> [DetectedFace] {
         process(width: frame.width, height: frame.height, method: method, plan: plan, deviceUpright: deviceUpright, live: live,
-                grey: { GreyImage(luma: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
+                grey: { picture ?? GreyImage(luma: frame, step: $0) }, draw: { FaceOverlay.draw($0, on: frame) })
+    }
+
+    /// The grey picture the search of `frame` uses, made before the filters change the
+    /// frame (`FrameRecipe`'s `unfiltered`): faces are found under any look, as a camera
+    /// app finds them in the camera's picture (an inverted or edge-drawn face was none, and
+    /// squares went with the filter). Nil while detection is off.
+    func searchPicture(of frame: FrameView) -> GreyImage? {
+        let s = settings.withLock { $0 }
+        guard s.enabled else { return nil }
+        return GreyImage(frame: frame, step: GreyImage.step(frameWidth: frame.width, frameHeight: frame.height, detectionWidth: s.detectionWidth))
+    }
+
+    func searchPicture(of frame: YUVFrame) -> GreyImage? {
+        let s = settings.withLock { $0 }
+        guard s.enabled else { return nil }
+        return GreyImage(luma: frame, step: GreyImage.step(frameWidth: frame.width, frameHeight: frame.height, detectionWidth: s.detectionWidth))
     }
 
     /// Faces in a `width`×`height` output picture whose grey copy `grey(step)` makes;
