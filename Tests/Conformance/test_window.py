@@ -100,16 +100,23 @@ class Window(WindowTestCase):
                 finally:
                     self.close(pipeline)
 
-    def test_glimagesink_window_full_rate_and_click(self):
-        # The OpenGL sink (Mesa under Xvfb): 30 fps into it, and its navigation places the lens.
+    def gl_window(self, source_format, properties):
+        """A live 320x240 source through `filtercam name=fc PROPERTIES` into glimagesink (the
+        OpenGL sink, Mesa under Xvfb), playing, once its window is shown; and the count of
+        frames that reached it."""
         os.environ["DISPLAY"] = self.display
         pipeline = Gst.parse_launch(
-            "videotestsrc is-live=true ! video/x-raw,format=BGRx,width=320,height=240,framerate=30/1 ! "
-            "filtercam name=fc filter=sepia lens=0,0,0.25,0.25 ! glimagesink name=window")
+            f"videotestsrc is-live=true ! video/x-raw,format={source_format},width=320,height=240,framerate=30/1 ! "
+            f"filtercam name=fc {properties} ! glimagesink name=window")
         window = Counter(sink_pad(pipeline, "window"))
         pipeline.set_state(Gst.State.PLAYING)
+        eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)   # shown, running
+        return pipeline, window
+
+    def test_glimagesink_window_full_rate_and_click(self):
+        # The OpenGL sink (Mesa under Xvfb): 30 fps into it, and its navigation places the lens.
+        pipeline, window = self.gl_window("BGRx", "filter=sepia lens=0,0,0.25,0.25")
         try:
-            eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)   # shown, running
             before = window.count
             time.sleep(4)   # the measuring interval
             fps = (window.count - before) / 4
@@ -126,14 +133,8 @@ class Window(WindowTestCase):
     def test_the_wheel_zooms_over_the_bars_of_a_turned_picture(self):
         # glimagesink sends the wheel as a press at the picture's clamped edge; presses in
         # the bars place nothing, and the wheel was taken for one: it did nothing there.
-        os.environ["DISPLAY"] = self.display
-        pipeline = Gst.parse_launch(
-            "videotestsrc is-live=true ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
-            "filtercam name=fc ! glimagesink name=window")
-        window = Counter(sink_pad(pipeline, "window"))
-        pipeline.set_state(Gst.State.PLAYING)
+        pipeline, window = self.gl_window("I420", "")
         try:
-            eventually(lambda: window.count >= 30 and self.window_count() > 0, 15)
             fc = pipeline.get_by_name("fc")
             fc.set_property("orientation", "90r")   # 240x320 in the 320x240 window: bars left and right
             before = window.count
