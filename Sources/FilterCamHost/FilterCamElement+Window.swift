@@ -68,8 +68,9 @@ extension FilterCamElement {
     private func runNow(_ command: ControlCommand, osd: Bool, quietly: Bool) {
         switch command {
         case .help:
-            if osd { display.withLock { $0.toggleHelp() } }
-            tellApplication("help")
+            // The terminal's key list goes with the card's opening, not again as it closes.
+            let opened = osd ? display.withLock { d in d.toggleHelp(); return d.helpShown } : true
+            if opened { tellApplication("help") }
         case .quit:
             tellApplication("quit")
             if !Self.programHandlesQuit(of: element) { endStreamForQuit() }

@@ -82,7 +82,7 @@ extension PipelineSession {
             guard read(&bytes, bytes.count) != 0 else { return nil }
             return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        let lost = { text { fc_display_lost($0, $1) }.map { "the display \($0) went away (its X server closed the connection)" } }
+        let lost = { text { fc_display_lost($0, $1) }.map { "the display \($0) went away (the X server closed the connection: it ended, or a client such as xkill closed the window)" } }
         if let lost = lost() { return lost }
         guard let refusal = text({ fc_display_refused($0, $1) }) else { return nil }
         let deadline = Date().addingTimeInterval(0.3)

@@ -145,6 +145,10 @@ class WindowDisplay(WindowTestCase):
                                     f"no help card: {plain} -> {self.shown(spots)}")
                     self.xdotool("key", "h")
                     self.wait_until_shown(spots, plain, "the help card did not go")
+                    # The program's key list goes with the opening only (a second h said it again).
+                    asked = [m for m in drain_bus(pipeline, Gst.MessageType.APPLICATION)
+                             if m.get_structure().get_name() == "filtercam-command" and m.get_structure().get_string("command") == "help"]
+                    self.assertEqual(len(asked), 1)
                 finally:
                     self.close(pipeline)
 

@@ -158,7 +158,10 @@ final class ControlExecutorTests: XCTestCase {
         XCTAssertEqual(try run(.zoomIn, ["zoom": "2"]).0, "zoom: 2.5")
         XCTAssertEqual(try run(.zoomIn, ["zoom": "3.5"]).0, "zoom: 4")
         XCTAssertEqual(try run(.zoomOut, ["zoom": "2.5"]).0, "zoom: 2")
-        XCTAssertEqual(try run(.zoomOut).0, "zoom: 1")
+        // At an end a step changes nothing, and says so.
+        XCTAssertEqual(try run(.zoomOut).0, "zoom: 1 (the least)")
+        XCTAssertEqual(try run(.zoomIn, ["zoom": "4"]).0, "zoom: 4 (the most: max-zoom)")
+        XCTAssertEqual(try run(.zoomOut, ["zoom": "1.1"]).0, "zoom: 1")
         // Steps land on hundredths, as the window's echo and a slider show them.
         XCTAssertEqual(try run(.zoomIn, ["zoom": "3.05"]).0, "zoom: 3.81")
         XCTAssertEqual(try run(.zoomOut, ["zoom": "1.56"]).0, "zoom: 1.25")

@@ -96,6 +96,8 @@ extension ControlCommand {
             // In hundredths: steps of exactly 1.25 gave 3.0517578125, 7.450580596923828 (as said).
             let stepped = ((self == .zoomIn ? zoom * Self.zoomStep : zoom / Self.zoomStep) * 100).rounded() / 100
             let next = Zoom.clamp(stepped, max: maxZoom)
+            // At an end the step changes nothing: said as such (a held + said "zoom: 8" 35 times).
+            if next == zoom { return "zoom: \(NumberText.text(zoom)) (\(self == .zoomIn ? "the most: max-zoom" : "the least"))" }
             return try change(target, "zoom", NumberText.text(next))
         case .lens:
             let lens = try Self.lens(of: target)
