@@ -100,7 +100,7 @@ enum CubeFile {
                 let slack = (high - low) * outputSlack
                 guard v >= low - slack && v <= high + slack else {
                     throw fail("value \(text(b, first, i)) is far outside the outputs' range \(format(low))…\(format(high)) "
-                               + "(values within \(format(slack)) of it are taken and clamped); is it a LUT for another range, log or HDR?")
+                               + "(values within \(format(slack)) of it are taken as they are; the result is clamped); is it a LUT for another range, log or HDR?")
                 }
                 values.append(Float(v))
             }

@@ -24,7 +24,7 @@ extension LookFilter: YUVFilter {
     }
 
     var yuvTolerance: String {
-        "±2 per sample where chroma is flat over each chroma site (a gradient, noise); where colours change inside a site the look bends each pixel differently: up to 10 on a photo and 20 at colour bars' edges (the shipped looks)"
+        "±2 per sample where chroma is flat over each chroma site (a gradient, grey noise); where colours change inside a site the look bends each pixel differently: up to 10 on a photo and 20 at colour bars' edges (the shipped looks)"
     }
 
     static func apply<Source: YUVLookSource>(_ source: Source, _ mix: LookMix, to frame: YUVFrame) {
