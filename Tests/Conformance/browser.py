@@ -148,6 +148,13 @@ class Browser:
         self._call("POST", self.session + "/actions", {"actions": [wheel]})
         self._call("DELETE", self.session + "/actions")
 
+    def key(self, value):
+        """One real key press and release (WebDriver's key value: a character, or
+        "\\ue00f" for Page Down, "\\ue00c" for Escape, "\\ue012"-"\\ue015" for the arrows)."""
+        keys = {"type": "key", "id": "keyboard", "actions": [{"type": "keyDown", "value": value}, {"type": "keyUp", "value": value}]}
+        self._call("POST", self.session + "/actions", {"actions": [keys]})
+        self._call("DELETE", self.session + "/actions")
+
     def wait_for(self, script, timeout, *args, interval=0.1):
         """Polls `script` until it returns something truthy; returns that, or the last value on timeout."""
         deadline = time.monotonic() + timeout

@@ -233,11 +233,11 @@ class WebPage(ServerAndBrowser):
         self.browser.open(self.server.url)
         pressed = "return document.querySelector('[data-filter=\"sepia\"]').getAttribute('aria-pressed')"
         self.assertTrue(self.browser.wait_for(pressed + " === 'true'", 30), "the page does not show sepia as chosen")
-        self.assertEqual(self.server.request("GET", "/state")[1].strip(), "filter: sepia\npicked: sepia")
+        self.assertEqual(self.server.request("GET", "/state")[1].strip().split("\n")[:2], ["filter: sepia", "picked: sepia"])
         # A chain has no button (Sepia showed pressed, and its click threw the chain away).
         self.server.command("set filter=sepia,mono", "filter = sepia,mono")
         self.assertTrue(self.browser.wait_for(pressed + " === 'false'", 30), "sepia still shown as chosen for a chain")
-        self.assertEqual(self.server.request("GET", "/state")[1].strip(), "filter: sepia,mono\npicked:")
+        self.assertEqual(self.server.request("GET", "/state")[1].strip().split("\n")[:2], ["filter: sepia,mono", "picked:"])
         self.open_page()
 
     def test_a_click_on_the_picture_moves_the_lens_there(self):

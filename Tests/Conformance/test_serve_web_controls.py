@@ -32,6 +32,15 @@ FRAMES = "return document.getElementById('live').getVideoPlaybackQuality().total
 SIZE = "const v = document.getElementById('live'); return [v.videoWidth, v.videoHeight]"
 
 
+def wait_until(condition, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)   # polling the server's answer
+    return False
+
+
 def white(rgb):
     return grey(rgb, 30) and min(rgb) >= 150
 
@@ -127,6 +136,24 @@ class WebControls(ServerAndBrowser):
         finally:
             self.server.command("set lens-crop=false", "lens-crop = false")
 
+    def test_the_window_keys_work_on_the_page(self):
+        # The gallery's hint named keys the page did not take: a page could not turn its
+        # pages or close it without choosing, nor move the lens or zoom from the keyboard.
+        state = lambda: self.server.request("GET", "/state")[1]
+        self.browser.run("document.activeElement && document.activeElement.blur()")
+        self.browser.key("+")
+        self.server.wait_for_line("zoom: 1.25")
+        self.browser.key("-")
+        self.server.wait_for_line("zoom: 1\n")
+        self.browser.key("g")
+        self.assertTrue(wait_until(lambda: "gallery: true" in state()), state())
+        first = state().split("\n")[0]
+        self.browser.key("\ue00f")   # Page Down: the next page, whose nearest thumbnail is chosen
+        self.assertTrue(wait_until(lambda: state().split("\n")[0] != first), f"{first}, then {state()}")
+        self.browser.key("\ue00c")   # Escape
+        self.assertTrue(wait_until(lambda: "gallery: false" in state()), state())
+        self.assertEqual(self.browser.run("return window.scrollY"), 0, "Page Down scrolled the page")
+
     def test_the_wheel_zooms_in_and_out(self):
         # Zoom 1.25 about the centre shows picture x 0.08 from source x 0.5 - 0.42 / 1.25 = 0.164: yellow, not white.
         edge = [(0.08, 0.3)]
@@ -170,11 +197,18 @@ class WebControls(ServerAndBrowser):
         self.server.wait_for_line("recording ")
         started = [line for line in self.server.said if line.startswith("recording ")][-1]
         name = re.search(r"recording (\S+\.mp4)", started).group(1)
+        # The button shows a recording runs (whoever started it: a page that had not
+        # started it offered Record, and its click stopped it).
+        record = "document.querySelector('[data-action=\"record\"]')"
+        self.assertTrue(self.browser.wait_for(f"return {record}.getAttribute('aria-pressed') === 'true' && {record}.textContent", 10),
+                        "Record not shown pressed while recording")
+        self.assertIn("recording: true", self.server.request("GET", "/state")[1])
         # Two seconds of the picture, counted by the browser's own frames.
         frames = self.browser.run(FRAMES)
         self.assertTrue(self.browser.wait_for(f"return ({FRAMES.replace('return ', '')}) - arguments[0] >= 60", 60, frames))
         self.browser.click('[data-action="record"]')
         self.server.wait_for_line(f"recorded {name}")
+        self.assertTrue(self.browser.wait_for(f"return {record}.getAttribute('aria-pressed') === 'false'", 10))
         path = os.path.join(self.server.folder, name)
         probe = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
                                 "stream=codec_name,width,height,nb_read_packets", "-of", "default=nw=1", path],

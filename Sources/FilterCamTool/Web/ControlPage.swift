@@ -75,7 +75,11 @@ public final class ControlPage: Sendable {
             // and a click on it (which sends `filter none`) threw the whole chain away.
             let parsed = try? FilterChain.parse(chain, registry: .shared)
             let picked = parsed.flatMap { $0.steps.count > 1 ? nil : FilterRegistry.shared.pickableID(of: $0) } ?? ""
-            request.reply(.text(200, "filter: \(chain)\npicked: \(picked)"))
+            // And what the buttons and keys toggle, so every page shows it (a Record pressed
+            // to start stopped another page's recording: nothing said one ran).
+            let state = { (name: String) in self.filterElement.flatMap { Pipeline.property($0.pointer, name) } ?? "" }
+            request.reply(.text(200, "filter: \(chain)\npicked: \(picked)\nrecording: \(state("record"))\n"
+                                     + "gallery: \(state("gallery"))\norientation: \(state("orientation"))"))
         case ("POST", "/control"):
             control(request)
         case (_, "/"), (_, "/page.js"), (_, "/control"), (_, "/state"):

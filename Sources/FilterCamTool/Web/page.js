@@ -166,6 +166,7 @@ async function refreshState(announce) {
     const match = /^picked: (.*)$/m.exec(text);
     picked = match ? match[1].trim() : "";
     markChosenFilter();
+    showToggles(text);
     if (announce) say(text.split("\n")[0]);
   } catch (error) {
     // The picture would say "live" over a frozen frame until WebRTC gives up (~16 s).
@@ -184,10 +185,42 @@ for (const button of document.querySelectorAll("[data-filter]")) {
 refreshState(true);
 setInterval(() => { refreshState(false); lookForAFrozenPicture(); }, 1500);
 
+// Record is pressed while a recording runs, whoever started it (another page, the
+// terminal, the window), and says what a click does; the gallery's state picks the keys.
+const recordButton = document.querySelector('[data-action="record"]');
+let galleryOpen = false;
+function showToggles(text) {
+  const recording = /^recording: true$/m.test(text);
+  recordButton.setAttribute("aria-pressed", String(recording));
+  recordButton.textContent = recording ? "Stop recording" : "Record";
+  galleryOpen = /^gallery: true$/m.test(text);
+}
+
+// A second click within a second is the same click (a double-click recorded one frame).
+let lastAction = { name: "", time: 0 };
 for (const button of document.querySelectorAll("[data-action]")) {
   const action = button.dataset.action;
-  button.addEventListener("click", () => (action === "snapshot" ? snapshot() : command(action)));
+  button.addEventListener("click", async (event) => {
+    if (action === lastAction.name && event.timeStamp - lastAction.time < 1000) return;
+    lastAction = { name: action, time: event.timeStamp };
+    if (action === "snapshot") return snapshot();
+    if (await command(action)) await refreshState(false);
+  });
 }
+
+// The window's keys where they make sense on a page (its buttons take Enter and space):
+// arrows move the lens (in the gallery: the selection), + and - zoom, [ and ] size the
+// lens, g opens the gallery; in it PgUp/PgDn turn pages and Enter or Esc close it.
+const keys = { ArrowLeft: "lens-left", ArrowRight: "lens-right", ArrowUp: "lens-up", ArrowDown: "lens-down",
+               "+": "zoom-in", "=": "zoom-in", "-": "zoom-out", "[": "lens-smaller", "]": "lens-larger", g: "gallery" };
+const galleryKeys = { PageUp: "previous-page", PageDown: "next-page", Enter: "close-gallery", Escape: "close-gallery" };
+document.addEventListener("keydown", async (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("button, input, textarea")) return;
+  const line = (galleryOpen && galleryKeys[event.key]) || keys[event.key];
+  if (!line) return;
+  event.preventDefault();
+  if (await command(line)) await refreshState(false);
+});
 
 // A point on the element as fractions of the picture shown in it: the video is
 // letterboxed (object-fit: contain), so the bars are taken off first; null on a bar.
