@@ -237,7 +237,7 @@ class WebPage(ServerAndBrowser):
         # A chain has no button (Sepia showed pressed, and its click threw the chain away).
         self.server.command("set filter=sepia,mono", "filter = sepia,mono")
         self.assertTrue(self.browser.wait_for(pressed + " === 'false'", 30), "sepia still shown as chosen for a chain")
-        self.assertEqual(self.server.request("GET", "/state")[1].strip().split("\n")[:2], ["filter: sepia,mono", "picked:"])
+        self.assertEqual(self.server.request("GET", "/state")[1].strip().split("\n")[:2], ["filter: sepia,mono", "picked: "])
         self.open_page()
 
     def test_a_click_on_the_picture_moves_the_lens_there(self):
