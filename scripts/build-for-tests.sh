@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-# The test bundle alone in debug (its tests run the release binaries, FILTERCAM_BUILD_DIR):
-# `--build-tests` also linked every debug program, ~30 s of CPU more.
-(swift build --product FilterCamPackageTests && swift build -c release) >"$logs/plain" 2>&1 &
+# The test bundle alone in debug (its tests run the release binaries, FILTERCAM_BUILD_DIR),
+# and the face library its in-process face searches load from beside it: `--build-tests`
+# also linked every debug program, ~30 s of CPU more.
+(swift build --product FilterCamPackageTests && swift build --product filtercamfaces && swift build -c release) >"$logs/plain" 2>&1 &
 plain=$!
 (set -e; for product in filtercam-fuzz filtercam filtercamfaces; do SCRATCH=.build-fuzz scripts/asan-build.sh "$product"; done) \
   >"$logs/address-sanitizer" 2>&1 &
