@@ -52,7 +52,7 @@ extension FilterCamElement {
                 })))
         }
         return job(.render(Self.galleryWork(
-            still: { snapshots.needsFrame }, recorded: recorded, picture: recipe.apply(from:to:),
+            still: { snapshots.needsFrame }, recorded: recorded, picture: { (source: FrameView, destination: FrameView) in recipe.apply(from: source, to: destination) },
             capture: { frame, still in
                 if still { snapshots.capture(frame, lensRect: lensRect, method: method, timestamp: frame.timestamp, live: live,
                                              askedBeforeArrival: stillsAsked) }

@@ -30,12 +30,17 @@ public struct FrameRecipe {
     }
 
     /// Writes the recipe's output for `source` into `destination` (other memory, of the
-    /// output size).
-    public func apply(from source: FrameView, to destination: FrameView) {
+    /// output size). `unfiltered` sees the picture of the output's geometry before the
+    /// filters: the rendered one, or `source` itself when the geometry changes nothing.
+    public func apply(from source: FrameView, to destination: FrameView, unfiltered: ((FrameView) -> Void)? = nil) {
         if !plan.isIdentity {
             plan.render(from: source, to: destination)
+            unfiltered?(destination)
             if !filters.isEmpty { filters.apply(to: destination.subview(lensRect)) }
-        } else if lensIsWholeFrame {
+            return
+        }
+        unfiltered?(source)
+        if lensIsWholeFrame {
             filters.apply(from: source, to: destination)
         } else {
             LensCopy.copyOutside(lensRect, from: source, to: destination)
@@ -55,16 +60,12 @@ public struct FrameRecipe {
                 applyInPlace(frame)
                 finish?(frame)
             }, copying: { source, destination in
-                unfiltered?(source)
-                apply(from: source, to: destination)
+                apply(from: source, to: destination, unfiltered: unfiltered)
                 finish?(destination)
             }))
         }
-        let filters = self.filters, lens = lensRect, plan = self.plan
         return FrameJob(outputWidth: plan.outputWidth, outputHeight: plan.outputHeight, work: .render { source, destination in
-            plan.render(from: source, to: destination)
-            unfiltered?(destination)
-            if !filters.isEmpty { filters.apply(to: destination.subview(lens)) }
+            apply(from: source, to: destination, unfiltered: unfiltered)
             finish?(destination)
         }, geometry: plan)
     }

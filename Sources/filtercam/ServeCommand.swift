@@ -228,15 +228,16 @@ enum ServeCommand {
         // a plain gst-launch-1.0 viewer) and a syncing sink then shows it before the player
         // tears down: with 2 s such a viewer found the server gone and reported an error.
         let deadline = Date().addingTimeInterval(5)
-        let watching = server.viewersStillConnected + (web?.watching ?? 0)
+        let stillThere = { server.viewersStillConnected + (web?.watching ?? 0) }
+        let watching = stillThere()
         // Said: the terminal showed only the EOS line while the server waited 5 s.
         if watching > 0 {
             printError("filtercam serve: waiting up to 5 s for \(watching == 1 ? "the viewer" : "\(watching) viewers") to leave (Ctrl-C again stops at once)…")
         }
-        while server.viewersStillConnected + (web?.watching ?? 0) > 0 {
+        while stillThere() > 0 {
             if interrupted() { return false }
             if Date() >= deadline {
-                let left = server.viewersStillConnected + (web?.watching ?? 0)
+                let left = stillThere()
                 printError("filtercam serve: \(left == 1 ? "a viewer" : "\(left) viewers") still connected after 5 s: cut off")
                 break
             }
