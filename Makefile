@@ -74,7 +74,8 @@ test: test-deps
 
 # The elements next to stock GStreamer elements in real pipelines, driven from Python
 # (a second client), and real windows under a virtual display (Xvfb). Release build: the
-# live cases need a filter faster than a frame.
+# live cases need a filter faster than a frame. run.py runs the modules in two processes at
+# once (the suite mostly waits on live pipelines); `run.py test_serve.py` runs one module.
 conformance: test-deps
 	swift build -c release --product gstfiltercam
 	swift build -c release --product filtercamfaces

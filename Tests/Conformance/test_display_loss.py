@@ -34,7 +34,10 @@ class DisplayLoss(unittest.TestCase):
         # xvfb-run (a shell) dies of the Ctrl-C at once; a shell that waits on reports the
         # app's own exit status.
         report = 'trap : INT; "$@"; echo "filtercam exit status $?" >&2'
-        cli = subprocess.Popen(["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "sh", "-c", report, "sh", CLI, "launch", "preview"],
+        # -a from the top of this process's display numbers (run.py gives each its own).
+        first_free = os.environ.get("FILTERCAM_TEST_DISPLAYS", "90-119").split("-")[1]
+        cli = subprocess.Popen(["xvfb-run", "-a", "-n", first_free, "-s", "-screen 0 640x480x24", "sh", "-c", report, "sh",
+                                CLI, "launch", "preview"],
                                cwd=folder, env=dict(os.environ, SOURCE=SOURCE), start_new_session=True,
                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         lines, seen = [], threading.Event()

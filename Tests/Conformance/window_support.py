@@ -29,11 +29,16 @@ class VirtualDisplay:
     def start(self):
         if shutil.which("Xvfb") is None:
             raise unittest.SkipTest("Xvfb is not installed (make test installs xvfb)")
-        for number in range(90, 120):
+        # Display numbers 90-119, or the range run.py gives this process (two run at once).
+        first, last = (int(n) for n in os.environ.get("FILTERCAM_TEST_DISPLAYS", "90-119").split("-"))
+        for number in range(first, last + 1):
             if os.path.exists(f"/tmp/.X{number}-lock"):
                 continue
-            self.process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{self.size}x24", "-nolisten", "tcp"],
-                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # -noreset: by default the server resets when its last client leaves, and the
+            # readiness check below is a client; a program connecting during that reset was
+            # refused ("Could not open display", 1 run in 3 with another suite beside it).
+            self.process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{self.size}x24", "-nolisten", "tcp",
+                                             "-noreset"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             # Ready when a client can connect: the socket file appears at bind(), before the
             # server listens, and a program started then fails "Could not open display" (seen
             # in CI; 1 start of the first 5 here).
@@ -204,6 +209,14 @@ class WindowTestCase(unittest.TestCase):
         deadline = time.time() + 15
         while time.time() < deadline and not (shown.count >= 30 and self.window_count() > 0):
             time.sleep(0.1)
+        if not (shown.count >= 30 and self.window_count() > 0):
+            # A click now would land on the root window: say which part is missing.
+            message = pipeline.get_bus().pop_filtered(Gst.MessageType.ERROR | Gst.MessageType.WARNING)
+            said = message.parse_error()[1] if message and message.type == Gst.MessageType.ERROR else \
+                message.parse_warning()[1] if message else "nothing"
+            pipeline.set_state(Gst.State.NULL)
+            self.fail(f"the window was not up 15 s after PLAYING: {shown.count} frames shown, "
+                      f"{self.window_count()} windows on {self.display}, the bus said {said}")
         return pipeline, fc
 
     def watch_presses(self, element):
