@@ -23,13 +23,19 @@ enum ElementParts {
         }
     }
 
-    /// Where each comes from, for the message.
-    static func origin(of factory: String) -> String {
+    /// Where each comes from and the Debian package that brings it, for the message.
+    static func origin(of factory: String) -> (source: String, debianPackage: String) {
         switch factory {
-        case "appsink", "appsrc": return "the app plugin of gst-plugins-base"
-        case "capsfilter": return "GStreamer's core elements (libgstreamer1.0-0)"
-        default: return "gst-plugins-base"
+        case "appsink", "appsrc": return ("the app plugin of gst-plugins-base", "gstreamer1.0-plugins-base")
+        case "capsfilter": return ("GStreamer's core elements", "libgstreamer1.0-0")
+        default: return ("gst-plugins-base", "gstreamer1.0-plugins-base")
         }
+    }
+
+    /// "from SOURCE (Debian: PACKAGE); …" for the missing factories, each source once.
+    static func origins(of missing: [String]) -> String {
+        let sources = Set(missing.map { origin(of: $0) }.map { "\($0.source) (Debian: \($0.debianPackage))" })
+        return "from " + sources.sorted().joined(separator: "; ")
     }
 }
 
@@ -67,9 +73,8 @@ final class MissingPartsElement: SwiftElement, ElementPart {
         guard !after, fc_transition_current(transition) == Int32(GST_STATE_NULL.rawValue) else { return result }
         let element = elementPointer.pointer
         guard !said.exchange(true, ordering: .relaxed) else { return GST_STATE_CHANGE_FAILURE }
-        let origins = Array(Set(missing.map(ElementParts.origin(of:)))).sorted().joined(separator: "; ")
         fc_post_error(element, "\(GStreamer.name(of: element)) cannot start: GStreamer's \(missing.joined(separator: ", ")) "
-            + "cannot be made here (from \(origins); Debian: gstreamer1.0-plugins-base); `gst-inspect-1.0 \(missing[0])` says whether it is installed", nil)
+            + "cannot be made here (\(ElementParts.origins(of: missing))); `gst-inspect-1.0 \(missing[0])` says whether it is installed", nil)
         return GST_STATE_CHANGE_FAILURE
     }
 }

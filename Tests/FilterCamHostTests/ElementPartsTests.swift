@@ -37,6 +37,16 @@ final class ElementPartsTests: XCTestCase {
         }
     }
 
+    /// A missing part is named with the Debian package that brings it: capsfilter comes
+    /// with GStreamer's core, not gst-plugins-base (the message said plugins-base for all).
+    func testMissingPartsNameThePackageThatBringsEach() {
+        XCTAssertEqual(ElementParts.origins(of: ["capsfilter"]), "from GStreamer's core elements (Debian: libgstreamer1.0-0)")
+        XCTAssertEqual(ElementParts.origins(of: ["appsink", "appsrc"]),
+                       "from the app plugin of gst-plugins-base (Debian: gstreamer1.0-plugins-base)")
+        let both = ElementParts.origins(of: ["videorate", "capsfilter"])
+        XCTAssertTrue(both.contains("libgstreamer1.0-0") && both.contains("gst-plugins-base (Debian: gstreamer1.0-plugins-base)"), both)
+    }
+
     func testCountersAreDeclaredOnceByTheWorkerAndReadByName() throws {
         let pipeline = try Pipeline(description: "videotestsrc num-buffers=5 ! video/x-raw,format=BGRA,width=64,height=48 ! filtercam name=e filter=sepia ! fakesink")
         let e = try pipeline.requireElement("e")
