@@ -23,6 +23,8 @@ struct FcWebServer {
   GHashTable *peers;         // WHEP resource id → a WebRTC viewer (web_whep.c)
   GMutex lock;               // watching, read from other threads
   int watching;
+  gint64 turned_away_said_at; // WebRTC viewers turned away for want of room (web_whep.c):
+  gint turned_away_unsaid;    // when the last line said one (server thread), how many since (atomic)
 };
 
 /// Pauses the request until fc_web_respond is given the returned id.
@@ -44,5 +46,7 @@ gboolean fc_whep_route(FcWebServer *server, SoupServerMessage *msg, const char *
 /// The table of WebRTC viewers, for fc_web_server_start.
 GHashTable *fc_whep_peers_new(void);
 
-/// Forgets viewers that left without DELETE and counts those watching.
+/// Forgets viewers that left without DELETE and counts those watching; says the viewers
+/// turned away that no line has said yet, 10 s after the last such line.
 void fc_whep_sweep(FcWebServer *server);
+

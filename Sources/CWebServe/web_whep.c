@@ -60,6 +60,21 @@ void fc_whep_sweep(FcWebServer *s) {
     if (!peer->offer && !fc_whep_peer_alive(peer->peer)) g_hash_table_iter_remove(&it);
   }
   count_watching(s);
+  gint64 now = g_get_monotonic_time();
+  if (now - s->turned_away_said_at >= 10 * G_USEC_PER_SEC) {
+    int unsaid = g_atomic_int_exchange(&s->turned_away_unsaid, 0);
+    if (unsaid) {
+      g_printerr("filtercam serve: %d more WebRTC viewer%s turned away in the %d s since (%d watch already, the most)\n",
+                 unsaid, unsaid == 1 ? "" : "s", (int)((now - s->turned_away_said_at) / G_USEC_PER_SEC), FC_MAX_PEERS);
+      s->turned_away_said_at = now;
+    }
+  }
+}
+
+void fc_web_server_say_turned_away(FcWebServer *s) {
+  int unsaid = g_atomic_int_exchange(&s->turned_away_unsaid, 0);
+  if (unsaid)
+    g_printerr("filtercam serve: %d more WebRTC viewer%s turned away since the last such line\n", unsaid, unsaid == 1 ? "" : "s");
 }
 
 typedef struct {
@@ -156,21 +171,18 @@ static void evict_the_longest_unconnected(FcWebServer *s) {
 
 // A viewer turned away for want of room is said on the server's terminal (whoever runs
 // it learned nothing of it): the first at once, then at most a line every 10 s with how
-// many more there were. Only touched on the server's thread.
-static void say_turned_away(SoupServerMessage *msg) {
-  static gint64 last_said;
-  static int unsaid;
+// many more there were (fc_whep_sweep; fc_web_server_say_turned_away when serve ends).
+// On the server's thread.
+static void say_turned_away(FcWebServer *s, SoupServerMessage *msg) {
   gint64 now = g_get_monotonic_time();
-  if (last_said && now - last_said < 10 * G_USEC_PER_SEC) {
-    unsaid++;
+  if (s->turned_away_said_at && now - s->turned_away_said_at < 10 * G_USEC_PER_SEC) {
+    g_atomic_int_inc(&s->turned_away_unsaid);
     return;
   }
   const char *address = soup_server_message_get_remote_host(msg);
-  g_printerr("filtercam serve: a WebRTC viewer turned away (from %s): %d watch already, the most%s", address ? address : "?",
-             FC_MAX_PEERS, unsaid ? "" : "\n");
-  if (unsaid) g_printerr("; %d more since the last such line\n", unsaid);
-  last_said = now;
-  unsaid = 0;
+  g_printerr("filtercam serve: a WebRTC viewer turned away (from %s): %d watch already, the most\n", address ? address : "?",
+             FC_MAX_PEERS);
+  s->turned_away_said_at = now;
 }
 
 // POST /whep: an offer in, a viewer out (201, the answer, Location of the viewer's resource).
@@ -182,7 +194,7 @@ static void whep_offer(FcWebServer *s, SoupServerMessage *msg) {
   if (g_hash_table_size(s->peers) >= FC_MAX_PEERS) evict_the_longest_unconnected(s);
   if (g_hash_table_size(s->peers) >= FC_MAX_PEERS) {
     fc_web_respond_text(msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "too many WebRTC viewers (16); try again later\n");
-    say_turned_away(msg);
+    say_turned_away(s, msg);
     return;
   }
   gsize length = 0;

@@ -195,6 +195,7 @@ enum ServeCommand {
                                     : outcome == .error ? "the server stopped on an error (its terminal says which)"
                                     : "the server was stopped")
         let waited = endForViewers(stream: stream, server: server, web: web, unless: { session.interruptedAgain })
+        web?.sayViewersTurnedAway()
         restoreTerminal()
         withExtendedLifetime((server, web)) {}
         if !waited {

@@ -649,6 +649,12 @@ class WhepPlaces(unittest.TestCase):
                 server.wait_for_line("a WebRTC viewer turned away (from 127.0.0.1): 16 watch already, the most", timeout=10)
         finally:
             server.stop()
+        # Every refusal is counted on the terminal by the time the server has stopped: the
+        # first by a line of its own, the rest in "N more" lines (at most one every 10 s, the
+        # last when the server stops; the count after the last line was never said).
+        said = "\n".join(server.said)
+        more = sum(int(n) for n in re.findall(r"(\d+) more WebRTC viewers? turned away", said))
+        self.assertEqual(said.count("a WebRTC viewer turned away (from") + more, len(refusals), said[-1500:])
 
     def test_an_offer_that_never_connects_does_not_keep_the_camera_running(self):
         # An answered offer whose viewer never connects woke the camera for about 23 s (until

@@ -42,6 +42,10 @@ int fc_web_server_port(FcWebServer *server);
 /// WebRTC viewers connected now (answered, and reporting reception).
 int fc_web_server_watching(FcWebServer *server);
 
+/// Says on stderr how many WebRTC viewers were turned away for want of room since the
+/// last line that said one (those lines come at most every 10 s); from any thread.
+void fc_web_server_say_turned_away(FcWebServer *server);
+
 /// Answers a request handed to the application; `filename`, when given, makes the body a
 /// download (Content-Disposition: attachment). A request whose client left is ignored.
 void fc_web_server_reply(FcWebServer *server, uint64_t request, int status, const char *content_type,

@@ -118,6 +118,10 @@ public final class WebServer {
     /// WebRTC viewers connected now.
     public var watching: Int { Int(fc_web_server_watching(server)) }
 
+    /// Says the WebRTC viewers turned away for want of room that no line said yet (those
+    /// lines come at most every 10 s), for the server's last words.
+    public func sayViewersTurnedAway() { fc_web_server_say_turned_away(server) }
+
     /// The page's address (for a wildcard address, at this machine's first own address).
     public var url: String {
         let host = ServeInstructions.hostsToOpen(for: configuration.address)[0]
