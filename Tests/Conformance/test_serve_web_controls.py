@@ -190,6 +190,14 @@ class WebControls(ServerAndBrowser):
         after = self.picture_at([left, right], lambda p: blue(p[0]) and white(p[1]))
         self.assertTrue(blue(after[0]) and white(after[1]), f"the mirrored picture is not blue to white: {after}")
         self.assertEqual(self.browser.run(SIZE), [320, 240])
+        # Mirror is shown pressed while the picture is a mirror image, however it got there
+        # (a turned mirror set from the terminal too), and not once it is not.
+        mirror = "document.querySelector('[data-action=\"mirror\"]').getAttribute('aria-pressed')"
+        self.assertTrue(self.browser.wait_for(f"return {mirror} === 'true'", 10), "Mirror not shown pressed while mirrored")
+        self.server.command("set orientation=90r", "orientation = 90r")
+        self.assertTrue(self.browser.wait_for(f"return {mirror} === 'false'", 10), "Mirror shown pressed on a turned picture")
+        self.server.command("set orientation=ul-lr", "orientation = ul-lr")
+        self.assertTrue(self.browser.wait_for(f"return {mirror} === 'true'", 10), "Mirror not shown pressed for ul-lr")
 
     def test_the_record_button_records_a_playable_file(self):
         self.server.command("set filter=mono", "filter = mono")

@@ -186,13 +186,19 @@ refreshState(true);
 setInterval(() => { refreshState(false); lookForAFrozenPicture(); }, 1500);
 
 // Record is pressed while a recording runs, whoever started it (another page, the
-// terminal, the window), and says what a click does; the gallery's state picks the keys.
+// terminal, the window), and says what a click does; Mirror is pressed while the picture
+// is mirrored (the orientations that are a mirror image, however reached); the gallery's
+// state picks the keys.
 const recordButton = document.querySelector('[data-action="record"]');
+const mirrorButton = document.querySelector('[data-action="mirror"]');
+const mirroredOrientations = ["horiz", "vert", "ul-lr", "ur-ll"];
 let galleryOpen = false;
 function showToggles(text) {
   const recording = /^recording: true$/m.test(text);
   recordButton.setAttribute("aria-pressed", String(recording));
   recordButton.textContent = recording ? "Stop recording" : "Record";
+  const orientation = (text.match(/^orientation: (\S+)$/m) || [])[1];
+  mirrorButton.setAttribute("aria-pressed", String(mirroredOrientations.includes(orientation)));
   galleryOpen = /^gallery: true$/m.test(text);
 }
 
