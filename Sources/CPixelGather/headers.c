@@ -6,3 +6,4 @@
 #include "plane_transpose.h"
 #include "packed_turn.h"
 #include "row_reverse.h"
+#include "colour_matrix_rows.h"

@@ -198,6 +198,33 @@ final class YUVElementTests: XCTestCase {
         }
     }
 
+    /// Matrices that push R′G′B′ past 0…255 clamp as in RGB, each channel per pixel, and the
+    /// samples stay in video range. As one affine map on the samples they were 55–81 levels
+    /// from the RGB result (a red flag stayed deep red where RGB washes it pink) and left
+    /// luma up to 255 in limited-range frames (superwhites an encoder keeps).
+    func testColourMatrixFiltersClampAsTheirRGBResultDoes() throws {
+        let pictures = ["gradient"] + ["0xff806040", "0xff3070a0", "0xffe0e0e0", "0xffd02020", "0xff101010"]
+            .map { "solid-color foreground-color=\($0)" }
+        let clamping = ["fccolor-controls contrast=3", "fccolor-controls brightness=0.5", "fccolor-controls brightness=-0.4 contrast=2",
+                        "fcchannel-mix matrix=\"<2,0,0,0, 0,2,0,0, 0,0,2,0>\"", "fcwhite-balance temperature=2000 tint=0.8"]
+        for format in Self.formats {
+            for pattern in pictures {
+                for filter in clamping {
+                    XCTAssertLessThanOrEqual(try largestDifference(filter, format, pattern: pattern), 2, "\(filter) \(format) \(pattern)")
+                }
+            }
+        }
+        for format in ["I420", "NV12"] {
+            for filter in clamping {
+                let bars = "videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=RGBA,width=32,height=16 ! videoconvert ! video/x-raw,format=\(format)"
+                let out = try XCTUnwrap(try collectFrames("\(bars) ! \(filter)").first)
+                let luma = out.bytes[0..<(32 * 16)], chroma = out.bytes[(32 * 16)...]
+                XCTAssertTrue(luma.allSatisfy { (16...235).contains($0) }, "\(filter) \(format): luma \(luma.min()!)…\(luma.max()!)")
+                XCTAssertTrue(chroma.allSatisfy { (16...240).contains($0) }, "\(filter) \(format): chroma \(chroma.min()!)…\(chroma.max()!)")
+            }
+        }
+    }
+
     /// Caps without colorimetry are read in BT.601 up to 576 lines and BT.709 above: a turn
     /// or a lens crop across that line kept the samples but changed how downstream read
     /// them (a saturated green 20 levels off in RGB). The picture in RGB is the unturned,

@@ -1,18 +1,12 @@
-/// A `ColorMatrix` (affine on R′G′B′) carried into YUV samples: `A · M · A⁻¹`, with A the
-/// frame's R′G′B′ → YUV matrix (`YUVMatrix`), so the colour filters that are matrices run on
-/// the planes without turning the frame into RGB. Per chroma site (the pixels sharing one
-/// U,V): each luma sample becomes `a·Y + b·U + c·V + d` with the site's chroma, and the
-/// chroma becomes the same kind of sum of the site's mean luma and its chroma.
-///
-/// Against the RGB filter's result converted by videoconvert: within ±2 per sample where
-/// chroma is flat over each site and the RGB result needs no clamping. A matrix that mixes
-/// chroma into luma needs each pixel's own chroma, which subsampled frames no longer have:
-/// at colour edges inside a site it differs more (channel-mix's example matrix on colour
-/// bars: 43 at 320×240, 46 from 640×480 on, 33 as BT.709); where
-/// the RGB result clamps, the YUV result is clamped per sample instead.
+/// An affine map on R′G′B′ carried into YUV samples: `A · M · A⁻¹`, with A the frame's
+/// R′G′B′ → YUV matrix (`YUVMatrix`). Used to re-express samples in another matrix or range
+/// (`init(from:to:)`: the same R′G′B′, nothing to clamp); the colour filters, whose
+/// matrices can push R′G′B′ past 0…255 and must clamp there as in RGB, go through
+/// `YUVColourMatrix`, built from the same pieces (`forward`, `invert`, `compose`). Per
+/// chroma site (the pixels sharing one U,V): each luma sample becomes `a·Y + b·U + c·V + d`
+/// with the site's chroma, and the chroma becomes the same kind of sum of the site's mean
+/// luma and its chroma.
 struct YUVAffine {
-    static let tolerance = "±2 per sample where chroma is flat over each chroma site and no channel clamps; up to 46 at colour edges inside chroma sites (colour bars, channel-mix's example matrix, which never clamps); where channels clamp, more (color-controls saturation=2: 68 on colour bars, 35 on a photo)"
-
     /// Rows Y, U, V of `[y, u − 128, v − 128, 1]` coefficients, × 1024 (offsets × 1024 + 512).
     let k: [Int32]
 
@@ -127,25 +121,25 @@ struct YUVAffine {
 }
 
 extension ColorMatrix {
-    /// The matrix on a YUV frame's samples, in place.
+    /// The matrix on a YUV frame's samples, in place, clamped in R′G′B′ as in RGB.
     func apply(to frame: YUVFrame) {
         if isIdentity { return }
-        YUVAffine(self, frame.matrix).apply(to: frame)
+        YUVColourMatrix(self, frame.matrix).apply(to: frame)
     }
 }
 
-/// The colour filters that are one `ColorMatrix` run it on YUV planes (`YUVAffine`).
+/// The colour filters that are one `ColorMatrix` run it on YUV planes (`YUVColourMatrix`).
 extension ChannelMixFilter: YUVFilter {
     func apply(to frame: YUVFrame) { matrix.apply(to: frame) }
-    var yuvTolerance: String { YUVAffine.tolerance }
+    var yuvTolerance: String { YUVColourMatrix.tolerance }
 }
 
 extension ColorControlsFilter: YUVFilter {
     func apply(to frame: YUVFrame) { matrix.apply(to: frame) }
-    var yuvTolerance: String { YUVAffine.tolerance }
+    var yuvTolerance: String { YUVColourMatrix.tolerance }
 }
 
 extension WhiteBalanceFilter: YUVFilter {
     func apply(to frame: YUVFrame) { matrix.apply(to: frame) }
-    var yuvTolerance: String { YUVAffine.tolerance }
+    var yuvTolerance: String { YUVColourMatrix.tolerance }
 }
