@@ -277,8 +277,28 @@ final class CLIRunTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("failed (said above): exit status 1"), r.stderr)
         XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 stopped: ") && r.stderr.contains("File too large"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("the file is unfinished (no index) and may not play"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the file is unfinished: it plays up to the last whole second written, if one was"), r.stderr)
         XCTAssertTrue(r.stderr.contains("processed=150"), "the stream ran on: \(r.stderr)")
+    }
+
+    /// What was recorded before the writes failed still plays: the element's recordings and
+    /// the shipped record.pipeline write one-second fragments. Written with one index at
+    /// the end, such a file had none ("moov atom not found") and nothing played.
+    func testARecordingCutShortByAFullDiskKeepsItsWholeSeconds() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let element = "videotestsrc num-buffers=240 pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! "
+            + "filtercam record=true record-location=\(dir.path)/r-%d.mp4 ! fakesink"
+        let shipped = "OUT=\(dir.path)/p.mp4 SOURCE='videotestsrc num-buffers=240 pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1' "
+            + "'\(Build.cli)' launch \(Build.packageRoot)/pipelines/record.pipeline"
+        for (command, file) in [("exec '\(Build.cli)' launch '\(element)'", "r-0.mp4"), ("exec env \(shipped)", "p.mp4")] {
+            let r = try runProcess("/bin/sh", ["-c", "ulimit -f 100; \(command)"], timeout: 60)
+            XCTAssertTrue(r.stderr.contains("File too large"), r.stderr)
+            let probe = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                            "stream=nb_read_frames", "-of", "csv=p=0", dir.appendingPathComponent(file).path])
+            let frames = Int(probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            XCTAssertGreaterThanOrEqual(frames, 30, "\(file): \(probe.stdoutText) \(probe.stderr) \(r.stderr.suffix(600))")
+        }
     }
 
     /// The same when the limit is met only as the file is finished (a short recording is
@@ -292,7 +312,7 @@ final class CLIRunTests: XCTestCase {
         let r = try launchUnderFileSizeLimit(kilobytes: 1, description)
         XCTAssertFalse(r.signaled, r.stderr)
         XCTAssertTrue(r.stderr.contains("recording \(dir.path)/r-0.mp4 did not finish cleanly: "), r.stderr)
-        XCTAssertTrue(r.stderr.contains("the file is unfinished (no index) and may not play") || r.stderr.contains("no file is left"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the file is unfinished: it plays up to the last whole second written") || r.stderr.contains("no file is left"), r.stderr)
     }
 
     /// A sound branch that fails once the recording runs (10 channels audioconvert cannot

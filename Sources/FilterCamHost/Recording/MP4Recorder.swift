@@ -101,7 +101,7 @@ final class MP4Recorder: Sendable {
         self.sound = sound
         let video = "appsrc name=fc-video ! videoconvert ! videoscale ! capsfilter name=fc-size "
             + "! x264enc speed-preset=superfast tune=zerolatency key-int-max=\(Int(2 * fps)) bitrate=\(Self.bitrate(width: width, height: height, fps: fps)) "
-            + "! h264parse ! mp4mux name=fc-mux ! filesink name=fc-file"
+            + "! h264parse ! mp4mux name=fc-mux fragment-duration=\(Self.fragmentMilliseconds) ! filesink name=fc-file"
         let audio = sound ? " \(soundSource!) ! queue ! audioconvert ! audioresample ! \(encoder!) ! fc-mux." : ""
         let owned: GstOwned<GstElement>
         do {
@@ -157,6 +157,10 @@ final class MP4Recorder: Sendable {
 
     /// The longest side x264enc encodes.
     static let largestSide = 16384
+    /// The file is written in fragments of this length (fragmented MP4, which every player
+    /// opens): a recording cut short by a full disk, a crash or a kill keeps every whole
+    /// fragment. As one index written at the end, such a file had none and nothing played.
+    static let fragmentMilliseconds = 1000
 
     /// The size a picture of `width`×`height` is encoded at: even sides (4:2:0), and none
     /// under 16 (x264enc refuses a smaller picture: a lens cropped down to 16×12 started a

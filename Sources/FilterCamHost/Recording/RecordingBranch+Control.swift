@@ -228,13 +228,14 @@ extension RecordingBranch {
         report(failure: "recording \(recorder.path) stopped: \(problem)\(kept)", path: recorder.path)
     }
 
-    /// A recording not finished (the disk that failed it takes no index either): an empty
-    /// file is removed, one with frames kept and said to be unplayable as it is.
+    /// A recording not finished (the disk that failed it takes no end either): an empty
+    /// file is removed, one with frames kept: written in one-second fragments, it plays up
+    /// to the last whole one.
     private func whatIsLeft(of recorder: MP4Recorder) -> String {
         var info = stat()
         let size = stat(recorder.path, &info) == 0 ? Int(info.st_size) : 0
         if size == 0 { try? FileManager.default.removeItem(atPath: recorder.path) }
-        return size == 0 ? "; no file is left" : "; the file is unfinished (no index) and may not play"
+        return size == 0 ? "; no file is left" : "; the file is unfinished: it plays up to the last whole second written, if one was"
     }
 
     private func startFailed(path: String, reason: String) {
