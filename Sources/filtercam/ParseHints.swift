@@ -18,6 +18,9 @@ enum ParseHints {
             if FilterRegistry.shared.descriptor(id: name) != nil {
                 out.append("\(name.quotedForMessage) is a FilterCam filter: a chain of several goes in quotes, e.g. "
                            + "filter=\"mono, \(name)\" (or its own element, fc\(name))")
+            } else if let package = StockElementPackages.debian[name] {
+                out.append("\(name) comes in the Debian package \(package), not installed here (make deps installs what the "
+                           + "shipped pipelines use; gst-inspect-1.0 \(name) says when it is there)")
             } else if let guess = NameSuggestion.closest(to: name, among: elementNames()) {
                 out.append("did you mean \"\(guess)\"? (gst-inspect-1.0 lists the elements)")
             }

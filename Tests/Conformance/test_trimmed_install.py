@@ -57,3 +57,15 @@ class TrimmedInstall(unittest.TestCase):
         # The filters need no videorate: they run.
         run = self.run_in(env, ["gst-launch-1.0", "videotestsrc", "num-buffers=3", "!", "fcsepia", "!", "fakesink"])
         self.assertEqual(run.returncode, 0, (run.stdout + run.stderr)[-800:])
+
+    def test_a_missing_stock_element_is_named_with_its_package(self):
+        # record.pipeline without x264enc said 'no element "x264enc"  did you mean "x265enc"?':
+        # a look-alike, not what to install.
+        if not os.path.exists(FILTERCAM):
+            self.skipTest("no release build of filtercam")
+        env = self.without("libgstx264.so")
+        run = self.run_in(env, [FILTERCAM, "launch", "videotestsrc num-buffers=3 ! x264enc ! fakesink"])
+        said = run.stdout + run.stderr
+        self.assertNotEqual(run.returncode, 0, said[-800:])
+        self.assertIn("x264enc comes in the Debian package gstreamer1.0-plugins-ugly", said)
+        self.assertNotIn("x265enc", said)
