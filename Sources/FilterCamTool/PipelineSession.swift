@@ -755,15 +755,16 @@ public final class PipelineSession {
                 if !filesGone.contains(location) { filesGone.append(location) }
                 continue
             }
-            // A pipe or a device (/dev/stdout, a FIFO) has no size to say.
+            let failed = String(takingGLib: gst_object_get_path_string(sink.asObject)).map(erroredSources.contains) ?? false
+            // A pipe or a device (/dev/stdout, a FIFO) has no size to say; one whose writes
+            // failed (/dev/full) was not written ("wrote /dev/full" read as a success).
             guard (info.st_mode & S_IFMT) == S_IFREG else {
-                lines.append("wrote \(location)")
+                lines.append(failed ? "writing to \(location) failed (above)" : "wrote \(location)")
                 continue
             }
             let bytes = UInt64(info.st_size)
             // A write that failed (a full disk, a file-size limit) or an abort (a second
             // Ctrl-C: no EOS) leaves a recording without its index: it may not play.
-            let failed = String(takingGLib: gst_object_get_path_string(sink.asObject)).map(erroredSources.contains) ?? false
             let unfinished = failed ? ", unfinished: writing it failed (above), it may not play"
                 : aborted ? ", unfinished: aborted before EOS reached it, it may not play" : ""
             lines.append("wrote \(location) (\(RecordingReport.size(bytes)))" + unfinished)

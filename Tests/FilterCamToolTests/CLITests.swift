@@ -263,6 +263,17 @@ final class CLIRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("wrote \(out) (") && r.stderr.contains("unfinished: writing it failed (above), it may not play"), r.stderr)
     }
 
+    /// A device whose writes fail (/dev/full) is not said written: "wrote /dev/full" came
+    /// after "No space left", read as a success.
+    func testADeviceWhoseWritesFailedIsNotSaidWritten() throws {
+        try Build.requireCLI()
+        let r = try runProcess(Build.cli, ["launch", "videotestsrc num-buffers=30 ! video/x-raw,width=64,height=48 ! filtercam ! filesink location=/dev/full"],
+                               timeout: 60)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("writing to /dev/full failed (above)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("wrote /dev/full"), r.stderr)
+    }
+
     /// The same for a recording from the element (`record=true`): its failure says the
     /// file is unfinished. The limit is set before GStreamer starts, which then may find
     /// its registry too large to rewrite: that too must not kill the program.
