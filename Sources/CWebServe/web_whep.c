@@ -51,6 +51,8 @@ static void count_watching(FcWebServer *s) {
   g_mutex_unlock(&s->lock);
 }
 
+static gboolean say_more_turned_away(FcWebServer *s, const char *since);
+
 void fc_whep_sweep(FcWebServer *s) {
   GHashTableIter it;
   gpointer value;
@@ -62,20 +64,21 @@ void fc_whep_sweep(FcWebServer *s) {
   count_watching(s);
   gint64 now = g_get_monotonic_time();
   if (now - s->turned_away_said_at >= 10 * G_USEC_PER_SEC) {
-    int unsaid = g_atomic_int_exchange(&s->turned_away_unsaid, 0);
-    if (unsaid) {
-      g_printerr("filtercam serve: %d more WebRTC viewer%s turned away in the %d s since (%d watch already, the most)\n",
-                 unsaid, unsaid == 1 ? "" : "s", (int)((now - s->turned_away_said_at) / G_USEC_PER_SEC), FC_MAX_PEERS);
-      s->turned_away_said_at = now;
-    }
+    char since[80];
+    g_snprintf(since, sizeof since, "in the %d s since (%d watch already, the most)",
+               (int)((now - s->turned_away_said_at) / G_USEC_PER_SEC), FC_MAX_PEERS);
+    if (say_more_turned_away(s, since)) s->turned_away_said_at = now;
   }
 }
 
-void fc_web_server_say_turned_away(FcWebServer *s) {
+// "N more WebRTC viewers turned away SINCE" for those no line said yet; FALSE if none.
+static gboolean say_more_turned_away(FcWebServer *s, const char *since) {
   int unsaid = g_atomic_int_exchange(&s->turned_away_unsaid, 0);
-  if (unsaid)
-    g_printerr("filtercam serve: %d more WebRTC viewer%s turned away since the last such line\n", unsaid, unsaid == 1 ? "" : "s");
+  if (unsaid) g_printerr("filtercam serve: %d more WebRTC viewer%s turned away %s\n", unsaid, unsaid == 1 ? "" : "s", since);
+  return unsaid > 0;
 }
+
+void fc_web_server_say_turned_away(FcWebServer *s) { say_more_turned_away(s, "since the last such line"); }
 
 typedef struct {
   FcWebServer *server;

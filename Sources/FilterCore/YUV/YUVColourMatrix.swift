@@ -94,7 +94,7 @@ struct YUVColourMatrix {
         }
 
         /// The site's chroma from the mean of its `n` pixels' clamped R′G′B′ (a site has 4,
-        /// 2 or 1: shifts, as a division per site made I420 six times slower than YUY2).
+        /// 2 or 1 pixels: a shift).
         @inline(__always)
         private func chroma(_ sum: (r: Int32, g: Int32, b: Int32), _ n: Int32, _ u: inout UInt8, _ v: inout UInt8) {
             let shift: Int32 = n == 4 ? 2 : n == 2 ? 1 : 0, half = (1 &<< shift) &>> 1
