@@ -6,16 +6,41 @@ import CFilterCamShim
 extension FormatProblem {
     /// The remedy for `error` (GStreamer's "could not link A to B[, B can't handle caps
     /// CAPS]") in `parsed`, the bin a description gave with its elements unlinked; every
-    /// cause is named when none can be told. Nil for a link between two other elements:
-    /// FilterCam's formats have nothing to do with it.
+    /// cause is named when none can be told. For a link between two other elements only a
+    /// conversion is named, where one would fit (`conversionHint`); else nil: FilterCam's
+    /// formats have nothing to do with it.
     package static func linkHint(in parsed: UnsafeMutablePointer<GstElement>, error: String) -> String? {
         if let failedLink = LinkError(error),
            let upstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.upstream)),
            let downstream = GstOwned(gst_bin_get_by_name(parsed.asBin, failedLink.downstream)),
            fc_element_get_ctx(upstream.pointer) == nil && fc_element_get_ctx(downstream.pointer) == nil {
-            return nil
+            return conversionHint(failedLink, upstream: upstream.pointer, downstream: downstream.pointer)
         }
         return linkProblem(in: parsed, error: error) ?? linkHint
+    }
+
+    /// Raw video in a format the next element does not take, where the size, rate and the
+    /// rest would fit (a webcam's YUY2 into a pipeline file's `format=I420`, or into
+    /// `x264enc`): GStreamer says only that the caps cannot be handled.
+    private static func conversionHint(_ link: LinkError, upstream: UnsafeMutablePointer<GstElement>,
+                                       downstream: UnsafeMutablePointer<GstElement>) -> String? {
+        guard let pad = GstOwned(gst_element_get_static_pad(downstream, "sink")),
+              let taken = GstOwned(gst_pad_query_caps(pad.pointer, nil)),
+              let offered = link.caps.flatMap({ GstOwned(gst_caps_from_string($0)) }) ?? offers(of: upstream),
+              case .unsupportedFormat(let format)? = FormatProblem(offered: offered.pointer, accepted: taken.pointer)
+        else { return nil }
+        let anyOffered = withoutFormats(offered.pointer), anyTaken = withoutFormats(taken.pointer)
+        guard withExtendedLifetime((anyOffered, anyTaken), { gst_caps_can_intersect(anyOffered.pointer, anyTaken.pointer) != 0 })
+        else { return nil }
+        let takes = formats(in: taken.pointer).map { " (\(link.downstream) takes \($0.joined(separator: ", ")))" } ?? ""
+        return "\(link.upstream) gives \(format), which \(link.downstream) does not take: put videoconvert between them\(takes)"
+    }
+
+    /// `caps` with the format of each structure left open.
+    private static func withoutFormats(_ caps: UnsafeMutablePointer<GstCaps>) -> GstOwned<GstCaps> {
+        let open = GstOwned(gst_caps_copy(caps)!)
+        for i in 0..<gst_caps_get_size(open.pointer) { gst_structure_remove_field(gst_caps_get_structure(open.pointer, i), "format") }
+        return open
     }
 
     private static func linkProblem(in parsed: UnsafeMutablePointer<GstElement>, error: String) -> String? {

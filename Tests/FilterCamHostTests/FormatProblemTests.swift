@@ -153,6 +153,21 @@ final class FormatProblemTests: XCTestCase {
         XCTAssertTrue(hint.contains("enc takes") && hint.contains("I420"), hint)
     }
 
+    /// Between two stock elements (a webcam's YUY2 into record.pipeline's `format=I420`, or
+    /// straight into x264enc), GStreamer says only "can't handle caps": the conversion that
+    /// fits is named, and nothing where converting would not help (a rate, audio).
+    func testAFormatOnlyMismatchBetweenTwoOtherElementsIsNamedWithVideoconvert() throws {
+        let intoCaps = try XCTUnwrap(linkHint(
+            "videotestsrc name=cam ! video/x-raw,format=YUY2,width=640,height=480 ! capsfilter name=want caps=video/x-raw,format=I420 ! fakesink"))
+        XCTAssertEqual(intoCaps, "cam gives YUY2, which want does not take: put videoconvert between them (want takes I420)")
+        let intoEncoder = try XCTUnwrap(linkHint("videotestsrc name=cam ! video/x-raw,format=YUY2 ! x264enc name=enc ! fakesink"))
+        XCTAssertTrue(intoEncoder.hasPrefix("cam gives YUY2, which enc does not take: put videoconvert between them (enc takes ")
+                      && intoEncoder.contains("I420"), intoEncoder)
+        XCTAssertNil(linkHint("videotestsrc ! video/x-raw,format=YUY2,framerate=5/1 ! capsfilter caps=video/x-raw,format=I420,framerate=30/1 ! fakesink"),
+                     "a rate videoconvert does not change")
+        XCTAssertNil(linkHint("audiotestsrc ! videoconvert ! fakesink"))
+    }
+
     /// A size between filtercamsrc and the element (snapshot.pipeline with
     /// SOURCE=filtercamsrc) is the preset's to give (the hint listed every format cause).
     func testASizeTheCamerasPresetDoesNotGiveIsNamedWithThePreset() throws {
