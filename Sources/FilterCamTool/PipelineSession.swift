@@ -763,6 +763,12 @@ public final class PipelineSession {
                 continue
             }
             let bytes = UInt64(info.st_size)
+            // An element before the sink that failed at its start (x264enc at an odd size)
+            // left the file empty: "wrote record.mp4 (0 B)" read as a recording.
+            guard bytes > 0 else {
+                lines.append("nothing was written to \(location): it is empty" + (erroredSources.isEmpty ? "" : " (the error above)"))
+                continue
+            }
             // A write that failed (a full disk, a file-size limit) or an abort (a second
             // Ctrl-C: no EOS) leaves a recording without its index: it may not play.
             let unfinished = failed ? ", unfinished: writing it failed (above), it may not play"

@@ -274,6 +274,20 @@ final class CLIRunTests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("wrote /dev/full"), r.stderr)
     }
 
+    /// An encoder that fails at its start (x264enc at an odd size) leaves the file empty:
+    /// it was said "wrote … (0 B)", read as a recording.
+    func testAFileLeftEmptyByAnErrorIsNotSaidWritten() throws {
+        try Build.requireCLI()
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("odd.mp4").path
+        let r = try runProcess(Build.cli, ["launch", "videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=65,height=49 ! filtercam "
+                                           + "! x264enc ! mp4mux ! filesink location=\(out)"], timeout: 60)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("nothing was written to \(out): it is empty (the error above)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("wrote \(out)"), r.stderr)
+    }
+
     /// The same for a recording from the element (`record=true`): its failure says the
     /// file is unfinished. The limit is set before GStreamer starts, which then may find
     /// its registry too large to rewrite: that too must not kill the program.
