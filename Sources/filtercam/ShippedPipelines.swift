@@ -51,7 +51,9 @@ enum ShippedPipelines {
     /// of its first paragraph, whole), and the variables it reads with the defaults they
     /// run with (a default naming other variables shown with theirs).
     static func listing() -> String {
-        guard let folder = folder() else { return "  (none found)" }
+        // Files of the user's own in ./pipelines are listed even with no shipped ones
+        // found (a copied binary): `launch NAME` runs them.
+        guard let folder = folder() else { return "  (none found)" + localListing() }
         return names(in: folder).map { name in
             let text = (try? String(contentsOf: folder.appendingPathComponent(name + ".pipeline"), encoding: .utf8)) ?? ""
             let variables = PipelineFile.variables(in: text).map { variable -> String in

@@ -76,6 +76,13 @@ final class ArgumentsAsTypedTests: XCTestCase {
         XCTAssertTrue(help.stdoutText.contains("in ./pipelines: mine"), help.stdoutText)
         let mine = try runCLI(in: dir, ["launch", "mine"])
         XCTAssertEqual(mine.status, 0, mine.summary)
+        // A copied program finds no shipped files: the user's own were left out of --help
+        // ("(none found)") while `launch mine` ran them.
+        let bin = dir.appendingPathComponent("elsewhere/a/b/c/bin")   // no pipelines folder within 4 levels above it
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Build.cli, toPath: bin.appendingPathComponent("filtercam").path)
+        let copied = try runProcess("/bin/sh", ["-c", "cd \"$0\" && exec elsewhere/a/b/c/bin/filtercam launch --help", dir.path])
+        XCTAssertTrue(copied.stdoutText.contains("(none found)\n  in ./pipelines: mine"), copied.stdoutText)
     }
 
     /// Bytes that are not UTF-8 in an argument or a variable became U+FFFD: the file was
