@@ -637,7 +637,7 @@ public final class PipelineSession {
         }) {
             errorLine("  in \(name):\(line.number): \(line.text)")
         }
-        if isError, let hint = SinkSetupHint.hint(source: source, text: text) { errorLine("  hint: \(hint)") }
+        if isError, let hint = SinkSetupHint.hint(source: source, text: text + "\n" + detail) { errorLine("  hint: \(hint)") }
         if isError, detail.contains("not-negotiated") || text.contains("not negotiated") {
             for (name, element) in filterStages {
                 if let hint = FormatProblem.inputHint(name, element) { errorLine("  hint: \(hint)") }

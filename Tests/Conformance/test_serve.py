@@ -6,6 +6,7 @@ import os
 import re
 import signal
 import socket
+import struct
 import sys
 import subprocess
 import tempfile
@@ -206,6 +207,13 @@ def udp_port_bound(port):
         with open(table) as f:
             if any(line.split()[1].endswith(":%04X" % port) for line in list(f)[1:]):
                 return True
+
+
+def udp_port_addresses(port):
+    """The local IPv4 addresses UDP PORT is bound to ("127.0.0.1", "0.0.0.0"), from /proc."""
+    with open("/proc/net/udp") as f:
+        rows = [line.split()[1] for line in list(f)[1:]]
+    return [socket.inet_ntoa(struct.pack("<I", int(local.split(":")[0], 16))) for local in rows if local.endswith(":%04X" % port)]
 
 
 def wait_until_udp_port_bound(port, timeout=15):
@@ -1007,21 +1015,51 @@ class NetworkPipelineFiles(unittest.TestCase):
         frames, _ = frames_and_duration(out)
         self.assertGreaterEqual(frames, 140, f"{frames} of 150 frames")
 
-    def test_srt_pipeline_serves_a_caller(self):
-        port = free_port()
-        folder = tempfile.mkdtemp(prefix="fc-srt-")
-        out = os.path.join(folder, "s.ts")
+    def srt_caller(self, port, out, passphrase=None):
+        """A stock caller recording what it receives for 5 s into OUT."""
+        secret = [f"passphrase={passphrase}"] if passphrase else []
+        subprocess.run(["timeout", "--foreground", "-s", "INT", "5", "gst-launch-1.0", "-e", "srtsrc", f"uri=srt://127.0.0.1:{port}"]
+                       + secret + ["!", "filesink", f"location={out}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+
+    def video_packets(self, path):
+        found = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
+                                "stream=nb_read_packets,codec_name", "-of", "default=nw=1", path], capture_output=True, text=True).stdout
+        self.assertIn("codec_name=h264", found)
+        return int(re.search(r"nb_read_packets=(\d+)", found).group(1))
+
+    def start_srt_pipeline(self, port, frames, **variables):
         sender = subprocess.Popen([CLI, "launch", os.path.join(ROOT, "pipelines", "srt.pipeline")],
-                                  env=dict(os.environ, SOURCE=self.SOURCE.replace("num-buffers=150", "num-buffers=300"), PORT=str(port)),
+                                  env=dict(os.environ, SOURCE=self.SOURCE.replace("num-buffers=150", f"num-buffers={frames}"), PORT=str(port),
+                                           **variables),
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         # The listener is up when its UDP port is bound (a caller before that is refused).
         wait_until_udp_port_bound(port)
-        subprocess.run(["timeout", "--foreground", "-s", "INT", "5", "gst-launch-1.0", "-e", "srtsrc", f"uri=srt://127.0.0.1:{port}", "!",
-                        "filesink", f"location={out}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        return sender
+
+    def test_srt_pipeline_serves_a_caller(self):
+        port = free_port()
+        out = os.path.join(tempfile.mkdtemp(prefix="fc-srt-"), "s.ts")
+        sender = self.start_srt_pipeline(port, 300)
+        # Without a passphrase it listens on loopback only (it listened on every interface).
+        self.assertEqual(udp_port_addresses(port), ["127.0.0.1"])
+        self.srt_caller(port, out)
         sender.send_signal(signal.SIGINT)
         sender.communicate(timeout=20)
-        frames = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
-                                 "stream=nb_read_packets,codec_name", "-of", "default=nw=1", out], capture_output=True, text=True).stdout
-        self.assertIn("codec_name=h264", frames)
-        count = int(re.search(r"nb_read_packets=(\d+)", frames).group(1))
-        self.assertGreater(count, 60, frames)
+        self.assertGreater(self.video_packets(out), 60)
+
+    def test_srt_pipeline_with_a_passphrase_turns_away_callers_without_it(self):
+        port = free_port()
+        folder = tempfile.mkdtemp(prefix="fc-srt-")
+        without, holding = os.path.join(folder, "without.ts"), os.path.join(folder, "with.ts")
+        sender = self.start_srt_pipeline(port, 450, PASSPHRASE="long secret words")
+        self.srt_caller(port, without)
+        self.srt_caller(port, holding, passphrase="long secret words")
+        sender.send_signal(signal.SIGINT)
+        _, err = sender.communicate(timeout=20)
+        self.assertEqual(os.path.getsize(without), 0, "a caller without the passphrase got the stream")
+        self.assertGreater(self.video_packets(holding), 60, err[-1000:])
+        # libsrt says only "Bad parameters" for one too short.
+        short = subprocess.run([CLI, "launch", os.path.join(ROOT, "pipelines", "srt.pipeline")], capture_output=True, text=True, timeout=60,
+                               env=dict(os.environ, SOURCE=self.SOURCE, PORT=str(free_port()), PASSPHRASE="short"))
+        self.assertEqual(short.returncode, 1, short.stderr)
+        self.assertIn("hint: an SRT passphrase is 10 to 79 characters", short.stderr)
