@@ -147,7 +147,7 @@ final class StreamEventRelay: Sendable {
         switch event.pointee.type {
         case GST_EVENT_STREAM_START:
             // The appsrc sends its own as its task starts, before upstream's has come through
-            // the worker: it waits for upstream's and goes out as a copy of it, however late
+            // the worker: it waits for upstream's and goes out as it, however late
             // upstream starts (after 2 s it went out as the appsrc's own, and upstream's
             // segment then came before its caps: camerabin's video branch). (Taken and sent
             // later from another probe, it was sent again and again by the pad, which keeps
@@ -162,7 +162,7 @@ final class StreamEventRelay: Sendable {
                 return .pass
             }
             gst_event_unref(event)
-            return .replaced(by: relayedCopy(of: upstream))
+            return .replaced(by: relayed(upstream, on: pad))
         case GST_EVENT_CUSTOM_DOWNSTREAM where gst_event_has_name(event, Self.markerName) != 0:
             // Upstream's later STREAM_START, in the marker's place.
             sendHeldSegment(on: pad, beforeFrame: false)
@@ -177,7 +177,7 @@ final class StreamEventRelay: Sendable {
             guard let marked else { return .drop }
             gst_event_unref(event)
             state.withLock { $0.lastSent = nil }   // the new stream's segment is still to come
-            return .replaced(by: relayedCopy(of: marked))
+            return .replaced(by: relayed(marked, on: pad))
         case GST_EVENT_SEGMENT:
             state.withLock { $0.heldSegment = GstOwned(event) }
             return .taken
@@ -204,23 +204,32 @@ final class StreamEventRelay: Sendable {
         }
     }
 
-    /// Sends a copy of `event` (a reference this takes) on `pad`, past the pad's own probe.
-    /// A copy: the pad keeps what it sent as sticky events, and the same event sent again
-    /// (upstream's segment once more after a flush, the appsrc's own held one) is taken as
-    /// sent already and goes nowhere.
+    /// Sends `event` (a reference this takes) on `pad`, past the pad's own probe.
     private func send(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) {
-        gst_pad_push_event(pad, relayedCopy(of: event))
+        gst_pad_push_event(pad, relayed(event, on: pad))
     }
 
-    /// A copy of `event` (a reference this takes), noted as this relay's (`relayed`).
-    private func relayedCopy(of event: UnsafeMutablePointer<GstEvent>) -> UnsafeMutablePointer<GstEvent> {
-        let copy = UnsafeMutablePointer<GstEvent>(OpaquePointer(gst_mini_object_copy(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))))!
-        gst_event_unref(event)
-        let relayed = GstOwned(retaining: copy)
-        state.withLock { s in
-            if copy.pointee.type == GST_EVENT_STREAM_START { s.relayedStreamStart = relayed } else { s.relayedSegment = relayed }
+    /// `event` (a reference this takes) as it goes out on `pad`, noted as this relay's
+    /// (`relayed`): upstream's own event, as through a stock element, so that downstream
+    /// takes it as the one it has (after an element swapped in, a copy was a new stream
+    /// start and segment to every element after it, and a sink's QoS counts began again).
+    /// A copy only where the pad holds that very event already: sent again (upstream's
+    /// segment once more after a flush, the appsrc's own held one) it is taken as sent and
+    /// goes nowhere.
+    private func relayed(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) -> UnsafeMutablePointer<GstEvent> {
+        var out = event
+        if let held = gst_pad_get_sticky_event(pad, event.pointee.type, 0) {
+            if held == event {
+                out = UnsafeMutablePointer<GstEvent>(OpaquePointer(gst_mini_object_copy(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))))!
+                gst_event_unref(event)
+            }
+            gst_event_unref(held)
         }
-        return copy
+        let relayed = GstOwned(retaining: out)
+        state.withLock { s in
+            if out.pointee.type == GST_EVENT_STREAM_START { s.relayedStreamStart = relayed } else { s.relayedSegment = relayed }
+        }
+        return out
     }
 
     /// Sends the segment held, if one is: before a frame, upstream's event for the frame's
