@@ -4,8 +4,11 @@ still ends on a signal. (A failed thread start was a precondition failure: SIGIL
 whole process gone; a start GStreamer itself never finished kept `filtercam launch` alive
 through two TERMs and two Ctrl-C, until SIGKILL.)
 
-The limit does not bind root, so the programs run as the user nobody, from a folder of
-their own (the checkout may not be readable by nobody); skipped where that cannot be done.
+The limit does not bind root, so the programs run as a user id of their own (no account;
+RLIMIT_NPROC counts every thread of the user, and other tests run programs as nobody at
+the same time in the other process of run.py: their threads took this test's few and it
+hung), from a folder of their own (the checkout may not be readable by that user);
+skipped where that cannot be done.
 """
 import os
 import shutil
@@ -20,7 +23,7 @@ RELEASE = os.path.join(ROOT, ".build", "release")
 
 
 @unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv") and shutil.which("prlimit"),
-                     "needs root, setpriv and prlimit to run a program as nobody under a thread limit")
+                     "needs root, setpriv and prlimit to run a program as another user under a thread limit")
 class ThreadLimit(unittest.TestCase):
     def setUp(self):
         # In /tmp itself: the run's own temporary folder (TMPDIR, run.py) is closed to others.
@@ -31,9 +34,12 @@ class ThreadLimit(unittest.TestCase):
             shutil.copy(os.path.join(RELEASE, name), self.folder)
             os.chmod(os.path.join(self.folder, name), 0o755)
 
-    def as_nobody(self, threads, command):
-        """COMMAND as nobody with at most THREADS processes and threads."""
-        return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+    # A user id nothing else on the machine runs as.
+    USER_ID = 64999
+
+    def as_another_user(self, threads, command):
+        """COMMAND as a user of its own (not root) with at most THREADS processes and threads."""
+        return ["setpriv", f"--reuid={self.USER_ID}", f"--regid={self.USER_ID}", "--clear-groups",
                 "env", f"HOME={self.folder}", f"GST_REGISTRY={self.folder}/registry.bin", f"GST_PLUGIN_PATH={self.folder}",
                 "prlimit", f"--nproc={threads}:{threads}", *command]
 
@@ -43,7 +49,7 @@ class ThreadLimit(unittest.TestCase):
         # element's worker is the one refused. No run may end in SIGILL, as it did.
         runs = []
         for threads in range(4, 10):
-            run = subprocess.run(self.as_nobody(threads, ["gst-launch-1.0", "videotestsrc", "num-buffers=30", "!", "filtercam",
+            run = subprocess.run(self.as_another_user(threads, ["gst-launch-1.0", "videotestsrc", "num-buffers=30", "!", "filtercam",
                                                           "filter=sepia", "!", "fakesink"]),
                                  capture_output=True, text=True, timeout=60)
             runs.append((threads, run.returncode))
@@ -62,7 +68,7 @@ class ThreadLimit(unittest.TestCase):
         # process ends from the signal handlers, saying so. (GLib may meet the limit first
         # and abort by itself: the limit is raised one by one until the start is stuck.)
         for threads in range(3, 8):
-            process = subprocess.Popen(self.as_nobody(threads, [os.path.join(self.folder, "filtercam"), "launch",
+            process = subprocess.Popen(self.as_another_user(threads, [os.path.join(self.folder, "filtercam"), "launch",
                                                                 "videotestsrc is-live=true ! filtercam ! fakesink"]),
                                        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             # A limit at which everything starts plays on, silent: ended after 15 s.
