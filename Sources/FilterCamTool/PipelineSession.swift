@@ -766,7 +766,8 @@ public final class PipelineSession {
             // An element before the sink that failed at its start (x264enc at an odd size)
             // left the file empty: "wrote record.mp4 (0 B)" read as a recording.
             guard bytes > 0 else {
-                lines.append("nothing was written to \(location): it is empty" + (erroredSources.isEmpty ? "" : " (the error above)"))
+                let why = failed || !erroredSources.isEmpty ? " (the error above)" : aborted ? " (stopped before the EOS reached it)" : ""
+                lines.append("nothing was written to \(location): it is empty" + why)
                 continue
             }
             // A write that failed (a full disk, a file-size limit) or an abort (a second

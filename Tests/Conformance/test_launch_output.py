@@ -149,12 +149,12 @@ class EndOfStreamThatTakesLong(unittest.TestCase):
         self.assertGreaterEqual(int(probe.stdout.strip()), 30, "the frames waiting when quit came are not all in the file")
 
     def test_a_drain_that_stops_moving_ends_the_wait_as_a_failure(self):
-        # Nothing reaches the sinks for the whole wait: stopped, the file said unfinished,
+        # Nothing reaches the sinks for the whole wait: stopped, the file said empty and why,
         # exit status 1 (a failure, not an interrupt).
-        run, _ = self.quit_recording("queue", 30)
+        run, path = self.quit_recording("queue", 30)
         self.assertEqual(run.returncode, 1, run.stderr)
         self.assertIn("EOS did not arrive within 1 s; stopping anyway", run.stderr)
-        self.assertIn("unfinished", run.stderr)
+        self.assertIn(f"nothing was written to {path}: it is empty (stopped before the EOS reached it)", run.stderr)
 
 
 class MessagesBesideTheTerminal(unittest.TestCase):
