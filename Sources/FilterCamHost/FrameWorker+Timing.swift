@@ -69,8 +69,9 @@ extension FrameWorker {
     }
 
     /// The reported latency follows the running maximum of the measured processing time.
-    /// It grows at once (a LATENCY message makes the pipeline redistribute it) and shrinks
-    /// only when it would halve, so a jittery filter does not send a message per frame.
+    /// It grows at once (a LATENCY message makes the pipeline redistribute it) by at least
+    /// half, and shrinks only when it would halve, so a jittery filter does not send a
+    /// message per frame (`nextReportedLatency`).
     func noteProcessingTime(_ ns: UInt64, stream: inout StreamState) {
         stream.recentProcessing.add(ns)
         log.log(element, "frame took \(ns / 1_000) µs")
@@ -79,9 +80,9 @@ extension FrameWorker {
         // One frame a second may be descheduled on a busy two-core machine (seen: 8 ms for a
         // 0.3 ms filter); it is set aside, a filter slow twice in 30 frames is not.
         let wanted = reportedLatency(forProcessing: stream.recentProcessing.maximum(ignoringLargest: 1))
-        guard wanted > current || (wanted < current / 2 && current - wanted >= 2_000_000) else { return }
-        addedLatency.store(wanted, ordering: .relaxed)
-        log.info(element, "latency \(current / 1_000) µs -> \(wanted / 1_000) µs (processing took up to \(stream.recentProcessing.maximum / 1_000) µs, one outlier set aside)")
+        guard let next = nextReportedLatency(current: current, wanted: wanted) else { return }
+        addedLatency.store(next, ordering: .relaxed)
+        log.info(element, "latency \(current / 1_000) µs -> \(next / 1_000) µs (processing took up to \(stream.recentProcessing.maximum / 1_000) µs, one outlier set aside)")
         gst_element_post_message(element, gst_message_new_latency(element.asObject))
     }
 

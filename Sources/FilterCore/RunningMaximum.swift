@@ -44,3 +44,17 @@ public func reportedLatency(forProcessing maximum: UInt64) -> UInt64 {
     let padded = maximum + maximum / 4
     return max(1, (padded + 999_999) / 1_000_000) * 1_000_000
 }
+
+/// The latency to report next, when `wanted` (`reportedLatency` of the processing now) is
+/// measured against `current` (what is reported); nil: keep it. It grows at once, and at
+/// least by half (whole milliseconds), so a filter whose time creeps up a millisecond at a
+/// time moves it a few times, not once a frame (each LATENCY message makes the pipeline
+/// recompute its latency: 11-13 a 720p `sharpen` in 8 s, where a stock filter posts none);
+/// it shrinks only when it would halve, by at least 2 ms.
+public func nextReportedLatency(current: UInt64, wanted: UInt64) -> UInt64? {
+    if wanted > current {
+        let halfAgain = (current + current / 2 + 999_999) / 1_000_000 * 1_000_000
+        return max(wanted, halfAgain)
+    }
+    return wanted < current / 2 && current - wanted >= 2_000_000 ? wanted : nil
+}
