@@ -94,7 +94,9 @@ enum CommandHelp {
             return """
                 usage: filtercam bench [--json FILE] [--sizes WxH,…] [--only NAME…] [--runs N]
                   FilterCam's speed beside the GStreamer element doing the same job, as
-                  ratios: FilterCam's fps over the other side's (above 1: faster), and for
+                  ratios: FilterCam's fps over the other side's (above 1: faster; wall
+                  clock, and FilterCam splits a large frame over every core where the
+                  stock element uses one: FILTERCAM_THREADS=1 measures it on one), and for
                   the end-to-end rows (e2e-…, only when named) FilterCam's CPU over the
                   stock pipeline's (below 1: cheaper). Each row names both sides under it.
                   Run it from a release build, in the repository's folder (the face and
