@@ -66,9 +66,9 @@ public enum DisplayCheck {
     /// is how the user ran it ("filtercam launch", "pixelate-demo"); `pipelineFiles`: the
     /// program takes the shipped pipeline files; `sinkOf`: the pipeline file run (the words
     /// as the user typed them, shell-quoted) when it reads its window sink from SINK, so the
-    /// hint names that file.
+    /// hint names that file; `typed`: the description is the user's own, not a file's.
     public static func problem(with description: String, command: String, pipelineFiles: Bool = true,
-                               sinkOf file: String? = nil) -> String? {
+                               sinkOf file: String? = nil, typed: Bool = false) -> String? {
         guard let sink = windowSink(in: description) else { return nil }
         if hasDisplay {
             guard let display = unreachableLocalDisplay else { return nil }
@@ -78,7 +78,16 @@ public enum DisplayCheck {
                   Start it, set DISPLAY to a running one, or unset it and use a virtual display: xvfb-run -a \(command) …
                 """
         }
-        let withoutWindow = pipelineFiles
+        // A description of the user's own is mended in place; the shipped files come second
+        // (they were the first remedy named, as if preview.pipeline were what was typed).
+        let withoutWindow = pipelineFiles && typed
+            ? """
+                Without a window: put fakesink in place of \(sink), or an encoder into a file
+                (… ! x264enc ! mp4mux ! filesink location=out.mp4); or a shipped pipeline without one:
+                SINK=fakesink \(command) pipelines/preview.pipeline, pipelines/record.pipeline
+                (to a file), pipelines/rawout.pipeline (raw frames on stdout).
+              """
+            : pipelineFiles
             ? """
                 Without a window: SINK=fakesink \(command) \(file ?? "pipelines/preview.pipeline"),
                 pipelines/record.pipeline (to a file), pipelines/rawout.pipeline (raw frames on stdout),

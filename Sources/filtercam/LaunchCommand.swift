@@ -70,7 +70,7 @@ enum LaunchCommand {
         }
         // The words as typed (a name, a path, variables given on the command line).
         let sinkOf = file.flatMap { $0.variablesRead.contains("SINK") ? rest.map(DisplayCheck.shellWord).joined(separator: " ") : nil }
-        if let problem = DisplayCheck.problem(with: description, command: "filtercam launch", sinkOf: sinkOf) {
+        if let problem = DisplayCheck.problem(with: description, command: "filtercam launch", sinkOf: sinkOf, typed: file == nil) {
             printError(problem)
             return 1
         }

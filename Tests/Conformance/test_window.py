@@ -443,6 +443,9 @@ class Window(WindowTestCase):
                 self.assertIn("no display", result.stderr)
                 self.assertIn(hint, result.stderr)
                 self.assertIn("rawout.pipeline", result.stderr)
+                if target == FIRST_EXAMPLE:
+                    # The description typed is mended in place first (it was pointed at preview.pipeline).
+                    self.assertIn("Without a window: put fakesink in place of autovideosink", result.stderr)
 
 
 if __name__ == "__main__":
