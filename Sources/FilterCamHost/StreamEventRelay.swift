@@ -218,12 +218,9 @@ final class StreamEventRelay: Sendable {
     /// goes nowhere.
     private func relayed(_ event: UnsafeMutablePointer<GstEvent>, on pad: UnsafeMutablePointer<GstPad>) -> UnsafeMutablePointer<GstEvent> {
         var out = event
-        if let held = gst_pad_get_sticky_event(pad, event.pointee.type, 0) {
-            if held == event {
-                out = UnsafeMutablePointer<GstEvent>(OpaquePointer(gst_mini_object_copy(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))))!
-                gst_event_unref(event)
-            }
-            gst_event_unref(held)
+        if GstOwned(gst_pad_get_sticky_event(pad, event.pointee.type, 0))?.pointer == event {
+            out = UnsafeMutablePointer<GstEvent>(OpaquePointer(gst_mini_object_copy(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))))!
+            gst_event_unref(event)
         }
         let relayed = GstOwned(retaining: out)
         state.withLock { s in
